@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# tests/rdma/lib.sh - helpers for rdma suite tests.  Source it first.
+#
+# A test runs as root inside the soft-RoCE test bed (QEMU guest, or a host
+# with RDMA) prepared by tests/testbed/testbed: one rxe device $RDMAD_DEV on
+# a veth carrying the server address $RDMAD_SRV_ADDR and the client address
+# $RDMAD_CLI_ADDR (see tests/testbed/rxe-setup for why not two namespaces).
+# Servers listen on $RDMAD_SRV_ADDR; clients bind to $RDMAD_CLI_ADDR
+# (rping -I, rdma-probe -I) so the server sees a distinct peer.
+# $RDMAD_BUILD_DIR and $RDMAD_SOURCE_DIR point at the meson build and source
+# trees; $T is a scratch directory for this test whose files are kept with
+# the suite's results.  Exit 0 for pass, anything else for fail.
+
+set -u
+: "${RDMAD_TESTBED_MODE:?not inside the test bed (run through tests/testbed/testbed)}"
+: "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
+: "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
+T=${RDMAD_TEST_TMP:-$(mktemp -d)}
+mkdir -p "$T"
+
+RDMAD=$RDMAD_BUILD_DIR/src/rdmad
+PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
+
+log() { printf '# %s\n' "$*" >&2; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+# Run a command as the server host / client host.  Both share the guest's
+# network namespace; the split keeps tests readable and ready for kernels
+# whose rxe works inside namespaces.
+srv() { "$@"; }
+cli() { "$@"; }
+
+# Wait until something listens for rdma_cm on PORT
+# (rdma_cm listeners show up in `rdma resource show cm_id`).  $2: seconds.
+wait_listen() {
+	local port=$1 secs=${2:-20} i
+	for ((i = 0; i < secs * 10; i++)); do
+		if rdma resource show cm_id 2>/dev/null |
+			grep -qE "state LISTEN .*src-addr [^ ]*:$port( |\$)"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "nothing listens on rdma_cm port $port after ${secs}s"
+}
+
+# Resource counts of one process: "qp=N cq=N mr=N pd=N cm_id=N".
+rdma_res_counts() {
+	local pid=$1 r out=""
+	for r in qp cq mr pd cm_id; do
+		out+="$r=$(rdma resource show "$r" 2>/dev/null | grep -c "pid $pid ") "
+	done
+	echo "${out% }"
+}
+
+# Wait until process PID's resource counts equal WANT (from rdma_res_counts).
+wait_res_counts() {
+	local pid=$1 want=$2 secs=${3:-20} i now=""
+	for ((i = 0; i < secs * 10; i++)); do
+		now=$(rdma_res_counts "$pid")
+		[ "$now" = "$want" ] && return 0
+		sleep 0.1
+	done
+	fail "resources of pid $pid: have '$now', want '$want' after ${secs}s"
+}
+
+# Kill background jobs of this test on exit.
+cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+trap cleanup_jobs EXIT

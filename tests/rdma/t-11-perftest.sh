@@ -1,0 +1,19 @@
+#!/bin/bash
+# Harness proof: perftest's ib_write_bw over rdma_cm moves data at a
+# plausible rate on the test bed's soft-RoCE link.
+source "$(dirname "$0")/lib.sh"
+port=7601
+srv timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 >"$T/server.log" 2>&1 &
+spid=$!
+sleep 1
+cli timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 \
+	--source_ip "$RDMAD_CLI_ADDR" "$RDMAD_SRV_ADDR" >"$T/client.log" 2>&1 ||
+	{ cat "$T/client.log" >&2; fail "ib_write_bw client exited non-zero"; }
+wait $spid || { cat "$T/server.log" >&2; fail "ib_write_bw server exited non-zero"; }
+# The result line: bytes, iterations, BW peak, BW average [MB/sec], msg rate.
+line=$(awk '$1 == 65536 && NF >= 5 { print; exit }' "$T/client.log")
+[ -n "$line" ] || { cat "$T/client.log" >&2; fail "no 65536-byte result line in ib_write_bw output"; }
+bw=$(echo "$line" | awk '{ print $4 }')
+log "ib_write_bw 64 KiB: $bw MB/s average"
+awk -v b="$bw" 'BEGIN { exit !(b > 1.0) }' || fail "ib_write_bw average $bw MB/s is not a plausible soft-RoCE rate"
+exit 0
