@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * config.h - rdmad configuration: INI file (inih) -> struct rdmad_config.
+ *
+ * config_load() parses a file; each unknown section or key and each bad
+ * value is an error reported as "FILE:LINE: ...".  config_validate()
+ * checks the whole (cross-key rules) after parsing.  See
+ * docs/configuration.md and conf/rdmad.ini.
+ */
+#ifndef RDMAD_CONFIG_H
+#define RDMAD_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "config-paths.h"
+
+#define CONFIG_DEFAULT_PATH	RDMAD_SYSCONFDIR "/rdmad/rdmad.ini"
+#define CONFIG_MAX_LISTEN	16
+
+struct config_listen {
+	struct sockaddr_storage addr;	/* port set */
+	socklen_t addrlen;
+	char text[64];			/* as the operator wrote it */
+};
+
+struct rdmad_config {
+	struct config_listen listen[CONFIG_MAX_LISTEN];
+	unsigned int n_listen;
+	unsigned int listen_backlog;
+	unsigned int max_connections;
+	uint32_t max_buffer_size;	/* bytes */
+	uint32_t max_iterations;
+	int log_level;			/* LOG_ERR .. LOG_DEBUG */
+	/* Deadlines, in milliseconds (see enum conn_deadline). */
+	unsigned int accept_timeout_ms;
+	unsigned int idle_timeout_ms;
+	unsigned int session_timeout_ms;
+	unsigned int io_timeout_ms;
+	unsigned int linger_timeout_ms;
+	unsigned int close_timeout_ms;
+};
+
+void config_defaults(struct rdmad_config *cfg);
+
+/*
+ * Parse PATH over the current contents of *cfg (call config_defaults()
+ * first).  0 on success; -errno if the file cannot be read, -EINVAL on
+ * any error in it.  The first error's message goes into err.
+ */
+int config_load(struct rdmad_config *cfg, const char *path, char *err,
+		size_t errlen);
+/* Same, from a string; NAME stands for the file name in messages. */
+int config_load_string(struct rdmad_config *cfg, const char *text,
+		       const char *name, char *err, size_t errlen);
+
+/* Whole-configuration checks; 0 or -EINVAL with a message. */
+int config_validate(const struct rdmad_config *cfg, const char *name,
+		    char *err, size_t errlen);
+
+/* Value parsers, exposed for the unit tests.  0 or -EINVAL/-ERANGE. */
+int config_parse_size(const char *s, uint32_t *out);
+int config_parse_duration_ms(const char *s, unsigned int *out);
+int config_parse_uint(const char *s, unsigned int min, unsigned int max,
+		      unsigned int *out);
+int config_parse_listen(const char *s, struct config_listen *l);
+
+#endif /* RDMAD_CONFIG_H */

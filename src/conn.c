@@ -1,0 +1,1103 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * conn.c - one rdmad client connection (see conn.h).
+ *
+ * conn.c turns CM events, work completions and deadline expiries into
+ * conn_fsm events, moves the state with conn_set_state() (the one place
+ * that changes it, and logs "old -> new"), and carries out the actions
+ * the state machine asks for.  Failures stay with the connection.
+ *
+ * Work request ids carry their kind in the upper 32 bits, so that error
+ * completions (whose opcode is undefined) can be accounted for.
+ *
+ * Teardown, whatever the path: QP to error (rdma_disconnect), wait until
+ * every posted work request has completed or flushed (bounded by the
+ * close deadline), then from a deferred callback: ack CQ events, destroy
+ * QP, CQ, MRs, PD, completion channel, and the cm_id last.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "conn_fsm.h"
+#include "crc32c.h"
+#include "log.h"
+#include "pattern.h"
+#include "proto.h"
+
+#define CONN_RECV_DEPTH		4
+#define CONN_SEND_DEPTH		8
+#define CONN_CQ_DEPTH		(CONN_RECV_DEPTH + CONN_SEND_DEPTH + 4)
+#define CONN_SEND_SLOTS		4
+#define CONN_CQ_ACK_BATCH	16
+#define CONN_POLL_BATCH		8
+
+enum conn_wr_kind {
+	WR_RECV = 1,
+	WR_SEND = 2,
+	WR_READ = 3,
+	WR_WRITE = 4,
+};
+#define WR_ID(kind, slot)	(((uint64_t)(kind) << 32) | (uint32_t)(slot))
+#define WR_KIND(id)		((enum conn_wr_kind)((id) >> 32))
+#define WR_SLOT(id)		((uint32_t)(id))
+
+struct conn {
+	TAILQ_ENTRY(conn) link;
+	struct rdmad *d;
+	uint64_t id;
+	char peer[INET6_ADDRSTRLEN + 8];
+	struct timespec t_open;
+	struct conn_fsm fsm;
+	int counted;			/* in d->n_conns */
+	int linked;			/* in d->conns */
+
+	struct rdma_cm_id *cm_id;
+	struct rdmad_device *dev;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	unsigned int cq_unacked;
+	struct event *cq_ev;
+	struct event *timer;
+	struct event *free_ev;
+	enum conn_deadline deadline;
+
+	/* control messages: CONN_RECV_DEPTH receive slots, then sends */
+	uint8_t *ctl;
+	struct ibv_mr *ctl_mr;
+	unsigned int send_next;
+
+	/* data buffer */
+	void *buf;
+	size_t buf_len;
+	struct ibv_mr *buf_mr;
+
+	unsigned int posted_send, posted_recv;
+
+	/* native */
+	struct proto_hello hello;
+	struct proto_done done;
+	struct proto_result result;
+
+	/* rping */
+	struct proto_rping_info src, sink;
+	uint32_t read_len, write_len;
+
+	uint64_t bytes;
+	uint64_t rounds;
+	const char *res;		/* final result, NULL: undecided */
+	char why[160];			/* detail for the close line */
+};
+
+static void conn_fire(struct conn *c, enum conn_event ev);
+
+/* ---- logging -------------------------------------------------------- */
+
+static void conn_log(struct conn *c, int prio, const char *msgid,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void conn_log(struct conn *c, int prio, const char *msgid,
+		     const char *fmt, ...)
+{
+	char msg[512], state[64];
+	struct log_ctx ctx = {
+		.conn = c->id,
+		.peer = c->peer,
+		.proto = conn_proto_name(c->fsm.proto),
+		.bytes = -1,
+		.msgid = msgid,
+	};
+	va_list ap;
+
+	if (prio > log_get_level())
+		return;
+	ctx.state = conn_fsm_str(&c->fsm, state, sizeof(state));
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_conn(prio, &ctx, "%s", msg);
+}
+
+/* Record the outcome once; the first cause wins. */
+static void conn_result(struct conn *c, const char *res, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void conn_result(struct conn *c, const char *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->res)
+		return;
+	c->res = res;
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+}
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) +
+	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void peer_str(struct rdma_cm_id *id, char *buf, size_t len)
+{
+	struct sockaddr *sa = rdma_get_peer_addr(id);
+	char host[INET6_ADDRSTRLEN] = "?";
+	unsigned int port = 0;
+
+	if (sa && sa->sa_family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)sa;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+		snprintf(buf, len, "%s:%u", host, port);
+	} else if (sa && sa->sa_family == AF_INET6) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+		snprintf(buf, len, "[%s]:%u", host, port);
+	} else {
+		snprintf(buf, len, "?");
+	}
+}
+
+/* ---- state and deadline ------------------------------------------------ */
+
+static unsigned int deadline_ms(const struct rdmad_config *cfg,
+				enum conn_deadline dl)
+{
+	switch (dl) {
+	case CONN_DL_ACCEPT:	return cfg->accept_timeout_ms;
+	case CONN_DL_SESSION:	return cfg->session_timeout_ms;
+	case CONN_DL_IDLE:	return cfg->idle_timeout_ms;
+	case CONN_DL_IO:	return cfg->io_timeout_ms;
+	case CONN_DL_LINGER:	return cfg->linger_timeout_ms;
+	case CONN_DL_CLOSE:	return cfg->close_timeout_ms;
+	case CONN_DL_NONE:
+	default:		return 0;
+	}
+}
+
+/* Re-arm the timer only when the kind of deadline changes. */
+static void conn_arm_deadline(struct conn *c)
+{
+	enum conn_deadline dl = conn_fsm_deadline(&c->fsm);
+	unsigned int ms = deadline_ms(&c->d->cfg, dl);
+	struct timeval tv;
+
+	if (dl == c->deadline)
+		return;
+	c->deadline = dl;
+	if (!ms) {
+		evtimer_del(c->timer);
+		return;
+	}
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(c->timer, &tv);
+}
+
+/* The only place the state changes. */
+static void conn_set_state(struct conn *c, const struct conn_fsm *next,
+			   enum conn_event ev)
+{
+	char a[64], b[64];
+
+	if (!memcmp(&c->fsm, next, sizeof(*next)))
+		return;
+	conn_log(c, LOG_DEBUG, NULL, "%s -> %s (%s)",
+		 conn_fsm_str(&c->fsm, a, sizeof(a)),
+		 conn_fsm_str(next, b, sizeof(b)), conn_event_name(ev));
+	c->fsm = *next;
+	conn_arm_deadline(c);
+}
+
+/* ---- posting work requests ------------------------------------------- */
+
+static uint8_t *recv_slot(struct conn *c, unsigned int i)
+{
+	return c->ctl + (size_t)i * PROTO_MSG_MAX;
+}
+
+static int post_recv(struct conn *c, unsigned int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)recv_slot(c, slot),
+		.length = PROTO_MSG_MAX,
+		.lkey = c->ctl_mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = WR_ID(WR_RECV, slot),
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+	int ret;
+
+	ret = ibv_post_recv(c->qp, &wr, &bad);
+	if (ret)
+		return -ret;
+	c->posted_recv++;
+	return 0;
+}
+
+/* Post a SEND of LEN bytes already written into the slot P. */
+static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)p,
+		.length = (uint32_t)len,
+		.lkey = c->ctl_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = WR_ID(WR_SEND, 0),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	int ret;
+
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		return -ret;
+	c->posted_send++;
+	return 0;
+}
+
+static uint8_t *send_slot(struct conn *c)
+{
+	unsigned int i = CONN_RECV_DEPTH + c->send_next;
+
+	c->send_next = (c->send_next + 1) % CONN_SEND_SLOTS;
+	return c->ctl + (size_t)i * PROTO_MSG_MAX;
+}
+
+static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t raddr,
+		     uint32_t rkey, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)c->buf,
+		.length = len,
+		.lkey = c->buf_mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = WR_ID(op == IBV_WR_RDMA_READ ? WR_READ : WR_WRITE, 0),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+	int ret;
+
+	ret = ibv_post_send(c->qp, &wr, &bad);
+	if (ret)
+		return -ret;
+	c->posted_send++;
+	return 0;
+}
+
+/* ---- data buffer ----------------------------------------------------- */
+
+static void buf_free(struct conn *c)
+{
+	if (c->buf_mr)
+		ibv_dereg_mr(c->buf_mr);
+	c->buf_mr = NULL;
+	free(c->buf);
+	c->buf = NULL;
+	c->buf_len = 0;
+}
+
+static int buf_alloc(struct conn *c, size_t len, int access)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	int ret;
+
+	buf_free(c);
+	ret = posix_memalign(&c->buf, pg > 0 ? (size_t)pg : 4096, len);
+	if (ret) {
+		c->buf = NULL;
+		return -ret;
+	}
+	memset(c->buf, 0, len);
+	c->buf_mr = ibv_reg_mr(c->pd, c->buf, len, access);
+	if (!c->buf_mr) {
+		ret = -errno;
+		free(c->buf);
+		c->buf = NULL;
+		return ret ? ret : -ENOMEM;
+	}
+	c->buf_len = len;
+	return 0;
+}
+
+/* ---- actions ----------------------------------------------------------- */
+
+static int act_send_desc(struct conn *c)
+{
+	struct proto_desc desc = {
+		.addr = (uintptr_t)c->buf,
+		.rkey = c->buf_mr->rkey,
+		.len = (uint32_t)c->buf_len,
+		.access = c->hello.ops,
+	};
+	uint8_t *p = send_slot(c);
+	int n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
+
+	if (n < 0)
+		return n;
+	return post_send_msg(c, p, (size_t)n);
+}
+
+static void act_verify(struct conn *c)
+{
+	const struct proto_hello *h = &c->hello;
+	const struct proto_done *d = &c->done;
+	struct proto_result *r = &c->result;
+	ssize_t bad;
+
+	r->status = PROTO_RES_OK;
+	r->crc32c_seen = 0;
+	r->first_bad_offset = PROTO_NO_BAD_OFFSET;
+	c->bytes = ((uint64_t)d->reads_done + d->writes_done) * h->size;
+	c->rounds = (uint64_t)d->reads_done + d->writes_done;
+
+	if (d->reads_done > h->iters || d->writes_done > h->iters ||
+	    (d->reads_done && !(h->ops & PROTO_OP_READ)) ||
+	    (d->writes_done && !(h->ops & PROTO_OP_WRITE)) ||
+	    (d->writes_done && d->last_write_iter >= h->iters) ||
+	    (!d->writes_done && d->crc32c)) {
+		r->status = PROTO_RES_BAD_DONE;
+		conn_result(c, "bad-done", "DONE inconsistent with hello: "
+			    "reads %u writes %u last_write_iter %u, asked "
+			    "ops %#x iters %u", d->reads_done, d->writes_done,
+			    d->last_write_iter, h->ops, h->iters);
+		return;
+	}
+	if (!d->writes_done)
+		return;
+	r->crc32c_seen = crc32c(0, c->buf, h->size);
+	bad = pattern_check(c->buf, h->size, h->seed, d->last_write_iter);
+	if (bad >= 0 || r->crc32c_seen != d->crc32c) {
+		r->status = PROTO_RES_MISMATCH;
+		if (bad >= 0)
+			r->first_bad_offset = (uint32_t)bad;
+		conn_result(c, "mismatch", "written data differ: first bad "
+			    "offset %zd, crc32c seen %08x, client says %08x",
+			    bad, r->crc32c_seen, d->crc32c);
+	}
+}
+
+static int act_send_result(struct conn *c)
+{
+	uint8_t *p = send_slot(c);
+	int n = proto_result_encode(&c->result, p, PROTO_MSG_MAX);
+
+	if (n < 0)
+		return n;
+	return post_send_msg(c, p, (size_t)n);
+}
+
+static int act_post_read(struct conn *c)
+{
+	int ret;
+
+	/* The server is the initiator of both READ and WRITE in rping
+	 * mode: its buffer needs no remote access at all. */
+	if (c->src.size > c->buf_len) {
+		ret = buf_alloc(c, c->src.size, IBV_ACCESS_LOCAL_WRITE);
+		if (ret)
+			return ret;
+	}
+	c->read_len = c->src.size;
+	return post_rdma(c, IBV_WR_RDMA_READ, c->src.buf, c->src.rkey,
+			 c->read_len);
+}
+
+static int act_post_write(struct conn *c)
+{
+	c->write_len = c->read_len < c->sink.size ? c->read_len :
+						    c->sink.size;
+	return post_rdma(c, IBV_WR_RDMA_WRITE, c->sink.buf, c->sink.rkey,
+			 c->write_len);
+}
+
+static int act_send_go(struct conn *c)
+{
+	uint8_t *p = send_slot(c);
+
+	/* rping checks only the length of its "go ahead". */
+	memset(p, 0, PROTO_RPING_INFO_LEN);
+	return post_send_msg(c, p, PROTO_RPING_INFO_LEN);
+}
+
+static void act_disconnect(struct conn *c)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+
+	/* Also answers a peer's DREQ.  Fails harmlessly if never
+	 * connected; the QP goes to error either way so that every
+	 * posted work request completes (flushed). */
+	rdma_disconnect(c->cm_id);
+	if (c->qp)
+		ibv_modify_qp(c->qp, &attr, IBV_QP_STATE);
+}
+
+static int conn_drained(const struct conn *c)
+{
+	return c->posted_send == 0 && c->posted_recv == 0;
+}
+
+/* Carry out ACTS; returns -errno of the first failing post. */
+static int conn_do(struct conn *c, unsigned int acts)
+{
+	int ret = 0;
+
+	if (acts & CONN_ACT_SEND_DESC)
+		ret = act_send_desc(c);
+	if (!ret && (acts & CONN_ACT_VERIFY))
+		act_verify(c);
+	if (!ret && (acts & CONN_ACT_SEND_RESULT))
+		ret = act_send_result(c);
+	if (!ret && (acts & CONN_ACT_POST_READ))
+		ret = act_post_read(c);
+	if (!ret && (acts & CONN_ACT_SEND_GO))
+		ret = act_send_go(c);
+	if (!ret && (acts & CONN_ACT_POST_WRITE))
+		ret = act_post_write(c);
+	if (acts & CONN_ACT_DISCONNECT)
+		act_disconnect(c);
+	if (acts & CONN_ACT_DESTROY)
+		event_active(c->free_ev, 0, 0);
+	return ret;
+}
+
+/* Feed one event to the state machine and carry out what it says. */
+static void conn_fire(struct conn *c, enum conn_event ev)
+{
+	struct conn_step st;
+	char s[64];
+	int ret;
+
+	for (;;) {
+		if (conn_fsm_step(&c->fsm, ev, &st)) {
+			if (c->fsm.life == CONN_LIFE_CLOSED)
+				return;
+			conn_log(c, LOG_WARNING, NULL, "protocol violation: "
+				 "event %s not allowed in state %s; "
+				 "disconnecting", conn_event_name(ev),
+				 conn_fsm_str(&c->fsm, s, sizeof(s)));
+			conn_result(c, "protocol-error", "event %s in state %s",
+				    conn_event_name(ev), s);
+			ev = CONN_EV_RECV_BAD;
+			continue;
+		}
+		conn_set_state(c, &st.next, ev);
+		ret = conn_do(c, st.actions);
+		if (ret) {
+			conn_log(c, LOG_WARNING, NULL, "cannot post work "
+				 "request: %s; disconnecting",
+				 strerror(-ret));
+			conn_result(c, "post-failed", "posting a work request "
+				    "failed: %s", strerror(-ret));
+			ev = CONN_EV_WC_ERROR;
+			continue;
+		}
+		if ((st.actions & CONN_ACT_DRAIN) && conn_drained(c)) {
+			ev = CONN_EV_DRAINED;
+			continue;
+		}
+		return;
+	}
+}
+
+/* ---- completions ------------------------------------------------------- */
+
+/* Turn a received message into an event; the slot is reposted after. */
+static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
+				       uint32_t len)
+{
+	const struct rdmad_config *cfg = &c->d->cfg;
+	struct proto_rping_info info;
+	const char *why = NULL;
+	int type;
+
+	if (c->fsm.proto == CONN_PROTO_NATIVE) {
+		type = proto_msg_type(p, len, &why);
+		if (type == PROTO_MSG_DONE &&
+		    !proto_done_decode(p, len, &c->done, &why))
+			return CONN_EV_RECV_DONE;
+		if (type > 0)
+			why = "unexpected message type from client";
+		conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s",
+			 len, why);
+		conn_result(c, "bad-message", "%s", why);
+		return CONN_EV_RECV_BAD;
+	}
+
+	if (proto_rping_decode(p, len, &info, &why)) {
+		conn_log(c, LOG_WARNING, NULL, "bad rping advert (%u bytes): "
+			 "%s", len, why);
+		conn_result(c, "bad-message", "%s", why);
+		return CONN_EV_RECV_BAD;
+	}
+	if (c->fsm.recv == CONN_RS_WAIT_SRC) {
+		if (info.size > cfg->max_buffer_size) {
+			conn_log(c, LOG_WARNING, NULL, "rping size %u exceeds "
+				 "server limit %u (max_buffer_size); "
+				 "disconnecting", info.size,
+				 cfg->max_buffer_size);
+			conn_result(c, "over-limit", "size %u exceeds server "
+				    "limit %u", info.size,
+				    cfg->max_buffer_size);
+			return CONN_EV_RECV_BAD;
+		}
+		c->src = info;
+	} else {
+		c->sink = info;
+	}
+	return CONN_EV_RECV_ADVERT;
+}
+
+static void conn_wc(struct conn *c, const struct ibv_wc *wc)
+{
+	enum conn_wr_kind kind = WR_KIND(wc->wr_id);
+	enum conn_event ev;
+
+	if (kind == WR_RECV)
+		c->posted_recv--;
+	else
+		c->posted_send--;
+
+	if (wc->status != IBV_WC_SUCCESS) {
+		if (wc->status == IBV_WC_WR_FLUSH_ERR)
+			return;		/* QP in error: we are closing */
+		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
+			 "(vendor error %#x)",
+			 kind == WR_RECV ? "receive" : kind == WR_READ ?
+			 "RDMA READ" : kind == WR_WRITE ? "RDMA WRITE" :
+			 "send", ibv_wc_status_str(wc->status),
+			 wc->vendor_err);
+		conn_result(c, "completion-error", "%s",
+			    ibv_wc_status_str(wc->status));
+		conn_fire(c, CONN_EV_WC_ERROR);
+		return;
+	}
+
+	switch (kind) {
+	case WR_RECV:
+		ev = conn_recv_event(c, recv_slot(c, WR_SLOT(wc->wr_id)),
+				     wc->byte_len);
+		if (c->fsm.life == CONN_LIFE_ACCEPTING ||
+		    c->fsm.life == CONN_LIFE_ESTABLISHED) {
+			int ret = post_recv(c, WR_SLOT(wc->wr_id));
+
+			if (ret) {
+				conn_result(c, "post-failed", "repost "
+					    "receive: %s", strerror(-ret));
+				ev = CONN_EV_WC_ERROR;
+			}
+		}
+		conn_fire(c, ev);
+		break;
+	case WR_SEND:
+		conn_fire(c, CONN_EV_SEND_COMPLETE);
+		break;
+	case WR_READ:
+		c->bytes += c->read_len;
+		conn_fire(c, CONN_EV_READ_COMPLETE);
+		break;
+	case WR_WRITE:
+		c->bytes += c->write_len;
+		c->rounds++;
+		conn_fire(c, CONN_EV_WRITE_COMPLETE);
+		break;
+	default:
+		conn_log(c, LOG_ERR, NULL, "completion with unknown wr_id "
+			 "%#" PRIx64, wc->wr_id);
+		conn_result(c, "internal-error", "unknown wr_id");
+		conn_fire(c, CONN_EV_WC_ERROR);
+		break;
+	}
+}
+
+static void conn_poll(struct conn *c)
+{
+	struct ibv_wc wc[CONN_POLL_BATCH];
+	int n, i;
+
+	do {
+		n = ibv_poll_cq(c->cq, CONN_POLL_BATCH, wc);
+		if (n < 0) {
+			conn_result(c, "completion-error", "ibv_poll_cq "
+				    "failed");
+			conn_fire(c, CONN_EV_FATAL);
+			return;
+		}
+		for (i = 0; i < n; i++) {
+			conn_wc(c, &wc[i]);
+			if (c->fsm.life == CONN_LIFE_CLOSED)
+				return;
+		}
+	} while (n == CONN_POLL_BATCH);
+
+	/* Flushed work requests are not events; their end is. */
+	if (c->fsm.life == CONN_LIFE_DRAINING && conn_drained(c))
+		conn_fire(c, CONN_EV_DRAINED);
+}
+
+static void conn_cq_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	struct ibv_cq *cq;
+	void *ctx;
+	int got = 0;
+
+	/* Drain the channel until EAGAIN; acks in batches. */
+	while (ibv_get_cq_event(c->cc, &cq, &ctx) == 0) {
+		got++;
+		if (++c->cq_unacked >= CONN_CQ_ACK_BATCH) {
+			ibv_ack_cq_events(c->cq, c->cq_unacked);
+			c->cq_unacked = 0;
+		}
+	}
+	if (!got || c->fsm.life == CONN_LIFE_CLOSED)
+		return;
+	/* Re-arm first, then poll until empty: nothing slips between. */
+	if (ibv_req_notify_cq(c->cq, 0)) {
+		conn_result(c, "completion-error", "ibv_req_notify_cq failed");
+		conn_fire(c, CONN_EV_FATAL);
+	}
+	conn_poll(c);
+}
+
+static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	enum conn_deadline dl = c->deadline;
+	char s[64];
+
+	c->deadline = CONN_DL_NONE;	/* so the next state re-arms */
+	conn_fsm_str(&c->fsm, s, sizeof(s));
+	if (dl == CONN_DL_LINGER) {
+		conn_log(c, LOG_INFO, NULL, "client did not disconnect within "
+			 "%ums of its RESULT; disconnecting it",
+			 c->d->cfg.linger_timeout_ms);
+	} else if (dl == CONN_DL_CLOSE) {
+		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
+			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
+	} else {
+		conn_log(c, LOG_WARNING, NULL, "no progress for %ums in "
+			 "state %s (%s deadline); disconnecting",
+			 deadline_ms(&c->d->cfg, dl), s,
+			 conn_deadline_name(dl));
+		conn_result(c, "timeout", "stalled in %s", s);
+	}
+	conn_fire(c, CONN_EV_TIMEOUT);
+}
+
+/* ---- CM events ----------------------------------------------------------- */
+
+void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
+{
+	char s[64];
+
+	switch (e->type) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		conn_fire(c, CONN_EV_ESTABLISHED);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		if (!c->res && c->fsm.life != CONN_LIFE_CLOSING) {
+			int clean;
+
+			conn_fsm_str(&c->fsm, s, sizeof(s));
+			clean = c->fsm.proto == CONN_PROTO_NATIVE ?
+				c->fsm.send == CONN_SS_RESULT_SENT :
+				c->fsm.life == CONN_LIFE_ESTABLISHED &&
+				c->fsm.send == CONN_SS_IDLE;
+			if (clean)
+				conn_result(c, "ok", "client disconnected");
+			else
+				conn_result(c, "aborted", "client left in "
+					    "state %s", s);
+		}
+		conn_fire(c, CONN_EV_DISCONNECTED);
+		break;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
+		conn_result(c, "device-removed", "device removed");
+		conn_fire(c, CONN_EV_FATAL);
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		conn_log(c, LOG_WARNING, NULL, "%s (status %d)",
+			 rdma_event_str(e->type), e->status);
+		conn_result(c, "connect-error", "%s",
+			    rdma_event_str(e->type));
+		conn_fire(c, CONN_EV_FATAL);
+		break;
+	default:
+		conn_log(c, LOG_DEBUG, NULL, "CM event %s ignored",
+			 rdma_event_str(e->type));
+		break;
+	}
+}
+
+void conn_qp_fatal(struct conn *c, const char *what)
+{
+	conn_log(c, LOG_WARNING, NULL, "async error: %s", what);
+	conn_result(c, "device-error", "%s", what);
+	conn_fire(c, CONN_EV_FATAL);
+}
+
+void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
+		       const char *what)
+{
+	struct conn *c, *tmp;
+
+	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp)
+		if (c->cm_id->verbs == ctx)
+			conn_qp_fatal(c, what);
+}
+
+void conn_shutdown_all(struct rdmad *d)
+{
+	struct conn *c, *tmp;
+
+	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp) {
+		conn_result(c, "shutdown", "rdmad stopping");
+		conn_fire(c, CONN_EV_SHUTDOWN);
+	}
+}
+
+/* ---- setup and teardown -------------------------------------------- */
+
+/* Free everything, in the safe order; the cm_id goes last. */
+static void conn_release(struct conn *c)
+{
+	if (c->cq_ev)
+		event_free(c->cq_ev);
+	if (c->timer)
+		event_free(c->timer);
+	if (c->free_ev)
+		event_free(c->free_ev);
+	if (c->cq && c->cq_unacked)
+		ibv_ack_cq_events(c->cq, c->cq_unacked);
+	if (c->qp)
+		rdma_destroy_qp(c->cm_id);
+	if (c->cq)
+		ibv_destroy_cq(c->cq);
+	buf_free(c);
+	if (c->ctl_mr)
+		ibv_dereg_mr(c->ctl_mr);
+	free(c->ctl);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	if (c->cc)
+		ibv_destroy_comp_channel(c->cc);
+	if (c->cm_id)
+		rdma_destroy_id(c->cm_id);
+	if (c->linked)
+		TAILQ_REMOVE(&c->d->conns, c, link);
+	free(c);
+}
+
+static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	struct rdmad *d = c->d;
+	struct log_ctx ctx = {
+		.conn = c->id,
+		.peer = c->peer,
+		.proto = conn_proto_name(c->fsm.proto),
+		.state = "closed",
+		.msgid = LOG_MSGID_CONN_CLOSE,
+	};
+	int ok;
+
+	if (!c->res)
+		conn_result(c, "aborted", "closed without a result");
+	ok = !strcmp(c->res, "ok");
+	ctx.bytes = (int64_t)c->bytes;
+	ctx.result = c->res;
+	if (c->posted_send || c->posted_recv)
+		conn_log(c, LOG_DEBUG, NULL, "%u send and %u receive work "
+			 "requests not flushed; destroying anyway",
+			 c->posted_send, c->posted_recv);
+	log_conn(ok ? LOG_INFO : LOG_NOTICE, &ctx,
+		 "close: %s, result %s (%s), %" PRIu64 " bytes, %" PRIu64
+		 " %s, %.3fs", conn_proto_name(c->fsm.proto), c->res, c->why,
+		 c->bytes, c->rounds,
+		 c->fsm.proto == CONN_PROTO_RPING ? "pings" : "operations",
+		 elapsed(&c->t_open));
+	if (!ok)
+		d->n_failed++;
+	if (c->counted) {
+		c->counted = 0;
+		d->n_conns--;
+	}
+	conn_release(c);
+	rdmad_conn_gone(d);
+}
+
+static int conn_setup(struct conn *c)
+{
+	struct rdma_cm_id *id = c->cm_id;
+	struct ibv_qp_init_attr qa;
+	size_t ctl_len = (size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) *
+			 PROTO_MSG_MAX;
+	unsigned int i;
+	int ret, access;
+
+	c->dev = listener_device(c->d, id->verbs);
+	if (!c->dev)
+		return -ENODEV;
+	c->pd = ibv_alloc_pd(id->verbs);
+	if (!c->pd)
+		return -errno ? -errno : -ENOMEM;
+	c->cc = ibv_create_comp_channel(id->verbs);
+	if (!c->cc)
+		return -errno ? -errno : -ENOMEM;
+	ret = rdmad_set_nonblock(c->cc->fd);
+	if (ret)
+		return ret;
+	c->cq = ibv_create_cq(id->verbs, CONN_CQ_DEPTH, c, c->cc, 0);
+	if (!c->cq)
+		return -errno ? -errno : -ENOMEM;
+	if (ibv_req_notify_cq(c->cq, 0))
+		return -EIO;
+
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_context = c;
+	qa.send_cq = c->cq;
+	qa.recv_cq = c->cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = CONN_SEND_DEPTH;
+	qa.cap.max_recv_wr = CONN_RECV_DEPTH;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, c->pd, &qa))
+		return -errno ? -errno : -ENOMEM;
+	c->qp = id->qp;
+
+	c->ctl = calloc(1, ctl_len);
+	if (!c->ctl)
+		return -ENOMEM;
+	c->ctl_mr = ibv_reg_mr(c->pd, c->ctl, ctl_len, IBV_ACCESS_LOCAL_WRITE);
+	if (!c->ctl_mr)
+		return -errno ? -errno : -ENOMEM;
+
+	if (c->fsm.proto == CONN_PROTO_NATIVE) {
+		/* Least access: only what the client said it will do. */
+		access = 0;
+		if (c->hello.ops & PROTO_OP_READ)
+			access |= IBV_ACCESS_REMOTE_READ;
+		if (c->hello.ops & PROTO_OP_WRITE)
+			access |= IBV_ACCESS_LOCAL_WRITE |
+				  IBV_ACCESS_REMOTE_WRITE;
+		ret = buf_alloc(c, c->hello.size, access);
+		if (ret)
+			return ret;
+		if (c->hello.ops & PROTO_OP_READ)
+			pattern_fill(c->buf, c->buf_len, c->hello.seed,
+				     PROTO_ITER_READ);
+	}
+
+	for (i = 0; i < CONN_RECV_DEPTH; i++) {
+		ret = post_recv(c, i);
+		if (ret)
+			return ret;
+	}
+
+	c->cq_ev = event_new(c->d->base, c->cc->fd, EV_READ | EV_PERSIST,
+			     conn_cq_cb, c);
+	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
+	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
+	if (!c->cq_ev || !c->timer || !c->free_ev)
+		return -ENOMEM;
+	if (event_add(c->cq_ev, NULL))
+		return -EIO;
+	return 0;
+}
+
+static int conn_accept(struct conn *c, const struct conn_cm_event *e)
+{
+	const struct ibv_device_attr *a = &c->dev->attr;
+	struct rdma_conn_param cp;
+	uint8_t pdata[PROTO_WELCOME_LEN];
+	struct proto_welcome w = {
+		.version = PROTO_VERSION,
+		.max_size = c->d->cfg.max_buffer_size,
+		.max_iters = c->d->cfg.max_iterations,
+		.conn_id = c->id,
+	};
+	int rd = a->max_qp_rd_atom, init = a->max_qp_init_rd_atom;
+
+	memset(&cp, 0, sizeof(cp));
+	/* Incoming READs (native client): our responder resources, no
+	 * more than the peer will initiate.  Outgoing READs (rping): our
+	 * initiator depth, no more than the peer will answer. */
+	cp.responder_resources = (uint8_t)(e->initiator_depth < rd ?
+					   e->initiator_depth : rd);
+	cp.initiator_depth = (uint8_t)(e->responder_resources < init ?
+				       e->responder_resources : init);
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	if (c->fsm.proto == CONN_PROTO_NATIVE) {
+		proto_welcome_encode(&w, pdata, sizeof(pdata));
+		cp.private_data = pdata;
+		cp.private_data_len = sizeof(pdata);
+	}
+	if (rdma_accept(c->cm_id, &cp))
+		return -errno ? -errno : -EIO;
+	return 0;
+}
+
+static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
+		   uint8_t reason, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
+		   uint8_t reason, const char *fmt, ...)
+{
+	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
+	char text[PROTO_REJECT_TEXT_MAX + 1];
+	struct log_ctx ctx = {
+		.peer = peer, .bytes = -1, .result = "rejected",
+		.msgid = LOG_MSGID_CONN_REJECT,
+	};
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	n = proto_reject_encode(reason, text, pdata, sizeof(pdata));
+	if (rdma_reject(id, pdata, (uint8_t)(n > 0 ? n : 0)))
+		log_debug("rdma_reject: %s", strerror(errno));
+	rdma_destroy_id(id);
+	d->n_rejected++;
+	log_conn(LOG_NOTICE, &ctx, "rejected (%s): %s",
+		 proto_reject_reason_str(reason), text);
+}
+
+#define REJECT(...)	do { reject(__VA_ARGS__); return; } while (0)
+
+void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
+{
+	const struct rdmad_config *cfg = &d->cfg;
+	struct proto_hello hello;
+	enum proto_kind kind;
+	const char *why = NULL;
+	char peer[INET6_ADDRSTRLEN + 8];
+	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
+	struct conn *c;
+	int ret, n;
+
+	peer_str(e->id, peer, sizeof(peer));
+	kind = proto_classify(e->pdata, e->pdata_len);
+
+	if (d->stopping)
+		REJECT(d, e->id, peer, PROTO_REJ_SHUTDOWN,
+			      "shutting down: rdmad is stopping");
+	if (kind == PROTO_KIND_UNKNOWN)
+		REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
+			      "unknown protocol: neither rdmad hello nor "
+			      "rping");
+	if (kind == PROTO_KIND_NATIVE) {
+		ret = proto_hello_decode(e->pdata, e->pdata_len, &hello, &why);
+		if (ret == -EPROTO)
+			REJECT(d, e->id, peer, PROTO_REJ_VERSION,
+				      "unsupported protocol version %u, "
+				      "server speaks %u", e->pdata[4],
+				      PROTO_VERSION);
+		if (ret)
+			REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
+				      "bad hello: %s", why);
+	}
+	if (d->n_conns >= cfg->max_connections)
+		REJECT(d, e->id, peer, PROTO_REJ_BUSY,
+			      "busy: %u/%u connections, retry later",
+			      d->n_conns, cfg->max_connections);
+	if (kind == PROTO_KIND_NATIVE) {
+		if (hello.size > cfg->max_buffer_size)
+			REJECT(d, e->id, peer, PROTO_REJ_LIMIT,
+				      "size %u exceeds server limit %u",
+				      hello.size, cfg->max_buffer_size);
+		if (hello.iters > cfg->max_iterations)
+			REJECT(d, e->id, peer, PROTO_REJ_LIMIT,
+				      "iterations %u exceed server limit %u",
+				      hello.iters, cfg->max_iterations);
+	}
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		REJECT(d, e->id, peer, PROTO_REJ_RESOURCES,
+		       "server out of memory");
+	c->d = d;
+	c->id = ++d->next_conn_id;
+	c->cm_id = e->id;
+	e->id->context = c;
+	memcpy(c->peer, peer, sizeof(c->peer));
+	clock_gettime(CLOCK_MONOTONIC, &c->t_open);
+	conn_fsm_init(&c->fsm, kind == PROTO_KIND_NATIVE ?
+			       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
+	if (kind == PROTO_KIND_NATIVE)
+		c->hello = hello;
+
+	ret = conn_setup(c);
+	if (!ret) {
+		struct conn_step st;
+
+		conn_fsm_step(&c->fsm, CONN_EV_CONNECT_REQUEST, &st);
+		conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
+		ret = conn_accept(c, e);
+	}
+	if (ret) {
+		/* Nothing was announced: reject and free directly. */
+		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
+			 "rejected it (check memlock limits and device "
+			 "resources)", strerror(-ret));
+		n = proto_reject_encode(PROTO_REJ_RESOURCES,
+					"server could not allocate resources, "
+					"retry later", pdata, sizeof(pdata));
+
+		rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
+		d->n_rejected++;
+		conn_release(c);
+		return;
+	}
+
+	TAILQ_INSERT_TAIL(&d->conns, c, link);
+	c->linked = 1;
+	c->counted = 1;
+	d->n_conns++;
+	d->n_accepted++;
+	if (c->fsm.proto == CONN_PROTO_NATIVE)
+		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
+			 "%s%s%s, size %u, %u iterations, connection %u/%u",
+			 hello.ops & PROTO_OP_READ ? "read" : "",
+			 hello.ops == PROTO_OP_MASK ? "+" : "",
+			 hello.ops & PROTO_OP_WRITE ? "write" : "",
+			 hello.size, hello.iters, d->n_conns,
+			 cfg->max_connections);
+	else
+		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
+			 "connection %u/%u", d->n_conns, cfg->max_connections);
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * conn_fsm.c - pure per-connection state machine (see conn_fsm.h).
+ *
+ * The rules, in short:
+ *   - Life: init -> accepting -> established -> closing -> draining ->
+ *     closed.  A DISCONNECTED or FATAL event skips "closing" (the peer is
+ *     gone, only our flushed work requests remain).  Errors, timeouts and
+ *     shutdown while accepting/established start an orderly disconnect.
+ *   - While closing/draining, completions and messages are ignored; the
+ *     connection is on its way out.  DISCONNECTED may arrive any number
+ *     of times, also before ESTABLISHED.
+ *   - native: on ESTABLISHED post DESC; once DESC is sent and DONE has
+ *     arrived, verify and post RESULT; then wait for the client to leave.
+ *   - rping: source advert -> RDMA READ -> "go ahead"; sink advert ->
+ *     RDMA WRITE -> "go ahead"; repeat.  rping's first advert may be
+ *     received before our CM channel reports ESTABLISHED: receiving it
+ *     establishes the connection.
+ */
+#include "conn_fsm.h"
+
+#include <errno.h>
+#include <stdio.h>
+
+#define X_NAME(n, s)	s,
+static const char *const proto_names[] = { CONN_PROTO_LIST(X_NAME) };
+static const char *const life_names[] = { CONN_LIFE_LIST(X_NAME) };
+static const char *const send_names[] = { CONN_SEND_LIST(X_NAME) };
+static const char *const recv_names[] = { CONN_RECV_LIST(X_NAME) };
+static const char *const event_names[] = { CONN_EVENT_LIST(X_NAME) };
+#undef X_NAME
+
+static const char *const deadline_names[] = {
+	[CONN_DL_NONE] = "none",
+	[CONN_DL_ACCEPT] = "accept",
+	[CONN_DL_SESSION] = "session",
+	[CONN_DL_IDLE] = "idle",
+	[CONN_DL_IO] = "io",
+	[CONN_DL_LINGER] = "linger",
+	[CONN_DL_CLOSE] = "close",
+};
+
+#define NAME_OF(tab, i) \
+	((unsigned int)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : "?")
+
+const char *conn_proto_name(enum conn_proto p)
+{
+	return NAME_OF(proto_names, p);
+}
+
+const char *conn_life_name(enum conn_life l)
+{
+	return NAME_OF(life_names, l);
+}
+
+const char *conn_send_name(enum conn_send_state s)
+{
+	return NAME_OF(send_names, s);
+}
+
+const char *conn_recv_name(enum conn_recv_state s)
+{
+	return NAME_OF(recv_names, s);
+}
+
+const char *conn_event_name(enum conn_event e)
+{
+	return NAME_OF(event_names, e);
+}
+
+const char *conn_deadline_name(enum conn_deadline d)
+{
+	return NAME_OF(deadline_names, d);
+}
+
+char *conn_fsm_str(const struct conn_fsm *f, char *buf, unsigned int len)
+{
+	snprintf(buf, len, "%s/%s/%s", conn_life_name(f->life),
+		 conn_send_name(f->send), conn_recv_name(f->recv));
+	return buf;
+}
+
+void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto)
+{
+	f->proto = proto;
+	f->life = CONN_LIFE_INIT;
+	f->send = CONN_SS_IDLE;
+	f->recv = proto == CONN_PROTO_NATIVE ? CONN_RS_WAIT_DONE :
+					       CONN_RS_WAIT_SRC;
+}
+
+/* Events of the established data phase, native protocol. */
+static int step_native(struct conn_fsm *n, enum conn_event ev,
+		       unsigned int *act)
+{
+	switch (ev) {
+	case CONN_EV_SEND_COMPLETE:
+		if (n->send == CONN_SS_DESC_POSTED) {
+			n->send = CONN_SS_DESC_SENT;
+			if (n->recv == CONN_RS_GOT_DONE) {
+				n->send = CONN_SS_RESULT_POSTED;
+				*act |= CONN_ACT_SEND_RESULT;
+			}
+			return 0;
+		}
+		if (n->send == CONN_SS_RESULT_POSTED) {
+			n->send = CONN_SS_RESULT_SENT;
+			return 0;
+		}
+		return -EPROTO;
+	case CONN_EV_RECV_DONE:
+		if (n->recv != CONN_RS_WAIT_DONE)
+			return -EPROTO;
+		if (n->send != CONN_SS_DESC_POSTED &&
+		    n->send != CONN_SS_DESC_SENT)
+			return -EPROTO;
+		n->recv = CONN_RS_GOT_DONE;
+		*act |= CONN_ACT_VERIFY;
+		if (n->send == CONN_SS_DESC_SENT) {
+			n->send = CONN_SS_RESULT_POSTED;
+			*act |= CONN_ACT_SEND_RESULT;
+		}
+		return 0;
+	default:
+		return -EPROTO;
+	}
+}
+
+/* Events of the established data phase, rping protocol. */
+static int step_rping(struct conn_fsm *n, enum conn_event ev,
+		      unsigned int *act)
+{
+	switch (ev) {
+	case CONN_EV_RECV_ADVERT:
+		if (n->send == CONN_SS_IDLE && n->recv == CONN_RS_WAIT_SRC) {
+			n->send = CONN_SS_READ_POSTED;
+			n->recv = CONN_RS_WAIT_SINK;
+			*act |= CONN_ACT_POST_READ;
+			return 0;
+		}
+		if (n->send == CONN_SS_READ_DONE &&
+		    n->recv == CONN_RS_WAIT_SINK) {
+			n->send = CONN_SS_WRITE_POSTED;
+			n->recv = CONN_RS_WAIT_SRC;
+			*act |= CONN_ACT_POST_WRITE;
+			return 0;
+		}
+		return -EPROTO;
+	case CONN_EV_READ_COMPLETE:
+		if (n->send != CONN_SS_READ_POSTED)
+			return -EPROTO;
+		n->send = CONN_SS_READ_DONE;
+		*act |= CONN_ACT_SEND_GO;
+		return 0;
+	case CONN_EV_WRITE_COMPLETE:
+		if (n->send != CONN_SS_WRITE_POSTED)
+			return -EPROTO;
+		n->send = CONN_SS_IDLE;
+		*act |= CONN_ACT_SEND_GO;
+		return 0;
+	case CONN_EV_SEND_COMPLETE:
+		/* A "go ahead" went out; nothing waits for it. */
+		return 0;
+	default:
+		return -EPROTO;
+	}
+}
+
+static int is_data_event(enum conn_event ev)
+{
+	switch (ev) {
+	case CONN_EV_ESTABLISHED:
+	case CONN_EV_RECV_DONE:
+	case CONN_EV_RECV_ADVERT:
+	case CONN_EV_SEND_COMPLETE:
+	case CONN_EV_READ_COMPLETE:
+	case CONN_EV_WRITE_COMPLETE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Events of a live connection (accepting or established). */
+static int step_live(struct conn_fsm *n, enum conn_event ev,
+		     unsigned int *act)
+{
+	switch (ev) {
+	case CONN_EV_DISCONNECTED:
+	case CONN_EV_FATAL:
+		n->life = CONN_LIFE_DRAINING;
+		*act |= CONN_ACT_DISCONNECT | CONN_ACT_DRAIN;
+		return 0;
+	case CONN_EV_TIMEOUT:
+	case CONN_EV_WC_ERROR:
+	case CONN_EV_RECV_BAD:
+	case CONN_EV_SHUTDOWN:
+		n->life = CONN_LIFE_CLOSING;
+		*act |= CONN_ACT_DISCONNECT;
+		return 0;
+	case CONN_EV_CONNECT_REQUEST:
+	case CONN_EV_DRAINED:
+		return -EPROTO;
+	default:
+		break;
+	}
+
+	if (n->life == CONN_LIFE_ACCEPTING) {
+		if (ev == CONN_EV_ESTABLISHED) {
+			n->life = CONN_LIFE_ESTABLISHED;
+			if (n->proto == CONN_PROTO_NATIVE) {
+				n->send = CONN_SS_DESC_POSTED;
+				*act |= CONN_ACT_SEND_DESC;
+			}
+			return 0;
+		}
+		/* rping may speak before ESTABLISHED reaches us. */
+		if (n->proto == CONN_PROTO_RPING &&
+		    ev == CONN_EV_RECV_ADVERT) {
+			n->life = CONN_LIFE_ESTABLISHED;
+			return step_rping(n, ev, act);
+		}
+		return -EPROTO;
+	}
+
+	if (ev == CONN_EV_ESTABLISHED)
+		return n->proto == CONN_PROTO_RPING ? 0 : -EPROTO;
+	if (n->proto == CONN_PROTO_NATIVE)
+		return step_native(n, ev, act);
+	return step_rping(n, ev, act);
+}
+
+int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
+		  struct conn_step *out)
+{
+	struct conn_fsm n = *cur;
+	unsigned int act = 0;
+	int ret = -EPROTO;
+
+	if ((unsigned int)ev >= CONN_EV__COUNT ||
+	    (unsigned int)cur->proto >= CONN_PROTO__COUNT)
+		goto illegal;
+
+	switch (cur->life) {
+	case CONN_LIFE_INIT:
+		if (ev != CONN_EV_CONNECT_REQUEST)
+			goto illegal;
+		n.life = CONN_LIFE_ACCEPTING;
+		act = CONN_ACT_ACCEPT;
+		ret = 0;
+		break;
+	case CONN_LIFE_ACCEPTING:
+	case CONN_LIFE_ESTABLISHED:
+		ret = step_live(&n, ev, &act);
+		break;
+	case CONN_LIFE_CLOSING:
+		if (ev == CONN_EV_DISCONNECTED || ev == CONN_EV_FATAL ||
+		    ev == CONN_EV_TIMEOUT) {
+			n.life = CONN_LIFE_DRAINING;
+			act = CONN_ACT_DRAIN;
+			ret = 0;
+		} else if (is_data_event(ev) || ev == CONN_EV_WC_ERROR ||
+			   ev == CONN_EV_RECV_BAD || ev == CONN_EV_SHUTDOWN) {
+			ret = 0;
+		}
+		break;
+	case CONN_LIFE_DRAINING:
+		if (ev == CONN_EV_DRAINED || ev == CONN_EV_TIMEOUT) {
+			n.life = CONN_LIFE_CLOSED;
+			act = CONN_ACT_DESTROY;
+			ret = 0;
+		} else if (ev != CONN_EV_CONNECT_REQUEST) {
+			ret = 0;
+		}
+		break;
+	case CONN_LIFE_CLOSED:
+		if (ev == CONN_EV_DISCONNECTED || ev == CONN_EV_TIMEOUT)
+			ret = 0;
+		break;
+	default:
+		break;
+	}
+	if (ret)
+		goto illegal;
+	out->next = n;
+	out->actions = act;
+	return 0;
+
+illegal:
+	out->next = *cur;
+	out->actions = 0;
+	return -EPROTO;
+}
+
+enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f)
+{
+	switch (f->life) {
+	case CONN_LIFE_ACCEPTING:
+		return CONN_DL_ACCEPT;
+	case CONN_LIFE_CLOSING:
+	case CONN_LIFE_DRAINING:
+		return CONN_DL_CLOSE;
+	case CONN_LIFE_ESTABLISHED:
+		break;
+	default:
+		return CONN_DL_NONE;
+	}
+
+	switch (f->send) {
+	case CONN_SS_DESC_POSTED:
+	case CONN_SS_DESC_SENT:
+		return f->recv == CONN_RS_WAIT_DONE ? CONN_DL_SESSION :
+						      CONN_DL_IO;
+	case CONN_SS_RESULT_POSTED:
+	case CONN_SS_READ_POSTED:
+	case CONN_SS_WRITE_POSTED:
+		return CONN_DL_IO;
+	case CONN_SS_RESULT_SENT:
+		return CONN_DL_LINGER;
+	case CONN_SS_IDLE:
+	case CONN_SS_READ_DONE:
+	default:
+		return CONN_DL_IDLE;
+	}
+}

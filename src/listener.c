@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * listener.c - listening rdma_cm ids, the CM event channel, and the
+ * device async event fds.
+ *
+ * All listening ids and every accepted child share one asynchronous
+ * event channel whose fd is non-blocking in the event loop.  On wake-up
+ * we drain rdma_get_cm_event() until EAGAIN.  Each event is copied out
+ * and acked at once (exactly once), then dispatched: nothing keeps a
+ * pointer into librdmacm's event, and rdma_destroy_id() never waits for
+ * an unacked event.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conn.h"
+#include "log.h"
+#include "rdmad.h"
+
+int rdmad_set_nonblock(int fd)
+{
+	int fl;
+
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	fl = fcntl(fd, F_GETFD);
+	if (fl < 0 || fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0)
+		return -errno;
+	return 0;
+}
+
+static struct rdmad_listener *listener_of(struct rdmad *d,
+					  struct rdma_cm_id *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_listeners; i++)
+		if (d->listeners[i].id == id)
+			return &d->listeners[i];
+	return NULL;
+}
+
+static void listener_event(struct rdmad *d, struct rdmad_listener *l,
+			   const struct conn_cm_event *e)
+{
+	switch (e->type) {
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		log_err("listener %s: RDMA device removed; no new "
+			"connections on this address until rdmad is "
+			"restarted", l->addr->text);
+		break;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		log_warn("listener %s: address moved to another device",
+			 l->addr->text);
+		break;
+	default:
+		log_debug("listener %s: %s (status %d) ignored",
+			  l->addr->text, rdma_event_str(e->type), e->status);
+		break;
+	}
+}
+
+static void cm_copy(struct conn_cm_event *out, const struct rdma_cm_event *ev)
+{
+	const struct rdma_conn_param *p = &ev->param.conn;
+	size_t n = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->type = ev->event;
+	out->status = ev->status;
+	out->id = ev->id;
+	out->listen_id = ev->listen_id;
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST ||
+	    ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+		out->responder_resources = p->responder_resources;
+		out->initiator_depth = p->initiator_depth;
+		n = p->private_data ? p->private_data_len : 0;
+		if (n > sizeof(out->pdata))
+			n = sizeof(out->pdata);
+		if (n)
+			memcpy(out->pdata, p->private_data, n);
+	}
+	out->pdata_len = (uint8_t)n;
+}
+
+static void cm_channel_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdmad *d = arg;
+	struct rdma_cm_event *ev;
+	struct conn_cm_event e;
+	struct rdmad_listener *l;
+
+	for (;;) {
+		if (rdma_get_cm_event(d->cm_chan, &ev)) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK &&
+			    errno != EINTR)
+				log_err("rdma_get_cm_event: %s",
+					strerror(errno));
+			return;
+		}
+		cm_copy(&e, ev);
+		rdma_ack_cm_event(ev);
+
+		if (e.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			conn_connect_request(d, &e);
+			continue;
+		}
+		l = listener_of(d, e.id);
+		if (l) {
+			listener_event(d, l, &e);
+			continue;
+		}
+		if (e.id && e.id->context)
+			conn_cm_event(e.id->context, &e);
+		else
+			log_debug("CM event %s for an unknown id ignored",
+				  rdma_event_str(e.type));
+	}
+}
+
+/* ---- device async events ---------------------------------------------- */
+
+static void async_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdmad_device *dev = arg;
+	struct ibv_async_event ev;
+	enum ibv_event_type type;
+	struct ibv_qp *qp;
+	struct ibv_cq *cq;
+	const char *name = ibv_get_device_name(dev->ctx->device);
+
+	for (;;) {
+		if (ibv_get_async_event(dev->ctx, &ev))
+			return;		/* EAGAIN: drained */
+		type = ev.event_type;
+		qp = NULL;
+		cq = NULL;
+		if (type == IBV_EVENT_QP_FATAL ||
+		    type == IBV_EVENT_QP_REQ_ERR ||
+		    type == IBV_EVENT_QP_ACCESS_ERR ||
+		    type == IBV_EVENT_PATH_MIG_ERR)
+			qp = ev.element.qp;
+		else if (type == IBV_EVENT_CQ_ERR)
+			cq = ev.element.cq;
+		ibv_ack_async_event(&ev);
+
+		if (qp && qp->qp_context) {
+			conn_qp_fatal(qp->qp_context,
+				      ibv_event_type_str(type));
+		} else if (cq && cq->cq_context) {
+			conn_qp_fatal(cq->cq_context,
+				      ibv_event_type_str(type));
+		} else if (type == IBV_EVENT_DEVICE_FATAL) {
+			log_err("device %s: fatal error; dropping its "
+				"connections", name);
+			conn_device_fatal(dev->d, dev->ctx, "device fatal");
+		} else if (type == IBV_EVENT_PORT_ERR) {
+			log_warn("device %s: port down", name);
+		} else if (type == IBV_EVENT_PORT_ACTIVE) {
+			log_notice("device %s: port up", name);
+		} else {
+			log_debug("device %s: async event %s", name,
+				  ibv_event_type_str(type));
+		}
+	}
+}
+
+struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
+{
+	struct rdmad_device *dev;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < d->n_devices; i++)
+		if (d->devices[i].ctx == ctx)
+			return &d->devices[i];
+	if (d->n_devices == RDMAD_MAX_DEVICES)
+		return NULL;
+	dev = &d->devices[d->n_devices];
+	memset(dev, 0, sizeof(*dev));
+	if (ibv_query_device(ctx, &dev->attr)) {
+		log_err("ibv_query_device(%s): %s",
+			ibv_get_device_name(ctx->device), strerror(errno));
+		return NULL;
+	}
+	ret = rdmad_set_nonblock(ctx->async_fd);
+	if (ret) {
+		log_err("async fd of %s: %s",
+			ibv_get_device_name(ctx->device), strerror(-ret));
+		return NULL;
+	}
+	dev->ctx = ctx;
+	dev->d = d;
+	dev->async_ev = event_new(d->base, ctx->async_fd,
+				  EV_READ | EV_PERSIST, async_cb, dev);
+	if (!dev->async_ev || event_add(dev->async_ev, NULL)) {
+		if (dev->async_ev)
+			event_free(dev->async_ev);
+		return NULL;
+	}
+	d->n_devices++;
+	log_info("device %s: max_qp_rd_atom %d, max_qp_init_rd_atom %d, "
+		 "max_mr_size %llu", ibv_get_device_name(ctx->device),
+		 dev->attr.max_qp_rd_atom, dev->attr.max_qp_init_rd_atom,
+		 (unsigned long long)dev->attr.max_mr_size);
+	return dev;
+}
+
+/* ---- start / stop -------------------------------------------------- */
+
+int listener_start(struct rdmad *d)
+{
+	const struct rdmad_config *cfg = &d->cfg;
+	struct rdmad_listener *l;
+	unsigned int i;
+	int ret;
+
+	d->cm_chan = rdma_create_event_channel();
+	if (!d->cm_chan) {
+		ret = -errno;
+		log_err("rdma_create_event_channel: %s (is rdma_ucm loaded "
+			"and /dev/infiniband/rdma_cm accessible?)",
+			strerror(-ret));
+		return ret;
+	}
+	ret = rdmad_set_nonblock(d->cm_chan->fd);
+	if (ret)
+		goto err_chan;
+	d->cm_ev = event_new(d->base, d->cm_chan->fd, EV_READ | EV_PERSIST,
+			     cm_channel_cb, d);
+	if (!d->cm_ev) {
+		ret = -ENOMEM;
+		goto err_chan;
+	}
+	if (event_add(d->cm_ev, NULL)) {
+		ret = -EIO;
+		goto err_ev;
+	}
+
+	for (i = 0; i < cfg->n_listen; i++) {
+		l = &d->listeners[i];
+		l->addr = &cfg->listen[i];
+		if (rdma_create_id(d->cm_chan, &l->id, NULL, RDMA_PS_TCP)) {
+			ret = -errno;
+			log_err("rdma_create_id: %s", strerror(-ret));
+			goto err_ids;
+		}
+		d->n_listeners++;
+		if (rdma_bind_addr(l->id, (struct sockaddr *)&l->addr->addr)) {
+			ret = -errno;
+			log_err("cannot bind %s: %s (no RDMA device with that "
+				"address?)", l->addr->text, strerror(-ret));
+			goto err_ids;
+		}
+		if (rdma_listen(l->id, (int)cfg->listen_backlog)) {
+			ret = -errno;
+			log_err("cannot listen on %s: %s", l->addr->text,
+				strerror(-ret));
+			goto err_ids;
+		}
+		if (l->id->verbs)
+			listener_device(d, l->id->verbs);
+		log_notice("listening on %s", l->addr->text);
+	}
+	return 0;
+
+err_ids:
+	while (d->n_listeners) {
+		l = &d->listeners[--d->n_listeners];
+		rdma_destroy_id(l->id);
+		l->id = NULL;
+	}
+err_ev:
+	event_free(d->cm_ev);
+	d->cm_ev = NULL;
+err_chan:
+	if (ret == 0)
+		ret = -EIO;
+	rdma_destroy_event_channel(d->cm_chan);
+	d->cm_chan = NULL;
+	return ret;
+}
+
+/* Stop accepting: destroy the listening ids (connections stay). */
+void listener_stop(struct rdmad *d)
+{
+	while (d->n_listeners) {
+		struct rdmad_listener *l = &d->listeners[--d->n_listeners];
+
+		rdma_destroy_id(l->id);
+		l->id = NULL;
+	}
+}

@@ -1,0 +1,1156 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * probe_conn.c - one rdma-probe connection: its rdma_cm id, verbs
+ * resources and libevent wiring.
+ *
+ * The rdma_cm event channel (shared by all connections of a run) and each
+ * connection's completion channel are non-blocking fds in one event_base.
+ * CM events, work completions, verification results and timer expiries
+ * become PROBE_EV_* for the state machine (probe_fsm.c); conn_act() carries
+ * out the actions it returns.  Resources live until probe_conn_free(),
+ * which releases whatever exists, in reverse order of setup, so every
+ * error path ends in the same teardown.
+ */
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "crc32c.h"
+#include "pattern.h"
+#include "proto.h"
+
+#define PROBE_RECV_SLOTS	2
+#define PROBE_SLOT_LEN		PROTO_MSG_MAX
+#define PROBE_SQ_DEPTH		16
+#define PROBE_RD_ATOM_MAX	16
+#define PROBE_CQ_BATCH		16
+#define PROBE_RESOLVE_GRACE_MS	1000	/* backstop past rdma_cm's timeout */
+
+/* IB CM reject reasons seen in RDMA_CM_EVENT_REJECTED's status. */
+#define CM_REJ_INVALID_SERVICE_ID	8	/* no listener on the port */
+#define CM_REJ_CONSUMER_DEFINED		28	/* rdma_reject() by the peer */
+
+/* No follow-up event. */
+#define PROBE_EV_NONE		PROBE_EV__COUNT
+
+enum wr_kind {
+	WR_RECV = 1,
+	WR_SEND,
+	WR_READ,
+	WR_WRITE,
+};
+#define WRID(kind, idx)		(((uint64_t)(kind) << 32) | (uint32_t)(idx))
+#define WRID_KIND(id)		((enum wr_kind)((id) >> 32))
+#define WRID_IDX(id)		((uint32_t)(id))
+
+struct probe_conn {
+	struct probe_ctx *ctx;
+	const struct probe_opts *opts;
+	unsigned int idx;
+	struct probe_fsm fsm;
+
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *comp_ch;
+	struct ibv_cq *cq;
+	unsigned int cq_unacked;
+	bool qp;
+	struct event *cq_ev;
+	struct event *timer;
+
+	/* PROBE_RECV_SLOTS receive slots, then one send slot. */
+	uint8_t *msg;
+	struct ibv_mr *msg_mr;
+	/* Native: READ destination.  rping: the sink the server writes. */
+	uint8_t *rd_buf;
+	struct ibv_mr *rd_mr;
+	/* Native: WRITE source.  rping: the source the server reads. */
+	uint8_t *wr_buf;
+	struct ibv_mr *wr_mr;
+
+	struct proto_welcome welcome;
+	bool have_welcome;
+	struct proto_desc desc;
+	uint32_t write_crc;
+
+	struct probe_times t;
+	struct probe_oprec reads;
+	struct probe_oprec writes;
+	struct probe_oprec pings;
+	char error[320];
+	bool started;
+	bool finished;
+};
+
+static void conn_feed(struct probe_conn *c, enum probe_event ev);
+
+/* Keep the first failure's message. */
+__attribute__((format(printf, 2, 3)))
+static void conn_error(struct probe_conn *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->error[0] || probe_fsm_terminal(&c->fsm))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->error, sizeof(c->error), fmt, ap);
+	va_end(ap);
+	probe_dbg(1, "conn %u: error: %s", c->idx, c->error);
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+static const char *wr_kind_str(enum wr_kind k)
+{
+	switch (k) {
+	case WR_RECV:	return "receive";
+	case WR_SEND:	return "send";
+	case WR_READ:	return "RDMA READ";
+	case WR_WRITE:	return "RDMA WRITE";
+	}
+	return "unknown";
+}
+
+/* ---- state machine glue ---------------------------------------------- */
+
+static void conn_transition(void *arg, enum probe_state from,
+			    enum probe_state to, enum probe_event ev)
+{
+	struct probe_conn *c = arg;
+
+	probe_dbg(1, "conn %u: %s -> %s (%s)", c->idx, probe_state_str(from),
+		  probe_state_str(to), probe_event_str(ev));
+}
+
+static void conn_arm_timer(struct probe_conn *c)
+{
+	uint32_t ms = c->opts->timeout_ms;
+	struct timeval tv;
+
+	if (c->fsm.state == PROBE_ST_ADDR || c->fsm.state == PROBE_ST_ROUTE)
+		ms += PROBE_RESOLVE_GRACE_MS;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(c->timer, &tv);
+}
+
+static void conn_finish(struct probe_conn *c)
+{
+	if (c->finished)
+		return;
+	c->finished = true;
+	evtimer_del(c->timer);
+	if (c->started && --c->ctx->active == 0)
+		event_base_loopbreak(c->ctx->base);
+}
+
+/* ---- resources ------------------------------------------------------- */
+
+static int conn_alloc_buf(struct probe_conn *c, uint8_t **buf,
+			  struct ibv_mr **mr, size_t len, int access)
+{
+	void *p;
+	int ret;
+
+	ret = posix_memalign(&p, 4096, len);
+	if (ret)
+		return -ret;
+	memset(p, 0, len);
+	*mr = ibv_reg_mr(c->pd, p, len, access);
+	if (!*mr) {
+		ret = errno ? -errno : -ENOMEM;
+		free(p);
+		return ret;
+	}
+	*buf = p;
+	return 0;
+}
+
+static void conn_free_buf(uint8_t **buf, struct ibv_mr **mr)
+{
+	if (*mr)
+		ibv_dereg_mr(*mr);
+	free(*buf);
+	*mr = NULL;
+	*buf = NULL;
+}
+
+static int conn_post_recv(struct probe_conn *c, uint32_t slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(c->msg + slot * PROBE_SLOT_LEN),
+		.length = PROBE_SLOT_LEN,
+		.lkey = c->msg_mr->lkey,
+	};
+	struct ibv_recv_wr wr = {
+		.wr_id = WRID(WR_RECV, slot),
+		.sg_list = &sge,
+		.num_sge = 1,
+	}, *bad;
+
+	return -ibv_post_recv(c->id->qp, &wr, &bad);
+}
+
+static void cq_cb(evutil_socket_t fd, short what, void *arg);
+
+/*
+ * PD, completion channel (non-blocking, in the loop), CQ, buffers, QP,
+ * pre-posted receives.  On failure returns -errno with c->error set;
+ * whatever was made is released by probe_conn_free().
+ */
+static int conn_setup(struct probe_conn *c)
+{
+	struct ibv_context *verbs = c->id->verbs;
+	const struct probe_opts *o = c->opts;
+	struct ibv_qp_init_attr qpa;
+	int access, ret;
+	uint32_t i;
+
+	c->pd = ibv_alloc_pd(verbs);
+	if (!c->pd) {
+		ret = errno ? -errno : -ENOMEM;
+		conn_error(c, "ibv_alloc_pd: %s", strerror(-ret));
+		return ret;
+	}
+	c->comp_ch = ibv_create_comp_channel(verbs);
+	if (!c->comp_ch) {
+		ret = errno ? -errno : -ENOMEM;
+		conn_error(c, "ibv_create_comp_channel: %s", strerror(-ret));
+		return ret;
+	}
+	ret = set_nonblock(c->comp_ch->fd);
+	if (ret) {
+		conn_error(c, "completion channel: %s", strerror(-ret));
+		return ret;
+	}
+	c->cq = ibv_create_cq(verbs, PROBE_SQ_DEPTH + PROBE_RECV_SLOTS, c,
+			      c->comp_ch, 0);
+	if (!c->cq) {
+		ret = errno ? -errno : -ENOMEM;
+		conn_error(c, "ibv_create_cq: %s", strerror(-ret));
+		return ret;
+	}
+	c->cq_ev = event_new(c->ctx->base, c->comp_ch->fd, EV_READ | EV_PERSIST,
+			     cq_cb, c);
+	if (!c->cq_ev || event_add(c->cq_ev, NULL)) {
+		conn_error(c, "cannot watch the completion channel");
+		return -ENOMEM;
+	}
+	ret = ibv_req_notify_cq(c->cq, 0);
+	if (ret) {
+		conn_error(c, "ibv_req_notify_cq: %s", strerror(ret));
+		return -ret;
+	}
+
+	ret = conn_alloc_buf(c, &c->msg, &c->msg_mr,
+			     (PROBE_RECV_SLOTS + 1) * PROBE_SLOT_LEN,
+			     IBV_ACCESS_LOCAL_WRITE);
+	if (ret)
+		goto err_mr;
+	/* Least access: the server gets rkeys only in rping mode. */
+	if (o->rping || (o->ops & PROTO_OP_READ)) {
+		access = IBV_ACCESS_LOCAL_WRITE;
+		if (o->rping)
+			access |= IBV_ACCESS_REMOTE_WRITE;
+		ret = conn_alloc_buf(c, &c->rd_buf, &c->rd_mr, o->size, access);
+		if (ret)
+			goto err_mr;
+	}
+	if (o->rping || (o->ops & PROTO_OP_WRITE)) {
+		access = o->rping ? IBV_ACCESS_REMOTE_READ : 0;
+		ret = conn_alloc_buf(c, &c->wr_buf, &c->wr_mr, o->size, access);
+		if (ret)
+			goto err_mr;
+	}
+
+	memset(&qpa, 0, sizeof(qpa));
+	qpa.send_cq = c->cq;
+	qpa.recv_cq = c->cq;
+	qpa.qp_type = IBV_QPT_RC;
+	qpa.cap.max_send_wr = PROBE_SQ_DEPTH;
+	qpa.cap.max_recv_wr = PROBE_RECV_SLOTS;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(c->id, c->pd, &qpa)) {
+		ret = -errno;
+		conn_error(c, "rdma_create_qp: %s", strerror(errno));
+		return ret;
+	}
+	c->qp = true;
+
+	for (i = 0; i < PROBE_RECV_SLOTS; i++) {
+		ret = conn_post_recv(c, i);
+		if (ret) {
+			conn_error(c, "ibv_post_recv: %s", strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+
+err_mr:
+	conn_error(c, "cannot register %u-byte buffer: %s", o->size,
+		   strerror(-ret));
+	return ret;
+}
+
+static enum probe_event conn_connect(struct probe_conn *c)
+{
+	uint8_t hello_buf[PROTO_HELLO_LEN];
+	struct rdma_conn_param cp;
+	struct ibv_device_attr da;
+	struct proto_hello h;
+	int ret;
+
+	if (conn_setup(c))
+		return PROBE_EV_LOCAL_ERR;
+
+	memset(&cp, 0, sizeof(cp));
+	if (ibv_query_device(c->id->verbs, &da) == 0) {
+		cp.initiator_depth = (uint8_t)(da.max_qp_init_rd_atom <
+			PROBE_RD_ATOM_MAX ? da.max_qp_init_rd_atom :
+			PROBE_RD_ATOM_MAX);
+		cp.responder_resources = (uint8_t)(da.max_qp_rd_atom <
+			PROBE_RD_ATOM_MAX ? da.max_qp_rd_atom :
+			PROBE_RD_ATOM_MAX);
+	} else {
+		cp.initiator_depth = 1;
+		cp.responder_resources = 1;
+	}
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	if (!c->opts->rping) {
+		memset(&h, 0, sizeof(h));
+		h.version = PROTO_VERSION;
+		h.ops = c->opts->ops;
+		h.flags = PROTO_F_VERIFY;
+		h.size = c->opts->size;
+		h.iters = c->opts->iters;
+		h.seed = c->opts->seed;
+		ret = proto_hello_encode(&h, hello_buf, sizeof(hello_buf));
+		if (ret < 0) {
+			conn_error(c, "cannot encode hello: %s",
+				   strerror(-ret));
+			return PROBE_EV_LOCAL_ERR;
+		}
+		cp.private_data = hello_buf;
+		cp.private_data_len = (uint8_t)ret;
+	}
+	if (rdma_connect(c->id, &cp)) {
+		conn_error(c, "rdma_connect: %s", strerror(errno));
+		return PROBE_EV_CONN_ERR;
+	}
+	return PROBE_EV_NONE;
+}
+
+/* ---- data path ------------------------------------------------------- */
+
+static int conn_post_send(struct probe_conn *c, enum wr_kind kind,
+			  enum ibv_wr_opcode opcode, void *buf,
+			  struct ibv_mr *mr, uint32_t len, uint32_t iter)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)buf,
+		.length = len,
+		.lkey = mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = WRID(kind, iter),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = opcode,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (opcode == IBV_WR_RDMA_READ || opcode == IBV_WR_RDMA_WRITE) {
+		wr.wr.rdma.remote_addr = c->desc.addr;
+		wr.wr.rdma.rkey = c->desc.rkey;
+	}
+	return -ibv_post_send(c->id->qp, &wr, &bad);
+}
+
+static uint8_t *conn_send_slot(struct probe_conn *c)
+{
+	return c->msg + PROBE_RECV_SLOTS * PROBE_SLOT_LEN;
+}
+
+static enum probe_event conn_post_op(struct probe_conn *c, bool read,
+				     uint32_t iter)
+{
+	const struct probe_opts *o = c->opts;
+	struct probe_oprec *r = read ? &c->reads : &c->writes;
+	int ret;
+
+	if (read)
+		memset(c->rd_buf, 0, o->size);	/* a no-op READ must fail */
+	else
+		pattern_fill(c->wr_buf, o->size, o->seed, iter);
+	probe_dbg(2, "conn %u: RDMA %s %u/%u, %u bytes", c->idx,
+		  read ? "READ" : "WRITE", iter + 1, o->iters, o->size);
+	probe_oprec_post(r, probe_now_ns());
+	if (!c->t.ops_start)
+		c->t.ops_start = r->posted[r->n];
+	ret = conn_post_send(c, read ? WR_READ : WR_WRITE,
+			     read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+			     read ? c->rd_buf : c->wr_buf,
+			     read ? c->rd_mr : c->wr_mr, o->size, iter);
+	if (ret) {
+		conn_error(c, "ibv_post_send (RDMA %s): %s",
+			   read ? "READ" : "WRITE", strerror(-ret));
+		return PROBE_EV_LOCAL_ERR;
+	}
+	return PROBE_EV_NONE;
+}
+
+/* Offset of the first difference, expected byte in *want; -1 if none. */
+static ssize_t conn_check_read(struct probe_conn *c, uint8_t *want)
+{
+	const struct probe_opts *o = c->opts;
+	ssize_t off;
+	uint8_t *ref;
+
+	off = pattern_check(c->rd_buf, o->size, o->seed, PROTO_ITER_READ);
+	if (off < 0)
+		return -1;
+	*want = 0;
+	ref = malloc(o->size);
+	if (ref) {
+		pattern_fill(ref, o->size, o->seed, PROTO_ITER_READ);
+		*want = ref[off];
+		free(ref);
+	}
+	return off;
+}
+
+static enum probe_event conn_verify_read(struct probe_conn *c, uint32_t iter)
+{
+	uint8_t want;
+	ssize_t off;
+
+	off = conn_check_read(c, &want);
+	if (off < 0)
+		return PROBE_EV_CHECK_OK;
+	conn_error(c, "READ %u of %u: data differs from the server's pattern "
+		   "at offset %zd (got 0x%02x, expected 0x%02x)", iter + 1,
+		   c->opts->iters, off, c->rd_buf[off], want);
+	return PROBE_EV_CHECK_BAD;
+}
+
+static enum probe_event conn_send_done(struct probe_conn *c)
+{
+	struct proto_done d;
+	int n, ret;
+
+	memset(&d, 0, sizeof(d));
+	d.reads_done = c->fsm.reads_done;
+	d.writes_done = c->fsm.writes_done;
+	if (d.writes_done) {
+		/* wr_buf still holds the last WRITE's bytes. */
+		d.last_write_iter = d.writes_done - 1;
+		c->write_crc = crc32c(0, c->wr_buf, c->opts->size);
+		d.crc32c = c->write_crc;
+	}
+	n = proto_done_encode(&d, conn_send_slot(c), PROBE_SLOT_LEN);
+	if (n < 0) {
+		conn_error(c, "cannot encode DONE: %s", strerror(-n));
+		return PROBE_EV_LOCAL_ERR;
+	}
+	c->t.ops_end = probe_now_ns();
+	c->t.done_sent = c->t.ops_end;
+	ret = conn_post_send(c, WR_SEND, IBV_WR_SEND, conn_send_slot(c),
+			     c->msg_mr, (uint32_t)n, 0);
+	if (ret) {
+		conn_error(c, "ibv_post_send (DONE): %s", strerror(-ret));
+		return PROBE_EV_LOCAL_ERR;
+	}
+	return PROBE_EV_NONE;
+}
+
+/*
+ * rping source text: "rdma-probe ping N: " then letters and digits that
+ * shift with the seed and the iteration, NUL-terminated (the server
+ * writes back strlen() + 1 bytes, so there must be no NUL before the
+ * last byte).
+ */
+static void rping_text(uint8_t *buf, uint32_t size, uint64_t seed,
+		       uint32_t iter)
+{
+	static const char abc[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz";
+	char head[40];
+	uint32_t i, n;
+	int len;
+
+	len = snprintf(head, sizeof(head), "rdma-probe ping %u: ", iter);
+	n = (uint32_t)len < size - 1 ? (uint32_t)len : size - 1;
+	memcpy(buf, head, n);
+	for (i = n; i + 1 < size; i++)
+		buf[i] = (uint8_t)abc[(seed + iter + i) % (sizeof(abc) - 1)];
+	buf[size - 1] = '\0';
+}
+
+static enum probe_event conn_rping_advert(struct probe_conn *c, bool source,
+					  uint32_t iter)
+{
+	struct proto_rping_info info;
+	int n, ret;
+
+	if (source) {
+		rping_text(c->wr_buf, c->opts->size, c->opts->seed, iter);
+		memset(c->rd_buf, 0, c->opts->size);
+		info.buf = (uintptr_t)c->wr_buf;
+		info.rkey = c->wr_mr->rkey;
+		probe_dbg(2, "conn %u: ping %u/%u: source advert, %u bytes",
+			  c->idx, iter + 1, c->opts->iters, c->opts->size);
+		probe_oprec_post(&c->pings, probe_now_ns());
+		if (!c->t.ops_start)
+			c->t.ops_start = c->pings.posted[c->pings.n];
+	} else {
+		info.buf = (uintptr_t)c->rd_buf;
+		info.rkey = c->rd_mr->rkey;
+		probe_dbg(2, "conn %u: ping %u/%u: sink advert", c->idx,
+			  iter + 1, c->opts->iters);
+	}
+	info.size = c->opts->size;
+	n = proto_rping_encode(&info, conn_send_slot(c), PROBE_SLOT_LEN);
+	if (n < 0) {
+		conn_error(c, "cannot encode rping advert: %s", strerror(-n));
+		return PROBE_EV_LOCAL_ERR;
+	}
+	ret = conn_post_send(c, WR_SEND, IBV_WR_SEND, conn_send_slot(c),
+			     c->msg_mr, (uint32_t)n, iter);
+	if (ret) {
+		conn_error(c, "ibv_post_send (rping advert): %s",
+			   strerror(-ret));
+		return PROBE_EV_LOCAL_ERR;
+	}
+	return PROBE_EV_NONE;
+}
+
+static enum probe_event conn_verify_sink(struct probe_conn *c, uint32_t iter)
+{
+	uint32_t i, size = c->opts->size;
+
+	probe_oprec_done(&c->pings, probe_now_ns(), size);
+	if (c->pings.n == c->opts->iters)
+		c->t.ops_end = c->pings.done[c->pings.n - 1];
+	for (i = 0; i < size; i++)
+		if (c->rd_buf[i] != c->wr_buf[i])
+			break;
+	if (i == size)
+		return PROBE_EV_CHECK_OK;
+	conn_error(c, "ping %u of %u: sink differs from source at offset %u "
+		   "(got 0x%02x, expected 0x%02x)", iter + 1, c->opts->iters,
+		   i, c->rd_buf[i], c->wr_buf[i]);
+	return PROBE_EV_CHECK_BAD;
+}
+
+/* ---- actions --------------------------------------------------------- */
+
+static enum probe_event conn_act(struct probe_conn *c,
+				 const struct probe_step *st)
+{
+	const struct probe_opts *o = c->opts;
+	enum probe_event ev = PROBE_EV_NONE;
+	uint32_t a = st->act;
+
+	if (a & PROBE_ACT_ARM_TIMER)
+		conn_arm_timer(c);
+	if (a & PROBE_ACT_RESOLVE_ADDR) {
+		c->t.start = probe_now_ns();
+		if (rdma_resolve_addr(c->id, NULL,
+				      (struct sockaddr *)&c->ctx->dst,
+				      (int)o->timeout_ms)) {
+			conn_error(c, "rdma_resolve_addr: %s", strerror(errno));
+			ev = PROBE_EV_ADDR_ERR;
+		}
+	}
+	if (a & PROBE_ACT_RESOLVE_ROUTE) {
+		if (rdma_resolve_route(c->id, (int)o->timeout_ms)) {
+			conn_error(c, "rdma_resolve_route: %s",
+				   strerror(errno));
+			ev = PROBE_EV_ROUTE_ERR;
+		}
+	}
+	if (a & PROBE_ACT_CONNECT)
+		ev = conn_connect(c);
+	if (a & PROBE_ACT_POST_READ)
+		ev = conn_post_op(c, true, st->iter);
+	if (a & PROBE_ACT_POST_WRITE)
+		ev = conn_post_op(c, false, st->iter);
+	if (a & PROBE_ACT_VERIFY_READ)
+		ev = conn_verify_read(c, st->iter);
+	if (a & PROBE_ACT_SEND_DONE)
+		ev = conn_send_done(c);
+	if (a & PROBE_ACT_SEND_SOURCE)
+		ev = conn_rping_advert(c, true, st->iter);
+	if (a & PROBE_ACT_SEND_SINK)
+		ev = conn_rping_advert(c, false, st->iter);
+	if (a & PROBE_ACT_VERIFY_SINK)
+		ev = conn_verify_sink(c, st->iter);
+	if (a & PROBE_ACT_DISCONNECT) {
+		c->t.disconnect = probe_now_ns();
+		if (rdma_disconnect(c->id)) {
+			/* Not connected (any more): nothing to wait for. */
+			probe_dbg(1, "conn %u: rdma_disconnect: %s", c->idx,
+				  strerror(errno));
+			ev = PROBE_EV_DISCONNECTED;
+		}
+	}
+	if (a & PROBE_ACT_FINISH)
+		conn_finish(c);
+	return ev;
+}
+
+static void conn_feed(struct probe_conn *c, enum probe_event ev)
+{
+	struct probe_step st;
+	enum probe_state s;
+
+	while (ev != PROBE_EV_NONE) {
+		s = c->fsm.state;
+		if (probe_fsm_step(&c->fsm, ev, &st) < 0)
+			conn_error(c, "protocol error: unexpected %s in "
+				   "state %s", probe_event_str(ev),
+				   probe_state_str(s));
+		ev = conn_act(c, &st);
+	}
+}
+
+/* ---- completions ----------------------------------------------------- */
+
+static enum probe_event conn_native_msg(struct probe_conn *c,
+					const uint8_t *buf, uint32_t len)
+{
+	struct proto_result r;
+	const char *why = "?";
+	int type;
+
+	type = proto_msg_type(buf, len, &why);
+	if (type < 0) {
+		conn_error(c, "malformed message from server (%u bytes): %s",
+			   len, why);
+		return PROBE_EV_PROTO_ERR;
+	}
+	switch (type) {
+	case PROTO_MSG_DESC:
+		if (proto_desc_decode(buf, len, &c->desc, &why) ||
+		    proto_desc_check(&c->desc, c->opts->size, c->opts->ops,
+				     &why)) {
+			conn_error(c, "bad descriptor from server: %s", why);
+			return PROBE_EV_PROTO_ERR;
+		}
+		c->t.desc = probe_now_ns();
+		probe_dbg(2, "conn %u: DESC addr 0x%" PRIx64 " len %u access "
+			  "0x%x", c->idx, c->desc.addr, c->desc.len,
+			  c->desc.access);
+		return PROBE_EV_DESC_OK;
+	case PROTO_MSG_RESULT:
+		if (proto_result_decode(buf, len, &r, &why)) {
+			conn_error(c, "bad RESULT from server: %s", why);
+			return PROBE_EV_PROTO_ERR;
+		}
+		c->t.result = probe_now_ns();
+		if (r.status == PROTO_RES_BAD_DONE) {
+			conn_error(c, "server found our DONE inconsistent with "
+				   "the hello");
+			return PROBE_EV_PROTO_ERR;
+		}
+		if (r.status == PROTO_RES_MISMATCH) {
+			if (r.first_bad_offset == PROTO_NO_BAD_OFFSET)
+				conn_error(c, "server found the last WRITE's "
+					   "data wrong (crc32c: server 0x%08x, "
+					   "probe 0x%08x)", r.crc32c_seen,
+					   c->write_crc);
+			else
+				conn_error(c, "server found the last WRITE's "
+					   "data wrong at offset %u (crc32c: "
+					   "server 0x%08x, probe 0x%08x)",
+					   r.first_bad_offset, r.crc32c_seen,
+					   c->write_crc);
+			return PROBE_EV_RESULT_BAD;
+		}
+		if (c->fsm.writes_done && r.crc32c_seen != c->write_crc) {
+			conn_error(c, "server reports OK but saw crc32c "
+				   "0x%08x, probe wrote 0x%08x", r.crc32c_seen,
+				   c->write_crc);
+			return PROBE_EV_RESULT_BAD;
+		}
+		return PROBE_EV_RESULT_OK;
+	default:
+		conn_error(c, "unexpected message type %d from server", type);
+		return PROBE_EV_PROTO_ERR;
+	}
+}
+
+static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
+{
+	enum wr_kind kind = WRID_KIND(wc->wr_id);
+	uint32_t idx = WRID_IDX(wc->wr_id);
+	uint8_t buf[PROBE_SLOT_LEN];
+	enum probe_event ev;
+	uint32_t len;
+	int ret;
+
+	if (wc->status != IBV_WC_SUCCESS) {
+		/* Flushed work requests are normal once closing. */
+		if (c->fsm.state == PROBE_ST_CLOSING ||
+		    probe_fsm_terminal(&c->fsm))
+			return;
+		conn_error(c, "%s failed: %s (status %d, vendor error 0x%x)",
+			   wr_kind_str(kind), ibv_wc_status_str(wc->status),
+			   wc->status, wc->vendor_err);
+		conn_feed(c, PROBE_EV_WC_ERR);
+		return;
+	}
+
+	switch (kind) {
+	case WR_RECV:
+		if (idx >= PROBE_RECV_SLOTS)
+			break;
+		len = wc->byte_len < PROBE_SLOT_LEN ? wc->byte_len :
+						      PROBE_SLOT_LEN;
+		memcpy(buf, c->msg + idx * PROBE_SLOT_LEN, len);
+		ret = conn_post_recv(c, idx);
+		if (ret) {
+			conn_error(c, "ibv_post_recv: %s", strerror(-ret));
+			conn_feed(c, PROBE_EV_LOCAL_ERR);
+			return;
+		}
+		if (!c->opts->rping) {
+			ev = conn_native_msg(c, buf, len);
+		} else if (wc->byte_len == PROTO_RPING_INFO_LEN) {
+			ev = PROBE_EV_GO_AHEAD;
+		} else {
+			conn_error(c, "rping go-ahead of %u bytes, expected %d",
+				   wc->byte_len, PROTO_RPING_INFO_LEN);
+			ev = PROBE_EV_PROTO_ERR;
+		}
+		conn_feed(c, ev);
+		break;
+	case WR_SEND:
+		break;
+	case WR_READ:
+	case WR_WRITE:
+		probe_oprec_done(kind == WR_READ ? &c->reads : &c->writes,
+				 probe_now_ns(), c->opts->size);
+		conn_feed(c, PROBE_EV_OP_DONE);
+		break;
+	}
+}
+
+static void conn_poll_cq(struct probe_conn *c)
+{
+	struct ibv_wc wc[PROBE_CQ_BATCH];
+	int i, n;
+
+	if (!c->cq)
+		return;
+	while ((n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc)) > 0)
+		for (i = 0; i < n; i++)
+			conn_wc(c, &wc[i]);
+	if (n < 0) {
+		conn_error(c, "ibv_poll_cq failed");
+		conn_feed(c, PROBE_EV_LOCAL_ERR);
+	}
+}
+
+static void cq_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct probe_conn *c = arg;
+	struct ibv_cq *cq;
+	void *cq_ctx;
+
+	while (ibv_get_cq_event(c->comp_ch, &cq, &cq_ctx) == 0)
+		c->cq_unacked++;
+	if (c->cq_unacked) {
+		ibv_ack_cq_events(c->cq, c->cq_unacked);
+		c->cq_unacked = 0;
+	}
+	if (ibv_req_notify_cq(c->cq, 0)) {
+		conn_error(c, "ibv_req_notify_cq failed");
+		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		return;
+	}
+	conn_poll_cq(c);
+}
+
+static void timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct probe_conn *c = arg;
+	const struct probe_opts *o = c->opts;
+	enum probe_state s = c->fsm.state;
+	uint32_t ms = o->timeout_ms;
+
+	if (s == PROBE_ST_OPS)
+		conn_error(c, "RDMA %s %u of %u timed out after %u.%03u s",
+			   c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE",
+			   (c->fsm.cur_op == PROTO_OP_READ ? c->fsm.reads_done :
+			    c->fsm.writes_done) + 1, o->iters, ms / 1000,
+			   ms % 1000);
+	else
+		conn_error(c, "%s timed out after %u.%03u s",
+			   probe_state_step(s), ms / 1000, ms % 1000);
+	conn_feed(c, PROBE_EV_TIMEOUT);
+}
+
+/* ---- CM events ------------------------------------------------------- */
+
+struct cm_info {
+	enum rdma_cm_event_type type;
+	int status;
+	uint8_t pdata[256];
+	uint32_t pdata_len;
+};
+
+static enum probe_event conn_rejected(struct probe_conn *c,
+				      const struct cm_info *e)
+{
+	struct proto_reject rej;
+	const char *why = NULL, *reason;
+	size_t n;
+
+	if (e->status == CM_REJ_INVALID_SERVICE_ID) {
+		conn_error(c, "connection refused: nothing listens on port %u",
+			   c->opts->port);
+		return PROBE_EV_CONN_ERR;
+	}
+	if (e->status != CM_REJ_CONSUMER_DEFINED) {
+		conn_error(c, "connection rejected by the peer's CM "
+			   "(reason %d)", e->status);
+		return PROBE_EV_CONN_ERR;
+	}
+	if (proto_classify(e->pdata, e->pdata_len) != PROTO_KIND_NATIVE) {
+		conn_error(c, "rejected by server (no reason given)");
+	} else if (proto_reject_decode(e->pdata, e->pdata_len, &rej, &why)) {
+		conn_error(c, "rejected by server (unreadable reason: %s)",
+			   why);
+	} else if (rej.text[0]) {
+		/* "busy: 64/64 connections"; a text that already starts
+		 * with the reason is not prefixed twice. */
+		reason = proto_reject_reason_str(rej.reason);
+		n = strlen(reason);
+		if (!strncmp(rej.text, reason, n) && rej.text[n] == ':')
+			conn_error(c, "rejected by server: %s", rej.text);
+		else
+			conn_error(c, "rejected by server: %s: %s", reason,
+				   rej.text);
+	} else {
+		conn_error(c, "rejected by server: %s",
+			   proto_reject_reason_str(rej.reason));
+	}
+	return PROBE_EV_REJECTED;
+}
+
+static void conn_established(struct probe_conn *c, const struct cm_info *e)
+{
+	const struct probe_opts *o = c->opts;
+	const char *why = "?";
+
+	c->t.established = probe_now_ns();
+	if (o->rping) {
+		conn_feed(c, PROBE_EV_ESTABLISHED);
+		return;
+	}
+	if (proto_welcome_decode(e->pdata, e->pdata_len, &c->welcome, &why)) {
+		conn_error(c, "server did not answer with an rdmad welcome "
+			   "(%s); for an rping server use --rping", why);
+		conn_feed(c, PROBE_EV_PROTO_ERR);
+		return;
+	}
+	c->have_welcome = true;
+	probe_dbg(1, "conn %u: welcome: server connection %" PRIu64 ", max "
+		  "size %u, max iterations %u", c->idx, c->welcome.conn_id,
+		  c->welcome.max_size, c->welcome.max_iters);
+	if (c->welcome.max_size < o->size || c->welcome.max_iters < o->iters) {
+		conn_error(c, "server accepted beyond its limits (size %u > %u "
+			   "or iterations %u > %u)", o->size,
+			   c->welcome.max_size, o->iters, c->welcome.max_iters);
+		conn_feed(c, PROBE_EV_PROTO_ERR);
+		return;
+	}
+	conn_feed(c, PROBE_EV_ESTABLISHED);
+}
+
+static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
+{
+	probe_dbg(1, "conn %u: CM event %s, status %d", c->idx,
+		  rdma_event_str(e->type), e->status);
+	switch (e->type) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		c->t.addr = probe_now_ns();
+		conn_feed(c, PROBE_EV_ADDR_OK);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		conn_error(c, "address resolution failed: %s",
+			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
+		conn_feed(c, PROBE_EV_ADDR_ERR);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		c->t.route = probe_now_ns();
+		conn_feed(c, PROBE_EV_ROUTE_OK);
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		conn_error(c, "route resolution failed: %s",
+			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
+		conn_feed(c, PROBE_EV_ROUTE_ERR);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		conn_established(c, e);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		conn_feed(c, conn_rejected(c, e));
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		conn_error(c, "server unreachable: %s",
+			   strerror(e->status < 0 ? -e->status : ETIMEDOUT));
+		conn_feed(c, PROBE_EV_CONN_ERR);
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		conn_error(c, "connect error: %s",
+			   strerror(e->status < 0 ? -e->status : ECONNABORTED));
+		conn_feed(c, PROBE_EV_CONN_ERR);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		/* Completions that arrived before the disconnect count. */
+		conn_poll_cq(c);
+		c->t.closed = probe_now_ns();
+		if (!probe_fsm_terminal(&c->fsm) &&
+		    c->fsm.state != PROBE_ST_CLOSING) {
+			if (c->opts->rping &&
+			    c->fsm.state == PROBE_ST_RPING_SRC)
+				conn_error(c, "server disconnected during "
+					   "ping %u (is its buffer smaller "
+					   "than %u bytes? start rping -s "
+					   "with -S)", c->fsm.pings_done + 1,
+					   c->opts->size);
+			else
+				conn_error(c, "server disconnected during %s",
+					   probe_state_step(c->fsm.state));
+		}
+		conn_feed(c, PROBE_EV_DISCONNECTED);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		conn_error(c, "RDMA device removed");
+		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		break;
+	default:
+		/* TIMEWAIT_EXIT, ADDR_CHANGE, CONNECT_RESPONSE...: nothing
+		 * to do for a client that lets rdma_cm drive its QP. */
+		break;
+	}
+}
+
+static void cm_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct probe_ctx *ctx = arg;
+	struct rdma_cm_event *ev;
+	struct probe_conn *c;
+	struct cm_info info;
+
+	for (;;) {
+		if (rdma_get_cm_event(ctx->cm_ch, &ev)) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				probe_err("rdma_get_cm_event: %s",
+					  strerror(errno));
+			return;
+		}
+		c = ev->id ? ev->id->context : NULL;
+		memset(&info, 0, sizeof(info));
+		info.type = ev->event;
+		info.status = ev->status;
+		if (ev->param.conn.private_data &&
+		    ev->param.conn.private_data_len) {
+			info.pdata_len = ev->param.conn.private_data_len;
+			if (info.pdata_len > sizeof(info.pdata))
+				info.pdata_len = sizeof(info.pdata);
+			memcpy(info.pdata, ev->param.conn.private_data,
+			       info.pdata_len);
+		}
+		/* Copied what matters: ack now, exactly once. */
+		rdma_ack_cm_event(ev);
+		if (c)
+			conn_cm_event(c, &info);
+	}
+}
+
+/* ---- context and life cycle ------------------------------------------ */
+
+int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
+		   const struct probe_opts *opts,
+		   const struct sockaddr *dst, socklen_t dst_len)
+{
+	int ret;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->base = base;
+	ctx->opts = opts;
+	if (dst_len > sizeof(ctx->dst))
+		return -EINVAL;
+	memcpy(&ctx->dst, dst, dst_len);
+
+	ctx->cm_ch = rdma_create_event_channel();
+	if (!ctx->cm_ch) {
+		ret = errno ? -errno : -ENODEV;
+		probe_err("cannot open the rdma_cm event channel: %s (is the "
+			  "rdma_ucm module loaded?)", strerror(-ret));
+		return ret;
+	}
+	ret = set_nonblock(ctx->cm_ch->fd);
+	if (ret) {
+		probe_err("rdma_cm event channel: %s", strerror(-ret));
+		goto err_ch;
+	}
+	ctx->cm_ev = event_new(base, ctx->cm_ch->fd, EV_READ | EV_PERSIST,
+			       cm_cb, ctx);
+	if (!ctx->cm_ev || event_add(ctx->cm_ev, NULL)) {
+		probe_err("cannot watch the rdma_cm event channel");
+		ret = -ENOMEM;
+		goto err_ev;
+	}
+	return 0;
+
+err_ev:
+	if (ctx->cm_ev)
+		event_free(ctx->cm_ev);
+	ctx->cm_ev = NULL;
+err_ch:
+	rdma_destroy_event_channel(ctx->cm_ch);
+	ctx->cm_ch = NULL;
+	return ret;
+}
+
+void probe_ctx_fini(struct probe_ctx *ctx)
+{
+	if (ctx->cm_ev)
+		event_free(ctx->cm_ev);
+	if (ctx->cm_ch)
+		rdma_destroy_event_channel(ctx->cm_ch);
+	ctx->cm_ev = NULL;
+	ctx->cm_ch = NULL;
+}
+
+int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
+		   struct probe_conn **out)
+{
+	const struct probe_opts *o = ctx->opts;
+	struct probe_conn *c;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->ctx = ctx;
+	c->opts = o;
+	c->idx = idx;
+	probe_fsm_init(&c->fsm, o->rping, o->ops, o->iters, true);
+	c->fsm.on_transition = conn_transition;
+	c->fsm.arg = c;
+
+	ret = -ENOMEM;
+	if (probe_oprec_init(&c->reads, !o->rping && (o->ops & PROTO_OP_READ) ?
+			     o->iters : 0) ||
+	    probe_oprec_init(&c->writes, !o->rping &&
+			     (o->ops & PROTO_OP_WRITE) ? o->iters : 0) ||
+	    probe_oprec_init(&c->pings, o->rping ? o->iters : 0))
+		goto err;
+	c->timer = evtimer_new(ctx->base, timer_cb, c);
+	if (!c->timer)
+		goto err;
+	if (rdma_create_id(ctx->cm_ch, &c->id, c, RDMA_PS_TCP)) {
+		ret = -errno;
+		probe_err("rdma_create_id: %s", strerror(errno));
+		goto err;
+	}
+	*out = c;
+	return 0;
+
+err:
+	probe_conn_free(c);
+	return ret;
+}
+
+void probe_conn_start(struct probe_conn *c)
+{
+	c->started = true;
+	c->ctx->active++;
+	conn_feed(c, PROBE_EV_START);
+}
+
+void probe_conn_abort(struct probe_conn *c, const char *why)
+{
+	if (probe_fsm_terminal(&c->fsm))
+		return;
+	conn_error(c, "%s", why);
+	conn_feed(c, PROBE_EV_LOCAL_ERR);
+}
+
+void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->fail = probe_fsm_terminal(&c->fsm) ? c->fsm.fail :
+		  (c->fsm.fail != PROBE_FAIL_NONE ? c->fsm.fail :
+		   PROBE_FAIL_LOCAL);
+	o->error = c->error[0] ? c->error : probe_fail_str(o->fail);
+	o->last_state = c->fsm.state;
+	o->times = &c->t;
+	o->reads = &c->reads;
+	o->writes = &c->writes;
+	o->pings = &c->pings;
+	o->have_welcome = c->have_welcome;
+	o->conn_id = c->welcome.conn_id;
+	o->max_size = c->welcome.max_size;
+	o->max_iters = c->welcome.max_iters;
+	o->write_crc = c->write_crc;
+	o->reads_verified = c->fsm.reads_done;
+	o->writes_done = c->fsm.writes_done;
+	o->pings_verified = c->fsm.pings_done;
+}
+
+/* Reverse order of setup; every step skips what was never made. */
+void probe_conn_free(struct probe_conn *c)
+{
+	if (!c)
+		return;
+	if (c->timer)
+		event_free(c->timer);
+	if (c->cq_ev)
+		event_free(c->cq_ev);
+	if (c->qp)
+		rdma_destroy_qp(c->id);
+	conn_free_buf(&c->wr_buf, &c->wr_mr);
+	conn_free_buf(&c->rd_buf, &c->rd_mr);
+	conn_free_buf(&c->msg, &c->msg_mr);
+	if (c->cq) {
+		if (c->cq_unacked)
+			ibv_ack_cq_events(c->cq, c->cq_unacked);
+		ibv_destroy_cq(c->cq);
+	}
+	if (c->comp_ch)
+		ibv_destroy_comp_channel(c->comp_ch);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	if (c->id)
+		rdma_destroy_id(c->id);
+	probe_oprec_free(&c->reads);
+	probe_oprec_free(&c->writes);
+	probe_oprec_free(&c->pings);
+	free(c);
+}

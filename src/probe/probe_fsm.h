@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * probe_fsm.h - rdma-probe's client state machine, one per connection.
+ *
+ * Pure: no fds, no verbs, no clock.  probe_conn.c turns CM events, work
+ * completions, verification results and timer expiries into PROBE_EV_*,
+ * calls probe_fsm_step() and carries out the PROBE_ACT_* it gets back.
+ *
+ * Native flow:  IDLE -> ADDR -> ROUTE -> CONNECT -> DESC -> OPS <-> VERIFY
+ *               -> RESULT -> CLOSING -> DONE
+ * rping flow:   IDLE -> ADDR -> ROUTE -> CONNECT -> RPING_SRC -> RPING_SINK
+ *               -> VERIFY -> (RPING_SRC ...) -> CLOSING -> DONE
+ * Any failure ends in FAILED, through CLOSING (disconnect first) when the
+ * connection was established.  The first failure is kept in fsm->fail.
+ */
+#ifndef RDMAD_PROBE_FSM_H
+#define RDMAD_PROBE_FSM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* X(name, step): step names the work a state waits for, for messages. */
+#define PROBE_STATES(X)							\
+	X(IDLE,		"start")					\
+	X(ADDR,		"address resolution")				\
+	X(ROUTE,	"route resolution")				\
+	X(CONNECT,	"connect")					\
+	X(DESC,		"descriptor")					\
+	X(OPS,		"RDMA operation")				\
+	X(VERIFY,	"verification")					\
+	X(RESULT,	"result")					\
+	X(RPING_SRC,	"rping source go-ahead")			\
+	X(RPING_SINK,	"rping sink go-ahead")				\
+	X(CLOSING,	"disconnect")					\
+	X(DONE,		"done")						\
+	X(FAILED,	"failed")
+
+#define PROBE_EVENTS(X)							\
+	X(START)		/* begin: resolve the address */	\
+	X(ADDR_OK)		/* RDMA_CM_EVENT_ADDR_RESOLVED */	\
+	X(ADDR_ERR)		/* ADDR_ERROR, or resolve_addr failed */ \
+	X(ROUTE_OK)		/* RDMA_CM_EVENT_ROUTE_RESOLVED */	\
+	X(ROUTE_ERR)		/* ROUTE_ERROR, or resolve_route failed */ \
+	X(ESTABLISHED)		/* connected (welcome checked) */	\
+	X(REJECTED)		/* rejected by the server */		\
+	X(CONN_ERR)		/* refused, unreachable, connect error */ \
+	X(DESC_OK)		/* valid DESC received */		\
+	X(OP_DONE)		/* RDMA READ/WRITE completed */		\
+	X(CHECK_OK)		/* verification passed */		\
+	X(CHECK_BAD)		/* verification found a difference */	\
+	X(RESULT_OK)		/* RESULT: server verified our writes */ \
+	X(RESULT_BAD)		/* RESULT: server found a mismatch */	\
+	X(GO_AHEAD)		/* rping: server's go-ahead */		\
+	X(PROTO_ERR)		/* malformed or unexpected message */	\
+	X(WC_ERR)		/* a work completion failed */		\
+	X(DISCONNECTED)		/* RDMA_CM_EVENT_DISCONNECTED */	\
+	X(TIMEOUT)		/* the step's deadline passed */	\
+	X(LOCAL_ERR)		/* local resource or verbs failure */
+
+/* X(name, exit code, description).  Exit 64 (usage) is not a run failure. */
+#define PROBE_FAILS(X)							\
+	X(NONE,		0, "all data verified")				\
+	X(LOCAL,	1, "local error")				\
+	X(ADDR,		2, "address resolution failed or timed out")	\
+	X(ROUTE,	3, "route resolution failed or timed out")	\
+	X(CONNECT,	4, "connection refused or failed")		\
+	X(REJECTED,	5, "rejected by server")			\
+	X(TIMEOUT,	6, "timed out (connect or a later step)")	\
+	X(COMPLETION,	7, "completion error or connection lost")	\
+	X(PROTOCOL,	8, "protocol error")				\
+	X(MISMATCH,	9, "data mismatch")
+
+#define PROBE_EXIT_USAGE	64
+
+#define PROBE_X_ENUM(name, ...)	PROBE_ST_##name,
+enum probe_state { PROBE_STATES(PROBE_X_ENUM) PROBE_ST__COUNT };
+#undef PROBE_X_ENUM
+#define PROBE_X_ENUM(name)	PROBE_EV_##name,
+enum probe_event { PROBE_EVENTS(PROBE_X_ENUM) PROBE_EV__COUNT };
+#undef PROBE_X_ENUM
+#define PROBE_X_ENUM(name, ...)	PROBE_FAIL_##name,
+enum probe_fail { PROBE_FAILS(PROBE_X_ENUM) PROBE_FAIL__COUNT };
+#undef PROBE_X_ENUM
+
+/* Actions, carried out in this bit order. */
+#define PROBE_ACT_ARM_TIMER	(1u << 0)	/* (re)start step deadline */
+#define PROBE_ACT_RESOLVE_ADDR	(1u << 1)
+#define PROBE_ACT_RESOLVE_ROUTE	(1u << 2)
+#define PROBE_ACT_CONNECT	(1u << 3)	/* QP etc., rdma_connect */
+#define PROBE_ACT_POST_READ	(1u << 4)	/* RDMA READ of .iter */
+#define PROBE_ACT_POST_WRITE	(1u << 5)	/* RDMA WRITE of .iter */
+#define PROBE_ACT_VERIFY_READ	(1u << 6)	/* check what READ .iter got */
+#define PROBE_ACT_SEND_DONE	(1u << 7)	/* native DONE message */
+#define PROBE_ACT_SEND_SOURCE	(1u << 8)	/* rping: fill source, advert */
+#define PROBE_ACT_SEND_SINK	(1u << 9)	/* rping: sink advert */
+#define PROBE_ACT_VERIFY_SINK	(1u << 10)	/* rping: sink == source? */
+#define PROBE_ACT_DISCONNECT	(1u << 11)
+#define PROBE_ACT_FINISH	(1u << 12)	/* terminal: stop this conn */
+
+struct probe_step {
+	uint32_t act;		/* PROBE_ACT_* */
+	uint32_t iter;		/* of POST_*, VERIFY_*, SEND_SOURCE/SINK */
+};
+
+struct probe_fsm {
+	enum probe_state state;
+	enum probe_fail fail;	/* first failure, PROBE_FAIL_NONE if none */
+	/* What was asked for (set by probe_fsm_init). */
+	bool rping;
+	bool verify;
+	uint8_t ops;		/* PROTO_OP_* (native) */
+	uint32_t iters;
+	/* Progress. */
+	uint8_t cur_op;		/* PROTO_OP_READ/_WRITE in OPS and VERIFY */
+	bool desc_ready;	/* DESC arrived before ESTABLISHED was seen */
+	uint32_t reads_done;
+	uint32_t writes_done;
+	uint32_t pings_done;	/* rping iterations verified */
+	/* Transition log: called by the setter on every state change. */
+	void (*on_transition)(void *arg, enum probe_state from,
+			      enum probe_state to, enum probe_event ev);
+	void *arg;
+};
+
+void probe_fsm_init(struct probe_fsm *f, bool rping, uint8_t ops,
+		    uint32_t iters, bool verify);
+
+/*
+ * Feed one event.  Fills *out with the actions to carry out.  Returns 0,
+ * or -EPROTO when the event is illegal in the current state: the machine
+ * then records PROBE_FAIL_PROTOCOL and heads for FAILED (out says how).
+ * Events in DONE/FAILED are ignored.
+ */
+int probe_fsm_step(struct probe_fsm *f, enum probe_event ev,
+		   struct probe_step *out);
+
+bool probe_fsm_terminal(const struct probe_fsm *f);
+/* The connection is up (a disconnect is needed to close it). */
+bool probe_fsm_connected(enum probe_state s);
+
+const char *probe_state_str(enum probe_state s);
+const char *probe_state_step(enum probe_state s);
+const char *probe_event_str(enum probe_event ev);
+const char *probe_fail_str(enum probe_fail fail);
+int probe_fail_exit(enum probe_fail fail);
+
+#endif /* RDMAD_PROBE_FSM_H */

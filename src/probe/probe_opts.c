@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * probe_opts.c - rdma-probe's command line: getopt_long, value parsing
+ * and validation.  No I/O besides the messages; unit-tested.
+ */
+#include "probe.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "proto.h"
+
+enum {
+	OPT_OP = 0x100,
+	OPT_RPING,
+	OPT_SEED,
+};
+
+static const struct option long_opts[] = {
+	{ "port",	required_argument,	NULL, 'p' },
+	{ "op",		required_argument,	NULL, OPT_OP },
+	{ "size",	required_argument,	NULL, 's' },
+	{ "iters",	required_argument,	NULL, 'n' },
+	{ "timeout",	required_argument,	NULL, 't' },
+	{ "seed",	required_argument,	NULL, OPT_SEED },
+	{ "rping",	no_argument,		NULL, OPT_RPING },
+	{ "quiet",	no_argument,		NULL, 'q' },
+	{ "verbose",	no_argument,		NULL, 'v' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: rdma-probe [OPTION]... HOST\n"
+"Connect to rdmad on HOST over RDMA (rdma_cm), move data with RDMA READ\n"
+"and/or WRITE, verify every byte and report how long each step took.\n"
+"With --rping, act as rdma-core's `rping -c` against any rping server.\n"
+"\n"
+"  -p, --port PORT     rdma_cm port (default %u; %u with --rping)\n"
+"      --op OP         read, write or both (default both: all READs, then\n"
+"                      all WRITEs); not with --rping\n"
+"  -s, --size SIZE     bytes per operation, suffix k, m or g for KiB, MiB,\n"
+"                      GiB (default 64k; %u with --rping; 1 to 1g)\n"
+"  -n, --iters N       operations of each kind (default %u, 1 to %u)\n"
+"  -t, --timeout SECS  deadline of each step: address resolution, route\n"
+"                      resolution, connect, descriptor, each operation,\n"
+"                      result, disconnect (default %u, fractions allowed)\n"
+"      --seed N        data pattern seed (default: random)\n"
+"      --rping         speak rping's protocol instead of rdmad's\n"
+"  -q, --quiet         print errors only\n"
+"  -v, --verbose       log state transitions; twice: every operation\n"
+"  -h, --help          print this help and exit\n"
+"  -V, --version       print the version and exit\n"
+"\n"
+"Exit status:\n",
+		PROTO_DEFAULT_PORT, PROBE_RPING_DEFAULT_PORT,
+		PROBE_RPING_DEFAULT_SIZE, PROBE_DEFAULT_ITERS, PROBE_ITERS_MAX,
+		PROBE_DEFAULT_TIMEOUT_MS / 1000);
+#define PROBE_X_HELP(name, code, text) fprintf(f, "  %2d  %s\n", code, text);
+	PROBE_FAILS(PROBE_X_HELP)
+#undef PROBE_X_HELP
+	fprintf(f, "  %2d  usage error\n", PROBE_EXIT_USAGE);
+}
+
+int probe_parse_size(const char *s, uint64_t max, uint64_t *val)
+{
+	unsigned long long v;
+	uint64_t mult = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		mult = 1ull << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mult = 1ull << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mult = 1ull << 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult || v * mult > max)
+		return -ERANGE;
+	*val = v * mult;
+	return 0;
+}
+
+int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms)
+{
+	double v, m;
+	char *end;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s || !isfinite(v))
+		return -EINVAL;
+	if (errno == ERANGE && v != 0)
+		return -ERANGE;
+	m = ceil(v * 1000.0);
+	if (m < 1 || m > max_ms)
+		return -ERANGE;
+	*ms = (uint32_t)m;
+	return 0;
+}
+
+/* Unsigned decimal in [min, max]. */
+static int parse_uint(const char *s, uint64_t min, uint64_t max, int base,
+		      uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*val = v;
+	return 0;
+}
+
+static int bad(FILE *err, const char *opt, const char *val, const char *why)
+{
+	fprintf(err, "rdma-probe: invalid %s '%s': %s\n", opt, val, why);
+	fprintf(err, "Try 'rdma-probe --help' for more information.\n");
+	return -EINVAL;
+}
+
+static int usage_err(FILE *err, const char *msg, const char *arg)
+{
+	fprintf(err, "rdma-probe: %s%s%s%s\n", msg, arg ? " '" : "",
+		arg ? arg : "", arg ? "'" : "");
+	fprintf(err, "Try 'rdma-probe --help' for more information.\n");
+	return -EINVAL;
+}
+
+int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
+		     FILE *out, FILE *err)
+{
+	bool port_set = false, size_set = false, op_set = false;
+	bool quiet = false;
+	char range[96];
+	uint64_t v;
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
+	o->iters = PROBE_DEFAULT_ITERS;
+	o->timeout_ms = PROBE_DEFAULT_TIMEOUT_MS;
+
+	optind = 0;	/* GNU: full re-initialisation, for repeated calls */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:s:n:t:qvhV", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			ret = parse_uint(optarg, 1, 65535, 10, &v);
+			if (ret)
+				return bad(err, "--port", optarg,
+					   "must be a number from 1 to 65535");
+			o->port = (uint16_t)v;
+			port_set = true;
+			break;
+		case OPT_OP:
+			if (!strcmp(optarg, "read"))
+				o->ops = PROTO_OP_READ;
+			else if (!strcmp(optarg, "write"))
+				o->ops = PROTO_OP_WRITE;
+			else if (!strcmp(optarg, "both"))
+				o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
+			else
+				return bad(err, "--op", optarg,
+					   "must be read, write or both");
+			op_set = true;
+			break;
+		case 's':
+			ret = probe_parse_size(optarg, PROBE_SIZE_MAX, &v);
+			if (ret == -EINVAL)
+				return bad(err, "--size", optarg,
+					   "not a size (examples: 1, 4096, "
+					   "64k, 1m)");
+			if (ret || v == 0)
+				return bad(err, "--size", optarg,
+					   "must be from 1 byte to 1g");
+			o->size = (uint32_t)v;
+			size_set = true;
+			break;
+		case 'n':
+			ret = parse_uint(optarg, 1, PROBE_ITERS_MAX, 10, &v);
+			if (ret) {
+				snprintf(range, sizeof(range),
+					 "must be a number from 1 to %u",
+					 PROBE_ITERS_MAX);
+				return bad(err, "--iters", optarg, range);
+			}
+			o->iters = (uint32_t)v;
+			break;
+		case 't':
+			ret = probe_parse_seconds(optarg, PROBE_TIMEOUT_MAX_MS,
+						  &o->timeout_ms);
+			if (ret == -EINVAL)
+				return bad(err, "--timeout", optarg,
+					   "not a number of seconds "
+					   "(examples: 5, 0.5)");
+			if (ret)
+				return bad(err, "--timeout", optarg,
+					   "must be from 0.001 to 3600 "
+					   "seconds");
+			break;
+		case OPT_SEED:
+			ret = parse_uint(optarg, 0, UINT64_MAX, 0, &v);
+			if (ret)
+				return bad(err, "--seed", optarg,
+					   "must be an unsigned 64-bit number");
+			o->seed = v;
+			o->seed_set = true;
+			break;
+		case OPT_RPING:
+			o->rping = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'v':
+			o->verbosity++;
+			break;
+		case 'h':
+			usage(out);
+			return PROBE_OPTS_EXIT;
+		case 'V':
+			fprintf(out, "rdma-probe %s (protocol version %u)\n",
+				RDMAD_VERSION, PROTO_VERSION);
+			return PROBE_OPTS_EXIT;
+		case ':':
+			return usage_err(err, "missing value for option",
+					 argv[optind - 1]);
+		case '?':
+		default:
+			if (optopt > 0 && optopt < 0x80 && isprint(optopt)) {
+				snprintf(range, sizeof(range), "-%c", optopt);
+				return usage_err(err, "unknown option", range);
+			}
+			return usage_err(err, "unknown option or unexpected "
+					 "value", argv[optind - 1]);
+		}
+	}
+
+	if (quiet && o->verbosity)
+		return usage_err(err, "--quiet and --verbose exclude each "
+				 "other", NULL);
+	if (quiet)
+		o->verbosity = -1;
+	if (o->rping && op_set)
+		return usage_err(err, "--op cannot be used with --rping "
+				 "(rping always does both)", NULL);
+	if (optind >= argc)
+		return usage_err(err, "missing HOST", NULL);
+	if (optind + 1 < argc)
+		return usage_err(err, "unexpected argument", argv[optind + 1]);
+	o->host = argv[optind];
+	if (!*o->host)
+		return usage_err(err, "empty HOST", NULL);
+
+	if (!port_set)
+		o->port = o->rping ? PROBE_RPING_DEFAULT_PORT :
+				     PROTO_DEFAULT_PORT;
+	if (!size_set)
+		o->size = o->rping ? PROBE_RPING_DEFAULT_SIZE :
+				     PROBE_DEFAULT_SIZE;
+	return PROBE_OPTS_RUN;
+}

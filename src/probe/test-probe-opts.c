@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* test-probe-opts.c - rdma-probe's command line parsing and validation. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe.h"
+#include "proto.h"
+#include "tap.h"
+
+static char errbuf[4096];
+
+/* Parse a NULL-terminated argument list; stderr text lands in errbuf. */
+static int parse(struct probe_opts *o, const char *const *args)
+{
+	char *argv[32];
+	FILE *out, *err;
+	int argc = 0, ret;
+
+	argv[argc++] = (char *)"rdma-probe";
+	while (*args && argc < 31)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	out = fopen("/dev/null", "w");
+	err = fmemopen(errbuf, sizeof(errbuf), "w");
+	if (!out || !err)
+		exit(99);
+	memset(errbuf, 0, sizeof(errbuf));
+	ret = probe_opts_parse(argc, argv, o, out, err);
+	fclose(out);
+	fclose(err);
+	return ret;
+}
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void test_defaults(void)
+{
+	struct probe_opts o;
+	int ret;
+
+	ret = parse(&o, ARGS("10.0.0.1"));
+	tap_ok(ret == PROBE_OPTS_RUN && !strcmp(o.host, "10.0.0.1") &&
+	       o.port == PROTO_DEFAULT_PORT && o.size == 65536 &&
+	       o.iters == PROBE_DEFAULT_ITERS &&
+	       o.ops == (PROTO_OP_READ | PROTO_OP_WRITE) &&
+	       o.timeout_ms == PROBE_DEFAULT_TIMEOUT_MS && !o.rping &&
+	       o.verbosity == 0 && !o.seed_set,
+	       "defaults: port 7471, 64k, both, 10 iterations, 10 s");
+
+	ret = parse(&o, ARGS("--rping", "host"));
+	tap_ok(ret == 0 && o.rping && o.port == PROBE_RPING_DEFAULT_PORT &&
+	       o.size == PROBE_RPING_DEFAULT_SIZE,
+	       "--rping: port 7174 and 64 bytes by default");
+}
+
+static void test_values(void)
+{
+	struct probe_opts o;
+	int ret;
+
+	ret = parse(&o, ARGS("-p", "9999", "--op", "read", "-s", "1m", "-n",
+			     "7", "-t", "0.25", "--seed", "0x10", "-vv", "h"));
+	tap_ok(ret == 0 && o.port == 9999 && o.ops == PROTO_OP_READ &&
+	       o.size == 1048576 && o.iters == 7 && o.timeout_ms == 250 &&
+	       o.seed == 16 && o.seed_set && o.verbosity == 2,
+	       "short options and values");
+
+	ret = parse(&o, ARGS("--port=1", "--op=write", "--size=4K",
+			     "--iters=1", "--timeout=3600", "--quiet", "h"));
+	tap_ok(ret == 0 && o.port == 1 && o.ops == PROTO_OP_WRITE &&
+	       o.size == 4096 && o.iters == 1 && o.timeout_ms == 3600000 &&
+	       o.verbosity == -1, "long options with '='");
+
+	ret = parse(&o, ARGS("-s", "1", "--rping", "-p", "7174", "h"));
+	tap_ok(ret == 0 && o.size == 1 && o.rping, "1 byte, rping, port");
+}
+
+struct bad_case {
+	const char *const *args;
+	const char *needle;	/* must appear in the message */
+};
+
+static void test_bad(void)
+{
+	const struct bad_case cases[] = {
+		{ ARGS("-s", "0", "h"), "--size '0'" },
+		{ ARGS("-s", "2g", "h"), "--size '2g'" },
+		{ ARGS("-s", "12q", "h"), "--size '12q'" },
+		{ ARGS("-s", "-5", "h"), "--size '-5'" },
+		{ ARGS("-s", "99999999999999999999999", "h"), "--size" },
+		{ ARGS("-s", "18014398509481984k", "h"), "--size" },
+		{ ARGS("-p", "0", "h"), "--port '0'" },
+		{ ARGS("-p", "65536", "h"), "--port '65536'" },
+		{ ARGS("-p", "80x", "h"), "--port '80x'" },
+		{ ARGS("--op", "readwrite", "h"), "--op 'readwrite'" },
+		{ ARGS("-n", "0", "h"), "--iters '0'" },
+		{ ARGS("-n", "1000001", "h"), "--iters '1000001'" },
+		{ ARGS("-n", " 5", "h"), "--iters ' 5'" },
+		{ ARGS("-t", "0", "h"), "--timeout '0'" },
+		{ ARGS("-t", "nan", "h"), "--timeout 'nan'" },
+		{ ARGS("-t", "inf", "h"), "--timeout 'inf'" },
+		{ ARGS("-t", "-1", "h"), "--timeout '-1'" },
+		{ ARGS("-t", "3601", "h"), "--timeout '3601'" },
+		{ ARGS("--seed", "x", "h"), "--seed 'x'" },
+		{ ARGS("-x", "h"), "unknown option '-x'" },
+		{ ARGS("--bogus", "h"), "--bogus" },
+		{ ARGS("--rping=1", "h"), "--rping=1" },
+		{ ARGS("h", "-s"), "missing value" },
+		{ ARGS("-q", "-v", "h"), "--quiet and --verbose" },
+		{ ARGS("--rping", "--op", "read", "h"), "--op cannot" },
+		{ ARGS("-s", "4k"), "missing HOST" },
+		{ ARGS("h1", "h2"), "unexpected argument 'h2'" },
+		{ ARGS(""), "empty HOST" },
+	};
+	struct probe_opts o;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ret = parse(&o, cases[i].args);
+		tap_ok(ret == -EINVAL && strstr(errbuf, cases[i].needle) &&
+		       strstr(errbuf, "--help"),
+		       "rejected with a message naming '%s'",
+		       cases[i].needle);
+		if (ret != -EINVAL || !strstr(errbuf, cases[i].needle))
+			tap_diag("ret %d, message: %s", ret, errbuf);
+	}
+}
+
+static void test_helpers(void)
+{
+	uint64_t v = 0;
+	uint32_t ms = 0;
+
+	tap_ok(probe_parse_size("64k", 1u << 30, &v) == 0 && v == 65536 &&
+	       probe_parse_size("3M", 1u << 30, &v) == 0 && v == 3145728 &&
+	       probe_parse_size("1g", 1u << 30, &v) == 0 && v == 1u << 30,
+	       "size suffixes k, M, g");
+	tap_ok(probe_parse_size("1025m", 1u << 30, &v) == -ERANGE &&
+	       probe_parse_size("k", 1u << 30, &v) == -EINVAL &&
+	       probe_parse_size("1kk", 1u << 30, &v) == -EINVAL,
+	       "size errors: range and syntax told apart");
+	tap_ok(probe_parse_seconds("0.0001", 1000, &ms) == 0 && ms == 1 &&
+	       probe_parse_seconds("1.5", 10000, &ms) == 0 && ms == 1500 &&
+	       probe_parse_seconds("11", 10000, &ms) == -ERANGE,
+	       "seconds: rounded up to whole ms, bounded");
+}
+
+static void test_help(void)
+{
+	struct probe_opts o;
+	char *argv[] = { (char *)"rdma-probe", (char *)"--help", NULL };
+	char out[8192];
+	FILE *f = fmemopen(out, sizeof(out), "w");
+	int ret;
+
+	memset(out, 0, sizeof(out));
+	ret = probe_opts_parse(2, argv, &o, f, stderr);
+	fclose(f);
+	tap_ok(ret == PROBE_OPTS_EXIT && strstr(out, "Exit status") &&
+	       strstr(out, "  9  data mismatch") &&
+	       strstr(out, " 64  usage error") && strstr(out, "--rping"),
+	       "--help lists options and every exit code");
+}
+
+int main(void)
+{
+	test_defaults();
+	test_values();
+	test_bad();
+	test_helpers();
+	test_help();
+	return tap_done();
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmad.h - the daemon's global state, shared by rdmad.c, listener.c and
+ * conn.c.  One event loop; everything hangs off struct rdmad.
+ */
+#ifndef RDMAD_RDMAD_H
+#define RDMAD_RDMAD_H
+
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <event2/event.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "config.h"
+
+#ifndef TAILQ_FOREACH_SAFE	/* not in glibc's sys/queue.h */
+#define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
+	for ((var) = TAILQ_FIRST(head);					\
+	     (var) && ((tvar) = TAILQ_NEXT(var, field), 1);		\
+	     (var) = (tvar))
+#endif
+
+struct conn;
+TAILQ_HEAD(conn_list, conn);
+
+struct rdmad_listener {
+	struct rdma_cm_id *id;
+	const struct config_listen *addr;
+};
+
+/* A verbs device seen on some connection: its async event fd. */
+#define RDMAD_MAX_DEVICES	16
+struct rdmad_device {
+	struct ibv_context *ctx;
+	struct event *async_ev;
+	struct ibv_device_attr attr;
+	struct rdmad *d;
+};
+
+struct rdmad {
+	struct event_base *base;
+	struct rdmad_config cfg;
+	const char *config_path;
+
+	struct rdma_event_channel *cm_chan;
+	struct event *cm_ev;
+	struct rdmad_listener listeners[CONFIG_MAX_LISTEN];
+	unsigned int n_listeners;
+
+	struct rdmad_device devices[RDMAD_MAX_DEVICES];
+	unsigned int n_devices;
+
+	struct conn_list conns;
+	unsigned int n_conns;		/* live, counted against the limit */
+	uint64_t next_conn_id;
+	uint64_t n_accepted, n_rejected, n_failed;
+
+	int stopping;
+	struct event *stop_timer;
+};
+
+/* listener.c */
+int listener_start(struct rdmad *d);
+void listener_stop(struct rdmad *d);
+/* The device entry of CTX, registering its async fd on first use. */
+struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx);
+
+/* Set O_NONBLOCK (and FD_CLOEXEC); 0 or -errno. */
+int rdmad_set_nonblock(int fd);
+
+/* rdmad.c: called by conn.c when a connection is gone. */
+void rdmad_conn_gone(struct rdmad *d);
+
+#endif /* RDMAD_RDMAD_H */

@@ -1,0 +1,51 @@
+#!/bin/bash
+# 200 sequential clients against one rdmad: stock rping and rdma-probe in
+# turn.  Every one verified, the daemon alive, resources back to baseline.
+source "$(dirname "$0")/lib.sh"
+[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+port=7622
+cat >"$T/rdmad.ini" <<INI
+[server]
+listen = $RDMAD_SRV_ADDR:$port
+[limits]
+max_buffer_size = 64k
+INI
+start_rdmad() {
+	local s i
+	srv "$RDMAD" -c "$1" >"$2" 2>&1 &
+	s=$!
+	for ((i = 0; i < 100; i++)); do
+		if [ "$(cat /proc/$s/comm 2>/dev/null)" = rdmad ]; then
+			rpid=$s; return 0
+		fi
+		rpid=$(pgrep -x -P $s rdmad) && return 0
+		sleep 0.05
+	done
+	fail "rdmad did not start (log: $2)"
+}
+start_rdmad "$T/rdmad.ini" "$T/rdmad.log"
+wait_listen $port
+base=$(rdma_res_counts $rpid)
+
+total=200
+start=$(date +%s.%N)
+for ((i = 1; i <= total; i++)); do
+	if ((i % 4 == 0)); then
+		cli timeout 60 "$PROBE" -q -p $port -t 20 --op both -s 4k -n 2 \
+			"$RDMAD_SRV_ADDR" >"$T/last.log" 2>&1 ||
+			{ cat "$T/last.log" >&2; fail "client $i (probe) failed: exit $?"; }
+	else
+		cli timeout 60 rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" \
+			-p $port -C 2 -S 1024 -v -V >"$T/last.log" 2>&1
+		got=$(grep -c '^ping data: rdma-ping-' "$T/last.log")
+		[ "$got" = 2 ] || { cat "$T/last.log" >&2; fail "client $i (rping): $got of 2 pings verified"; }
+	fi
+done
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+log "$total sequential clients verified in ${secs}s"
+kill -0 $rpid 2>/dev/null || fail "rdmad died"
+wait_res_counts $rpid "$base" 20
+ok=$(grep -c 'result ok' "$T/rdmad.log")
+[ "$ok" = $total ] || fail "rdmad logged $ok ok closes, want $total"
+log "rdmad: $ok ok closes, resources back to $base"
+exit 0
