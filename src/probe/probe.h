@@ -32,6 +32,7 @@
 
 struct probe_opts {
 	const char *host;
+	const char *source;	/* -I: local address to connect from */
 	uint16_t port;
 	uint8_t ops;		/* PROTO_OP_* */
 	uint32_t size;
@@ -143,12 +144,15 @@ struct probe_ctx {
 	struct event *cm_ev;
 	const struct probe_opts *opts;
 	struct sockaddr_storage dst;
+	struct sockaddr_storage src;
+	bool have_src;
 	int active;		/* connections not finished yet */
 };
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
 		   const struct probe_opts *opts,
-		   const struct sockaddr *dst, socklen_t dst_len);
+		   const struct sockaddr *dst, socklen_t dst_len,
+		   const struct sockaddr *src, socklen_t src_len);
 void probe_ctx_fini(struct probe_ctx *ctx);
 
 int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,

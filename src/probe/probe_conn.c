@@ -575,7 +575,8 @@ static enum probe_event conn_act(struct probe_conn *c,
 		conn_arm_timer(c);
 	if (a & PROBE_ACT_RESOLVE_ADDR) {
 		c->t.start = probe_now_ns();
-		if (rdma_resolve_addr(c->id, NULL,
+		if (rdma_resolve_addr(c->id, c->ctx->have_src ?
+				      (struct sockaddr *)&c->ctx->src : NULL,
 				      (struct sockaddr *)&c->ctx->dst,
 				      (int)o->timeout_ms)) {
 			conn_error(c, "rdma_resolve_addr: %s", strerror(errno));
@@ -799,6 +800,8 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	enum probe_state s = c->fsm.state;
 	uint32_t ms = o->timeout_ms;
 
+	if (s == PROBE_ST_ADDR || s == PROBE_ST_ROUTE)
+		ms += PROBE_RESOLVE_GRACE_MS;
 	if (s == PROBE_ST_OPS)
 		conn_error(c, "RDMA %s %u of %u timed out after %u.%03u s",
 			   c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE",
@@ -889,6 +892,24 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 	conn_feed(c, PROBE_EV_ESTABLISHED);
 }
 
+/* -v: which device and source address rdma_cm picked. */
+static void conn_log_local(struct probe_conn *c)
+{
+	struct sockaddr *sa = rdma_get_local_addr(c->id);
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (probe_verbosity < 1)
+		return;
+	if (sa)
+		getnameinfo(sa, sa->sa_family == AF_INET6 ?
+			    sizeof(struct sockaddr_in6) :
+			    sizeof(struct sockaddr_in), host, sizeof(host),
+			    NULL, 0, NI_NUMERICHOST);
+	probe_dbg(1, "conn %u: local address %s on %s port %u", c->idx, host,
+		  c->id->verbs ? ibv_get_device_name(c->id->verbs->device) :
+				 "?", c->id->port_num);
+}
+
 static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 {
 	probe_dbg(1, "conn %u: CM event %s, status %d", c->idx,
@@ -896,6 +917,7 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 	switch (e->type) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		c->t.addr = probe_now_ns();
+		conn_log_local(c);
 		conn_feed(c, PROBE_EV_ADDR_OK);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
@@ -995,16 +1017,21 @@ static void cm_cb(evutil_socket_t fd, short what, void *arg)
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
 		   const struct probe_opts *opts,
-		   const struct sockaddr *dst, socklen_t dst_len)
+		   const struct sockaddr *dst, socklen_t dst_len,
+		   const struct sockaddr *src, socklen_t src_len)
 {
 	int ret;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->base = base;
 	ctx->opts = opts;
-	if (dst_len > sizeof(ctx->dst))
+	if (dst_len > sizeof(ctx->dst) || src_len > sizeof(ctx->src))
 		return -EINVAL;
 	memcpy(&ctx->dst, dst, dst_len);
+	if (src && src_len) {
+		memcpy(&ctx->src, src, src_len);
+		ctx->have_src = true;
+	}
 
 	ctx->cm_ch = rdma_create_event_channel();
 	if (!ctx->cm_ch) {

@@ -24,6 +24,7 @@ enum {
 
 static const struct option long_opts[] = {
 	{ "port",	required_argument,	NULL, 'p' },
+	{ "source",	required_argument,	NULL, 'I' },
 	{ "op",		required_argument,	NULL, OPT_OP },
 	{ "size",	required_argument,	NULL, 's' },
 	{ "iters",	required_argument,	NULL, 'n' },
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 "With --rping, act as rdma-core's `rping -c` against any rping server.\n"
 "\n"
 "  -p, --port PORT     rdma_cm port (default %u; %u with --rping)\n"
+"  -I, --source ADDR   local address to connect from (default: chosen by\n"
+"                      the routing table)\n"
 "      --op OP         read, write or both (default both: all READs, then\n"
 "                      all WRITEs); not with --rping\n"
 "  -s, --size SIZE     bytes per operation, suffix k, m or g for KiB, MiB,\n"
@@ -179,7 +182,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 
 	optind = 0;	/* GNU: full re-initialisation, for repeated calls */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:s:n:t:qvhV", long_opts,
+	while ((c = getopt_long(argc, argv, ":p:I:s:n:t:qvhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -189,6 +192,12 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 					   "must be a number from 1 to 65535");
 			o->port = (uint16_t)v;
 			port_set = true;
+			break;
+		case 'I':
+			if (!*optarg)
+				return bad(err, "--source", optarg,
+					   "must be an address");
+			o->source = optarg;
 			break;
 		case OPT_OP:
 			if (!strcmp(optarg, "read"))

@@ -26,23 +26,22 @@ static uint64_t random_seed(void)
 	return probe_now_ns() ^ ((uint64_t)getpid() << 32);
 }
 
-/* HOST -> sockaddr with the port; "addr:port" or "[addr]:port" in target. */
-static int resolve_host(const struct probe_opts *o,
-			struct sockaddr_storage *ss, socklen_t *len,
-			char *target, size_t target_len)
+/* NAME (and PORT) -> *ss; FAMILY AF_UNSPEC or the one to match. */
+static int resolve(const char *what, const char *name, uint16_t port,
+		   int family, struct sockaddr_storage *ss, socklen_t *len)
 {
 	struct addrinfo hints, *res;
-	char addr[INET6_ADDRSTRLEN];
-	char port[8];
+	char service[8];
 	int ret;
 
 	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
+	hints.ai_family = family;
 	hints.ai_socktype = SOCK_STREAM;
-	snprintf(port, sizeof(port), "%u", o->port);
-	ret = getaddrinfo(o->host, port, &hints, &res);
+	snprintf(service, sizeof(service), "%u", port);
+	ret = getaddrinfo(name, service, &hints, &res);
 	if (ret) {
-		probe_err("cannot resolve '%s': %s", o->host,
+		probe_err("cannot resolve %s '%s'%s: %s", what, name,
+			  family == AF_UNSPEC ? "" : " in HOST's address family",
 			  gai_strerror(ret));
 		return -EHOSTUNREACH;
 	}
@@ -53,13 +52,26 @@ static int resolve_host(const struct probe_opts *o,
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
 	*len = res->ai_addrlen;
 	freeaddrinfo(res);
-
-	if (getnameinfo((struct sockaddr *)ss, *len, addr, sizeof(addr), NULL,
-			0, NI_NUMERICHOST))
-		snprintf(addr, sizeof(addr), "?");
-	snprintf(target, target_len, ss->ss_family == AF_INET6 ?
-		 "[%s]:%u" : "%s:%u", addr, o->port);
 	return 0;
+}
+
+/* "addr:port" or "[addr]:port", plus " from addr" with -I. */
+static void format_target(const struct sockaddr_storage *dst, socklen_t dlen,
+			  const struct sockaddr_storage *src, socklen_t slen,
+			  uint16_t port, char *buf, size_t len)
+{
+	char d[INET6_ADDRSTRLEN] = "?", s[INET6_ADDRSTRLEN] = "?";
+	int n;
+
+	getnameinfo((const struct sockaddr *)dst, dlen, d, sizeof(d), NULL, 0,
+		    NI_NUMERICHOST);
+	n = snprintf(buf, len, dst->ss_family == AF_INET6 ? "[%s]:%u" :
+		     "%s:%u", d, port);
+	if (!slen || n < 0 || (size_t)n >= len)
+		return;
+	getnameinfo((const struct sockaddr *)src, slen, s, sizeof(s), NULL, 0,
+		    NI_NUMERICHOST);
+	snprintf(buf + n, len - (size_t)n, " from %s", s);
 }
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -75,11 +87,11 @@ int main(int argc, char **argv)
 	struct probe_conn *conn = NULL;
 	struct probe_outcome outcome;
 	struct event_base *base;
-	struct sockaddr_storage dst;
+	struct sockaddr_storage dst, src;
 	struct probe_opts opts;
 	struct probe_ctx ctx;
-	char target[INET6_ADDRSTRLEN + 16];
-	socklen_t dst_len;
+	char target[2 * INET6_ADDRSTRLEN + 16];
+	socklen_t dst_len, src_len = 0;
 	int ret, code;
 
 	ret = probe_opts_parse(argc, argv, &opts, stdout, stderr);
@@ -91,8 +103,13 @@ int main(int argc, char **argv)
 	if (!opts.seed_set)
 		opts.seed = random_seed();
 
-	if (resolve_host(&opts, &dst, &dst_len, target, sizeof(target)))
+	if (resolve("HOST", opts.host, opts.port, AF_UNSPEC, &dst, &dst_len))
 		return probe_fail_exit(PROBE_FAIL_ADDR);
+	if (opts.source && resolve("--source", opts.source, 0, dst.ss_family,
+				   &src, &src_len))
+		return probe_fail_exit(PROBE_FAIL_ADDR);
+	format_target(&dst, dst_len, &src, src_len, opts.port, target,
+		      sizeof(target));
 
 	base = event_base_new();
 	if (!base) {
@@ -100,8 +117,8 @@ int main(int argc, char **argv)
 		return probe_fail_exit(PROBE_FAIL_LOCAL);
 	}
 	code = probe_fail_exit(PROBE_FAIL_LOCAL);
-	if (probe_ctx_init(&ctx, base, &opts, (struct sockaddr *)&dst,
-			   dst_len))
+	if (probe_ctx_init(&ctx, base, &opts, (struct sockaddr *)&dst, dst_len,
+			   src_len ? (struct sockaddr *)&src : NULL, src_len))
 		goto out_base;
 	if (probe_conn_new(&ctx, 0, &conn))
 		goto out_ctx;

@@ -74,7 +74,12 @@ static void test_values(void)
 	       o.verbosity == -1, "long options with '='");
 
 	ret = parse(&o, ARGS("-s", "1", "--rping", "-p", "7174", "h"));
-	tap_ok(ret == 0 && o.size == 1 && o.rping, "1 byte, rping, port");
+	tap_ok(ret == 0 && o.size == 1 && o.rping && !o.source,
+	       "1 byte, rping, port; no source by default");
+
+	ret = parse(&o, ARGS("-I", "10.0.0.2", "h"));
+	tap_ok(ret == 0 && o.source && !strcmp(o.source, "10.0.0.2"),
+	       "-I sets the source address");
 }
 
 struct bad_case {
@@ -105,6 +110,7 @@ static void test_bad(void)
 		{ ARGS("-t", "3601", "h"), "--timeout '3601'" },
 		{ ARGS("--seed", "x", "h"), "--seed 'x'" },
 		{ ARGS("-x", "h"), "unknown option '-x'" },
+		{ ARGS("--source=", "h"), "--source ''" },
 		{ ARGS("--bogus", "h"), "--bogus" },
 		{ ARGS("--rping=1", "h"), "--rping=1" },
 		{ ARGS("h", "-s"), "missing value" },

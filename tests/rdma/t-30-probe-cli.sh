@@ -3,6 +3,7 @@
 # rdma-probe: bad command lines exit 64 naming the option; a port where
 # nothing listens, an address nobody answers and an unroutable address
 # fail fast with their own exit codes.
+# shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 [ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
@@ -44,31 +45,34 @@ grep -q '^  *64  usage error' "$T/help.out" || fail "--help lacks exit codes"
 run_rc 0 version "$PROBE" --version
 grep -q '^rdma-probe ' "$T/version.out" || fail "--version output: $(cat "$T/version.out")"
 
-# Nothing listens on the port: refused (exit 4), well within the deadline.
+# Nothing listens on the port: refused (exit 4), long before the deadline.
 start=$(date +%s%N)
-run_rc 4 refused cli "$PROBE" -v -p 7999 -t 5 "$RDMAD_SRV_ADDR"
+run_rc 4 refused cli "$PROBE" -I "$RDMAD_CLI_ADDR" -v -p 7999 -t 10 "$RDMAD_SRV_ADDR"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -q 'nothing listens on port 7999' "$T/refused.err" ||
 	fail "refused: message: $(cat "$T/refused.err")"
-[ "$ms" -lt 3000 ] || fail "refused: took ${ms} ms"
+[ "$ms" -lt 5000 ] || fail "refused: took ${ms} ms (deadline 10 s)"
 log "no listener: exit 4 in ${ms} ms"
 
 # An address on the link that nobody answers: address resolution times
 # out after -t (exit 2).
 start=$(date +%s%N)
-run_rc 2 noanswer cli "$PROBE" -t 1 10.99.0.77
+run_rc 2 noanswer cli "$PROBE" -I "$RDMAD_CLI_ADDR" -t 1 10.99.0.77
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -q 'address resolution' "$T/noanswer.err" ||
 	fail "noanswer: message: $(cat "$T/noanswer.err")"
-[ "$ms" -lt 4000 ] || fail "noanswer: took ${ms} ms"
+[ "$ms" -lt 6000 ] || fail "noanswer: took ${ms} ms for -t 1"
 log "silent address: exit 2 in ${ms} ms"
 
 # No route at all to the address: exit 2 at once.
-run_rc 2 noroute cli "$PROBE" -t 5 192.0.2.1
+run_rc 2 noroute cli "$PROBE" -I "$RDMAD_CLI_ADDR" -t 1 192.0.2.1
 log "unroutable address: exit 2 ($(cat "$T/noroute.err"))"
 
 # A name that does not resolve: exit 2 without touching RDMA.
 run_rc 2 badname "$PROBE" no-such-host.invalid
-grep -q "cannot resolve 'no-such-host.invalid'" "$T/badname.err" ||
+grep -q "cannot resolve HOST 'no-such-host.invalid'" "$T/badname.err" ||
 	fail "badname: message: $(cat "$T/badname.err")"
+run_rc 2 badsource "$PROBE" -I no-such-host.invalid "$RDMAD_SRV_ADDR"
+grep -q "cannot resolve --source 'no-such-host.invalid'" "$T/badsource.err" ||
+	fail "badsource: message: $(cat "$T/badsource.err")"
 exit 0

@@ -4,6 +4,7 @@
 # 1 B, 4 KiB, 64 KiB and 1 MiB, every byte verified; a request over the
 # server's limit is rejected with the server's reason (exit 5); the
 # rping-compatible mode works against rdmad too.
+# shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 [ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
@@ -35,7 +36,7 @@ for op in read write both; do
 		kinds=1
 		[ "$op" = both ] && kinds=2
 		out=$T/$op-$size
-		cli "$PROBE" --op "$op" -s "$size" -n "$iters" -t 20 \
+		cli "$PROBE" -I "$RDMAD_CLI_ADDR" --op "$op" -s "$size" -n "$iters" -t 20 \
 			"$RDMAD_SRV_ADDR" >"$out.out" 2>"$out.err"
 		rc=$?
 		[ "$rc" = 0 ] ||
@@ -55,9 +56,12 @@ for op in read write both; do
 	done
 done
 kill -0 "$rpid" 2>/dev/null || fail "rdmad is not running any more"
+# -I took effect: the server saw the client address as the peer.
+n=$(grep -c "peer=$RDMAD_CLI_ADDR:.*open: native" "$T/rdmad.log")
+[ "$n" = 12 ] || fail "rdmad logged $n native opens from $RDMAD_CLI_ADDR, want 12"
 
 # Over the server's limit: rejected, with its reason.
-cli "$PROBE" -s 8m -n 1 -t 10 "$RDMAD_SRV_ADDR" >"$T/limit.out" 2>"$T/limit.err"
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -s 8m -n 1 -t 10 "$RDMAD_SRV_ADDR" >"$T/limit.out" 2>"$T/limit.err"
 rc=$?
 [ "$rc" = 5 ] || fail "over limit: exit $rc, want 5: $(cat "$T/limit.err")"
 grep -q 'rejected by server: ' "$T/limit.err" ||
@@ -65,7 +69,7 @@ grep -q 'rejected by server: ' "$T/limit.err" ||
 log "over limit: $(cat "$T/limit.err")"
 
 # rdmad also speaks rping's protocol.
-cli "$PROBE" --rping -p 7471 -s 4k -n 5 -t 10 "$RDMAD_SRV_ADDR" \
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" --rping -p 7471 -s 4k -n 5 -t 10 "$RDMAD_SRV_ADDR" \
 	>"$T/rping.out" 2>"$T/rping.err" ||
 	fail "--rping against rdmad: $(cat "$T/rping.err")"
 grep -q 'OK: 5 pings' "$T/rping.out" || fail "--rping vs rdmad: $(cat "$T/rping.out")"

@@ -3,6 +3,7 @@
 # rdma-probe against a full rdmad (max_connections = 1): rejected with the
 # server's "busy" reason (exit 5), quickly; served again once the slot is
 # free.  -q prints nothing on success.
+# shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 [ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
@@ -23,8 +24,9 @@ wait_listen $port
 
 # Hold the only slot with an endless stock rping client (its own pid, not
 # a wrapper's, so that killing it frees the slot).
+# shellcheck disable=SC2016 # expanded by the inner sh
 cli sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/holder.pid" \
-	rping -c -a "$RDMAD_SRV_ADDR" -p $port -C 0 -S 64 >"$T/holder.log" 2>&1 &
+	rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port -C 0 -S 64 >"$T/holder.log" 2>&1 &
 for ((i = 0; i < 100; i++)); do
 	grep -q 'open: rping' "$T/rdmad.log" && break
 	sleep 0.1
@@ -32,7 +34,7 @@ done
 grep -q 'open: rping' "$T/rdmad.log" || fail "the holder never connected"
 
 start=$(date +%s%N)
-cli "$PROBE" -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" >"$T/busy.out" 2>"$T/busy.err"
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" >"$T/busy.out" 2>"$T/busy.err"
 rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$rc" = 5 ] || fail "full server: exit $rc, want 5: $(cat "$T/busy.err")"
@@ -49,7 +51,7 @@ kill "$holder" || fail "cannot kill the holder ($holder)"
 # The slot comes back once rdmad has seen the holder go.
 ok=0
 for ((i = 0; i < 20; i++)); do
-	cli "$PROBE" -q -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" \
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -q -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" \
 		>"$T/after.out" 2>"$T/after.err"
 	rc=$?
 	[ "$rc" = 0 ] && { ok=1; break; }
