@@ -67,3 +67,37 @@ wait_res_counts() {
 # Kill background jobs of this test on exit.
 cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup_jobs EXIT
+
+# rdmad_conf PORT [LINE...]: write $T/rdmad.ini listening on the server
+# address at PORT; each LINE ("section.key = value") sets one more key.
+rdmad_conf() {
+	local port=$1 l sec kv
+	shift
+	{
+		echo "[server]"
+		echo "listen = $RDMAD_SRV_ADDR:$port"
+		for l in "$@"; do
+			sec=${l%%.*}
+			kv=${l#*.}
+			printf '[%s]\n%s\n' "$sec" "$kv"
+		done
+	} >"$T/rdmad.ini"
+}
+
+# rdmad_start [CONF [LOG]]: start rdmad as the server host, wait until it
+# listens on the port of its config; sets RDMAD_PID.
+rdmad_start() {
+	local conf=${1:-$T/rdmad.ini} logf=${2:-$T/rdmad.log} port
+	[ -x "$RDMAD" ] || fail "rdmad not built ($RDMAD)"
+	port=$(sed -n 's/^listen *= *.*:\([0-9]*\) *$/\1/p' "$conf" | head -1)
+	[ -n "$port" ] || fail "no listen ADDRESS:PORT in $conf"
+	srv "$RDMAD" -c "$conf" >"$logf" 2>&1 &
+	RDMAD_PID=$!
+	wait_listen "$port"
+	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"
+}
+
+# rdmad_alive: fail unless the rdmad of rdmad_start still runs.
+rdmad_alive() {
+	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad (pid $RDMAD_PID) died: $(tail -5 "$T/rdmad.log")"
+}
