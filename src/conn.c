@@ -696,6 +696,8 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 		conn_log(c, LOG_INFO, NULL, "client did not disconnect within "
 			 "%ums of its RESULT; disconnecting it",
 			 c->d->cfg.linger_timeout_ms);
+		/* The session itself is over; keep its outcome. */
+		conn_result(c, "ok", "client lingered after RESULT");
 	} else if (dl == CONN_DL_CLOSE) {
 		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
 			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
@@ -724,7 +726,10 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 			int clean;
 
 			conn_fsm_str(&c->fsm, s, sizeof(s));
+			/* The client may leave as soon as RESULT arrives,
+			 * before we poll our send completion of it. */
 			clean = c->fsm.proto == CONN_PROTO_NATIVE ?
+				c->fsm.send == CONN_SS_RESULT_POSTED ||
 				c->fsm.send == CONN_SS_RESULT_SENT :
 				c->fsm.life == CONN_LIFE_ESTABLISHED &&
 				c->fsm.send == CONN_SS_IDLE;

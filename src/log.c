@@ -109,8 +109,8 @@ static int add_field(struct iovec *iov, char *slot, size_t len,
 
 static void emit_journal(int prio, const struct log_ctx *c, const char *msg)
 {
-	char f[9][256];
-	struct iovec iov[9];
+	char f[9][256];		/* up to 9 fields, then MESSAGE */
+	struct iovec iov[10];
 	int n = 0;
 
 	n += add_field(&iov[n], f[n], sizeof(f[n]), "PRIORITY=%d", prio);

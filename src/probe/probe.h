@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include "probe_fsm.h"
+#include "probe_hist.h"
 
 #define PROBE_DEFAULT_SIZE	(64u * 1024)
 #define PROBE_RPING_DEFAULT_SIZE 64u		/* stock rping -s buffer */
@@ -25,8 +26,12 @@
 #define PROBE_DEFAULT_ITERS	10u
 #define PROBE_DEFAULT_TIMEOUT_MS 10000u
 #define PROBE_SIZE_MAX		(1u << 30)	/* 1 GiB */
-#define PROBE_ITERS_MAX		1000000u	/* per-op records are kept */
+#define PROBE_ITERS_MAX		1000000u
 #define PROBE_TIMEOUT_MAX_MS	3600000u	/* one hour */
+#define PROBE_DURATION_ITERS	100000u		/* -D cap: rdmad's default */
+#define PROBE_PARALLEL_MAX	1024u
+#define PROBE_DEPTH_MAX		512u
+#define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
 
 /* ---- options (probe_opts.c) ------------------------------------------ */
 
@@ -35,12 +40,19 @@ struct probe_opts {
 	const char *source;	/* -I: local address to connect from */
 	uint16_t port;
 	uint8_t ops;		/* PROTO_OP_* */
-	uint32_t size;
-	uint32_t iters;
+	uint32_t size;		/* with all_sizes: the largest */
+	uint32_t iters;		/* with duration_ms: the cap */
+	uint32_t duration_ms;	/* -D: 0 to run iters operations */
 	uint32_t timeout_ms;	/* per step */
+	uint32_t parallel;	/* -P: connections at once */
+	uint32_t depth;		/* operations in flight per connection */
 	uint64_t seed;
 	bool seed_set;
 	bool rping;
+	bool all_sizes;		/* powers of two from 1 to size, then size */
+	bool verify;		/* false with --no-verify */
+	bool busy_poll;
+	bool json;
 	int verbosity;		/* -1 quiet, 0 normal, 1 -v, 2 -vv */
 };
 
@@ -71,32 +83,27 @@ void probe_err(const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 void probe_dbg(int level, const char *fmt, ...);
 
-/* ---- per-operation records (probe_report.c) -------------------------- */
+/* ---- per-kind statistics (probe_report.c) --------------------------- */
 
-/* Timestamps (CLOCK_MONOTONIC ns) of each operation of one kind. */
-struct probe_oprec {
-	uint64_t *posted;
-	uint64_t *done;
-	uint32_t n;		/* completed operations recorded */
-	uint32_t cap;
-	uint64_t bytes;		/* bytes moved by them */
+/*
+ * Operations of one kind (READ, WRITE or ping) of one connection, or of a
+ * whole run once merged: latency histogram (post to completion, ns), and
+ * the span from the first post to the last completion for bandwidth.
+ */
+struct probe_opstat {
+	struct probe_hist lat;
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t first_post;	/* CLOCK_MONOTONIC ns, 0: none */
+	uint64_t last_done;
 };
 
-int probe_oprec_init(struct probe_oprec *r, uint32_t cap);
-void probe_oprec_free(struct probe_oprec *r);
-/* Open slot r->n with its post time. */
-void probe_oprec_post(struct probe_oprec *r, uint64_t now);
-/* Close slot r->n and count it. */
-void probe_oprec_done(struct probe_oprec *r, uint64_t now, uint32_t bytes);
-
-struct probe_latency {
-	uint32_t n;
-	uint64_t min_ns, max_ns, avg_ns;
-	uint64_t span_ns;	/* first post to last completion */
-	double mbps;		/* bytes / span, 10^6 bytes per second */
-};
-
-void probe_latency(const struct probe_oprec *r, struct probe_latency *l);
+void probe_opstat_init(struct probe_opstat *s);
+void probe_opstat_add(struct probe_opstat *s, uint64_t posted, uint64_t done,
+		      uint32_t bytes);
+/* dst += src; the span covers both. */
+void probe_opstat_merge(struct probe_opstat *dst,
+			const struct probe_opstat *src);
 
 uint64_t probe_now_ns(void);
 
@@ -126,9 +133,11 @@ struct probe_outcome {
 	const char *error;		/* the first failure's message */
 	enum probe_state last_state;
 	const struct probe_times *times;
-	const struct probe_oprec *reads;	/* native READs */
-	const struct probe_oprec *writes;	/* native WRITEs */
-	const struct probe_oprec *pings;	/* rping round trips */
+	const struct probe_opstat *reads;	/* native READs */
+	const struct probe_opstat *writes;	/* native WRITEs */
+	const struct probe_opstat *pings;	/* rping round trips */
+	unsigned int idx;		/* connection number in this run */
+	uint64_t seed;			/* this connection's pattern seed */
 	uint64_t conn_id;		/* server's, from the welcome */
 	uint32_t max_size, max_iters;	/* server's limits */
 	bool have_welcome;
@@ -147,6 +156,9 @@ struct probe_ctx {
 	struct sockaddr_storage src;
 	bool have_src;
 	int active;		/* connections not finished yet */
+	struct probe_conn **conns;	/* of the current run */
+	unsigned int nconns;
+	bool interrupted;		/* SIGINT or SIGTERM seen */
 };
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
@@ -162,11 +174,27 @@ void probe_conn_start(struct probe_conn *c);
 /* Fail the connection from outside (signal). */
 void probe_conn_abort(struct probe_conn *c, const char *why);
 void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o);
+/* --busy-poll: reap completions; returns how many were found. */
+int probe_conn_poll(struct probe_conn *c);
+/* Release the RDMA resources and events, keep the figures. */
+void probe_conn_release(struct probe_conn *c);
 void probe_conn_free(struct probe_conn *c);
 
 /* ---- report (probe_report.c) ----------------------------------------- */
 
-void probe_report(FILE *f, const struct probe_opts *opts,
-		  const char *target, const struct probe_outcome *o);
+/* One run: every connection at one size. */
+struct probe_run {
+	const struct probe_opts *opts;	/* with this run's size */
+	struct probe_outcome *outcomes;	/* [n] */
+	unsigned int n;
+};
+
+/* Exit status of a run: 0, or the largest code among its failures. */
+int probe_run_exit(const struct probe_run *r);
+
+void probe_report(FILE *f, const char *target, const struct probe_run *r);
+void probe_report_json(FILE *f, const struct probe_opts *opts,
+		       const char *target, const struct probe_run *runs,
+		       unsigned int nruns, int exit_code);
 
 #endif /* RDMAD_PROBE_H */

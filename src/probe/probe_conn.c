@@ -32,9 +32,9 @@
 
 #define PROBE_RECV_SLOTS	2
 #define PROBE_SLOT_LEN		PROTO_MSG_MAX
-#define PROBE_SQ_DEPTH		16
-#define PROBE_RD_ATOM_MAX	16
-#define PROBE_CQ_BATCH		16
+#define PROBE_SQ_EXTRA		2	/* sends besides the RDMA ops */
+#define PROBE_RD_ATOM_MAX	128	/* READs in flight, device permitting */
+#define PROBE_CQ_BATCH		32
 #define PROBE_RESOLVE_GRACE_MS	1000	/* backstop past rdma_cm's timeout */
 
 /* IB CM reject reasons seen in RDMA_CM_EVENT_REJECTED's status. */
@@ -59,6 +59,7 @@ struct probe_conn {
 	const struct probe_opts *opts;
 	unsigned int idx;
 	struct probe_fsm fsm;
+	uint64_t seed;		/* opts->seed + idx: own pattern */
 
 	struct rdma_cm_id *id;
 	struct ibv_pd *pd;
@@ -68,14 +69,23 @@ struct probe_conn {
 	bool qp;
 	struct event *cq_ev;
 	struct event *timer;
+	struct event *dur_timer;	/* -D: ends each op kind */
 
 	/* PROBE_RECV_SLOTS receive slots, then one send slot. */
 	uint8_t *msg;
 	struct ibv_mr *msg_mr;
-	/* Native: READ destination.  rping: the sink the server writes. */
+	/* Native: depth slots of size bytes; operation i uses slot
+	 * i % depth, free again once i has completed (and been checked). */
+	uint8_t *data;
+	struct ibv_mr *data_mr;
+	uint64_t *slot_posted;		/* [depth] post time */
+	struct ibv_send_wr *wrs;	/* [depth] for chained posts */
+	struct ibv_sge *sges;		/* [depth] */
+	uint8_t *ref;			/* READ reference: pattern(READ) */
+	/* rping: the sink the server writes. */
 	uint8_t *rd_buf;
 	struct ibv_mr *rd_mr;
-	/* Native: WRITE source.  rping: the source the server reads. */
+	/* rping: the source the server reads. */
 	uint8_t *wr_buf;
 	struct ibv_mr *wr_mr;
 
@@ -85,9 +95,10 @@ struct probe_conn {
 	uint32_t write_crc;
 
 	struct probe_times t;
-	struct probe_oprec reads;
-	struct probe_oprec writes;
-	struct probe_oprec pings;
+	uint64_t ping_posted;
+	struct probe_opstat reads;
+	struct probe_opstat writes;
+	struct probe_opstat pings;
 	char error[320];
 	bool started;
 	bool finished;
@@ -158,6 +169,7 @@ static void conn_finish(struct probe_conn *c)
 		return;
 	c->finished = true;
 	evtimer_del(c->timer);
+	evtimer_del(c->dur_timer);
 	if (c->started && --c->ctx->active == 0)
 		event_base_loopbreak(c->ctx->base);
 }
@@ -220,7 +232,9 @@ static int conn_setup(struct probe_conn *c)
 {
 	struct ibv_context *verbs = c->id->verbs;
 	const struct probe_opts *o = c->opts;
+	uint32_t sq_depth = (o->rping ? 1 : o->depth) + PROBE_SQ_EXTRA;
 	struct ibv_qp_init_attr qpa;
+	size_t data_len;
 	int access, ret;
 	uint32_t i;
 
@@ -230,34 +244,41 @@ static int conn_setup(struct probe_conn *c)
 		conn_error(c, "ibv_alloc_pd: %s", strerror(-ret));
 		return ret;
 	}
-	c->comp_ch = ibv_create_comp_channel(verbs);
-	if (!c->comp_ch) {
-		ret = errno ? -errno : -ENOMEM;
-		conn_error(c, "ibv_create_comp_channel: %s", strerror(-ret));
-		return ret;
+	/* --busy-poll: no completion channel, the main loop polls. */
+	if (!o->busy_poll) {
+		c->comp_ch = ibv_create_comp_channel(verbs);
+		if (!c->comp_ch) {
+			ret = errno ? -errno : -ENOMEM;
+			conn_error(c, "ibv_create_comp_channel: %s",
+				   strerror(-ret));
+			return ret;
+		}
+		ret = set_nonblock(c->comp_ch->fd);
+		if (ret) {
+			conn_error(c, "completion channel: %s",
+				   strerror(-ret));
+			return ret;
+		}
 	}
-	ret = set_nonblock(c->comp_ch->fd);
-	if (ret) {
-		conn_error(c, "completion channel: %s", strerror(-ret));
-		return ret;
-	}
-	c->cq = ibv_create_cq(verbs, PROBE_SQ_DEPTH + PROBE_RECV_SLOTS, c,
+	c->cq = ibv_create_cq(verbs, (int)(sq_depth + PROBE_RECV_SLOTS), c,
 			      c->comp_ch, 0);
 	if (!c->cq) {
 		ret = errno ? -errno : -ENOMEM;
 		conn_error(c, "ibv_create_cq: %s", strerror(-ret));
 		return ret;
 	}
-	c->cq_ev = event_new(c->ctx->base, c->comp_ch->fd, EV_READ | EV_PERSIST,
-			     cq_cb, c);
-	if (!c->cq_ev || event_add(c->cq_ev, NULL)) {
-		conn_error(c, "cannot watch the completion channel");
-		return -ENOMEM;
-	}
-	ret = ibv_req_notify_cq(c->cq, 0);
-	if (ret) {
-		conn_error(c, "ibv_req_notify_cq: %s", strerror(ret));
-		return -ret;
+	if (c->comp_ch) {
+		c->cq_ev = event_new(c->ctx->base, c->comp_ch->fd,
+				     EV_READ | EV_PERSIST, cq_cb, c);
+		if (!c->cq_ev || event_add(c->cq_ev, NULL)) {
+			conn_error(c, "cannot watch the completion channel");
+			return -ENOMEM;
+		}
+		ret = ibv_req_notify_cq(c->cq, 0);
+		if (ret) {
+			conn_error(c, "ibv_req_notify_cq: %s", strerror(ret));
+			return -ret;
+		}
 	}
 
 	ret = conn_alloc_buf(c, &c->msg, &c->msg_mr,
@@ -266,26 +287,46 @@ static int conn_setup(struct probe_conn *c)
 	if (ret)
 		goto err_mr;
 	/* Least access: the server gets rkeys only in rping mode. */
-	if (o->rping || (o->ops & PROTO_OP_READ)) {
-		access = IBV_ACCESS_LOCAL_WRITE;
-		if (o->rping)
-			access |= IBV_ACCESS_REMOTE_WRITE;
+	if (o->rping) {
+		access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 		ret = conn_alloc_buf(c, &c->rd_buf, &c->rd_mr, o->size, access);
 		if (ret)
 			goto err_mr;
-	}
-	if (o->rping || (o->ops & PROTO_OP_WRITE)) {
-		access = o->rping ? IBV_ACCESS_REMOTE_READ : 0;
+		access = IBV_ACCESS_REMOTE_READ;
 		ret = conn_alloc_buf(c, &c->wr_buf, &c->wr_mr, o->size, access);
 		if (ret)
 			goto err_mr;
+	} else {
+		/* A READ's destination needs local write access. */
+		access = (o->ops & PROTO_OP_READ) ? IBV_ACCESS_LOCAL_WRITE : 0;
+		data_len = (size_t)o->size * o->depth;
+		ret = conn_alloc_buf(c, &c->data, &c->data_mr, data_len,
+				     access);
+		if (ret)
+			goto err_mr;
+		c->slot_posted = calloc(o->depth, sizeof(*c->slot_posted));
+		c->wrs = calloc(o->depth, sizeof(*c->wrs));
+		c->sges = calloc(o->depth, sizeof(*c->sges));
+		if (!c->slot_posted || !c->wrs || !c->sges) {
+			ret = -ENOMEM;
+			goto err_mr;
+		}
+		if (o->verify && (o->ops & PROTO_OP_READ)) {
+			c->ref = malloc(o->size);
+			if (!c->ref) {
+				ret = -ENOMEM;
+				goto err_mr;
+			}
+			pattern_fill(c->ref, o->size, c->seed,
+				     PROTO_ITER_READ);
+		}
 	}
 
 	memset(&qpa, 0, sizeof(qpa));
 	qpa.send_cq = c->cq;
 	qpa.recv_cq = c->cq;
 	qpa.qp_type = IBV_QPT_RC;
-	qpa.cap.max_send_wr = PROBE_SQ_DEPTH;
+	qpa.cap.max_send_wr = sq_depth;
 	qpa.cap.max_recv_wr = PROBE_RECV_SLOTS;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
@@ -306,8 +347,8 @@ static int conn_setup(struct probe_conn *c)
 	return 0;
 
 err_mr:
-	conn_error(c, "cannot register %u-byte buffer: %s", o->size,
-		   strerror(-ret));
+	conn_error(c, "cannot allocate or register %u x %u-byte buffers: %s",
+		   o->rping ? 2 : o->depth, o->size, strerror(-ret));
 	return ret;
 }
 
@@ -340,10 +381,10 @@ static enum probe_event conn_connect(struct probe_conn *c)
 		memset(&h, 0, sizeof(h));
 		h.version = PROTO_VERSION;
 		h.ops = c->opts->ops;
-		h.flags = PROTO_F_VERIFY;
+		h.flags = c->opts->verify ? PROTO_F_VERIFY : 0;
 		h.size = c->opts->size;
 		h.iters = c->opts->iters;
-		h.seed = c->opts->seed;
+		h.seed = c->seed;
 		ret = proto_hello_encode(&h, hello_buf, sizeof(hello_buf));
 		if (ret < 0) {
 			conn_error(c, "cannot encode hello: %s",
@@ -391,65 +432,89 @@ static uint8_t *conn_send_slot(struct probe_conn *c)
 	return c->msg + PROBE_RECV_SLOTS * PROBE_SLOT_LEN;
 }
 
-static enum probe_event conn_post_op(struct probe_conn *c, bool read,
-				     uint32_t iter)
+static uint8_t *conn_slot(struct probe_conn *c, uint32_t iter)
+{
+	return c->data + (size_t)(iter % c->opts->depth) * c->opts->size;
+}
+
+/*
+ * Post operations iter .. iter + count - 1 as one chain.  The caller (the
+ * state machine) guarantees that the slots they use are free: operation
+ * i - depth has completed and, for a READ, been checked.
+ */
+static enum probe_event conn_post_ops(struct probe_conn *c, bool read,
+				      uint32_t iter, uint32_t count)
 {
 	const struct probe_opts *o = c->opts;
-	struct probe_oprec *r = read ? &c->reads : &c->writes;
+	struct ibv_send_wr *bad;
+	uint32_t k, it;
+	uint64_t now;
+	uint8_t *buf;
 	int ret;
 
-	if (read)
-		memset(c->rd_buf, 0, o->size);	/* a no-op READ must fail */
-	else
-		pattern_fill(c->wr_buf, o->size, o->seed, iter);
-	probe_dbg(2, "conn %u: RDMA %s %u/%u, %u bytes", c->idx,
-		  read ? "READ" : "WRITE", iter + 1, o->iters, o->size);
-	probe_oprec_post(r, probe_now_ns());
+	for (k = 0; k < count; k++) {
+		it = iter + k;
+		buf = conn_slot(c, it);
+		/* A READ that moves nothing must not pass. */
+		if (read && o->verify)
+			memset(buf, 0, o->size);
+		/* Unverified runs fill only the last WRITE, which the
+		 * server checks whatever the hello says. */
+		if (!read && (o->verify || it + 1 == c->fsm.limit))
+			pattern_fill(buf, o->size, c->seed, it);
+		c->sges[k].addr = (uintptr_t)buf;
+		c->sges[k].length = o->size;
+		c->sges[k].lkey = c->data_mr->lkey;
+		memset(&c->wrs[k], 0, sizeof(c->wrs[k]));
+		c->wrs[k].wr_id = WRID(read ? WR_READ : WR_WRITE, it);
+		c->wrs[k].sg_list = &c->sges[k];
+		c->wrs[k].num_sge = 1;
+		c->wrs[k].opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+		c->wrs[k].send_flags = IBV_SEND_SIGNALED;
+		c->wrs[k].wr.rdma.remote_addr = c->desc.addr;
+		c->wrs[k].wr.rdma.rkey = c->desc.rkey;
+		c->wrs[k].next = k + 1 < count ? &c->wrs[k + 1] : NULL;
+		probe_dbg(2, "conn %u: RDMA %s %u, %u bytes", c->idx,
+			  read ? "READ" : "WRITE", it + 1, o->size);
+	}
+	now = probe_now_ns();
+	for (k = 0; k < count; k++)
+		c->slot_posted[(iter + k) % o->depth] = now;
 	if (!c->t.ops_start)
-		c->t.ops_start = r->posted[r->n];
-	ret = conn_post_send(c, read ? WR_READ : WR_WRITE,
-			     read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
-			     read ? c->rd_buf : c->wr_buf,
-			     read ? c->rd_mr : c->wr_mr, o->size, iter);
+		c->t.ops_start = now;
+	ret = ibv_post_send(c->id->qp, &c->wrs[0], &bad);
 	if (ret) {
 		conn_error(c, "ibv_post_send (RDMA %s): %s",
-			   read ? "READ" : "WRITE", strerror(-ret));
+			   read ? "READ" : "WRITE", strerror(ret));
 		return PROBE_EV_LOCAL_ERR;
 	}
 	return PROBE_EV_NONE;
 }
 
-/* Offset of the first difference, expected byte in *want; -1 if none. */
-static ssize_t conn_check_read(struct probe_conn *c, uint8_t *want)
+/* Offset of the first difference, -1 if none. */
+static ssize_t conn_check_read(struct probe_conn *c, const uint8_t *buf)
 {
-	const struct probe_opts *o = c->opts;
-	ssize_t off;
-	uint8_t *ref;
+	uint32_t i, size = c->opts->size;
 
-	off = pattern_check(c->rd_buf, o->size, o->seed, PROTO_ITER_READ);
-	if (off < 0)
+	if (!memcmp(buf, c->ref, size))
 		return -1;
-	*want = 0;
-	ref = malloc(o->size);
-	if (ref) {
-		pattern_fill(ref, o->size, o->seed, PROTO_ITER_READ);
-		*want = ref[off];
-		free(ref);
-	}
-	return off;
+	for (i = 0; i < size; i++)
+		if (buf[i] != c->ref[i])
+			break;
+	return i;
 }
 
 static enum probe_event conn_verify_read(struct probe_conn *c, uint32_t iter)
 {
-	uint8_t want;
+	const uint8_t *buf = conn_slot(c, iter);
 	ssize_t off;
 
-	off = conn_check_read(c, &want);
+	off = conn_check_read(c, buf);
 	if (off < 0)
 		return PROBE_EV_CHECK_OK;
-	conn_error(c, "READ %u of %u: data differs from the server's pattern "
+	conn_error(c, "READ %u: data differs from the server's pattern "
 		   "at offset %zd (got 0x%02x, expected 0x%02x)", iter + 1,
-		   c->opts->iters, off, c->rd_buf[off], want);
+		   off, buf[off], c->ref[off]);
 	return PROBE_EV_CHECK_BAD;
 }
 
@@ -462,11 +527,14 @@ static enum probe_event conn_send_done(struct probe_conn *c)
 	d.reads_done = c->fsm.reads_done;
 	d.writes_done = c->fsm.writes_done;
 	if (d.writes_done) {
-		/* wr_buf still holds the last WRITE's bytes. */
+		/* The last WRITE went alone, after all the others: its slot
+		 * holds what the server's buffer must hold now. */
 		d.last_write_iter = d.writes_done - 1;
-		c->write_crc = crc32c(0, c->wr_buf, c->opts->size);
+		c->write_crc = crc32c(0, conn_slot(c, d.last_write_iter),
+				      c->opts->size);
 		d.crc32c = c->write_crc;
 	}
+	evtimer_del(c->dur_timer);
 	n = proto_done_encode(&d, conn_send_slot(c), PROBE_SLOT_LEN);
 	if (n < 0) {
 		conn_error(c, "cannot encode DONE: %s", strerror(-n));
@@ -513,15 +581,15 @@ static enum probe_event conn_rping_advert(struct probe_conn *c, bool source,
 	int n, ret;
 
 	if (source) {
-		rping_text(c->wr_buf, c->opts->size, c->opts->seed, iter);
+		rping_text(c->wr_buf, c->opts->size, c->seed, iter);
 		memset(c->rd_buf, 0, c->opts->size);
 		info.buf = (uintptr_t)c->wr_buf;
 		info.rkey = c->wr_mr->rkey;
 		probe_dbg(2, "conn %u: ping %u/%u: source advert, %u bytes",
 			  c->idx, iter + 1, c->opts->iters, c->opts->size);
-		probe_oprec_post(&c->pings, probe_now_ns());
+		c->ping_posted = probe_now_ns();
 		if (!c->t.ops_start)
-			c->t.ops_start = c->pings.posted[c->pings.n];
+			c->t.ops_start = c->ping_posted;
 	} else {
 		info.buf = (uintptr_t)c->rd_buf;
 		info.rkey = c->rd_mr->rkey;
@@ -548,9 +616,9 @@ static enum probe_event conn_verify_sink(struct probe_conn *c, uint32_t iter)
 {
 	uint32_t i, size = c->opts->size;
 
-	probe_oprec_done(&c->pings, probe_now_ns(), size);
-	if (c->pings.n == c->opts->iters)
-		c->t.ops_end = c->pings.done[c->pings.n - 1];
+	probe_opstat_add(&c->pings, c->ping_posted, probe_now_ns(), size);
+	if (c->pings.ops == c->opts->iters)
+		c->t.ops_end = c->pings.last_done;
 	for (i = 0; i < size; i++)
 		if (c->rd_buf[i] != c->wr_buf[i])
 			break;
@@ -570,6 +638,7 @@ static enum probe_event conn_act(struct probe_conn *c,
 	const struct probe_opts *o = c->opts;
 	enum probe_event ev = PROBE_EV_NONE;
 	uint32_t a = st->act;
+	struct timeval tv;
 
 	if (a & PROBE_ACT_ARM_TIMER)
 		conn_arm_timer(c);
@@ -592,10 +661,15 @@ static enum probe_event conn_act(struct probe_conn *c,
 	}
 	if (a & PROBE_ACT_CONNECT)
 		ev = conn_connect(c);
+	if (a & PROBE_ACT_ARM_DURATION) {
+		tv.tv_sec = o->duration_ms / 1000;
+		tv.tv_usec = (o->duration_ms % 1000) * 1000;
+		evtimer_add(c->dur_timer, &tv);
+	}
 	if (a & PROBE_ACT_POST_READ)
-		ev = conn_post_op(c, true, st->iter);
+		ev = conn_post_ops(c, true, st->iter, st->count);
 	if (a & PROBE_ACT_POST_WRITE)
-		ev = conn_post_op(c, false, st->iter);
+		ev = conn_post_ops(c, false, st->iter, st->count);
 	if (a & PROBE_ACT_VERIFY_READ)
 		ev = conn_verify_read(c, st->iter);
 	if (a & PROBE_ACT_SEND_DONE)
@@ -750,27 +824,40 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 		break;
 	case WR_READ:
 	case WR_WRITE:
-		probe_oprec_done(kind == WR_READ ? &c->reads : &c->writes,
+		if (c->opts->rping || !c->slot_posted)
+			break;
+		probe_opstat_add(kind == WR_READ ? &c->reads : &c->writes,
+				 c->slot_posted[idx % c->opts->depth],
 				 probe_now_ns(), c->opts->size);
 		conn_feed(c, PROBE_EV_OP_DONE);
 		break;
 	}
 }
 
-static void conn_poll_cq(struct probe_conn *c)
+static int conn_poll_cq(struct probe_conn *c)
 {
 	struct ibv_wc wc[PROBE_CQ_BATCH];
-	int i, n;
+	int i, n, total = 0;
 
 	if (!c->cq)
-		return;
-	while ((n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc)) > 0)
+		return 0;
+	while ((n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc)) > 0) {
 		for (i = 0; i < n; i++)
 			conn_wc(c, &wc[i]);
+		total += n;
+	}
 	if (n < 0) {
 		conn_error(c, "ibv_poll_cq failed");
 		conn_feed(c, PROBE_EV_LOCAL_ERR);
 	}
+	return total;
+}
+
+int probe_conn_poll(struct probe_conn *c)
+{
+	if (c->finished)
+		return 0;
+	return conn_poll_cq(c);
 }
 
 static void cq_cb(evutil_socket_t fd, short what, void *arg)
@@ -812,6 +899,15 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 		conn_error(c, "%s timed out after %u.%03u s",
 			   probe_state_step(s), ms / 1000, ms % 1000);
 	conn_feed(c, PROBE_EV_TIMEOUT);
+}
+
+static void dur_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct probe_conn *c = arg;
+
+	probe_dbg(1, "conn %u: duration over for the %ss", c->idx,
+		  c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE");
+	conn_feed(c, PROBE_EV_STOP);
 }
 
 /* ---- CM events ------------------------------------------------------- */
@@ -1087,19 +1183,19 @@ int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
 	c->ctx = ctx;
 	c->opts = o;
 	c->idx = idx;
-	probe_fsm_init(&c->fsm, o->rping, o->ops, o->iters, true);
+	c->seed = o->seed + idx;
+	probe_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
+	probe_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
 	c->fsm.on_transition = conn_transition;
 	c->fsm.arg = c;
+	probe_opstat_init(&c->reads);
+	probe_opstat_init(&c->writes);
+	probe_opstat_init(&c->pings);
 
 	ret = -ENOMEM;
-	if (probe_oprec_init(&c->reads, !o->rping && (o->ops & PROTO_OP_READ) ?
-			     o->iters : 0) ||
-	    probe_oprec_init(&c->writes, !o->rping &&
-			     (o->ops & PROTO_OP_WRITE) ? o->iters : 0) ||
-	    probe_oprec_init(&c->pings, o->rping ? o->iters : 0))
-		goto err;
 	c->timer = evtimer_new(ctx->base, timer_cb, c);
-	if (!c->timer)
+	c->dur_timer = evtimer_new(ctx->base, dur_timer_cb, c);
+	if (!c->timer || !c->dur_timer)
 		goto err;
 	if (rdma_create_id(ctx->cm_ch, &c->id, c, RDMA_PS_TCP)) {
 		ret = -errno;
@@ -1141,6 +1237,8 @@ void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o)
 	o->reads = &c->reads;
 	o->writes = &c->writes;
 	o->pings = &c->pings;
+	o->idx = c->idx;
+	o->seed = c->seed;
 	o->have_welcome = c->have_welcome;
 	o->conn_id = c->welcome.conn_id;
 	o->max_size = c->welcome.max_size;
@@ -1151,33 +1249,54 @@ void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o)
 	o->pings_verified = c->fsm.pings_done;
 }
 
-/* Reverse order of setup; every step skips what was never made. */
-void probe_conn_free(struct probe_conn *c)
+/* Reverse order of setup; every step skips what was never made, and
+ * a second call finds nothing left to release. */
+void probe_conn_release(struct probe_conn *c)
 {
-	if (!c)
-		return;
 	if (c->timer)
 		event_free(c->timer);
+	if (c->dur_timer)
+		event_free(c->dur_timer);
 	if (c->cq_ev)
 		event_free(c->cq_ev);
+	c->timer = c->dur_timer = c->cq_ev = NULL;
 	if (c->qp)
 		rdma_destroy_qp(c->id);
+	c->qp = false;
 	conn_free_buf(&c->wr_buf, &c->wr_mr);
 	conn_free_buf(&c->rd_buf, &c->rd_mr);
-	conn_free_buf(&c->msg, &c->msg_mr);
+	conn_free_buf(&c->data, &c->data_mr);
+	free(c->ref);
+	free(c->sges);
+	free(c->wrs);
+	free(c->slot_posted);
+	c->ref = NULL;
+	c->sges = NULL;
+	c->wrs = NULL;
+	c->slot_posted = NULL;
 	if (c->cq) {
 		if (c->cq_unacked)
 			ibv_ack_cq_events(c->cq, c->cq_unacked);
 		ibv_destroy_cq(c->cq);
 	}
+	c->cq = NULL;
+	c->cq_unacked = 0;
 	if (c->comp_ch)
 		ibv_destroy_comp_channel(c->comp_ch);
+	c->comp_ch = NULL;
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
+	c->pd = NULL;
 	if (c->id)
 		rdma_destroy_id(c->id);
-	probe_oprec_free(&c->reads);
-	probe_oprec_free(&c->writes);
-	probe_oprec_free(&c->pings);
+	c->id = NULL;
+	c->finished = true;
+}
+
+void probe_conn_free(struct probe_conn *c)
+{
+	if (!c)
+		return;
+	probe_conn_release(c);
 	free(c);
 }

@@ -67,6 +67,15 @@ void probe_fsm_init(struct probe_fsm *f, bool rping, uint8_t ops,
 	f->ops = rping ? (PROTO_OP_READ | PROTO_OP_WRITE) : ops;
 	f->iters = iters;
 	f->verify = rping ? true : verify;
+	f->depth = 1;
+}
+
+void probe_fsm_pipeline(struct probe_fsm *f, uint32_t depth, bool duration)
+{
+	if (f->rping)
+		return;
+	f->depth = depth ? depth : 1;
+	f->duration = duration;
 }
 
 bool probe_fsm_terminal(const struct probe_fsm *f)
@@ -153,31 +162,83 @@ static enum probe_fail fsm_fail_class(const struct probe_fsm *f,
 	}
 }
 
-static void fsm_post_op(struct probe_fsm *f, uint8_t op, uint32_t iter,
-			enum probe_event ev, struct probe_step *out)
+static uint32_t fsm_kind_done(const struct probe_fsm *f)
+{
+	return f->cur_op == PROTO_OP_READ ? f->reads_done : f->writes_done;
+}
+
+static void fsm_begin_kind(struct probe_fsm *f, uint8_t op)
 {
 	f->cur_op = op;
+	f->limit = f->iters;
+	f->posted = 0;
+	f->inflight = 0;
+}
+
+/*
+ * Keep the pipe full: post as many operations of cur_op as depth and limit
+ * allow.  The last WRITE waits until nothing else is in flight.  When the
+ * kind is complete, go on to the next one, or to DONE.
+ */
+static void fsm_fill(struct probe_fsm *f, enum probe_event ev,
+		     struct probe_step *out)
+{
+	uint32_t room = f->depth - f->inflight, n = 0;
+
+	if (fsm_kind_done(f) >= f->limit && !f->inflight) {
+		if (f->cur_op == PROTO_OP_READ && (f->ops & PROTO_OP_WRITE)) {
+			fsm_begin_kind(f, PROTO_OP_WRITE);
+			out->act |= f->duration ? PROBE_ACT_ARM_DURATION : 0;
+			fsm_fill(f, ev, out);
+			return;
+		}
+		probe_fsm_set_state(f, PROBE_ST_RESULT, ev);
+		out->act |= PROBE_ACT_SEND_DONE | PROBE_ACT_ARM_TIMER;
+		return;
+	}
+	if (f->cur_op == PROTO_OP_READ) {
+		n = f->limit - f->posted;
+	} else if (f->posted + 1 < f->limit) {
+		n = f->limit - 1 - f->posted;
+	} else if (f->posted + 1 == f->limit && !f->inflight) {
+		n = 1;
+	}
+	if (n > room)
+		n = room;
 	probe_fsm_set_state(f, PROBE_ST_OPS, ev);
-	out->act |= PROBE_ACT_ARM_TIMER |
-		    (op == PROTO_OP_READ ? PROBE_ACT_POST_READ :
-					   PROBE_ACT_POST_WRITE);
-	out->iter = iter;
+	out->act |= PROBE_ACT_ARM_TIMER;	/* progress: new deadline */
+	if (!n)
+		return;
+	out->act |= f->cur_op == PROTO_OP_READ ? PROBE_ACT_POST_READ :
+						 PROBE_ACT_POST_WRITE;
+	out->iter = f->posted;
+	out->count = n;
+	f->posted += n;
+	f->inflight += n;
 }
 
 /* Native: READs first, then WRITEs, then DONE. */
 static void fsm_next_op(struct probe_fsm *f, enum probe_event ev,
 			struct probe_step *out)
 {
-	if ((f->ops & PROTO_OP_READ) && f->reads_done < f->iters) {
-		fsm_post_op(f, PROTO_OP_READ, f->reads_done, ev, out);
-		return;
-	}
-	if ((f->ops & PROTO_OP_WRITE) && f->writes_done < f->iters) {
-		fsm_post_op(f, PROTO_OP_WRITE, f->writes_done, ev, out);
-		return;
-	}
-	probe_fsm_set_state(f, PROBE_ST_RESULT, ev);
-	out->act |= PROBE_ACT_SEND_DONE | PROBE_ACT_ARM_TIMER;
+	if (f->ops & PROTO_OP_READ)
+		fsm_begin_kind(f, PROTO_OP_READ);
+	else
+		fsm_begin_kind(f, PROTO_OP_WRITE);
+	out->act |= f->duration ? PROBE_ACT_ARM_DURATION : 0;
+	fsm_fill(f, ev, out);
+}
+
+/* -D: no new operations of this kind; a WRITE run still ends with one
+ * WRITE posted alone. */
+static void fsm_stop(struct probe_fsm *f, enum probe_event ev,
+		     struct probe_step *out)
+{
+	if (f->cur_op == PROTO_OP_READ)
+		f->limit = f->posted;
+	else if (f->posted < f->limit)
+		f->limit = f->posted + 1;
+	fsm_fill(f, ev, out);
 }
 
 static void fsm_next_ping(struct probe_fsm *f, enum probe_event ev,
@@ -250,8 +311,13 @@ static int fsm_expected(struct probe_fsm *f, enum probe_event ev,
 		fsm_next_op(f, ev, out);
 		return 1;
 	case PROBE_ST_OPS:
-		if (ev != PROBE_EV_OP_DONE)
+		if (ev == PROBE_EV_STOP) {
+			fsm_stop(f, ev, out);
+			return 1;
+		}
+		if (ev != PROBE_EV_OP_DONE || !f->inflight)
 			return 0;
+		f->inflight--;
 		if (f->cur_op == PROTO_OP_READ && f->verify) {
 			probe_fsm_set_state(f, PROBE_ST_VERIFY, ev);
 			out->act |= PROBE_ACT_VERIFY_READ;
@@ -262,7 +328,7 @@ static int fsm_expected(struct probe_fsm *f, enum probe_event ev,
 			f->reads_done++;
 		else
 			f->writes_done++;
-		fsm_next_op(f, ev, out);
+		fsm_fill(f, ev, out);
 		return 1;
 	case PROBE_ST_VERIFY:
 		if (ev != PROBE_EV_CHECK_OK)
@@ -272,7 +338,7 @@ static int fsm_expected(struct probe_fsm *f, enum probe_event ev,
 			fsm_next_ping(f, ev, out);
 		} else {
 			f->reads_done++;
-			fsm_next_op(f, ev, out);
+			fsm_fill(f, ev, out);
 		}
 		return 1;
 	case PROBE_ST_RESULT:
@@ -347,8 +413,12 @@ int probe_fsm_step(struct probe_fsm *f, enum probe_event ev,
 
 	out->act = 0;
 	out->iter = 0;
+	out->count = 0;
 	if ((unsigned)ev >= PROBE_EV__COUNT)
 		ev = PROBE_EV_PROTO_ERR;
+	/* A late duration timer: the kind it ended is already over. */
+	if (ev == PROBE_EV_STOP && f->state != PROBE_ST_OPS)
+		return 0;
 	if (fsm_expected(f, ev, out))
 		return 0;
 

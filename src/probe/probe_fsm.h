@@ -55,6 +55,7 @@
 	X(WC_ERR)		/* a work completion failed */		\
 	X(DISCONNECTED)		/* RDMA_CM_EVENT_DISCONNECTED */	\
 	X(TIMEOUT)		/* the step's deadline passed */	\
+	X(STOP)			/* -D: this op kind's time is up */	\
 	X(LOCAL_ERR)		/* local resource or verbs failure */
 
 /* X(name, exit code, description).  Exit 64 (usage) is not a run failure. */
@@ -87,8 +88,8 @@ enum probe_fail { PROBE_FAILS(PROBE_X_ENUM) PROBE_FAIL__COUNT };
 #define PROBE_ACT_RESOLVE_ADDR	(1u << 1)
 #define PROBE_ACT_RESOLVE_ROUTE	(1u << 2)
 #define PROBE_ACT_CONNECT	(1u << 3)	/* QP etc., rdma_connect */
-#define PROBE_ACT_POST_READ	(1u << 4)	/* RDMA READ of .iter */
-#define PROBE_ACT_POST_WRITE	(1u << 5)	/* RDMA WRITE of .iter */
+#define PROBE_ACT_POST_READ	(1u << 4)	/* READs .iter.. +.count */
+#define PROBE_ACT_POST_WRITE	(1u << 5)	/* WRITEs .iter.. +.count */
 #define PROBE_ACT_VERIFY_READ	(1u << 6)	/* check what READ .iter got */
 #define PROBE_ACT_SEND_DONE	(1u << 7)	/* native DONE message */
 #define PROBE_ACT_SEND_SOURCE	(1u << 8)	/* rping: fill source, advert */
@@ -96,10 +97,12 @@ enum probe_fail { PROBE_FAILS(PROBE_X_ENUM) PROBE_FAIL__COUNT };
 #define PROBE_ACT_VERIFY_SINK	(1u << 10)	/* rping: sink == source? */
 #define PROBE_ACT_DISCONNECT	(1u << 11)
 #define PROBE_ACT_FINISH	(1u << 12)	/* terminal: stop this conn */
+#define PROBE_ACT_ARM_DURATION	(1u << 13)	/* -D: start this kind's clock */
 
 struct probe_step {
 	uint32_t act;		/* PROBE_ACT_* */
 	uint32_t iter;		/* of POST_*, VERIFY_*, SEND_SOURCE/SINK */
+	uint32_t count;		/* POST_*: operations iter..iter+count-1 */
 };
 
 struct probe_fsm {
@@ -109,9 +112,14 @@ struct probe_fsm {
 	bool rping;
 	bool verify;
 	uint8_t ops;		/* PROTO_OP_* (native) */
-	uint32_t iters;
+	uint32_t iters;		/* per kind; with duration, the cap */
+	uint32_t depth;		/* native operations in flight, >= 1 */
+	bool duration;		/* run each kind until PROBE_EV_STOP */
 	/* Progress. */
 	uint8_t cur_op;		/* PROTO_OP_READ/_WRITE in OPS and VERIFY */
+	uint32_t limit;		/* operations of cur_op to complete */
+	uint32_t posted;	/* of cur_op */
+	uint32_t inflight;	/* of cur_op, posted and not completed */
 	bool desc_ready;	/* DESC arrived before ESTABLISHED was seen */
 	uint32_t reads_done;
 	uint32_t writes_done;
@@ -124,6 +132,14 @@ struct probe_fsm {
 
 void probe_fsm_init(struct probe_fsm *f, bool rping, uint8_t ops,
 		    uint32_t iters, bool verify);
+/*
+ * Native pipelining (default depth 1, no duration): keep up to depth
+ * operations in flight.  With duration, PROBE_ACT_ARM_DURATION starts each
+ * kind and PROBE_EV_STOP ends it (iters is then a cap).  The last WRITE
+ * of a run is always posted alone, once every earlier WRITE has completed,
+ * so the server's buffer holds exactly that WRITE's bytes at DONE.
+ */
+void probe_fsm_pipeline(struct probe_fsm *f, uint32_t depth, bool duration);
 
 /*
  * Feed one event.  Fills *out with the actions to carry out.  Returns 0,

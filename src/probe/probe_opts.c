@@ -20,6 +20,11 @@ enum {
 	OPT_OP = 0x100,
 	OPT_RPING,
 	OPT_SEED,
+	OPT_DEPTH,
+	OPT_ALL_SIZES,
+	OPT_NO_VERIFY,
+	OPT_BUSY_POLL,
+	OPT_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -29,6 +34,13 @@ static const struct option long_opts[] = {
 	{ "size",	required_argument,	NULL, 's' },
 	{ "iters",	required_argument,	NULL, 'n' },
 	{ "timeout",	required_argument,	NULL, 't' },
+	{ "duration",	required_argument,	NULL, 'D' },
+	{ "parallel",	required_argument,	NULL, 'P' },
+	{ "depth",	required_argument,	NULL, OPT_DEPTH },
+	{ "all-sizes",	no_argument,		NULL, OPT_ALL_SIZES },
+	{ "no-verify",	no_argument,		NULL, OPT_NO_VERIFY },
+	{ "busy-poll",	no_argument,		NULL, OPT_BUSY_POLL },
+	{ "json",	no_argument,		NULL, OPT_JSON },
 	{ "seed",	required_argument,	NULL, OPT_SEED },
 	{ "rping",	no_argument,		NULL, OPT_RPING },
 	{ "quiet",	no_argument,		NULL, 'q' },
@@ -54,6 +66,16 @@ static void usage(FILE *f)
 "  -s, --size SIZE     bytes per operation, suffix k, m or g for KiB, MiB,\n"
 "                      GiB (default 64k; %u with --rping; 1 to 1g)\n"
 "  -n, --iters N       operations of each kind (default %u, 1 to %u)\n"
+"  -D, --duration SECS run each kind for SECS instead of -n operations\n"
+"                      (-n is then a cap, default %u); not with --rping\n"
+"  -P, --parallel N    N connections at once, one event loop (default 1)\n"
+"      --depth N       RDMA operations in flight per connection (default 1,\n"
+"                      the latency setting; raise it for bandwidth)\n"
+"      --all-sizes     sweep: sizes 1, 2, 4... up to -s (default 1m)\n"
+"      --no-verify     do not check the data (the last WRITE is still\n"
+"                      checked by the server)\n"
+"      --busy-poll     poll the completion queues instead of sleeping\n"
+"      --json          print one JSON document instead of the report\n"
 "  -t, --timeout SECS  deadline of each step: address resolution, route\n"
 "                      resolution, connect, descriptor, each operation,\n"
 "                      result, disconnect (default %u, fractions allowed)\n"
@@ -67,7 +89,7 @@ static void usage(FILE *f)
 "Exit status:\n",
 		PROTO_DEFAULT_PORT, PROBE_RPING_DEFAULT_PORT,
 		PROBE_RPING_DEFAULT_SIZE, PROBE_DEFAULT_ITERS, PROBE_ITERS_MAX,
-		PROBE_DEFAULT_TIMEOUT_MS / 1000);
+		PROBE_DURATION_ITERS, PROBE_DEFAULT_TIMEOUT_MS / 1000);
 #define PROBE_X_HELP(name, code, text) fprintf(f, "  %2d  %s\n", code, text);
 	PROBE_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
@@ -170,7 +192,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err)
 {
 	bool port_set = false, size_set = false, op_set = false;
-	bool quiet = false;
+	bool quiet = false, iters_set = false;
 	char range[96];
 	uint64_t v;
 	int c, ret;
@@ -179,10 +201,13 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
 	o->iters = PROBE_DEFAULT_ITERS;
 	o->timeout_ms = PROBE_DEFAULT_TIMEOUT_MS;
+	o->parallel = 1;
+	o->depth = 1;
+	o->verify = true;
 
 	optind = 0;	/* GNU: full re-initialisation, for repeated calls */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:I:s:n:t:qvhV", long_opts,
+	while ((c = getopt_long(argc, argv, ":p:I:s:n:t:D:P:qvhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -232,6 +257,51 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				return bad(err, "--iters", optarg, range);
 			}
 			o->iters = (uint32_t)v;
+			iters_set = true;
+			break;
+		case 'D':
+			ret = probe_parse_seconds(optarg, PROBE_TIMEOUT_MAX_MS,
+						  &o->duration_ms);
+			if (ret == -EINVAL)
+				return bad(err, "--duration", optarg,
+					   "not a number of seconds "
+					   "(examples: 5, 0.5)");
+			if (ret)
+				return bad(err, "--duration", optarg,
+					   "must be from 0.001 to 3600 "
+					   "seconds");
+			break;
+		case 'P':
+			ret = parse_uint(optarg, 1, PROBE_PARALLEL_MAX, 10, &v);
+			if (ret) {
+				snprintf(range, sizeof(range),
+					 "must be a number from 1 to %u",
+					 PROBE_PARALLEL_MAX);
+				return bad(err, "--parallel", optarg, range);
+			}
+			o->parallel = (uint32_t)v;
+			break;
+		case OPT_DEPTH:
+			ret = parse_uint(optarg, 1, PROBE_DEPTH_MAX, 10, &v);
+			if (ret) {
+				snprintf(range, sizeof(range),
+					 "must be a number from 1 to %u",
+					 PROBE_DEPTH_MAX);
+				return bad(err, "--depth", optarg, range);
+			}
+			o->depth = (uint32_t)v;
+			break;
+		case OPT_ALL_SIZES:
+			o->all_sizes = true;
+			break;
+		case OPT_NO_VERIFY:
+			o->verify = false;
+			break;
+		case OPT_BUSY_POLL:
+			o->busy_poll = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
 			break;
 		case 't':
 			ret = probe_parse_seconds(optarg, PROBE_TIMEOUT_MAX_MS,
@@ -291,6 +361,17 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	if (o->rping && op_set)
 		return usage_err(err, "--op cannot be used with --rping "
 				 "(rping always does both)", NULL);
+	if (o->rping && o->duration_ms)
+		return usage_err(err, "--duration cannot be used with --rping",
+				 NULL);
+	if (o->rping && o->depth > 1)
+		return usage_err(err, "--depth cannot be used with --rping "
+				 "(one ping at a time)", NULL);
+	if (o->rping && !o->verify)
+		return usage_err(err, "--no-verify cannot be used with --rping",
+				 NULL);
+	if (o->duration_ms && !iters_set)
+		o->iters = PROBE_DURATION_ITERS;
 	if (optind >= argc)
 		return usage_err(err, "missing HOST", NULL);
 	if (optind + 1 < argc)
@@ -302,7 +383,9 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	if (!port_set)
 		o->port = o->rping ? PROBE_RPING_DEFAULT_PORT :
 				     PROTO_DEFAULT_PORT;
-	if (!size_set)
+	if (!size_set && o->all_sizes)
+		o->size = o->rping ? 65535u : PROBE_SWEEP_DEFAULT_MAX;
+	else if (!size_set)
 		o->size = o->rping ? PROBE_RPING_DEFAULT_SIZE :
 				     PROBE_DEFAULT_SIZE;
 	return PROBE_OPTS_RUN;

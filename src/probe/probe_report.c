@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "proto.h"
 
 int probe_verbosity;
@@ -48,70 +49,200 @@ uint64_t probe_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- per-operation records ------------------------------------------- */
+/* ---- per-kind statistics ---------------------------------------------- */
 
-int probe_oprec_init(struct probe_oprec *r, uint32_t cap)
+void probe_opstat_init(struct probe_opstat *s)
 {
-	memset(r, 0, sizeof(*r));
-	if (!cap)
-		return 0;
-	r->posted = calloc(cap, sizeof(*r->posted));
-	r->done = calloc(cap, sizeof(*r->done));
-	if (!r->posted || !r->done) {
-		probe_oprec_free(r);
-		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	probe_hist_init(&s->lat);
+}
+
+void probe_opstat_add(struct probe_opstat *s, uint64_t posted, uint64_t done,
+		      uint32_t bytes)
+{
+	probe_hist_add(&s->lat, done > posted ? done - posted : 0);
+	s->ops++;
+	s->bytes += bytes;
+	if (!s->first_post || posted < s->first_post)
+		s->first_post = posted;
+	if (done > s->last_done)
+		s->last_done = done;
+}
+
+void probe_opstat_merge(struct probe_opstat *dst,
+			const struct probe_opstat *src)
+{
+	if (!src->ops)
+		return;
+	probe_hist_merge(&dst->lat, &src->lat);
+	dst->ops += src->ops;
+	dst->bytes += src->bytes;
+	if (!dst->first_post || src->first_post < dst->first_post)
+		dst->first_post = src->first_post;
+	if (src->last_done > dst->last_done)
+		dst->last_done = src->last_done;
+}
+
+/* Figures of one kind: latency percentiles, bandwidth, message rate. */
+struct probe_figures {
+	uint64_t ops, bytes, span_ns;
+	uint64_t min, p50, p90, p99, p999, max, avg;
+	double mbps, gbps, rate;
+};
+
+static void figures(const struct probe_opstat *s, struct probe_figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!s->ops)
+		return;
+	f->ops = s->ops;
+	f->bytes = s->bytes;
+	f->min = s->lat.min;
+	f->p50 = probe_hist_percentile(&s->lat, 50);
+	f->p90 = probe_hist_percentile(&s->lat, 90);
+	f->p99 = probe_hist_percentile(&s->lat, 99);
+	f->p999 = probe_hist_percentile(&s->lat, 99.9);
+	f->max = s->lat.max;
+	f->avg = probe_hist_mean(&s->lat);
+	f->span_ns = s->last_done > s->first_post ?
+		     s->last_done - s->first_post : 0;
+	if (f->span_ns) {
+		f->mbps = (double)s->bytes * 1e3 / (double)f->span_ns;
+		f->gbps = f->mbps * 8 / 1e3;
+		f->rate = (double)s->ops * 1e9 / (double)f->span_ns;
 	}
-	r->cap = cap;
-	return 0;
 }
 
-void probe_oprec_free(struct probe_oprec *r)
+/* ---- runs ------------------------------------------------------------ */
+
+/* Heap-allocated merge of one kind over every connection of a run. */
+enum kind { K_READ, K_WRITE, K_PING, K__COUNT };
+static const char *const kind_names[K__COUNT] = { "read", "write", "ping" };
+static const char *const kind_labels[K__COUNT] = { "READ", "WRITE", "ping" };
+
+static const struct probe_opstat *outcome_kind(const struct probe_outcome *o,
+					       enum kind k)
 {
-	free(r->posted);
-	free(r->done);
-	memset(r, 0, sizeof(*r));
+	return k == K_READ ? o->reads : k == K_WRITE ? o->writes : o->pings;
 }
 
-void probe_oprec_post(struct probe_oprec *r, uint64_t now)
+static struct probe_opstat *run_merge(const struct probe_run *r, enum kind k)
 {
-	if (r->n < r->cap)
-		r->posted[r->n] = now;
-}
+	struct probe_opstat *m = malloc(sizeof(*m));
+	const struct probe_opstat *s;
+	unsigned int i;
 
-void probe_oprec_done(struct probe_oprec *r, uint64_t now, uint32_t bytes)
-{
-	if (r->n >= r->cap)
-		return;
-	r->done[r->n] = now;
-	r->n++;
-	r->bytes += bytes;
-}
-
-void probe_latency(const struct probe_oprec *r, struct probe_latency *l)
-{
-	uint64_t sum = 0, d;
-	uint32_t i;
-
-	memset(l, 0, sizeof(*l));
-	if (!r || !r->n)
-		return;
-	l->n = r->n;
-	l->min_ns = UINT64_MAX;
+	if (!m)
+		return NULL;
+	probe_opstat_init(m);
 	for (i = 0; i < r->n; i++) {
-		d = r->done[i] - r->posted[i];
-		sum += d;
-		if (d < l->min_ns)
-			l->min_ns = d;
-		if (d > l->max_ns)
-			l->max_ns = d;
+		s = outcome_kind(&r->outcomes[i], k);
+		if (s)
+			probe_opstat_merge(m, s);
 	}
-	l->avg_ns = sum / r->n;
-	l->span_ns = r->done[r->n - 1] - r->posted[0];
-	if (l->span_ns)
-		l->mbps = (double)r->bytes * 1e3 / (double)l->span_ns;
+	return m;
 }
 
-/* ---- report ---------------------------------------------------------- */
+/* The failure with the largest exit code, PROBE_FAIL_NONE if none. */
+static enum probe_fail run_worst(const struct probe_run *r)
+{
+	enum probe_fail worst = PROBE_FAIL_NONE;
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (probe_fail_exit(r->outcomes[i].fail) >
+		    probe_fail_exit(worst))
+			worst = r->outcomes[i].fail;
+	return worst;
+}
+
+int probe_run_exit(const struct probe_run *r)
+{
+	return probe_fail_exit(run_worst(r));
+}
+
+static unsigned int run_failed(const struct probe_run *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->outcomes[i].fail != PROBE_FAIL_NONE;
+	return n;
+}
+
+/* Phases: name, and the moments that bound it. */
+enum phase {
+	PH_ADDR, PH_ROUTE, PH_CONNECT, PH_DESC, PH_OPS, PH_DONE, PH_DISC,
+	PH_TOTAL, PH__COUNT
+};
+static const char *const phase_labels[PH__COUNT] = {
+	"resolve addr", "resolve route", "connect", "descriptor", "ops",
+	"done", "disconnect", "total",
+};
+static const char *const phase_keys[PH__COUNT] = {
+	"resolve_addr", "resolve_route", "connect", "descriptor", "ops",
+	"done", "disconnect", "total",
+};
+
+/* Duration of a phase in ns, or -1 when the connection did not go
+ * through it. */
+static int64_t phase_ns(const struct probe_times *t, enum phase p)
+{
+	uint64_t a = 0, b = 0;
+
+	switch (p) {
+	case PH_ADDR:	 a = t->start;	      b = t->addr;	  break;
+	case PH_ROUTE:	 a = t->addr;	      b = t->route;	  break;
+	case PH_CONNECT: a = t->route;	      b = t->established; break;
+	case PH_DESC:
+		/* DESC may come before ESTABLISHED: then it took no time
+		 * after the connection was up. */
+		a = t->established;
+		b = t->desc && t->desc < a ? a : t->desc;
+		break;
+	case PH_OPS:	 a = t->ops_start;    b = t->ops_end;	  break;
+	case PH_DONE:	 a = t->done_sent;    b = t->result;	  break;
+	case PH_DISC:	 a = t->disconnect;   b = t->closed;	  break;
+	case PH_TOTAL:	 a = t->start;	      b = t->closed;	  break;
+	case PH__COUNT:	 break;
+	}
+	if (!a || !b || b < a)
+		return -1;
+	return (int64_t)(b - a);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* p50 and max of a phase over the connections that went through it. */
+static unsigned int phase_stats(const struct probe_run *r, enum phase p,
+				int64_t *p50, int64_t *max)
+{
+	int64_t *v = malloc(r->n * sizeof(*v)), d;
+	unsigned int i, n = 0;
+
+	*p50 = *max = -1;
+	if (!v)
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		d = phase_ns(r->outcomes[i].times, p);
+		if (d >= 0)
+			v[n++] = d;
+	}
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		*p50 = v[(n - 1) / 2];
+		*max = v[n - 1];
+	}
+	free(v);
+	return n;
+}
+
+/* ---- human report ----------------------------------------------------- */
 
 static const char *fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -124,54 +255,154 @@ static const char *fmt_ns(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
-/* Print "name D" for the phase [a, b] when both ends were reached. */
-static void phase(FILE *f, bool *first, const char *name, uint64_t a,
-		  uint64_t b)
+static void phases_line(FILE *f, const struct probe_run *r)
 {
-	char t[32];
+	char a[32], b[32];
+	int64_t p50, max;
+	bool first = true;
+	int p;
 
-	if (!a || !b || b < a)
-		return;
-	fprintf(f, "%s%s %s", *first ? "" : ", ", name,
-		fmt_ns(t, sizeof(t), b - a));
-	*first = false;
+	fprintf(f, "  %-14s ", r->n > 1 ? "phases p50/max" : "phases");
+	for (p = 0; p < PH__COUNT; p++) {
+		if ((p == PH_DESC || p == PH_DONE) && r->opts->rping)
+			continue;
+		if (!phase_stats(r, (enum phase)p, &p50, &max))
+			continue;
+		if (r->n > 1)
+			fprintf(f, "%s%s %s/%s", first ? "" : ", ",
+				phase_labels[p], fmt_ns(a, sizeof(a),
+				(uint64_t)p50), fmt_ns(b, sizeof(b),
+				(uint64_t)max));
+		else
+			fprintf(f, "%s%s %s", first ? "" : ", ",
+				phase_labels[p], fmt_ns(a, sizeof(a),
+				(uint64_t)p50));
+		first = false;
+	}
+	fprintf(f, "%s\n", first ? "none completed" : "");
 }
 
-static void latency_line(FILE *f, const char *label,
-			 const struct probe_oprec *r)
+/*
+ * Two lines per kind.  "latency": post to completion of each operation;
+ * at depth 1 that is the operation's latency, at depth > 1 it includes
+ * the wait behind the others in flight (the header says which).
+ * "bandwidth": bytes over the span from the first post to the last
+ * completion of that kind, over all connections.
+ */
+static void kind_lines(FILE *f, const struct probe_run *r, enum kind k)
 {
-	struct probe_latency l;
-	char a[32], b[32], c[32];
+	struct probe_opstat *m = run_merge(r, k);
+	struct probe_figures x;
+	char l[32], a[32], b[32], c[32], d[32], e[32], g[32];
 
-	probe_latency(r, &l);
-	if (!l.n)
+	if (!m)
 		return;
-	fprintf(f, "  %-14s min %s, avg %s, max %s (%u ops); "
-		"%.*f MB/s (%.3f Gb/s)\n", label,
-		fmt_ns(a, sizeof(a), l.min_ns), fmt_ns(b, sizeof(b), l.avg_ns),
-		fmt_ns(c, sizeof(c), l.max_ns), l.n, l.mbps < 1 ? 4 : 2,
-		l.mbps, l.mbps * 8 / 1e3);
+	figures(m, &x);
+	free(m);
+	if (!x.ops)
+		return;
+	snprintf(l, sizeof(l), "%s latency", kind_labels[k]);
+	fprintf(f, "  %-14s min %s, p50 %s, p90 %s, p99 %s, p99.9 %s, "
+		"max %s (%" PRIu64 " ops)\n", l,
+		fmt_ns(a, sizeof(a), x.min), fmt_ns(b, sizeof(b), x.p50),
+		fmt_ns(c, sizeof(c), x.p90), fmt_ns(d, sizeof(d), x.p99),
+		fmt_ns(e, sizeof(e), x.p999), fmt_ns(g, sizeof(g), x.max),
+		x.ops);
+	snprintf(l, sizeof(l), "%s bandwidth", kind_labels[k]);
+	fprintf(f, "  %-14s %.*f MB/s (%.3f Gb/s), %.0f ops/s over %s\n", l,
+		x.mbps < 1 ? 4 : 2, x.mbps, x.gbps, x.rate,
+		fmt_ns(a, sizeof(a), x.span_ns));
 }
 
-void probe_report(FILE *f, const struct probe_opts *opts, const char *target,
-		  const struct probe_outcome *o)
+static void verification_line(FILE *f, const struct probe_run *r)
 {
-	const struct probe_times *t = o->times;
+	const struct probe_opts *opts = r->opts;
+	const struct probe_outcome *o;
+	unsigned int i, failed = run_failed(r), shown = 0;
+	uint64_t reads = 0, writes = 0, pings = 0;
+	bool first = true;
+
+	for (i = 0; i < r->n; i++) {
+		reads += r->outcomes[i].reads_verified;
+		writes += r->outcomes[i].writes_done;
+		pings += r->outcomes[i].pings_verified;
+	}
+	fprintf(f, "  %-14s ", "verification");
+	if (failed) {
+		fprintf(f, "FAILED (exit %d, %s): ", probe_run_exit(r),
+			probe_fail_str(run_worst(r)));
+		for (i = 0; i < r->n; i++) {
+			o = &r->outcomes[i];
+			if (o->fail == PROBE_FAIL_NONE)
+				continue;
+			if (r->n == 1) {
+				fprintf(f, "%s\n", o->error);
+				return;
+			}
+			if (!shown)
+				fprintf(f, "%u of %u connections failed\n",
+					failed, r->n);
+			if (shown++ == 10)
+				break;
+			fprintf(f, "  conn %-9u exit %d (%s): %s\n", o->idx,
+				probe_fail_exit(o->fail),
+				probe_fail_str(o->fail), o->error);
+		}
+		return;
+	}
+	if (r->n > 1)
+		fprintf(f, "OK: %u connections; ", r->n);
+	else
+		fputs("OK: ", f);
+	if (opts->rping) {
+		fprintf(f, "%" PRIu64 " pings, sink matched source\n", pings);
+		return;
+	}
+	if (opts->ops & PROTO_OP_READ) {
+		if (opts->verify)
+			fprintf(f, "%" PRIu64 " READs matched the server's "
+				"pattern", reads);
+		else
+			fprintf(f, "%" PRIu64 " READs not checked "
+				"(--no-verify)", reads);
+		first = false;
+	}
+	if (opts->ops & PROTO_OP_WRITE) {
+		if (r->n == 1)
+			fprintf(f, "%sserver verified the last of %" PRIu64
+				" WRITEs (crc32c 0x%08x)", first ? "" : "; ",
+				writes, r->outcomes[0].write_crc);
+		else
+			fprintf(f, "%sserver verified the last WRITE of each "
+				"(%" PRIu64 " WRITEs)", first ? "" : "; ",
+				writes);
+	}
+	fputc('\n', f);
+}
+
+void probe_report(FILE *f, const char *target, const struct probe_run *r)
+{
+	const struct probe_opts *opts = r->opts;
+	const struct probe_outcome *o0 = &r->outcomes[0];
 	const char *opname;
-	uint64_t rb, wb;
-	bool first;
+	uint64_t rb = 0, wb = 0, pb = 0;
+	char dur[64] = "";
+	unsigned int i;
 
 	if (opts->rping)
-		fprintf(f, "rdma-probe %s: rping protocol\n", target);
-	else if (o->have_welcome)
+		fprintf(f, "rdma-probe %s: rping protocol", target);
+	else if (r->n == 1 && o0->have_welcome)
 		fprintf(f, "rdma-probe %s: rdmad protocol v%u, server "
 			"connection %" PRIu64 " (limits: size %u, "
-			"iterations %u)\n",
-			target, PROTO_VERSION, o->conn_id, o->max_size,
-			o->max_iters);
+			"iterations %u)", target, PROTO_VERSION, o0->conn_id,
+			o0->max_size, o0->max_iters);
 	else
-		fprintf(f, "rdma-probe %s: rdmad protocol v%u\n", target,
+		fprintf(f, "rdma-probe %s: rdmad protocol v%u", target,
 			PROTO_VERSION);
+	if (r->n > 1)
+		fprintf(f, ", %u connections (%u failed)", r->n,
+			run_failed(r));
+	fputc('\n', f);
 
 	if (opts->rping)
 		opname = "rping (server READ, then WRITE)";
@@ -179,66 +410,216 @@ void probe_report(FILE *f, const struct probe_opts *opts, const char *target,
 		opname = "READ then WRITE";
 	else
 		opname = opts->ops == PROTO_OP_READ ? "READ" : "WRITE";
-	fprintf(f, "  %-14s %s, %u bytes x %u%s, seed 0x%016" PRIx64 "\n",
-		"operations", opname, opts->size, opts->iters,
-		opts->rping ? " pings" : " each", opts->seed);
+	if (opts->duration_ms)
+		snprintf(dur, sizeof(dur), " for %u.%03u s (at most %u)",
+			 opts->duration_ms / 1000, opts->duration_ms % 1000,
+			 opts->iters);
+	else
+		snprintf(dur, sizeof(dur), " x %u", opts->iters);
+	fprintf(f, "  %-14s %s, %u bytes%s%s, depth %u, %s%s, seed "
+		"0x%016" PRIx64 "%s\n", "operations", opname, opts->size, dur,
+		opts->rping ? " pings" : " each", opts->rping ? 1 : opts->depth,
+		opts->verify ? "verified" : "not verified",
+		opts->busy_poll ? ", busy-poll" : "", opts->seed,
+		r->n > 1 ? " (+ connection number)" : "");
 
-	if (opts->rping) {
-		rb = o->pings ? o->pings->bytes : 0;
+	for (i = 0; i < r->n; i++) {
+		o0 = &r->outcomes[i];
+		rb += o0->reads ? o0->reads->bytes : 0;
+		wb += o0->writes ? o0->writes->bytes : 0;
+		pb += o0->pings ? o0->pings->bytes : 0;
+	}
+	if (opts->rping)
 		fprintf(f, "  %-14s %" PRIu64 " (%" PRIu64 " read by server, "
-			"%" PRIu64 " written back)\n", "bytes moved", 2 * rb,
-			rb, rb);
-	} else {
-		rb = o->reads ? o->reads->bytes : 0;
-		wb = o->writes ? o->writes->bytes : 0;
+			"%" PRIu64 " written back)\n", "bytes moved", 2 * pb,
+			pb, pb);
+	else
 		fprintf(f, "  %-14s %" PRIu64 " (read %" PRIu64 ", write %"
 			PRIu64 ")\n", "bytes moved", rb + wb, rb, wb);
-	}
 
-	fprintf(f, "  %-14s ", "phases");
-	first = true;
-	phase(f, &first, "resolve addr", t->start, t->addr);
-	phase(f, &first, "resolve route", t->addr, t->route);
-	phase(f, &first, "connect", t->route, t->established);
-	if (!opts->rping && t->desc)
-		phase(f, &first, "descriptor", t->established,
-		      t->desc > t->established ? t->desc : t->established);
-	phase(f, &first, "ops", t->ops_start, t->ops_end);
-	phase(f, &first, "done", t->done_sent, t->result);
-	phase(f, &first, "disconnect", t->disconnect, t->closed);
-	phase(f, &first, "total", t->start, t->closed);
-	fprintf(f, "%s\n", first ? "none completed" : "");
-
+	phases_line(f, r);
 	if (opts->rping) {
-		latency_line(f, "ping latency", o->pings);
+		kind_lines(f, r, K_PING);
 	} else {
-		latency_line(f, "READ latency", o->reads);
-		latency_line(f, "WRITE latency", o->writes);
+		kind_lines(f, r, K_READ);
+		kind_lines(f, r, K_WRITE);
 	}
+	verification_line(f, r);
+}
 
-	fprintf(f, "  %-14s ", "verification");
-	if (o->fail == PROBE_FAIL_NONE) {
-		if (opts->rping) {
-			fprintf(f, "OK: %u pings, sink matched source\n",
-				o->pings_verified);
-		} else {
-			first = true;
-			fputs("OK: ", f);
-			if (opts->ops & PROTO_OP_READ) {
-				fprintf(f, "%u READs matched the server's "
-					"pattern", o->reads_verified);
-				first = false;
-			}
-			if (opts->ops & PROTO_OP_WRITE)
-				fprintf(f, "%sserver verified the last of %u "
-					"WRITEs (crc32c 0x%08x)",
-					first ? "" : "; ", o->writes_done,
-					o->write_crc);
-			fputc('\n', f);
-		}
-	} else {
-		fprintf(f, "FAILED (exit %d, %s): %s\n",
-			probe_fail_exit(o->fail), probe_fail_str(o->fail),
-			o->error);
+/* ---- JSON ------------------------------------------------------------- */
+
+/* A JSON string: quotes, backslashes, control and non-ASCII bytes
+ * escaped, so the document is valid whatever the message holds. */
+static void json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s) {
+		fputs("null", f);
+		return;
 	}
+	fputc('"', f);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *op_name(uint8_t ops)
+{
+	if (ops == (PROTO_OP_READ | PROTO_OP_WRITE))
+		return "both";
+	return ops == PROTO_OP_READ ? "read" : "write";
+}
+
+static void json_fail(FILE *f, enum probe_fail fail)
+{
+	static const char *const keys[] = {
+#define PROBE_X_KEY(name, code, text) [PROBE_FAIL_##name] = #name,
+		PROBE_FAILS(PROBE_X_KEY)
+#undef PROBE_X_KEY
+	};
+	char key[16];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s", (unsigned)fail < PROBE_FAIL__COUNT ?
+		 keys[fail] : "LOCAL");
+	for (i = 0; key[i]; i++)
+		key[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ?
+				key[i] - 'A' + 'a' : key[i]);
+	fprintf(f, "\"exit_code\": %d, \"class\": ", probe_fail_exit(fail));
+	json_str(f, key);
+}
+
+static void json_kind(FILE *f, const struct probe_run *r, enum kind k,
+		      bool *first)
+{
+	struct probe_opstat *m = run_merge(r, k);
+	struct probe_figures x;
+
+	if (!m)
+		return;
+	figures(m, &x);
+	free(m);
+	if (!x.ops)
+		return;
+	fprintf(f, "%s\"%s\": {\"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
+		", \"span_ns\": %" PRIu64 ", \"mb_per_s\": %.3f, "
+		"\"gb_per_s\": %.6f, \"ops_per_s\": %.1f, \"latency_ns\": "
+		"{\"min\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"p90\": %"
+		PRIu64 ", \"p99\": %" PRIu64 ", \"p99_9\": %" PRIu64
+		", \"max\": %" PRIu64 ", \"avg\": %" PRIu64 "}}",
+		*first ? "" : ", ", kind_names[k], x.ops, x.bytes, x.span_ns,
+		x.mbps, x.gbps, x.rate, x.min, x.p50, x.p90, x.p99, x.p999,
+		x.max, x.avg);
+	*first = false;
+}
+
+static void json_conn(FILE *f, const struct probe_outcome *o, bool rping)
+{
+	bool first = true;
+	int64_t d;
+	int p;
+
+	fprintf(f, "{\"index\": %u, \"seed\": \"0x%016" PRIx64 "\", ",
+		o->idx, o->seed);
+	json_fail(f, o->fail);
+	fputs(", \"error\": ", f);
+	json_str(f, o->fail == PROBE_FAIL_NONE ? NULL : o->error);
+	fputs(", \"last_state\": ", f);
+	json_str(f, probe_state_str(o->last_state));
+	if (o->have_welcome)
+		fprintf(f, ", \"server_conn\": %" PRIu64, o->conn_id);
+	if (rping)
+		fprintf(f, ", \"pings_verified\": %u", o->pings_verified);
+	else
+		fprintf(f, ", \"reads_done\": %u, \"writes_done\": %u, "
+			"\"write_crc32c\": \"0x%08x\"", o->reads_verified,
+			o->writes_done, o->write_crc);
+	fputs(", \"phases_ns\": {", f);
+	for (p = 0; p < PH__COUNT; p++) {
+		d = phase_ns(o->times, (enum phase)p);
+		if (d < 0)
+			continue;
+		fprintf(f, "%s\"%s\": %" PRId64, first ? "" : ", ",
+			phase_keys[p], d);
+		first = false;
+	}
+	fputs("}}", f);
+}
+
+static void json_run(FILE *f, const struct probe_run *r)
+{
+	const struct probe_opts *opts = r->opts;
+	int64_t p50, max;
+	unsigned int i;
+	bool first;
+	int p;
+
+	fprintf(f, "{\"size\": %u, \"connections\": %u, \"failed\": %u, ",
+		opts->size, r->n, run_failed(r));
+	fprintf(f, "\"exit_code\": %d, \"ok\": %s, ", probe_run_exit(r),
+		probe_run_exit(r) ? "false" : "true");
+	fputs("\"phases_ns\": {", f);
+	first = true;
+	for (p = 0; p < PH__COUNT; p++) {
+		if (!phase_stats(r, (enum phase)p, &p50, &max))
+			continue;
+		fprintf(f, "%s\"%s\": {\"p50\": %" PRId64 ", \"max\": %" PRId64
+			"}", first ? "" : ", ", phase_keys[p], p50, max);
+		first = false;
+	}
+	fputs("}, \"ops\": {", f);
+	first = true;
+	json_kind(f, r, K_READ, &first);
+	json_kind(f, r, K_WRITE, &first);
+	json_kind(f, r, K_PING, &first);
+	fputs("}, \"conns\": [", f);
+	for (i = 0; i < r->n; i++) {
+		fputs(i ? ",\n    " : "\n    ", f);
+		json_conn(f, &r->outcomes[i], opts->rping);
+	}
+	fputs("]}", f);
+}
+
+void probe_report_json(FILE *f, const struct probe_opts *opts,
+		       const char *target, const struct probe_run *runs,
+		       unsigned int nruns, int exit_code)
+{
+	unsigned int i;
+
+	fputs("{\"tool\": \"rdma-probe\", \"version\": ", f);
+	json_str(f, RDMAD_VERSION);
+	fputs(", \"target\": ", f);
+	json_str(f, target);
+	fprintf(f, ", \"host\": ");
+	json_str(f, opts->host);
+	fprintf(f, ", \"port\": %u, \"source\": ", opts->port);
+	json_str(f, opts->source);
+	fprintf(f, ",\n \"protocol\": \"%s\", \"options\": {\"op\": \"%s\", "
+		"\"size\": %u, \"all_sizes\": %s, \"iters\": %u, "
+		"\"duration_ms\": %u, \"parallel\": %u, \"depth\": %u, "
+		"\"verify\": %s, \"busy_poll\": %s, \"timeout_ms\": %u, "
+		"\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\",\n"
+		" \"runs\": [", opts->rping ? "rping" : "native",
+		opts->rping ? "both" : op_name(opts->ops), opts->size,
+		opts->all_sizes ? "true" : "false", opts->iters,
+		opts->duration_ms, opts->parallel,
+		opts->rping ? 1 : opts->depth, opts->verify ? "true" : "false",
+		opts->busy_poll ? "true" : "false", opts->timeout_ms,
+		opts->seed, opts->depth > 1 && !opts->rping ?
+		"depth > 1: latency_ns is post-to-completion under load" :
+		"depth 1: latency_ns is the latency of single operations");
+	for (i = 0; i < nruns; i++) {
+		fputs(i ? ",\n  " : "\n  ", f);
+		json_run(f, &runs[i]);
+	}
+	fprintf(f, "\n ],\n \"exit_code\": %d, \"ok\": %s}\n", exit_code,
+		exit_code ? "false" : "true");
 }

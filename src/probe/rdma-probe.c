@@ -76,23 +76,124 @@ static void format_target(const struct sockaddr_storage *dst, socklen_t dlen,
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
 {
-	struct probe_conn *c = arg;
+	struct probe_ctx *ctx = arg;
+	unsigned int i;
 
-	probe_conn_abort(c, sig == SIGINT ? "interrupted" : "terminated");
+	ctx->interrupted = true;
+	for (i = 0; i < ctx->nconns; i++)
+		probe_conn_abort(ctx->conns[i], sig == SIGINT ? "interrupted" :
+				 "terminated");
+}
+
+/*
+ * --busy-poll: spin on every completion queue; between rounds, let the
+ * event loop run once without blocking, for CM events, timers and
+ * signals.
+ */
+#define PROBE_SPIN_ROUNDS	64
+
+static int busy_loop(struct probe_ctx *ctx)
+{
+	unsigned int i, r;
+
+	while (ctx->active > 0) {
+		for (r = 0; r < PROBE_SPIN_ROUNDS && ctx->active > 0; r++)
+			for (i = 0; i < ctx->nconns; i++)
+				probe_conn_poll(ctx->conns[i]);
+		if (event_base_loop(ctx->base, EVLOOP_NONBLOCK) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * One run: opts->parallel connections at one size, all started at once
+ * in the one event loop.  Fills r->outcomes; the connections stay alive
+ * (their figures are referenced) until run_free().  0, or -errno when
+ * the run could not be set up at all.
+ */
+static int run_once(struct probe_ctx *ctx, const struct probe_opts *opts,
+		    struct probe_run *r)
+{
+	unsigned int i, n = opts->parallel;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->opts = opts;
+	ctx->opts = opts;
+	ctx->conns = calloc(n, sizeof(*ctx->conns));
+	r->outcomes = calloc(n, sizeof(*r->outcomes));
+	if (!ctx->conns || !r->outcomes)
+		return -ENOMEM;
+	ctx->nconns = 0;
+	for (i = 0; i < n; i++) {
+		ret = probe_conn_new(ctx, i, &ctx->conns[i]);
+		if (ret)
+			return ret;
+		ctx->nconns++;
+	}
+	probe_dbg(1, "run: %u connection(s), %u bytes", n, opts->size);
+	for (i = 0; i < n; i++)
+		probe_conn_start(ctx->conns[i]);
+	if (opts->busy_poll)
+		ret = busy_loop(ctx);
+	else
+		ret = ctx->active > 0 && event_base_dispatch(ctx->base) < 0 ?
+		      -EIO : 0;
+	if (ret)
+		probe_err("event loop failed");
+	for (i = 0; i < n; i++)
+		probe_conn_outcome(ctx->conns[i], &r->outcomes[i]);
+	r->n = n;
+	return 0;
+}
+
+/*
+ * After a run: release the connections' RDMA resources (fds, MRs, QPs,
+ * cm_ids) at once, keep their figures for the report; *kept takes them.
+ */
+static void run_done(struct probe_ctx *ctx, struct probe_conn ***kept,
+		     unsigned int *nkept)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nconns; i++)
+		probe_conn_release(ctx->conns[i]);
+	*kept = ctx->conns;
+	*nkept = ctx->nconns;
+	ctx->conns = NULL;
+	ctx->nconns = 0;
+}
+
+/* --all-sizes: 1, 2, 4 ... up to max, and max itself if it is not a
+ * power of two.  Returns the count written to sizes[]. */
+static unsigned int sweep_sizes(uint32_t max, uint32_t *sizes)
+{
+	unsigned int n = 0;
+	uint64_t s;
+
+	for (s = 1; s <= max; s <<= 1)
+		sizes[n++] = (uint32_t)s;
+	if (sizes[n - 1] != max)
+		sizes[n++] = max;
+	return n;
 }
 
 int main(int argc, char **argv)
 {
 	struct event *sigint = NULL, *sigterm = NULL;
-	struct probe_conn *conn = NULL;
-	struct probe_outcome outcome;
+	struct probe_run runs[34];
+	struct probe_conn **kept[34];
+	unsigned int nkept[34];
+	struct probe_opts opts, run_opts[34];
+	uint32_t sizes[34];
 	struct event_base *base;
 	struct sockaddr_storage dst, src;
-	struct probe_opts opts;
 	struct probe_ctx ctx;
 	char target[2 * INET6_ADDRSTRLEN + 16];
 	socklen_t dst_len, src_len = 0;
-	int ret, code;
+	unsigned int nsizes = 1, nruns = 0, i, j;
+	int ret, code, c;
 
 	ret = probe_opts_parse(argc, argv, &opts, stdout, stderr);
 	if (ret < 0)
@@ -102,59 +203,93 @@ int main(int argc, char **argv)
 	probe_verbosity = opts.verbosity;
 	if (!opts.seed_set)
 		opts.seed = random_seed();
+	if (opts.all_sizes)
+		nsizes = sweep_sizes(opts.size, sizes);
+	else
+		sizes[0] = opts.size;
+	memset(runs, 0, sizeof(runs));
+	memset(kept, 0, sizeof(kept));
+	memset(nkept, 0, sizeof(nkept));
 
-	if (resolve("HOST", opts.host, opts.port, AF_UNSPEC, &dst, &dst_len))
-		return probe_fail_exit(PROBE_FAIL_ADDR);
-	if (opts.source && resolve("--source", opts.source, 0, dst.ss_family,
-				   &src, &src_len))
-		return probe_fail_exit(PROBE_FAIL_ADDR);
+	if (resolve("HOST", opts.host, opts.port, AF_UNSPEC, &dst, &dst_len) ||
+	    (opts.source && resolve("--source", opts.source, 0,
+				    dst.ss_family, &src, &src_len))) {
+		code = probe_fail_exit(PROBE_FAIL_ADDR);
+		if (opts.json)
+			probe_report_json(stdout, &opts, opts.host, NULL, 0,
+					  code);
+		return code;
+	}
 	format_target(&dst, dst_len, &src, src_len, opts.port, target,
 		      sizeof(target));
 
+	code = probe_fail_exit(PROBE_FAIL_LOCAL);
 	base = event_base_new();
 	if (!base) {
 		probe_err("cannot create the event loop");
-		return probe_fail_exit(PROBE_FAIL_LOCAL);
+		goto out_json;
 	}
-	code = probe_fail_exit(PROBE_FAIL_LOCAL);
 	if (probe_ctx_init(&ctx, base, &opts, (struct sockaddr *)&dst, dst_len,
 			   src_len ? (struct sockaddr *)&src : NULL, src_len))
 		goto out_base;
-	if (probe_conn_new(&ctx, 0, &conn))
-		goto out_ctx;
 
-	sigint = evsignal_new(base, SIGINT, signal_cb, conn);
-	sigterm = evsignal_new(base, SIGTERM, signal_cb, conn);
+	sigint = evsignal_new(base, SIGINT, signal_cb, &ctx);
+	sigterm = evsignal_new(base, SIGTERM, signal_cb, &ctx);
 	if (!sigint || !sigterm || evsignal_add(sigint, NULL) ||
 	    evsignal_add(sigterm, NULL)) {
 		probe_err("cannot watch signals");
-		goto out_conn;
+		goto out_sig;
 	}
 
 	probe_dbg(1, "connecting to %s, %s, seed 0x%016llx", target,
 		  opts.rping ? "rping protocol" : "rdmad protocol",
 		  (unsigned long long)opts.seed);
-	probe_conn_start(conn);
-	if (ctx.active > 0 && event_base_dispatch(base) < 0)
-		probe_err("event loop failed");
-
-	probe_conn_outcome(conn, &outcome);
-	code = probe_fail_exit(outcome.fail);
-	if (opts.verbosity >= 0)
-		probe_report(stdout, &opts, target, &outcome);
-	fflush(stdout);
-	if (outcome.fail != PROBE_FAIL_NONE)
-		probe_err("%s: %s", target, outcome.error);
-
-out_conn:
+	code = 0;
+	for (i = 0; i < nsizes; i++) {
+		run_opts[i] = opts;
+		run_opts[i].size = sizes[i];
+		ret = run_once(&ctx, &run_opts[i], &runs[i]);
+		run_done(&ctx, &kept[i], &nkept[i]);
+		nruns++;
+		if (ret) {
+			probe_err("cannot set up the connections: %s",
+				  strerror(-ret));
+			code = probe_fail_exit(PROBE_FAIL_LOCAL);
+			break;
+		}
+		c = probe_run_exit(&runs[i]);
+		if (c > code)
+			code = c;
+		if (!opts.json && opts.verbosity >= 0) {
+			probe_report(stdout, target, &runs[i]);
+			fflush(stdout);
+		}
+		for (j = 0; j < runs[i].n; j++)
+			if (runs[i].outcomes[j].fail != PROBE_FAIL_NONE)
+				probe_err("%s: conn %u: %s", target, j,
+					  runs[i].outcomes[j].error);
+		/* A sweep stops at the first size that fails. */
+		if (c || ctx.interrupted)
+			break;
+	}
+out_sig:
 	if (sigint)
 		event_free(sigint);
 	if (sigterm)
 		event_free(sigterm);
-	probe_conn_free(conn);
-out_ctx:
 	probe_ctx_fini(&ctx);
 out_base:
 	event_base_free(base);
+out_json:
+	/* Always one document, even when nothing could run. */
+	if (opts.json)
+		probe_report_json(stdout, &opts, target, runs, nruns, code);
+	fflush(stdout);
+	for (i = 0; i < nruns; i++) {
+		for (j = 0; j < nkept[i]; j++)
+			probe_conn_free(kept[i][j]);
+		free(kept[i]);
+		free(runs[i].outcomes);
+	}
 	return code;
 }

@@ -353,6 +353,149 @@ static void test_matrix(void)
 	tap_ok(ignored_terminal, "DONE and FAILED ignore every event");
 }
 
+/*
+ * Drive a native run at depth > 1, completing one operation per step, and
+ * check the pipe: never more than depth in flight, iterations posted in
+ * order, the last WRITE posted alone with nothing else in flight.
+ */
+struct pipe_log {
+	uint32_t reads_posted, writes_posted, max_inflight;
+	bool in_order, last_alone, count_ok;
+	uint32_t steps;
+};
+
+static void pipe_apply(struct probe_fsm *f, const struct probe_step *st,
+		       struct pipe_log *lg, uint32_t *inflight)
+{
+	uint32_t *posted;
+
+	if (!(st->act & (PROBE_ACT_POST_READ | PROBE_ACT_POST_WRITE)))
+		return;
+	posted = st->act & PROBE_ACT_POST_READ ? &lg->reads_posted :
+						 &lg->writes_posted;
+	if (st->iter != *posted)
+		lg->in_order = false;
+	if (!st->count)
+		lg->count_ok = false;
+	if ((st->act & PROBE_ACT_POST_WRITE) &&
+	    st->iter + st->count == f->limit &&
+	    (st->count != 1 || *inflight != 0))
+		lg->last_alone = false;
+	*posted += st->count;
+	*inflight += st->count;
+	if (*inflight > lg->max_inflight)
+		lg->max_inflight = *inflight;
+}
+
+static void pipe_run(struct probe_fsm *f, struct pipe_log *lg,
+		     uint32_t stop_after)
+{
+	struct probe_step st;
+	uint32_t inflight = 0;
+
+	memset(lg, 0, sizeof(*lg));
+	lg->in_order = lg->last_alone = lg->count_ok = true;
+	run(f, setup, 3, "setup");
+	probe_fsm_step(f, PROBE_EV_ESTABLISHED, &st);
+	probe_fsm_step(f, PROBE_EV_DESC_OK, &st);
+	pipe_apply(f, &st, lg, &inflight);
+	while (f->state == PROBE_ST_OPS && lg->steps < 10000) {
+		lg->steps++;
+		if (lg->steps == stop_after) {
+			probe_fsm_step(f, PROBE_EV_STOP, &st);
+			pipe_apply(f, &st, lg, &inflight);
+			continue;
+		}
+		probe_fsm_step(f, PROBE_EV_OP_DONE, &st);
+		inflight--;
+		if (st.act & PROBE_ACT_VERIFY_READ)
+			probe_fsm_step(f, PROBE_EV_CHECK_OK, &st);
+		pipe_apply(f, &st, lg, &inflight);
+	}
+}
+
+static void test_depth(void)
+{
+	struct probe_step st;
+	struct probe_fsm f;
+	struct pipe_log lg;
+
+	init(&f, false, RW, 10, true);
+	probe_fsm_pipeline(&f, 4, false);
+	pipe_run(&f, &lg, 0);
+	tap_ok(f.state == PROBE_ST_RESULT && f.reads_done == 10 &&
+	       f.writes_done == 10 && lg.reads_posted == 10 &&
+	       lg.writes_posted == 10 && lg.in_order && lg.count_ok,
+	       "depth 4: 10 READs and 10 WRITEs posted in order, then DONE");
+	tap_ok(lg.max_inflight == 4, "depth 4: at most 4 in flight (%u)",
+	       lg.max_inflight);
+	tap_ok(lg.last_alone, "depth 4: the last WRITE is posted alone");
+
+	init(&f, false, PROTO_OP_READ, 3, false);
+	probe_fsm_pipeline(&f, 8, false);
+	run(&f, setup, 3, "setup");
+	probe_fsm_step(&f, PROBE_EV_ESTABLISHED, &st);
+	probe_fsm_step(&f, PROBE_EV_DESC_OK, &st);
+	tap_ok(st.act == (PROBE_ACT_POST_READ | T) && st.iter == 0 &&
+	       st.count == 3, "depth above iterations: all 3 READs at once");
+	probe_fsm_step(&f, PROBE_EV_OP_DONE, &st);
+	probe_fsm_step(&f, PROBE_EV_OP_DONE, &st);
+	probe_fsm_step(&f, PROBE_EV_OP_DONE, &st);
+	tap_ok(f.state == PROBE_ST_RESULT &&
+	       probe_fsm_step(&f, PROBE_EV_OP_DONE, &st) == -EPROTO,
+	       "a completion nobody posted is a protocol error");
+
+	init(&f, false, PROTO_OP_WRITE, 2, true);
+	probe_fsm_pipeline(&f, 4, false);
+	run(&f, setup, 3, "setup");
+	probe_fsm_step(&f, PROBE_EV_ESTABLISHED, &st);
+	probe_fsm_step(&f, PROBE_EV_DESC_OK, &st);
+	tap_ok(st.count == 1 && st.iter == 0, "2 WRITEs at depth 4: the "
+	       "first goes alone, since the second is the last");
+}
+
+static void test_duration(void)
+{
+	struct probe_step st;
+	struct probe_fsm f;
+	struct pipe_log lg;
+
+	init(&f, false, RW, 1000, true);
+	probe_fsm_pipeline(&f, 4, true);
+	run(&f, setup, 3, "setup");
+	probe_fsm_step(&f, PROBE_EV_ESTABLISHED, &st);
+	probe_fsm_step(&f, PROBE_EV_DESC_OK, &st);
+	tap_ok((st.act & PROBE_ACT_ARM_DURATION) &&
+	       (st.act & PROBE_ACT_POST_READ) && st.count == 4,
+	       "duration: the READ clock starts with the first READs");
+
+	/* STOP after 20 steps of READs: drain, then WRITEs with a clock. */
+	init(&f, false, PROTO_OP_READ, 1000, true);
+	probe_fsm_pipeline(&f, 4, true);
+	pipe_run(&f, &lg, 20);
+	tap_ok(f.state == PROBE_ST_RESULT && f.reads_done == lg.reads_posted &&
+	       f.reads_done < 1000 && f.reads_done >= 20,
+	       "duration READ: STOP drains what is in flight, then DONE "
+	       "(%u READs)", f.reads_done);
+
+	init(&f, false, PROTO_OP_WRITE, 1000, true);
+	probe_fsm_pipeline(&f, 4, true);
+	pipe_run(&f, &lg, 20);
+	tap_ok(f.state == PROBE_ST_RESULT && f.writes_done == lg.writes_posted &&
+	       f.writes_done < 1000 && lg.last_alone && lg.max_inflight == 4,
+	       "duration WRITE: STOP drains, then one last WRITE alone (%u)",
+	       f.writes_done);
+
+	init(&f, false, PROTO_OP_WRITE, 5, true);
+	probe_fsm_pipeline(&f, 2, true);
+	pipe_run(&f, &lg, 0);
+	tap_ok(f.state == PROBE_ST_RESULT && f.writes_done == 5 &&
+	       lg.last_alone, "duration: the iteration cap still ends a run");
+	tap_ok(probe_fsm_step(&f, PROBE_EV_STOP, &st) == 0 &&
+	       f.state == PROBE_ST_RESULT && st.act == 0,
+	       "a late STOP is ignored");
+}
+
 static void test_names(void)
 {
 	int i, j, ok = 1;
@@ -385,6 +528,8 @@ int main(void)
 	test_rping();
 	test_failures();
 	test_matrix();
+	test_depth();
+	test_duration();
 	test_names();
 	return tap_done();
 }

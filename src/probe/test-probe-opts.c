@@ -77,6 +77,29 @@ static void test_values(void)
 	tap_ok(ret == 0 && o.size == 1 && o.rping && !o.source,
 	       "1 byte, rping, port; no source by default");
 
+	ret = parse(&o, ARGS("h"));
+	tap_ok(ret == 0 && o.parallel == 1 && o.depth == 1 && o.verify &&
+	       !o.busy_poll && !o.json && !o.all_sizes && !o.duration_ms,
+	       "defaults: one connection, depth 1, verified, event-driven");
+
+	ret = parse(&o, ARGS("-D", "2.5", "-P", "8", "--depth", "16",
+			     "--no-verify", "--busy-poll", "--json", "h"));
+	tap_ok(ret == 0 && o.duration_ms == 2500 && o.parallel == 8 &&
+	       o.depth == 16 && !o.verify && o.busy_poll && o.json &&
+	       o.iters == PROBE_DURATION_ITERS,
+	       "-D, -P, --depth, --no-verify, --busy-poll, --json");
+
+	ret = parse(&o, ARGS("-D", "1", "-n", "50", "h"));
+	tap_ok(ret == 0 && o.duration_ms == 1000 && o.iters == 50,
+	       "-D with -n: -n is the cap");
+
+	ret = parse(&o, ARGS("--all-sizes", "h"));
+	tap_ok(ret == 0 && o.all_sizes && o.size == PROBE_SWEEP_DEFAULT_MAX,
+	       "--all-sizes sweeps up to 1m by default");
+	ret = parse(&o, ARGS("--all-sizes", "-s", "4k", "h"));
+	tap_ok(ret == 0 && o.all_sizes && o.size == 4096,
+	       "--all-sizes -s 4k sweeps up to 4k");
+
 	ret = parse(&o, ARGS("-I", "10.0.0.2", "h"));
 	tap_ok(ret == 0 && o.source && !strcmp(o.source, "10.0.0.2"),
 	       "-I sets the source address");
@@ -119,6 +142,15 @@ static void test_bad(void)
 		{ ARGS("-s", "4k"), "missing HOST" },
 		{ ARGS("h1", "h2"), "unexpected argument 'h2'" },
 		{ ARGS(""), "empty HOST" },
+		{ ARGS("-D", "0", "h"), "--duration '0'" },
+		{ ARGS("-D", "x", "h"), "--duration 'x'" },
+		{ ARGS("-P", "0", "h"), "--parallel '0'" },
+		{ ARGS("-P", "1025", "h"), "--parallel '1025'" },
+		{ ARGS("--depth", "0", "h"), "--depth '0'" },
+		{ ARGS("--depth", "513", "h"), "--depth '513'" },
+		{ ARGS("--rping", "-D", "1", "h"), "--duration cannot" },
+		{ ARGS("--rping", "--depth", "2", "h"), "--depth cannot" },
+		{ ARGS("--rping", "--no-verify", "h"), "--no-verify cannot" },
 	};
 	struct probe_opts o;
 	size_t i;

@@ -91,7 +91,7 @@ rdmad_start() {
 	[ -x "$RDMAD" ] || fail "rdmad not built ($RDMAD)"
 	port=$(sed -n 's/^listen *= *.*:\([0-9]*\) *$/\1/p' "$conf" | head -1)
 	[ -n "$port" ] || fail "no listen ADDRESS:PORT in $conf"
-	srv "$RDMAD" -c "$conf" >"$logf" 2>&1 &
+	srv exec "$RDMAD" -c "$conf" >"$logf" 2>&1 &
 	RDMAD_PID=$!
 	wait_listen "$port"
 	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"

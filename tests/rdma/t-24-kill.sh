@@ -28,6 +28,16 @@ start_rdmad() {
 	done
 	fail "rdmad did not start (log: $2)"
 }
+# The pid of the real client behind a background job (cli may wrap it).
+real_pid() {	# JOBPID NAME
+	local i p
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && { echo $1; return 0; }
+		p=$(pgrep -x -P $1 "$2") && { echo $p; return 0; }
+		sleep 0.05
+	done
+	fail "no $2 process under pid $1"
+}
 wait_log() {	# PATTERN SECS
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
@@ -44,7 +54,7 @@ base=$(rdma_res_counts $rpid)
 # 1. An endless rping holds the only slot; a probe is turned away.
 cli rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port -C 0 \
 	-S 65535 -V >"$T/rping-killed.log" 2>&1 &
-cpid=$!
+cpid=$(real_pid $! rping)
 wait_log 'open: rping' 20
 sleep 1
 cli timeout 60 "$PROBE" -p $port -t 20 -s 4k -n 1 "$RDMAD_SRV_ADDR" \
@@ -56,7 +66,6 @@ grep -q 'busy: 1/1 connections, retry later' "$T/busy.log" ||
 log "busy reject seen by the probe: $(grep -m1 busy "$T/busy.log")"
 
 kill -KILL $cpid
-pkill -KILL -P $cpid -x rping 2>/dev/null
 wait_log 'close: rping' 30
 log "rping killed: $(grep 'close: rping' "$T/rdmad.log" | tail -1 | cut -d' ' -f3-)"
 wait_res_counts $rpid "$base" 20
@@ -64,11 +73,10 @@ wait_res_counts $rpid "$base" 20
 # 2. A probe killed in the middle of 1 MiB READs and WRITEs.
 cli "$PROBE" -p $port -t 20 --op both -s 1m -n 50000 "$RDMAD_SRV_ADDR" \
 	>"$T/probe-killed.log" 2>&1 &
-cpid=$!
+cpid=$(real_pid $! rdma-probe)
 wait_log 'open: native' 20
 sleep 2
 kill -KILL $cpid
-pkill -KILL -P $cpid -x rdma-probe 2>/dev/null
 wait_log 'close: native' 40
 line=$(grep 'close: native' "$T/rdmad.log" | tail -1)
 log "probe killed: $(echo "$line" | cut -d' ' -f3-)"

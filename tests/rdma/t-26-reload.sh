@@ -1,0 +1,61 @@
+#!/bin/bash
+# SIGHUP re-reads the configuration: a raised limit applies to the next
+# client; a broken file is refused with FILE:LINE and the daemon goes on
+# with the configuration it has.
+source "$(dirname "$0")/lib.sh"
+[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+port=7626
+conf() {	# MAX_BUFFER_SIZE [EXTRA LINE]
+	cat >"$T/rdmad.ini" <<INI
+[server]
+listen = $RDMAD_SRV_ADDR:$port
+[limits]
+max_buffer_size = $1
+${2:-}
+INI
+}
+start_rdmad() {
+	local s i
+	srv "$RDMAD" -c "$1" >"$2" 2>&1 &
+	s=$!
+	for ((i = 0; i < 100; i++)); do
+		if [ "$(cat /proc/$s/comm 2>/dev/null)" = rdmad ]; then
+			rpid=$s; return 0
+		fi
+		rpid=$(pgrep -x -P $s rdmad) && return 0
+		sleep 0.05
+	done
+	fail "rdmad did not start (log: $2)"
+}
+wait_log() {	# PATTERN SECS
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		grep -q "$1" "$T/rdmad.log" && return 0
+		sleep 0.1
+	done
+	tail -20 "$T/rdmad.log" >&2
+	fail "rdmad did not log '$1' within $2s"
+}
+probe() { cli timeout 60 "$PROBE" -p $port -t 20 "$@" "$RDMAD_SRV_ADDR"; }
+
+conf 64k
+start_rdmad "$T/rdmad.ini" "$T/rdmad.log"
+wait_listen $port
+probe -s 128k -n 1 >"$T/p1.log" 2>&1
+rc=$?
+[ $rc = 5 ] || { cat "$T/p1.log" >&2; fail "128 KiB with a 64 KiB limit: exit $rc, want 5"; }
+
+conf 1m
+kill -HUP $rpid
+wait_log 'reload: configuration re-read' 10
+probe -s 128k -n 2 >"$T/p2.log" 2>&1 ||
+	{ cat "$T/p2.log" >&2; fail "128 KiB after raising the limit to 1 MiB failed"; }
+
+conf 1m "max_conections = 5"
+kill -HUP $rpid
+wait_log "reload: $T/rdmad.ini:5: unknown key 'max_conections'" 10
+probe -s 512k -n 1 >"$T/p3.log" 2>&1 ||
+	{ cat "$T/p3.log" >&2; fail "probe after a refused reload failed"; }
+kill -0 $rpid 2>/dev/null || fail "rdmad died"
+log "reload applied a new limit, refused a broken file, kept serving"
+exit 0

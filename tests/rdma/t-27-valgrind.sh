@@ -1,0 +1,47 @@
+#!/bin/bash
+# rdmad under valgrind memcheck for a full scenario (rping and native
+# clients, one killed, SIGTERM): no errors, no leaks.
+source "$(dirname "$0")/lib.sh"
+command -v valgrind >/dev/null || fail "valgrind not installed"
+[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+port=7627
+cat >"$T/rdmad.ini" <<INI
+[server]
+listen = $RDMAD_SRV_ADDR:$port
+[limits]
+max_buffer_size = 64k
+[timeouts]
+accept = 60s
+io = 60s
+idle = 60s
+INI
+srv valgrind --error-exitcode=99 --leak-check=full \
+	--show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
+	--log-file="$T/valgrind.log" "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
+job=$!
+wait_listen $port 120
+vpid=$(pgrep -P $job | head -1)
+[ -n "$vpid" ] || vpid=$job
+
+cli timeout 120 rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port \
+	-C 5 -S 4096 -v -V >"$T/rping.log" 2>&1
+got=$(grep -c '^ping data: rdma-ping-' "$T/rping.log")
+[ "$got" = 5 ] || fail "rping under valgrind: $got of 5 pings verified"
+cli timeout 120 "$PROBE" -p $port -t 60 --op both -s 16k -n 3 \
+	"$RDMAD_SRV_ADDR" >"$T/probe.log" 2>&1 || { cat "$T/probe.log" >&2; fail "probe under valgrind failed"; }
+cli "$PROBE" -p $port -t 60 --op both -s 64k -n 100000 "$RDMAD_SRV_ADDR" \
+	>"$T/killed.log" 2>&1 &
+k=$!
+for ((i = 0; i < 600; i++)); do grep -q 'open: native, ops read+write, size 65536' "$T/rdmad.log" && break; sleep 0.1; done
+sleep 2
+kp=$(pgrep -x -P $k rdma-probe) || kp=$k
+kill -KILL $kp
+for ((i = 0; i < 600; i++)); do [ "$(grep -c 'close: native' "$T/rdmad.log")" = 2 ] && break; sleep 0.1; done
+
+kill -TERM $vpid
+wait $job
+rc=$?
+tail -15 "$T/valgrind.log" | sed 's/^/# /' >&2
+[ $rc = 0 ] || fail "rdmad under valgrind exited $rc (log: $T/valgrind.log)"
+grep -q 'ERROR SUMMARY: 0 errors' "$T/valgrind.log" || fail "valgrind found errors"
+exit 0
