@@ -43,6 +43,9 @@ void config_defaults(struct rdmad_config *cfg)
 	cfg->n_listen = 1;
 	cfg->listen_backlog = 128;
 	cfg->max_connections = 64;
+	cfg->max_per_host = 0;
+	cfg->drain_timeout_ms = 10000;
+	cfg->max_duration_ms = 600000;
 	cfg->max_buffer_size = 1u << 20;
 	cfg->max_iterations = 100000;
 	cfg->log_level = LOG_INFO;
@@ -252,7 +255,61 @@ static void set_listen(struct config_parse *p, const char *value)
 		perr(p, "listen: no address given");
 }
 
-enum key_type { K_UINT, K_SIZE, K_MS, K_LEVEL, K_LISTEN };
+/* allow = / deny = : CIDR prefixes, space or comma separated; lines add. */
+static void set_acl(struct config_parse *p, struct acl *a, const char *name,
+		    const char *value)
+{
+	char buf[1024], *tok, *save = NULL;
+	struct acl_entry e;
+	int any = 0;
+
+	if (strlen(value) >= sizeof(buf)) {
+		perr(p, "%s: value too long", name);
+		return;
+	}
+	strcpy(buf, value);
+	for (tok = strtok_r(buf, " \t,", &save); tok;
+	     tok = strtok_r(NULL, " \t,", &save)) {
+		any = 1;
+		if (acl_parse(tok, &e)) {
+			perr(p, "%s: '%s' is not a network (A.B.C.D/N or "
+			     "IPV6/N, no host bits below the prefix)", name,
+			     tok);
+			return;
+		}
+		if (acl_add(a, &e)) {
+			perr(p, "%s: more than %d networks", name,
+			     ACL_MAX_ENTRIES);
+			return;
+		}
+	}
+	if (!any)
+		perr(p, "%s: no network given", name);
+}
+
+static void set_psk_file(struct config_parse *p, const char *value)
+{
+	struct rdmad_config *cfg = p->cfg;
+	char msg[256];
+
+	if (!*value) {		/* psk_file = (empty): no key */
+		cfg->psk_file[0] = '\0';
+		auth_key_clear(&cfg->psk);
+		return;
+	}
+	if (strlen(value) >= sizeof(cfg->psk_file)) {
+		perr(p, "psk_file: path too long");
+		return;
+	}
+	if (auth_key_load(&cfg->psk, value, msg, sizeof(msg))) {
+		perr(p, "psk_file: %s", msg);
+		return;
+	}
+	strcpy(cfg->psk_file, value);
+}
+
+enum key_type { K_UINT, K_SIZE, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
+		K_PSK };
 
 struct key_def {
 	const char *section;
@@ -268,10 +325,18 @@ static const struct key_def keys[] = {
 	{ "server", "listen_backlog", K_UINT, OFF(listen_backlog), 1, 4096 },
 	{ "server", "max_connections", K_UINT, OFF(max_connections),
 	  1, 65536 },
+	{ "server", "max_connections_per_host", K_UINT, OFF(max_per_host),
+	  0, 65536 },
+	{ "server", "drain_timeout", K_MS, OFF(drain_timeout_ms),
+	  0, 3600000 },
 	{ "limits", "max_buffer_size", K_SIZE, OFF(max_buffer_size),
 	  1, 1u << 30 },
 	{ "limits", "max_iterations", K_UINT, OFF(max_iterations),
 	  1, UINT32_MAX - 1 },
+	{ "limits", "max_duration", K_MS, OFF(max_duration_ms), 0, 86400000 },
+	{ "access", "allow", K_ALLOW, 0, 0, 0 },
+	{ "access", "deny", K_DENY, 0, 0, 0 },
+	{ "auth", "psk_file", K_PSK, 0, 0, 0 },
 	{ "timeouts", "accept", K_MS, OFF(accept_timeout_ms),
 	  10, 3600000 },
 	{ "timeouts", "idle", K_MS, OFF(idle_timeout_ms), 10, 86400000 },
@@ -305,6 +370,15 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 	switch (k->type) {
 	case K_LISTEN:
 		set_listen(p, value);
+		return;
+	case K_ALLOW:
+		set_acl(p, &p->cfg->allow, k->name, value);
+		return;
+	case K_DENY:
+		set_acl(p, &p->cfg->deny, k->name, value);
+		return;
+	case K_PSK:
+		set_psk_file(p, value);
 		return;
 	case K_UINT:
 		ret = config_parse_uint(value, k->min, k->max, &u);
@@ -500,6 +574,12 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 	if (cfg->max_buffer_size < 1 || cfg->max_connections < 1 ||
 	    cfg->max_iterations < 1) {
 		snprintf(err, errlen, "%s: limits must be at least 1", name);
+		return -EINVAL;
+	}
+	if (cfg->max_per_host > cfg->max_connections) {
+		snprintf(err, errlen, "%s: [server] max_connections_per_host "
+			 "(%u) exceeds max_connections (%u)", name,
+			 cfg->max_per_host, cfg->max_connections);
 		return -EINVAL;
 	}
 	if (cfg->close_timeout_ms > cfg->session_timeout_ms) {

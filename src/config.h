@@ -15,6 +15,8 @@
 #include <sys/socket.h>
 
 #include "config-paths.h"
+#include "acl.h"
+#include "auth.h"
 
 #define CONFIG_DEFAULT_PATH	RDMAD_SYSCONFDIR "/rdmad/rdmad.ini"
 #define CONFIG_MAX_LISTEN	16
@@ -30,8 +32,17 @@ struct rdmad_config {
 	unsigned int n_listen;
 	unsigned int listen_backlog;
 	unsigned int max_connections;
+	unsigned int max_per_host;	/* 0: only max_connections */
+	unsigned int drain_timeout_ms;	/* SIGTERM: wait for live conns */
 	uint32_t max_buffer_size;	/* bytes */
 	uint32_t max_iterations;
+	unsigned int max_duration_ms;	/* whole connection, 0: none */
+	/* [access]: deny wins, then a non-empty allow list must match */
+	struct acl allow;
+	struct acl deny;
+	/* [auth]: pre-shared key, psk.len 0 when none */
+	char psk_file[256];
+	struct auth_key psk;
 	int log_level;			/* LOG_ERR .. LOG_DEBUG */
 	/* Deadlines, in milliseconds (see enum conn_deadline). */
 	unsigned int accept_timeout_ms;

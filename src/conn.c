@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acl.h"
+#include "auth.h"
 #include "conn.h"
 #include "conn_fsm.h"
 #include "crc32c.h"
@@ -54,6 +56,7 @@ struct conn {
 	struct rdmad *d;
 	uint64_t id;
 	char peer[INET6_ADDRSTRLEN + 8];
+	struct sockaddr_storage peer_addr;	/* for per-host counts */
 	struct timespec t_open;
 	struct conn_fsm fsm;
 	int counted;			/* in d->n_conns */
@@ -69,6 +72,7 @@ struct conn {
 	struct event *cq_ev;
 	struct event *timer;
 	struct event *free_ev;
+	struct event *life_timer;	/* [limits] max_duration */
 	enum conn_deadline deadline;
 
 	/* control messages: CONN_RECV_DEPTH receive slots, then sends */
@@ -85,6 +89,7 @@ struct conn {
 
 	/* native */
 	struct proto_hello hello;
+	struct proto_welcome welcome;	/* as sent (nonce with a key) */
 	struct proto_done done;
 	struct proto_result result;
 
@@ -346,17 +351,42 @@ static int buf_alloc(struct conn *c, size_t len, int access)
 
 /* ---- actions ----------------------------------------------------------- */
 
+/* Least access: only what the client said it will do. */
+static int native_buf_alloc(struct conn *c)
+{
+	int ret, access = 0;
+
+	if (c->hello.ops & PROTO_OP_READ)
+		access |= IBV_ACCESS_REMOTE_READ;
+	if (c->hello.ops & PROTO_OP_WRITE)
+		access |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	ret = buf_alloc(c, c->hello.size, access);
+	if (ret)
+		return ret;
+	if (c->hello.ops & PROTO_OP_READ)
+		pattern_fill(c->buf, c->buf_len, c->hello.seed,
+			     PROTO_ITER_READ);
+	return 0;
+}
+
 static int act_send_desc(struct conn *c)
 {
-	struct proto_desc desc = {
-		.addr = (uintptr_t)c->buf,
-		.rkey = c->buf_mr->rkey,
-		.len = (uint32_t)c->buf_len,
-		.access = c->hello.ops,
-	};
-	uint8_t *p = send_slot(c);
-	int n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
+	struct proto_desc desc;
+	uint8_t *p;
+	int n;
 
+	/* With a key the buffer exists only once the client proved it. */
+	if (!c->buf_mr) {
+		n = native_buf_alloc(c);
+		if (n)
+			return n;
+	}
+	desc.addr = (uintptr_t)c->buf;
+	desc.rkey = c->buf_mr->rkey;
+	desc.len = (uint32_t)c->buf_len;
+	desc.access = c->hello.ops;
+	p = send_slot(c);
+	n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
 	if (n < 0)
 		return n;
 	return post_send_msg(c, p, (size_t)n);
@@ -526,6 +556,34 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 
 /* ---- completions ------------------------------------------------------- */
 
+/* An AUTH message: right key, or the connection ends here. */
+static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
+				      uint32_t len)
+{
+	struct proto_auth a;
+	const char *why = NULL;
+	int ret;
+
+	if (c->fsm.recv != CONN_RS_WAIT_AUTH)
+		return CONN_EV_RECV_AUTH;	/* a second one: the FSM refuses */
+	if (proto_auth_decode(p, len, &a, &why)) {
+		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
+		conn_result(c, "bad-message", "%s", why);
+		return CONN_EV_RECV_BAD;
+	}
+	ret = auth_verify(&c->d->cfg.psk, &c->welcome, &c->hello, a.mac);
+	if (ret) {
+		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
+			 "disconnecting (nothing revealed)",
+			 ret == -EACCES ? "wrong key" : strerror(-ret));
+		conn_result(c, "auth-failed", "%s", ret == -EACCES ?
+			    "wrong pre-shared key" : strerror(-ret));
+		return CONN_EV_RECV_BAD;
+	}
+	conn_log(c, LOG_INFO, NULL, "client authenticated (pre-shared key)");
+	return CONN_EV_RECV_AUTH;
+}
+
 /* Turn a received message into an event; the slot is reposted after. */
 static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 				       uint32_t len)
@@ -540,6 +598,8 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 		if (type == PROTO_MSG_DONE &&
 		    !proto_done_decode(p, len, &c->done, &why))
 			return CONN_EV_RECV_DONE;
+		if (type == PROTO_MSG_AUTH && c->fsm.auth)
+			return conn_recv_auth(c, p, len);
 		if (type > 0)
 			why = "unexpected message type from client";
 		conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s",
@@ -745,6 +805,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
+		listener_device_gone(c->d, c->cm_id->verbs);
 		conn_result(c, "device-removed", "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
@@ -803,6 +864,8 @@ static void conn_release(struct conn *c)
 		event_free(c->timer);
 	if (c->free_ev)
 		event_free(c->free_ev);
+	if (c->life_timer)
+		event_free(c->life_timer);
 	if (c->cq && c->cq_unacked)
 		ibv_ack_cq_events(c->cq, c->cq_unacked);
 	if (c->qp)
@@ -862,6 +925,24 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	rdmad_conn_gone(d);
 }
 
+/* [limits] max_duration: the whole life of a connection. */
+static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+	char s[64];
+
+	if (c->fsm.life != CONN_LIFE_ACCEPTING &&
+	    c->fsm.life != CONN_LIFE_ESTABLISHED)
+		return;		/* already on its way out */
+	conn_fsm_str(&c->fsm, s, sizeof(s));
+	conn_log(c, LOG_WARNING, NULL, "connection older than max_duration "
+		 "(%ums) in state %s; disconnecting",
+		 c->d->cfg.max_duration_ms, s);
+	conn_result(c, "timeout", "max_duration %ums reached in %s",
+		    c->d->cfg.max_duration_ms, s);
+	conn_fire(c, CONN_EV_TIMEOUT);
+}
+
 static int conn_setup(struct conn *c)
 {
 	struct rdma_cm_id *id = c->cm_id;
@@ -869,7 +950,7 @@ static int conn_setup(struct conn *c)
 	size_t ctl_len = (size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) *
 			 PROTO_MSG_MAX;
 	unsigned int i;
-	int ret, access;
+	int ret;
 
 	c->dev = listener_device(c->d, id->verbs);
 	if (!c->dev)
@@ -909,20 +990,12 @@ static int conn_setup(struct conn *c)
 	if (!c->ctl_mr)
 		return -errno ? -errno : -ENOMEM;
 
-	if (c->fsm.proto == CONN_PROTO_NATIVE) {
-		/* Least access: only what the client said it will do. */
-		access = 0;
-		if (c->hello.ops & PROTO_OP_READ)
-			access |= IBV_ACCESS_REMOTE_READ;
-		if (c->hello.ops & PROTO_OP_WRITE)
-			access |= IBV_ACCESS_LOCAL_WRITE |
-				  IBV_ACCESS_REMOTE_WRITE;
-		ret = buf_alloc(c, c->hello.size, access);
+	/* Native without a key: the buffer now, so that a client that
+	 * cannot have it is rejected rather than accepted and dropped. */
+	if (c->fsm.proto == CONN_PROTO_NATIVE && !c->fsm.auth) {
+		ret = native_buf_alloc(c);
 		if (ret)
 			return ret;
-		if (c->hello.ops & PROTO_OP_READ)
-			pattern_fill(c->buf, c->buf_len, c->hello.seed,
-				     PROTO_ITER_READ);
 	}
 
 	for (i = 0; i < CONN_RECV_DEPTH; i++) {
@@ -935,10 +1008,20 @@ static int conn_setup(struct conn *c)
 			     conn_cq_cb, c);
 	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
 	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
-	if (!c->cq_ev || !c->timer || !c->free_ev)
+	c->life_timer = evtimer_new(c->d->base, conn_life_cb, c);
+	if (!c->cq_ev || !c->timer || !c->free_ev || !c->life_timer)
 		return -ENOMEM;
 	if (event_add(c->cq_ev, NULL))
 		return -EIO;
+	if (c->d->cfg.max_duration_ms) {
+		struct timeval tv = {
+			.tv_sec = c->d->cfg.max_duration_ms / 1000,
+			.tv_usec = (c->d->cfg.max_duration_ms % 1000) * 1000,
+		};
+
+		if (evtimer_add(c->life_timer, &tv))
+			return -EIO;
+	}
 	return 0;
 }
 
@@ -946,14 +1029,20 @@ static int conn_accept(struct conn *c, const struct conn_cm_event *e)
 {
 	const struct ibv_device_attr *a = &c->dev->attr;
 	struct rdma_conn_param cp;
-	uint8_t pdata[PROTO_WELCOME_LEN];
-	struct proto_welcome w = {
-		.version = PROTO_VERSION,
-		.max_size = c->d->cfg.max_buffer_size,
-		.max_iters = c->d->cfg.max_iterations,
-		.conn_id = c->id,
-	};
-	int rd = a->max_qp_rd_atom, init = a->max_qp_init_rd_atom;
+	uint8_t pdata[PROTO_WELCOME_AUTH_LEN];
+	struct proto_welcome *w = &c->welcome;
+	int rd = a->max_qp_rd_atom, init = a->max_qp_init_rd_atom, n;
+
+	memset(w, 0, sizeof(*w));
+	w->version = PROTO_VERSION;
+	w->max_size = c->d->cfg.max_buffer_size;
+	w->max_iters = c->d->cfg.max_iterations;
+	w->conn_id = c->id;
+	if (c->fsm.auth) {
+		w->flags = PROTO_WELCOME_F_AUTH;
+		if (auth_nonce(w->nonce))
+			return -EIO;
+	}
 
 	memset(&cp, 0, sizeof(cp));
 	/* Incoming READs (native client): our responder resources, no
@@ -966,9 +1055,11 @@ static int conn_accept(struct conn *c, const struct conn_cm_event *e)
 	cp.retry_count = 7;
 	cp.rnr_retry_count = 7;
 	if (c->fsm.proto == CONN_PROTO_NATIVE) {
-		proto_welcome_encode(&w, pdata, sizeof(pdata));
+		n = proto_welcome_encode(w, pdata, sizeof(pdata));
+		if (n < 0)
+			return n;
 		cp.private_data = pdata;
-		cp.private_data_len = sizeof(pdata);
+		cp.private_data_len = (uint8_t)n;
 	}
 	if (rdma_accept(c->cm_id, &cp))
 		return -errno ? -errno : -EIO;
@@ -1004,6 +1095,19 @@ static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
 
 #define REJECT(...)	do { reject(__VA_ARGS__); return; } while (0)
 
+/* Live connections from the host of SA. */
+static unsigned int conn_count_host(struct rdmad *d, const struct sockaddr *sa)
+{
+	unsigned int n = 0;
+	struct conn *c;
+
+	TAILQ_FOREACH(c, &d->conns, link)
+		if (c->counted &&
+		    acl_same_host((struct sockaddr *)&c->peer_addr, sa))
+			n++;
+	return n;
+}
+
 void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 {
 	const struct rdmad_config *cfg = &d->cfg;
@@ -1012,15 +1116,20 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	const char *why = NULL;
 	char peer[INET6_ADDRSTRLEN + 8];
 	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
+	struct sockaddr *sa;
 	struct conn *c;
 	int ret, n;
 
 	peer_str(e->id, peer, sizeof(peer));
+	sa = rdma_get_peer_addr(e->id);
 	kind = proto_classify(e->pdata, e->pdata_len);
 
 	if (d->stopping)
 		REJECT(d, e->id, peer, PROTO_REJ_SHUTDOWN,
 			      "shutting down: rdmad is stopping");
+	/* Access lists first: nothing is allocated for a refused peer. */
+	if (acl_check(&cfg->allow, &cfg->deny, sa, &why))
+		REJECT(d, e->id, peer, PROTO_REJ_DENIED, "denied: %s", why);
 	if (kind == PROTO_KIND_UNKNOWN)
 		REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
 			      "unknown protocol: neither rdmad hello nor "
@@ -1036,10 +1145,22 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 			REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
 				      "bad hello: %s", why);
 	}
+	if (kind == PROTO_KIND_RPING && cfg->psk.len)
+		REJECT(d, e->id, peer, PROTO_REJ_DENIED, "denied: this server "
+		       "requires a pre-shared key; the rping protocol cannot "
+		       "authenticate");
 	if (d->n_conns >= cfg->max_connections)
 		REJECT(d, e->id, peer, PROTO_REJ_BUSY,
 			      "busy: %u/%u connections, retry later",
 			      d->n_conns, cfg->max_connections);
+	if (cfg->max_per_host) {
+		unsigned int same = conn_count_host(d, sa);
+
+		if (same >= cfg->max_per_host)
+			REJECT(d, e->id, peer, PROTO_REJ_BUSY,
+			       "busy: %u/%u connections from this host, "
+			       "retry later", same, cfg->max_per_host);
+	}
 	if (kind == PROTO_KIND_NATIVE) {
 		if (hello.size > cfg->max_buffer_size)
 			REJECT(d, e->id, peer, PROTO_REJ_LIMIT,
@@ -1060,9 +1181,16 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	c->cm_id = e->id;
 	e->id->context = c;
 	memcpy(c->peer, peer, sizeof(c->peer));
+	if (sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6))
+		memcpy(&c->peer_addr, sa, sa->sa_family == AF_INET ?
+		       sizeof(struct sockaddr_in) :
+		       sizeof(struct sockaddr_in6));
 	clock_gettime(CLOCK_MONOTONIC, &c->t_open);
-	conn_fsm_init(&c->fsm, kind == PROTO_KIND_NATIVE ?
-			       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
+	if (kind == PROTO_KIND_NATIVE && cfg->psk.len)
+		conn_fsm_init_auth(&c->fsm);
+	else
+		conn_fsm_init(&c->fsm, kind == PROTO_KIND_NATIVE ?
+				       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
 	if (kind == PROTO_KIND_NATIVE)
 		c->hello = hello;
 
@@ -1096,12 +1224,13 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	d->n_accepted++;
 	if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
-			 "%s%s%s, size %u, %u iterations, connection %u/%u",
+			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
 			 hello.ops & PROTO_OP_READ ? "read" : "",
 			 hello.ops == PROTO_OP_MASK ? "+" : "",
 			 hello.ops & PROTO_OP_WRITE ? "write" : "",
 			 hello.size, hello.iters, d->n_conns,
-			 cfg->max_connections);
+			 cfg->max_connections,
+			 c->fsm.auth ? ", key required" : "");
 	else
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
 			 "connection %u/%u", d->n_conns, cfg->max_connections);

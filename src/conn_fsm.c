@@ -87,6 +87,14 @@ void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto)
 	f->send = CONN_SS_IDLE;
 	f->recv = proto == CONN_PROTO_NATIVE ? CONN_RS_WAIT_DONE :
 					       CONN_RS_WAIT_SRC;
+	f->auth = 0;
+}
+
+void conn_fsm_init_auth(struct conn_fsm *f)
+{
+	conn_fsm_init(f, CONN_PROTO_NATIVE);
+	f->auth = 1;
+	f->recv = CONN_RS_WAIT_AUTH;
 }
 
 /* Events of the established data phase, native protocol. */
@@ -94,6 +102,15 @@ static int step_native(struct conn_fsm *n, enum conn_event ev,
 		       unsigned int *act)
 {
 	switch (ev) {
+	case CONN_EV_RECV_AUTH:
+		/* The key is proven: only now is the buffer revealed. */
+		if (!n->auth || n->recv != CONN_RS_WAIT_AUTH ||
+		    n->send != CONN_SS_IDLE)
+			return -EPROTO;
+		n->recv = CONN_RS_WAIT_DONE;
+		n->send = CONN_SS_DESC_POSTED;
+		*act |= CONN_ACT_SEND_DESC;
+		return 0;
 	case CONN_EV_SEND_COMPLETE:
 		if (n->send == CONN_SS_DESC_POSTED) {
 			n->send = CONN_SS_DESC_SENT;
@@ -170,6 +187,7 @@ static int is_data_event(enum conn_event ev)
 {
 	switch (ev) {
 	case CONN_EV_ESTABLISHED:
+	case CONN_EV_RECV_AUTH:
 	case CONN_EV_RECV_DONE:
 	case CONN_EV_RECV_ADVERT:
 	case CONN_EV_SEND_COMPLETE:
@@ -208,7 +226,7 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 	if (n->life == CONN_LIFE_ACCEPTING) {
 		if (ev == CONN_EV_ESTABLISHED) {
 			n->life = CONN_LIFE_ESTABLISHED;
-			if (n->proto == CONN_PROTO_NATIVE) {
+			if (n->proto == CONN_PROTO_NATIVE && !n->auth) {
 				n->send = CONN_SS_DESC_POSTED;
 				*act |= CONN_ACT_SEND_DESC;
 			}
@@ -220,11 +238,19 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 			n->life = CONN_LIFE_ESTABLISHED;
 			return step_rping(n, ev, act);
 		}
+		/* A client may send AUTH as soon as it sees ESTABLISHED,
+		 * before ours reaches us: it establishes too. */
+		if (n->proto == CONN_PROTO_NATIVE && n->auth &&
+		    ev == CONN_EV_RECV_AUTH) {
+			n->life = CONN_LIFE_ESTABLISHED;
+			return step_native(n, ev, act);
+		}
 		return -EPROTO;
 	}
 
+	/* Late ESTABLISHED, after the peer's first message did it. */
 	if (ev == CONN_EV_ESTABLISHED)
-		return n->proto == CONN_PROTO_RPING ? 0 : -EPROTO;
+		return n->proto == CONN_PROTO_RPING || n->auth ? 0 : -EPROTO;
 	if (n->proto == CONN_PROTO_NATIVE)
 		return step_native(n, ev, act);
 	return step_rping(n, ev, act);
@@ -320,6 +346,7 @@ enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f)
 	case CONN_SS_IDLE:
 	case CONN_SS_READ_DONE:
 	default:
+		/* rping: the next advert; native with a key: AUTH. */
 		return CONN_DL_IDLE;
 	}
 }

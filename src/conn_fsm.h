@@ -42,6 +42,7 @@
 
 /* Receive side: what the server waits for next, or has received. */
 #define CONN_RECV_LIST(X)		\
+	X(WAIT_AUTH, "wait-auth")	\
 	X(WAIT_DONE, "wait-done")	\
 	X(GOT_DONE, "got-done")		\
 	X(WAIT_SRC, "wait-source")	\
@@ -50,6 +51,7 @@
 #define CONN_EVENT_LIST(X)				\
 	X(CONNECT_REQUEST, "connect-request")		\
 	X(ESTABLISHED, "established")			\
+	X(RECV_AUTH, "recv-auth")			\
 	X(RECV_DONE, "recv-done")			\
 	X(RECV_ADVERT, "recv-advert")			\
 	X(RECV_BAD, "recv-bad")				\
@@ -98,6 +100,7 @@ struct conn_fsm {
 	enum conn_life life;
 	enum conn_send_state send;
 	enum conn_recv_state recv;
+	int auth;	/* native: AUTH must come before we send DESC */
 };
 
 struct conn_step {
@@ -118,6 +121,8 @@ enum conn_deadline {
 
 /* Initial state of a connection of protocol PROTO (life INIT). */
 void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto);
+/* Same, native with a pre-shared key: wait-auth before DESC. */
+void conn_fsm_init_auth(struct conn_fsm *f);
 
 /*
  * Compute the transition for EV.  Returns 0 and fills *out, or -EPROTO

@@ -19,6 +19,12 @@
 #include "log.h"
 #include "rdmad.h"
 
+#define LISTENER_RETRY_MIN_MS	500
+#define LISTENER_RETRY_MAX_MS	10000
+
+static int listener_open(struct rdmad_listener *l);
+static void listener_schedule_retry(struct rdmad_listener *l);
+
 int rdmad_set_nonblock(int fd)
 {
 	int fl;
@@ -37,6 +43,8 @@ static struct rdmad_listener *listener_of(struct rdmad *d,
 {
 	unsigned int i;
 
+	if (!id)
+		return NULL;
 	for (i = 0; i < d->n_listeners; i++)
 		if (d->listeners[i].id == id)
 			return &d->listeners[i];
@@ -48,9 +56,16 @@ static void listener_event(struct rdmad *d, struct rdmad_listener *l,
 {
 	switch (e->type) {
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		log_err("listener %s: RDMA device removed; no new "
-			"connections on this address until rdmad is "
-			"restarted", l->addr->text);
+		log_err("listener %s: RDMA device removed; listening again "
+			"when it returns", l->addr->text);
+		/* Let go of everything on the device, so that the kernel
+		 * can finish removing it; our event is acked already. */
+		if (l->id->verbs)
+			listener_device_gone(d, l->id->verbs);
+		rdma_destroy_id(l->id);
+		l->id = NULL;
+		l->retry_ms = LISTENER_RETRY_MIN_MS;
+		listener_schedule_retry(l);
 		break;
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		log_warn("listener %s: address moved to another device",
@@ -154,17 +169,43 @@ static void async_cb(evutil_socket_t fd, short what, void *arg)
 			conn_qp_fatal(cq->cq_context,
 				      ibv_event_type_str(type));
 		} else if (type == IBV_EVENT_DEVICE_FATAL) {
+			struct rdmad *d = dev->d;
+			struct ibv_context *ctx = dev->ctx;
+
 			log_err("device %s: fatal error; dropping its "
 				"connections", name);
-			conn_device_fatal(dev->d, dev->ctx, "device fatal");
+			/* dev is freed here: nothing after this uses it. */
+			listener_device_gone(d, ctx);
+			conn_device_fatal(d, ctx, "device fatal");
+			return;
 		} else if (type == IBV_EVENT_PORT_ERR) {
-			log_warn("device %s: port down", name);
+			log_warn("device %s: port %d down; dropping its "
+				 "connections", name, ev.element.port_num);
+			conn_device_fatal(dev->d, dev->ctx, "port down");
 		} else if (type == IBV_EVENT_PORT_ACTIVE) {
 			log_notice("device %s: port up", name);
 		} else {
 			log_debug("device %s: async event %s", name,
 				  ibv_event_type_str(type));
 		}
+	}
+}
+
+void listener_device_gone(struct rdmad *d, struct ibv_context *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n_devices; i++) {
+		if (d->devices[i].ctx != ctx)
+			continue;
+		log_notice("device %s: gone; its async events no longer "
+			   "watched", ibv_get_device_name(ctx->device));
+		event_free(d->devices[i].async_ev);
+		/* Keep the array dense: no entry points to the freed one
+		 * (conn.c uses its entry only while accepting). */
+		d->devices[i] = d->devices[--d->n_devices];
+		memset(&d->devices[d->n_devices], 0, sizeof(d->devices[0]));
+		return;
 	}
 }
 
@@ -211,6 +252,68 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
 
 /* ---- start / stop -------------------------------------------------- */
 
+/* Create, bind and listen one id; 0 or -errno (id left NULL). */
+static int listener_open(struct rdmad_listener *l)
+{
+	struct rdmad *d = l->d;
+	struct rdma_cm_id *id;
+	int ret;
+
+	if (rdma_create_id(d->cm_chan, &id, NULL, RDMA_PS_TCP))
+		return -errno;
+	if (rdma_bind_addr(id, (struct sockaddr *)&l->addr->addr)) {
+		ret = -errno;
+		goto err;
+	}
+	if (rdma_listen(id, (int)d->cfg.listen_backlog)) {
+		ret = -errno;
+		goto err;
+	}
+	l->id = id;
+	if (id->verbs)
+		listener_device(d, id->verbs);
+	return 0;
+err:
+	rdma_destroy_id(id);
+	return ret ? ret : -EIO;
+}
+
+static void listener_retry_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdmad_listener *l = arg;
+	int ret;
+
+	if (l->id || l->d->stopping)
+		return;
+	ret = listener_open(l);
+	if (!ret) {
+		log_notice("listening again on %s", l->addr->text);
+		return;
+	}
+	log_debug("listener %s: still cannot listen (%s); next try in %ums",
+		  l->addr->text, strerror(-ret), l->retry_ms);
+	listener_schedule_retry(l);
+}
+
+static void listener_schedule_retry(struct rdmad_listener *l)
+{
+	struct timeval tv = {
+		.tv_sec = l->retry_ms / 1000,
+		.tv_usec = (l->retry_ms % 1000) * 1000,
+	};
+
+	if (!l->retry)
+		l->retry = evtimer_new(l->d->base, listener_retry_cb, l);
+	if (!l->retry || evtimer_add(l->retry, &tv)) {
+		log_err("listener %s: cannot arm the re-listen timer; no new "
+			"connections on it until rdmad is restarted",
+			l->addr->text);
+		return;
+	}
+	l->retry_ms = l->retry_ms * 2 > LISTENER_RETRY_MAX_MS ?
+		      LISTENER_RETRY_MAX_MS : l->retry_ms * 2;
+}
+
 int listener_start(struct rdmad *d)
 {
 	const struct rdmad_config *cfg = &d->cfg;
@@ -242,37 +345,23 @@ int listener_start(struct rdmad *d)
 
 	for (i = 0; i < cfg->n_listen; i++) {
 		l = &d->listeners[i];
+		memset(l, 0, sizeof(*l));
 		l->addr = &cfg->listen[i];
-		if (rdma_create_id(d->cm_chan, &l->id, NULL, RDMA_PS_TCP)) {
-			ret = -errno;
-			log_err("rdma_create_id: %s", strerror(-ret));
-			goto err_ids;
-		}
+		l->d = d;
 		d->n_listeners++;
-		if (rdma_bind_addr(l->id, (struct sockaddr *)&l->addr->addr)) {
-			ret = -errno;
-			log_err("cannot bind %s: %s (no RDMA device with that "
-				"address?)", l->addr->text, strerror(-ret));
-			goto err_ids;
-		}
-		if (rdma_listen(l->id, (int)cfg->listen_backlog)) {
-			ret = -errno;
-			log_err("cannot listen on %s: %s", l->addr->text,
+		ret = listener_open(l);
+		if (ret) {
+			log_err("cannot listen on %s: %s (no RDMA device with "
+				"that address?)", l->addr->text,
 				strerror(-ret));
 			goto err_ids;
 		}
-		if (l->id->verbs)
-			listener_device(d, l->id->verbs);
 		log_notice("listening on %s", l->addr->text);
 	}
 	return 0;
 
 err_ids:
-	while (d->n_listeners) {
-		l = &d->listeners[--d->n_listeners];
-		rdma_destroy_id(l->id);
-		l->id = NULL;
-	}
+	listener_stop(d);
 err_ev:
 	event_free(d->cm_ev);
 	d->cm_ev = NULL;
@@ -290,7 +379,11 @@ void listener_stop(struct rdmad *d)
 	while (d->n_listeners) {
 		struct rdmad_listener *l = &d->listeners[--d->n_listeners];
 
-		rdma_destroy_id(l->id);
+		if (l->retry)
+			event_free(l->retry);
+		l->retry = NULL;
+		if (l->id)
+			rdma_destroy_id(l->id);
 		l->id = NULL;
 	}
 }

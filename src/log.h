@@ -21,10 +21,16 @@ struct log_ctx {
 	const char *msgid;	/* MESSAGE_ID (128-bit hex), optional */
 };
 
-/* Message ids for the journal catalog. */
-#define LOG_MSGID_CONN_OPEN	"5e0a3d6f1b8c4c2a9d1e7f3a2b6c8d41"
-#define LOG_MSGID_CONN_CLOSE	"8c2f1e4d7a9b4e3f8a1c5d2e9b7f6a03"
-#define LOG_MSGID_CONN_REJECT	"1d7e9a2b3c4f4a5e8b6c7d8e9f0a1b22"
+/*
+ * Message ids (from systemd-id128 new) of the events the journal catalog
+ * systemd/rdmad.catalog explains: `journalctl -x` or MESSAGE_ID=... .
+ */
+#define LOG_MSGID_CONN_OPEN	"5173b72cf38d4033bbe4dd2130c1e821"
+#define LOG_MSGID_CONN_CLOSE	"a26788bf99c74f6a9855b09fe88e4fab"
+#define LOG_MSGID_CONN_REJECT	"971be10ac2084bc8a7ae93e9fb4256fd"
+#define LOG_MSGID_READY		"31885449d75b421cbb95b7d7ae329e82"
+#define LOG_MSGID_RELOAD_FAIL	"9578674c0575496ea8a5ae039d549055"
+#define LOG_MSGID_STOPPING	"808df6e32e004fb59b784969378c11a9"
 
 void log_init(int level);
 void log_set_level(int level);

@@ -166,34 +166,58 @@ int proto_welcome_encode(const struct proto_welcome *w, void *buf, size_t len)
 
 	if (len < PROTO_WELCOME_LEN)
 		return -ENOSPC;
+	if (w->flags & ~PROTO_WELCOME_F_AUTH)
+		return -EINVAL;
+	if ((w->flags & PROTO_WELCOME_F_AUTH) && len < PROTO_WELCOME_AUTH_LEN)
+		return -ENOSPC;
 	memset(p, 0, PROTO_WELCOME_LEN);
 	put_be32(p, PROTO_MAGIC);
 	p[4] = w->version ? w->version : PROTO_VERSION;
+	p[5] = w->flags;
 	put_be32(p + 8, w->max_size);
 	put_be32(p + 12, w->max_iters);
 	put_be64(p + 16, w->conn_id);
-	return PROTO_WELCOME_LEN;
+	if (!(w->flags & PROTO_WELCOME_F_AUTH))
+		return PROTO_WELCOME_LEN;
+	memcpy(p + PROTO_WELCOME_LEN, w->nonce, PROTO_AUTH_NONCE_LEN);
+	return PROTO_WELCOME_AUTH_LEN;
 }
 
 int proto_welcome_decode(const void *buf, size_t len, struct proto_welcome *w,
 			 const char **why)
 {
 	const uint8_t *p = buf;
+	size_t end;
 	int ret;
 
 	ret = check_prefix(p, len, PROTO_WELCOME_LEN, PROTO_ACCEPT_PDATA_MAX,
 			   why);
 	if (ret)
 		return ret;
-	if (p[5] || get_be16(p + 6) ||
-	    !all_zero(p + PROTO_WELCOME_LEN, len - PROTO_WELCOME_LEN)) {
+	if (p[5] & ~PROTO_WELCOME_F_AUTH) {
+		SET_WHY(why, "unknown welcome flags");
+		return -EBADMSG;
+	}
+	end = PROTO_WELCOME_LEN;
+	if (p[5] & PROTO_WELCOME_F_AUTH) {
+		if (len < PROTO_WELCOME_AUTH_LEN) {
+			SET_WHY(why, "welcome too short for its nonce");
+			return -EBADMSG;
+		}
+		end = PROTO_WELCOME_AUTH_LEN;
+	}
+	if (get_be16(p + 6) || !all_zero(p + end, len - end)) {
 		SET_WHY(why, "reserved bytes not zero");
 		return -EBADMSG;
 	}
+	memset(w, 0, sizeof(*w));
 	w->version = p[4];
+	w->flags = p[5];
 	w->max_size = get_be32(p + 8);
 	w->max_iters = get_be32(p + 12);
 	w->conn_id = get_be64(p + 16);
+	if (w->flags & PROTO_WELCOME_F_AUTH)
+		memcpy(w->nonce, p + PROTO_WELCOME_LEN, PROTO_AUTH_NONCE_LEN);
 	return 0;
 }
 
@@ -268,6 +292,7 @@ static size_t msg_len(int type)
 	case PROTO_MSG_DESC:	return PROTO_DESC_LEN;
 	case PROTO_MSG_DONE:	return PROTO_DONE_LEN;
 	case PROTO_MSG_RESULT:	return PROTO_RESULT_LEN;
+	case PROTO_MSG_AUTH:	return PROTO_AUTH_LEN;
 	}
 	return 0;
 }
@@ -464,6 +489,30 @@ int proto_result_decode(const void *buf, size_t len, struct proto_result *r,
 	r->status = status;
 	r->crc32c_seen = get_be32(p + 12);
 	r->first_bad_offset = get_be32(p + 16);
+	return 0;
+}
+
+int proto_auth_encode(const struct proto_auth *a, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+	int n = msg_start(p, len, PROTO_MSG_AUTH);
+
+	if (n < 0)
+		return n;
+	memcpy(p + PROTO_MSG_HDR_LEN, a->mac, PROTO_AUTH_MAC_LEN);
+	return n;
+}
+
+int proto_auth_decode(const void *buf, size_t len, struct proto_auth *a,
+		      const char **why)
+{
+	const uint8_t *p = buf;
+	int ret;
+
+	ret = msg_expect(p, len, PROTO_MSG_AUTH, why);
+	if (ret)
+		return ret;
+	memcpy(a->mac, p + PROTO_MSG_HDR_LEN, PROTO_AUTH_MAC_LEN);
 	return 0;
 }
 

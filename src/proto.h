@@ -49,15 +49,26 @@ struct proto_hello {
 
 /*
  * ACCEPT private data, server -> client.  24 bytes on the wire:
- *   be32 magic, u8 version, u8 reserved(0), be16 reserved(0),
+ *   be32 magic, u8 version, u8 flags, be16 reserved(0),
  *   be32 max_size, be32 max_iters, be64 conn_id
+ * With PROTO_WELCOME_F_AUTH in flags (server has a pre-shared key), 56:
+ *   the same 24, then nonce[32]; the client must answer with an AUTH
+ *   message (see auth.h) before the server sends its DESC.
+ * A server without a key sends flags 0 and 24 bytes, as version 1 always
+ * did.
  */
 #define PROTO_WELCOME_LEN	24
+#define PROTO_WELCOME_AUTH_LEN	56
+#define PROTO_WELCOME_F_AUTH	0x01u
+#define PROTO_AUTH_NONCE_LEN	32
+#define PROTO_AUTH_MAC_LEN	32
 struct proto_welcome {
 	uint8_t version;
 	uint32_t max_size;
 	uint32_t max_iters;
 	uint64_t conn_id;	/* server's connection number, for logs */
+	uint8_t flags;		/* PROTO_WELCOME_F_* */
+	uint8_t nonce[PROTO_AUTH_NONCE_LEN];	/* with F_AUTH */
 };
 
 /*
@@ -91,6 +102,16 @@ enum proto_msg_type {
 	PROTO_MSG_DESC = 1,	/* server -> client: its buffer */
 	PROTO_MSG_DONE = 2,	/* client -> server: ops finished */
 	PROTO_MSG_RESULT = 3,	/* server -> client: verification result */
+	PROTO_MSG_AUTH = 4,	/* client -> server: proof of the key */
+};
+
+/*
+ * AUTH, 40 bytes: hdr, mac[32] (HMAC-SHA-256, see auth.h).  Sent by the
+ * client right after ESTABLISHED when the WELCOME has F_AUTH.
+ */
+#define PROTO_AUTH_LEN		40
+struct proto_auth {
+	uint8_t mac[PROTO_AUTH_MAC_LEN];
 };
 
 /*
@@ -189,6 +210,9 @@ int proto_done_decode(const void *buf, size_t len, struct proto_done *d,
 		      const char **why);
 int proto_result_decode(const void *buf, size_t len, struct proto_result *r,
 			const char **why);
+int proto_auth_encode(const struct proto_auth *a, void *buf, size_t len);
+int proto_auth_decode(const void *buf, size_t len, struct proto_auth *a,
+		      const char **why);
 
 int proto_rping_encode(const struct proto_rping_info *i, void *buf,
 		       size_t len);

@@ -3,11 +3,17 @@
  * rdmad.c - main(): options, configuration, the event loop, signals,
  * and systemd readiness.
  *
- *   SIGTERM/SIGINT  stop: no new connections, disconnect the live ones,
- *                   exit when they are gone (or after the close deadline)
+ *   SIGTERM/SIGINT  drain: stop accepting, let live sessions finish for
+ *                   up to [server] drain_timeout, then disconnect the rest
+ *                   and exit 0 when they are gone (a second signal: now)
  *   SIGHUP          re-read the configuration file; limits, timeouts and
  *                   log level apply to new connections (listen addresses
  *                   need a restart)
+ *
+ * Under systemd (Type=notify): READY=1 once listening, STATUS= kept
+ * current, RELOADING=1/READY=1 around a reload, STOPPING=1, and WATCHDOG=1
+ * at half the WatchdogSec interval from a loop timer, so a stalled loop
+ * stops the pings.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -27,6 +33,8 @@
 #include "rdmad.h"
 
 static struct rdmad rdmad;
+static struct event *drain_timer;	/* SIGTERM: end of the drain */
+static struct event *watchdog_timer;	/* WATCHDOG=1 pings */
 
 static void usage(FILE *out)
 {
@@ -47,11 +55,35 @@ static void usage(FILE *out)
 
 static void sd_status(struct rdmad *d)
 {
-	sd_notifyf(0, "STATUS=%u connections, %llu accepted, %llu rejected, "
-		   "%llu failed", d->n_conns,
-		   (unsigned long long)d->n_accepted,
-		   (unsigned long long)d->n_rejected,
-		   (unsigned long long)d->n_failed);
+	sd_notifyf(0, "STATUS=%s%u active; %llu served, %llu failed, "
+		   "%llu rejected", d->stopping ? "draining: " : "",
+		   d->n_conns, (unsigned long long)d->n_accepted,
+		   (unsigned long long)d->n_failed,
+		   (unsigned long long)d->n_rejected);
+}
+
+static void watchdog_cb(evutil_socket_t fd, short what, void *arg)
+{
+	sd_notify(0, "WATCHDOG=1");
+}
+
+/* WATCHDOG=1 at half the interval systemd asks for, if it asks. */
+static int watchdog_start(struct rdmad *d)
+{
+	uint64_t usec = 0;
+	struct timeval tv;
+
+	if (sd_watchdog_enabled(0, &usec) <= 0 || !usec)
+		return 0;
+	usec /= 2;
+	tv.tv_sec = (time_t)(usec / 1000000);
+	tv.tv_usec = (suseconds_t)(usec % 1000000);
+	watchdog_timer = event_new(d->base, -1, EV_PERSIST, watchdog_cb, d);
+	if (!watchdog_timer || event_add(watchdog_timer, &tv))
+		return -ENOMEM;
+	log_info("systemd watchdog: pinging every %llu ms",
+		 (unsigned long long)(usec / 1000));
+	return 0;
 }
 
 void rdmad_conn_gone(struct rdmad *d)
@@ -67,33 +99,64 @@ static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdmad *d = arg;
 
-	log_warn("connections still open after the close deadline; "
-		 "exiting anyway");
+	log_warn("%u connections still open after the close deadline; "
+		 "exiting anyway", d->n_conns);
 	event_base_loopexit(d->base, NULL);
 }
 
-static void stop(struct rdmad *d, const char *why)
+/* Start *ev as a one-shot timer of MS; on failure, exit the loop now. */
+static void arm(struct rdmad *d, struct event **ev, event_callback_fn fn,
+		unsigned int ms)
 {
-	unsigned int ms = d->cfg.close_timeout_ms * 2 + 1000;
 	struct timeval tv = { ms / 1000, (ms % 1000) * 1000 };
 
-	if (d->stopping) {
-		log_notice("%s again: exiting now", why);
+	if (!*ev)
+		*ev = evtimer_new(d->base, fn, d);
+	if (!*ev || evtimer_add(*ev, &tv)) {
+		log_err("cannot start a stop timer; exiting now");
 		event_base_loopexit(d->base, NULL);
-		return;
 	}
-	d->stopping = 1;
-	sd_notify(0, "STOPPING=1");
-	log_notice("%s: stopping, %u connections to close", why, d->n_conns);
-	listener_stop(d);
+}
+
+/* Drain over: disconnect whoever is left, then give them the close time. */
+static void drain_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdmad *d = arg;
+
+	log_notice("drain deadline passed: disconnecting %u connections",
+		   d->n_conns);
 	conn_shutdown_all(d);
 	if (TAILQ_EMPTY(&d->conns)) {
 		event_base_loopexit(d->base, NULL);
 		return;
 	}
-	d->stop_timer = evtimer_new(d->base, stop_timer_cb, d);
-	if (d->stop_timer)
-		evtimer_add(d->stop_timer, &tv);
+	arm(d, &d->stop_timer, stop_timer_cb, d->cfg.close_timeout_ms * 2 + 1000);
+}
+
+static void stop(struct rdmad *d, const char *why)
+{
+	struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_STOPPING };
+
+	if (d->stopping) {
+		log_notice("%s again: exiting now, %u connections dropped",
+			   why, d->n_conns);
+		event_base_loopexit(d->base, NULL);
+		return;
+	}
+	d->stopping = 1;
+	sd_notify(0, "STOPPING=1");
+	listener_stop(d);
+	if (TAILQ_EMPTY(&d->conns)) {
+		log_conn(LOG_NOTICE, &lc, "%s: stopping, no connections open",
+			 why);
+		event_base_loopexit(d->base, NULL);
+		return;
+	}
+	log_conn(LOG_NOTICE, &lc, "%s: stopping; no new connections, "
+		 "%u live ones get up to %u ms to finish", why, d->n_conns,
+		 d->cfg.drain_timeout_ms);
+	sd_status(d);
+	arm(d, &drain_timer, drain_timer_cb, d->cfg.drain_timeout_ms);
 }
 
 static void reload(struct rdmad *d)
@@ -106,7 +169,11 @@ static void reload(struct rdmad *d)
 	config_defaults(&cfg);
 	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
 	    config_validate(&cfg, d->config_path, err, sizeof(err))) {
-		log_err("reload: %s; keeping the running configuration", err);
+		struct log_ctx lc = { .bytes = -1,
+				      .msgid = LOG_MSGID_RELOAD_FAIL };
+
+		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
+			 "with the previous configuration", err);
 		goto out;
 	}
 	if (cfg.n_listen != d->cfg.n_listen)
@@ -221,10 +288,16 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	log_notice("rdmad %s ready: max %u connections, buffers up to %u "
-		   "bytes, up to %u iterations", RDMAD_VERSION,
-		   d->cfg.max_connections, d->cfg.max_buffer_size,
-		   d->cfg.max_iterations);
+	if (watchdog_start(d))
+		fatal(EX_OSERR, "cannot start the watchdog timer");
+	{
+		struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_READY };
+
+		log_conn(LOG_NOTICE, &lc, "rdmad %s ready: max %u "
+			 "connections, buffers up to %u bytes, up to %u "
+			 "iterations", RDMAD_VERSION, d->cfg.max_connections,
+			 d->cfg.max_buffer_size, d->cfg.max_iterations);
+	}
 	sd_notify(0, "READY=1");
 	sd_status(d);
 
@@ -239,6 +312,10 @@ out:
 		event_free(d->cm_ev);
 	if (d->stop_timer)
 		event_free(d->stop_timer);
+	if (drain_timer)
+		event_free(drain_timer);
+	if (watchdog_timer)
+		event_free(watchdog_timer);
 	if (TAILQ_EMPTY(&d->conns) && d->cm_chan)
 		rdma_destroy_event_channel(d->cm_chan);
 	for (i = 0; i < 3; i++)

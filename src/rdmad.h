@@ -26,8 +26,11 @@ struct conn;
 TAILQ_HEAD(conn_list, conn);
 
 struct rdmad_listener {
-	struct rdma_cm_id *id;
+	struct rdma_cm_id *id;		/* NULL while the device is gone */
 	const struct config_listen *addr;
+	struct rdmad *d;
+	struct event *retry;		/* re-listen timer, with backoff */
+	unsigned int retry_ms;
 };
 
 /* A verbs device seen on some connection: its async event fd. */
@@ -66,6 +69,8 @@ int listener_start(struct rdmad *d);
 void listener_stop(struct rdmad *d);
 /* The device entry of CTX, registering its async fd on first use. */
 struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx);
+/* CTX is going away (removed, fatal): stop watching its async fd. */
+void listener_device_gone(struct rdmad *d, struct ibv_context *ctx);
 
 /* Set O_NONBLOCK (and FD_CLOEXEC); 0 or -errno. */
 int rdmad_set_nonblock(int fd);

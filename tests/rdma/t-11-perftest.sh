@@ -3,13 +3,27 @@
 # plausible rate on the test bed's soft-RoCE link.
 source "$(dirname "$0")/lib.sh"
 port=7601
-srv timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 >"$T/server.log" 2>&1 &
-spid=$!
-sleep 1
-cli timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 \
-	--source_ip "$RDMAD_CLI_ADDR" "$RDMAD_SRV_ADDR" >"$T/client.log" 2>&1 ||
-	{ cat "$T/client.log" >&2; fail "ib_write_bw client exited non-zero"; }
-wait $spid || { cat "$T/server.log" >&2; fail "ib_write_bw server exited non-zero"; }
+# perftest calibrates its clock by sampling; on a loaded TCG guest the fit
+# can miss ("Correlation coefficient r^2 ... < 0.9 / Can't produce a
+# report").  That, and only that, is tried again (3 attempts).
+for attempt in 1 2 3; do
+	srv timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 >"$T/server.log" 2>&1 &
+	spid=$!
+	sleep 1
+	cli timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -D 2 \
+		--source_ip "$RDMAD_CLI_ADDR" "$RDMAD_SRV_ADDR" >"$T/client.log" 2>&1
+	crc=$?
+	wait $spid
+	src=$?
+	[ $crc = 0 ] && [ $src = 0 ] && break
+	if grep -q "Can't produce a report" "$T/client.log" "$T/server.log" && [ $attempt -lt 3 ]; then
+		log "attempt $attempt: perftest could not calibrate its clock on this loaded guest; again"
+		port=$((port + 1))
+		continue
+	fi
+	cat "$T/client.log" "$T/server.log" >&2
+	fail "ib_write_bw exited client $crc, server $src"
+done
 # The result line: bytes, iterations, BW peak, BW average [MB/sec], msg rate.
 line=$(awk '$1 == 65536 && NF >= 5 { print; exit }' "$T/client.log")
 [ -n "$line" ] || { cat "$T/client.log" >&2; fail "no 65536-byte result line in ib_write_bw output"; }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -192,8 +193,66 @@ static void test_file(void)
 	       "file: missing file is -ENOENT (%s)", err);
 }
 
+/* [server] drain_timeout and per-host, [limits] max_duration,
+ * [access], [auth]. */
+static void test_security_keys(void)
+{
+	struct rdmad_config c;
+	char path[] = "/tmp/test-config-psk-XXXXXX", text[512];
+	int ret, fd;
+
+	ret = parse(&c, "");
+	tap_ok(ret == 0 && c.drain_timeout_ms == 10000 &&
+	       c.max_per_host == 0 && c.max_duration_ms == 600000 &&
+	       c.allow.n == 0 && c.deny.n == 0 && c.psk.len == 0,
+	       "security defaults: drain 10s, no per-host limit, 10m, open");
+	ret = parse(&c, "[server]\ndrain_timeout = 30s\n"
+		    "max_connections_per_host = 8\n"
+		    "[limits]\nmax_duration = 90s\n"
+		    "[access]\nallow = 10.0.0.0/8, 192.0.2.0/24\n"
+		    "allow = 2001:db8::/32\ndeny = 10.6.6.6\n");
+	if (!tap_ok(ret == 0 && c.drain_timeout_ms == 30000 &&
+		    c.max_per_host == 8 && c.max_duration_ms == 90000 &&
+		    c.allow.n == 3 && c.deny.n == 1 &&
+		    c.allow.e[2].family == AF_INET6,
+		    "security keys parse; allow lines add up"))
+		tap_diag("%s", err);
+	ret = parse(&c, "[server]\ndrain_timeout = 0\n[limits]\n"
+		    "max_duration = 0\n");
+	tap_ok(ret == 0 && c.drain_timeout_ms == 0 && c.max_duration_ms == 0,
+	       "drain_timeout 0 and max_duration 0 allowed");
+	bad("[access]\nallow = 10.0.0.1/8\n", "t.ini:2: allow: '10.0.0.1/8'",
+	    "CIDR with host bits");
+	bad("[access]\ndeny = [2001:db8::]/32\n", "t.ini:2: deny:",
+	    "bracketed IPv6 CIDR");
+	bad("[access]\nallow =\n", "t.ini:2: allow: no network",
+	    "empty allow");
+	bad("[server]\ndrain_timeout = 2h\n", "t.ini:2: drain_timeout",
+	    "bad drain_timeout");
+	bad("[auth]\npsk_file = /nonexistent/psk\n",
+	    "t.ini:2: psk_file: key file /nonexistent/psk:", "missing key file");
+	ret = parse(&c, "[server]\nmax_connections = 4\n"
+		    "max_connections_per_host = 5\n");
+	tap_ok(ret == 0 && config_validate(&c, "t.ini", err, sizeof(err)) ==
+	       -EINVAL && strstr(err, "max_connections_per_host"),
+	       "per-host limit above the global one refused");
+
+	fd = mkstemp(path);
+	if (fd < 0 || write(fd, "a secret of 24 bytes....\n", 25) != 25)
+		tap_diag("cannot write %s", path);
+	close(fd);
+	snprintf(text, sizeof(text), "[auth]\npsk_file = %s\n", path);
+	ret = parse(&c, text);
+	tap_ok(ret == 0 && c.psk.len == 24 && !strcmp(c.psk_file, path),
+	       "psk_file loads the key");
+	chmod(path, 0644);
+	bad(text, "t.ini:2: psk_file:", "group/world-readable key file");
+	unlink(path);
+}
+
 int main(void)
 {
+	test_security_keys();
 	test_good();
 	test_bad();
 	test_validate();

@@ -97,6 +97,7 @@ static const struct rule rules[] = {
 	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_ESTABLISHED, KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_ADVERT, KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_SEND_COMPLETE,
@@ -116,6 +117,7 @@ static const struct rule rules[] = {
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_ESTABLISHED,
 	  KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_ADVERT,
 	  KEEP, KEEP, KEEP, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 },
@@ -205,6 +207,7 @@ static void test_table(void)
 		for (l = 0; l < CONN_LIFE__COUNT; l++)
 			for (s = 0; s < CONN_SS__COUNT; s++)
 				for (r = 0; r < CONN_RS__COUNT; r++) {
+					memset(&f, 0, sizeof(f));
 					f.proto = p;
 					f.life = l;
 					f.send = s;
@@ -249,6 +252,76 @@ static int walk(enum conn_proto proto, struct conn_fsm *end,
 }
 
 #define WALK(p, ...)	walk(p, &end, &acts, __VA_ARGS__, -1)
+
+/* Same from the keyed native initial state (conn_fsm_init_auth). */
+static int walk_auth(struct conn_fsm *end, unsigned int *acts, ...)
+{
+	struct conn_step st;
+	struct conn_fsm f;
+	va_list ap;
+	int ev, i = 0, ret = 0;
+
+	conn_fsm_init_auth(&f);
+	*acts = 0;
+	va_start(ap, acts);
+	while ((ev = va_arg(ap, int)) >= 0) {
+		i++;
+		if (conn_fsm_step(&f, ev, &st)) {
+			ret = i;
+			break;
+		}
+		f = st.next;
+		*acts |= st.actions;
+	}
+	va_end(ap);
+	*end = f;
+	return ret;
+}
+
+#define WALK_AUTH(...)	walk_auth(&end, &acts, __VA_ARGS__, -1)
+
+/* Pre-shared key: no DESC (no rkey) before a valid AUTH. */
+static void test_auth(void)
+{
+	struct conn_fsm end;
+	unsigned int acts;
+	int ret;
+
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_ESTABLISHED &&
+	       end.recv == CONN_RS_WAIT_AUTH && end.send == CONN_SS_IDLE &&
+	       !(acts & A(SEND_DESC)) &&
+	       conn_fsm_deadline(&end) == CONN_DL_IDLE,
+	       "auth: established, waiting for AUTH, no DESC, idle deadline");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_AUTH, CONN_EV_SEND_COMPLETE,
+			CONN_EV_RECV_DONE, CONN_EV_SEND_COMPLETE,
+			CONN_EV_DISCONNECTED, CONN_EV_DRAINED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       (acts & A(SEND_DESC)) && (acts & A(SEND_RESULT)),
+	       "auth: whole keyed session");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_RECV_AUTH,
+			CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE);
+	tap_ok(ret == 0 && end.send == CONN_SS_DESC_SENT,
+	       "auth: AUTH before our ESTABLISHED; late ESTABLISHED ignored");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_DONE);
+	tap_ok(ret == 3, "auth: DONE before AUTH is illegal");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_AUTH, CONN_EV_RECV_AUTH);
+	tap_ok(ret == 4, "auth: a second AUTH is illegal");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_BAD);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
+	       !(acts & A(SEND_DESC)) && (acts & A(DISCONNECT)),
+	       "auth: wrong key closes without a DESC");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_RECV_AUTH);
+	tap_ok(ret == 3, "no key: an AUTH is illegal");
+	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_RECV_AUTH);
+	tap_ok(ret == 3, "rping: an AUTH is illegal");
+}
 
 static void test_scenarios(void)
 {
@@ -379,6 +452,7 @@ int main(void)
 {
 	test_table();
 	test_scenarios();
+	test_auth();
 	test_deadlines();
 	test_names();
 	return tap_done();

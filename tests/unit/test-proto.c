@@ -120,7 +120,10 @@ static void test_hello(void)
 
 static void test_welcome(void)
 {
-	struct proto_welcome w = { PROTO_VERSION, 1u << 20, 1000, 77 }, v;
+	struct proto_welcome w = {
+		.version = PROTO_VERSION, .max_size = 1u << 20,
+		.max_iters = 1000, .conn_id = 77,
+	}, v;
 	uint8_t buf[200];
 	const char *why = NULL;
 

@@ -1,0 +1,1286 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmad-hostile - a deliberately misbehaving rdmad client, for the rdma
+ * test suite (tests/rdma/t-5*.sh).
+ *
+ *   rdmad-hostile [-p PORT] [-I SRCADDR] [-t SECS] [-k KEYFILE] CASE [ARG] SERVER
+ *
+ * Each CASE attacks a live rdmad in one way and checks that rdmad
+ * answers as it must (reject with the right reason, disconnect, remote
+ * access error, intact data...).  It prints one line "ok CASE: detail"
+ * or "FAIL CASE: detail" and exits 0 or 1; 2 for usage errors.  Every
+ * wait is bounded by -t (default 10 s).  "rdmad-hostile list" prints the
+ * cases.
+ *
+ * Uses librdmacm and ibverbs directly, synchronously: one connection is
+ * one event channel, PD, CQ (polled) and QP.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "auth.h"
+#include "crc32c.h"
+#include "pattern.h"
+#include "proto.h"
+
+#define SLOT		256		/* bytes per control slot */
+#define N_RECV		4
+#define N_SLOTS		(N_RECV + 4)
+
+static const char *srv_host, *src_host, *key_path;
+static unsigned int port = PROTO_DEFAULT_PORT;
+static int tmo_ms = 10000;
+static int hold_ms;		/* flood: keep the connections this long */
+static const char *case_name = "?";
+
+struct hc {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	uint8_t *ctl;
+	struct ibv_mr *ctl_mr;
+	uint8_t *buf;
+	size_t buf_len;
+	struct ibv_mr *buf_mr;
+	struct proto_hello hello;
+	struct proto_welcome welcome;
+	struct proto_desc desc;
+	int connected;
+	int rej_status;
+	uint8_t rej[256];
+	unsigned int rej_len;
+	unsigned int send_next;
+};
+
+/* ---- output ----------------------------------------------------------- */
+
+__attribute__((format(printf, 1, 2)))
+static int pass(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %s: ", case_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return 0;
+}
+
+__attribute__((format(printf, 1, 2)))
+static int failed(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("FAIL %s: ", case_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	return 1;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- connection plumbing ------------------------------------------- */
+
+/* Next CM event within MS; copies what we need, acks it.  -ETIMEDOUT. */
+static int hc_cm_wait(struct hc *h, int ms, enum rdma_cm_event_type *type,
+		      int *status)
+{
+	struct rdma_cm_event *ev;
+	struct pollfd pfd = { .fd = h->ch->fd, .events = POLLIN };
+	const struct rdma_conn_param *cp;
+	int n;
+
+	n = poll(&pfd, 1, ms);
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ETIMEDOUT;
+	if (rdma_get_cm_event(h->ch, &ev))
+		return -errno;
+	*type = ev->event;
+	*status = ev->status;
+	cp = &ev->param.conn;
+	if (ev->event == RDMA_CM_EVENT_REJECTED) {
+		h->rej_status = ev->status;
+		h->rej_len = cp->private_data ? cp->private_data_len : 0;
+		if (h->rej_len > sizeof(h->rej))
+			h->rej_len = sizeof(h->rej);
+		if (h->rej_len)
+			memcpy(h->rej, cp->private_data, h->rej_len);
+	}
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED && cp->private_data &&
+	    cp->private_data_len && h->hello.ops) {
+		const char *why = NULL;
+
+		if (proto_welcome_decode(cp->private_data,
+					 cp->private_data_len, &h->welcome,
+					 &why))
+			fprintf(stderr, "# welcome undecodable: %s\n", why);
+	}
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+static int hc_expect(struct hc *h, enum rdma_cm_event_type want)
+{
+	enum rdma_cm_event_type t;
+	int st, ret;
+
+	ret = hc_cm_wait(h, tmo_ms, &t, &st);
+	if (ret)
+		return ret;
+	if (t != want) {
+		fprintf(stderr, "# got %s (status %d), wanted %s\n",
+			rdma_event_str(t), st, rdma_event_str(want));
+		return t == RDMA_CM_EVENT_REJECTED ? -ECONNREFUSED : -EPROTO;
+	}
+	return 0;
+}
+
+static int hc_post_recv(struct hc *h, unsigned int slot)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(h->ctl + slot * SLOT),
+		.length = SLOT, .lkey = h->ctl_mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(h->qp, &wr, &bad) ? -EIO : 0;
+}
+
+static void hc_close(struct hc *h)
+{
+	if (h->id && h->connected)
+		rdma_disconnect(h->id);
+	if (h->qp)
+		rdma_destroy_qp(h->id);
+	if (h->cq)
+		ibv_destroy_cq(h->cq);
+	if (h->buf_mr)
+		ibv_dereg_mr(h->buf_mr);
+	if (h->ctl_mr)
+		ibv_dereg_mr(h->ctl_mr);
+	if (h->pd)
+		ibv_dealloc_pd(h->pd);
+	if (h->id)
+		rdma_destroy_id(h->id);
+	if (h->ch)
+		rdma_destroy_event_channel(h->ch);
+	free(h->buf);
+	free(h->ctl);
+	memset(h, 0, sizeof(*h));
+}
+
+static int resolve(const char *host, struct sockaddr_storage *ss)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST }, *ai;
+	char portstr[16];
+
+	snprintf(portstr, sizeof(portstr), "%u", port);
+	if (getaddrinfo(host, portstr, &hints, &ai))
+		return -EINVAL;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/*
+ * Set up everything and send a connect request with PDATA.  BUFLEN > 0:
+ * also a local buffer with local and remote write access (the sink of
+ * our reads, and the source of our writes).  Does not wait for the
+ * answer unless WAIT: then 0 established, -ECONNREFUSED rejected.
+ */
+static int hc_connect(struct hc *h, const void *pdata, uint8_t plen,
+		      size_t buflen, int wait)
+{
+	struct sockaddr_storage dst, src;
+	struct rdma_conn_param cp;
+	struct ibv_qp_init_attr qa;
+	unsigned int i;
+	int ret;
+
+	h->ch = rdma_create_event_channel();
+	if (!h->ch)
+		return -errno;
+	if (rdma_create_id(h->ch, &h->id, h, RDMA_PS_TCP))
+		return -errno;
+	if (resolve(srv_host, &dst))
+		return -EINVAL;
+	if (src_host) {
+		if (resolve(src_host, &src))
+			return -EINVAL;
+		((struct sockaddr_in *)&src)->sin_port = 0;
+	}
+	if (rdma_resolve_addr(h->id, src_host ? (struct sockaddr *)&src : NULL,
+			      (struct sockaddr *)&dst, 2000))
+		return -errno;
+	ret = hc_expect(h, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (ret)
+		return ret;
+	if (rdma_resolve_route(h->id, 2000))
+		return -errno;
+	ret = hc_expect(h, RDMA_CM_EVENT_ROUTE_RESOLVED);
+	if (ret)
+		return ret;
+
+	h->pd = ibv_alloc_pd(h->id->verbs);
+	h->cq = h->pd ? ibv_create_cq(h->id->verbs, 64, NULL, NULL, 0) : NULL;
+	if (!h->cq)
+		return -ENOMEM;
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = h->cq;
+	qa.recv_cq = h->cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = 32;
+	qa.cap.max_recv_wr = N_RECV;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(h->id, h->pd, &qa))
+		return -errno;
+	h->qp = h->id->qp;
+	h->ctl = calloc(N_SLOTS, SLOT);
+	if (!h->ctl)
+		return -ENOMEM;
+	h->ctl_mr = ibv_reg_mr(h->pd, h->ctl, N_SLOTS * SLOT,
+			       IBV_ACCESS_LOCAL_WRITE);
+	if (!h->ctl_mr)
+		return -errno;
+	if (buflen) {
+		h->buf = calloc(1, buflen);
+		if (!h->buf)
+			return -ENOMEM;
+		h->buf_len = buflen;
+		h->buf_mr = ibv_reg_mr(h->pd, h->buf, buflen,
+				       IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_WRITE |
+				       IBV_ACCESS_REMOTE_READ);
+		if (!h->buf_mr)
+			return -errno;
+	}
+	for (i = 0; i < N_RECV; i++)
+		if (hc_post_recv(h, i))
+			return -EIO;
+
+	memset(&cp, 0, sizeof(cp));
+	cp.private_data = pdata;
+	cp.private_data_len = plen;
+	cp.initiator_depth = 4;
+	cp.responder_resources = 4;
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	if (rdma_connect(h->id, &cp))
+		return -errno;
+	if (!wait)
+		return 0;
+	ret = hc_expect(h, RDMA_CM_EVENT_ESTABLISHED);
+	if (!ret)
+		h->connected = 1;
+	return ret;
+}
+
+/* One completion within MS; -ETIMEDOUT. */
+static int hc_wc(struct hc *h, int ms, struct ibv_wc *wc)
+{
+	long long end = now_ms() + ms;
+	int n;
+
+	for (;;) {
+		n = ibv_poll_cq(h->cq, 1, wc);
+		if (n < 0)
+			return -EIO;
+		if (n == 1)
+			return 0;
+		if (now_ms() > end)
+			return -ETIMEDOUT;
+		usleep(1000);
+	}
+}
+
+static int hc_send(struct hc *h, const void *msg, size_t len)
+{
+	uint8_t *p = h->ctl + (N_RECV + h->send_next) * SLOT;
+	struct ibv_sge sge = { .addr = (uintptr_t)p, .length = (uint32_t)len,
+			       .lkey = h->ctl_mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 1000, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (len > SLOT)
+		return -EMSGSIZE;
+	h->send_next = (h->send_next + 1) % (N_SLOTS - N_RECV);
+	memcpy(p, msg, len);
+	return ibv_post_send(h->qp, &wr, &bad) ? -EIO : 0;
+}
+
+static int hc_rdma_post(struct hc *h, enum ibv_wr_opcode op, uint64_t raddr,
+			uint32_t rkey, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)h->buf, .length = len,
+			       .lkey = h->buf_mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 2000, .sg_list = &sge, .num_sge = 1, .opcode = op,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
+	}, *bad;
+
+	return ibv_post_send(h->qp, &wr, &bad) ? -EIO : 0;
+}
+
+/*
+ * Wait for the completion of a wr_id (sends: 1000, RDMA: 2000); receive
+ * completions seen meanwhile are kept count of in *recvs.  Returns the
+ * completion status, or -ETIMEDOUT.
+ */
+static int hc_wait_op(struct hc *h, uint64_t wr_id, int *recvs)
+{
+	long long end = now_ms() + tmo_ms;
+	struct ibv_wc wc;
+	int ret;
+
+	while (now_ms() <= end) {
+		ret = hc_wc(h, (int)(end - now_ms()) + 1, &wc);
+		if (ret)
+			return ret;
+		if (wc.wr_id == wr_id)
+			return wc.status;
+		if (wc.wr_id < N_RECV && recvs && wc.status == IBV_WC_SUCCESS)
+			(*recvs)++;
+	}
+	return -ETIMEDOUT;
+}
+
+static int hc_rdma(struct hc *h, enum ibv_wr_opcode op, uint64_t raddr,
+		   uint32_t rkey, uint32_t len)
+{
+	if (hc_rdma_post(h, op, raddr, rkey, len))
+		return -EIO;
+	return hc_wait_op(h, 2000, NULL);
+}
+
+/* Next received message into MSG (SLOT bytes); returns its length. */
+static int hc_recv(struct hc *h, uint8_t *msg, int ms)
+{
+	long long end = now_ms() + ms;
+	struct ibv_wc wc;
+	int ret;
+
+	while (now_ms() <= end) {
+		ret = hc_wc(h, (int)(end - now_ms()) + 1, &wc);
+		if (ret)
+			return ret;
+		if (wc.wr_id >= N_RECV)
+			continue;	/* our own sends */
+		if (wc.status != IBV_WC_SUCCESS)
+			return -EIO;
+		memcpy(msg, h->ctl + wc.wr_id * SLOT, wc.byte_len);
+		hc_post_recv(h, (unsigned int)wc.wr_id);
+		return (int)wc.byte_len;
+	}
+	return -ETIMEDOUT;
+}
+
+/* Wait for the server to disconnect us; ms it took, or -ETIMEDOUT. */
+static long long hc_wait_disconnect(struct hc *h, int ms)
+{
+	long long t0 = now_ms(), end = t0 + ms;
+	enum rdma_cm_event_type t;
+	int st, ret;
+
+	while (now_ms() <= end) {
+		ret = hc_cm_wait(h, (int)(end - now_ms()) + 1, &t, &st);
+		if (ret == -ETIMEDOUT)
+			break;
+		if (ret)
+			return ret;
+		if (t == RDMA_CM_EVENT_DISCONNECTED) {
+			h->connected = 0;
+			return now_ms() - t0;
+		}
+	}
+	return -ETIMEDOUT;
+}
+
+/* ---- native helpers ------------------------------------------------- */
+
+static void hello_default(struct proto_hello *hl, uint8_t ops, uint32_t size,
+			  uint64_t seed)
+{
+	memset(hl, 0, sizeof(*hl));
+	hl->version = PROTO_VERSION;
+	hl->ops = ops;
+	hl->flags = PROTO_F_VERIFY;
+	hl->size = size;
+	hl->iters = 1;
+	hl->seed = seed;
+}
+
+/* Connect natively with hello HL, authenticate if asked, take DESC. */
+static int native_open(struct hc *h, const struct proto_hello *hl,
+		       const struct auth_key *key)
+{
+	uint8_t pd[PROTO_HELLO_LEN], msg[SLOT];
+	struct proto_auth a;
+	const char *why = NULL;
+	int ret, n;
+
+	h->hello = *hl;
+	proto_hello_encode(hl, pd, sizeof(pd));
+	ret = hc_connect(h, pd, sizeof(pd), hl->size, 1);
+	if (ret)
+		return ret;
+	if (h->welcome.flags & PROTO_WELCOME_F_AUTH) {
+		if (!key)
+			return -ENOKEY;
+		if (auth_mac(key, &h->welcome, hl, a.mac))
+			return -EINVAL;
+		n = proto_auth_encode(&a, msg, sizeof(msg));
+		if (hc_send(h, msg, (size_t)n))
+			return -EIO;
+	}
+	n = hc_recv(h, msg, tmo_ms);
+	if (n < 0)
+		return n;
+	if (proto_desc_decode(msg, (size_t)n, &h->desc, &why) ||
+	    proto_desc_check(&h->desc, hl->size, hl->ops, &why)) {
+		fprintf(stderr, "# bad DESC: %s\n", why);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* Send DONE, get RESULT.  Returns the status (>= 0) or -errno. */
+static int native_finish(struct hc *h, const struct proto_done *d)
+{
+	uint8_t msg[SLOT];
+	struct proto_result r;
+	const char *why = NULL;
+	int n;
+
+	n = proto_done_encode(d, msg, sizeof(msg));
+	if (n < 0 || hc_send(h, msg, (size_t)n))
+		return -EIO;
+	n = hc_recv(h, msg, tmo_ms);
+	if (n < 0)
+		return n;
+	if (proto_result_decode(msg, (size_t)n, &r, &why))
+		return -EBADMSG;
+	return (int)r.status;
+}
+
+/* A whole honest session: READ and verify, WRITE, DONE, RESULT ok. */
+static int native_honest(struct hc *h, const char **what)
+{
+	struct proto_done d = { 0 };
+	uint32_t sz = h->hello.size;
+	int st;
+
+	if (h->hello.ops & PROTO_OP_READ) {
+		st = hc_rdma(h, IBV_WR_RDMA_READ, h->desc.addr, h->desc.rkey,
+			     sz);
+		if (st) {
+			*what = "READ of its own buffer failed";
+			return -EIO;
+		}
+		if (pattern_check(h->buf, sz, h->hello.seed,
+				  PROTO_ITER_READ) >= 0) {
+			*what = "server buffer does not hold its pattern";
+			return -EBADMSG;
+		}
+		d.reads_done = 1;
+	}
+	if (h->hello.ops & PROTO_OP_WRITE) {
+		pattern_fill(h->buf, sz, h->hello.seed, 0);
+		st = hc_rdma(h, IBV_WR_RDMA_WRITE, h->desc.addr, h->desc.rkey,
+			     sz);
+		if (st) {
+			*what = "WRITE to its own buffer failed";
+			return -EIO;
+		}
+		d.writes_done = 1;
+		d.crc32c = crc32c(0, h->buf, sz);
+	}
+	st = native_finish(h, &d);
+	if (st != PROTO_RES_OK) {
+		*what = "no RESULT ok";
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int load_key(struct auth_key *k)
+{
+	char err[256];
+
+	if (!key_path) {
+		fprintf(stderr, "rdmad-hostile: this case needs -k KEYFILE\n");
+		return -EINVAL;
+	}
+	if (auth_key_load(k, key_path, err, sizeof(err))) {
+		fprintf(stderr, "rdmad-hostile: %s\n", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- cases: connect private data ---------------------------------- */
+
+static int expect_reject(struct hc *h, const void *pd, uint8_t plen,
+			 int reason)
+{
+	struct proto_reject r;
+	const char *why = NULL;
+	int ret;
+
+	ret = hc_connect(h, pd, plen, 0, 1);
+	if (ret != -ECONNREFUSED)
+		return failed("connect returned %d (%s), want a reject", ret,
+			      ret ? strerror(-ret) : "established");
+	if (proto_reject_decode(h->rej, h->rej_len, &r, &why))
+		return failed("reject without a readable reason (%u bytes, "
+			      "status %d): %s", h->rej_len, h->rej_status,
+			      why);
+	if (reason && r.reason != reason)
+		return failed("reject reason %u (%s), want %d: %s", r.reason,
+			      proto_reject_reason_str(r.reason), reason,
+			      r.text);
+	return pass("rejected, reason %u (%s): %s", r.reason,
+		    proto_reject_reason_str(r.reason), r.text);
+}
+
+static int case_hello(const char *name, struct hc *h)
+{
+	uint8_t pd[PROTO_CONNECT_PDATA_MAX];
+	struct proto_hello hl;
+	uint8_t len = PROTO_HELLO_LEN;
+	int reason = PROTO_REJ_BAD_HELLO;
+
+	hello_default(&hl, PROTO_OP_READ, 4096, 1);
+	memset(pd, 0, sizeof(pd));
+	proto_hello_encode(&hl, pd, sizeof(pd));
+	if (!strcmp(name, "hello-bad-magic")) {
+		pd[0] = 'R';
+		pd[1] = 'D';
+		pd[2] = 'M';
+		pd[3] = 'X';
+	} else if (!strcmp(name, "hello-bad-version")) {
+		pd[4] = 9;
+		reason = PROTO_REJ_VERSION;
+	} else if (!strcmp(name, "hello-short")) {
+		len = 10;
+	} else if (!strcmp(name, "hello-reserved")) {
+		pd[7] = 0x5a;
+	} else if (!strcmp(name, "hello-trailing")) {
+		len = PROTO_CONNECT_PDATA_MAX;
+		pd[40] = 1;
+	} else if (!strcmp(name, "hello-no-ops")) {
+		pd[5] = 0;
+	} else if (!strcmp(name, "hello-bad-ops")) {
+		pd[5] = 0x84;
+	} else if (!strcmp(name, "hello-zero-size")) {
+		memset(pd + 8, 0, 4);
+	} else if (!strcmp(name, "hello-huge-size")) {
+		memset(pd + 8, 0xff, 4);
+		reason = PROTO_REJ_LIMIT;
+	} else if (!strcmp(name, "hello-huge-iters")) {
+		memset(pd + 12, 0xff, 4);
+		reason = PROTO_REJ_LIMIT;
+	} else {
+		return -1;
+	}
+	return expect_reject(h, pd, len, reason);
+}
+
+/* ---- cases: messages after ESTABLISHED ----------------------------- */
+
+/* Send MSG once we hold a DESC; the server must disconnect us. */
+static int expect_cut(struct hc *h, const uint8_t *msg, size_t len,
+		      int want_result)
+{
+	struct proto_hello hl;
+	uint8_t in[SLOT];
+	long long ms;
+	int ret, n, got_result = 0;
+
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 7);
+	ret = native_open(h, &hl, NULL);
+	if (ret)
+		return failed("native session did not start: %s",
+			      strerror(-ret));
+	if (hc_send(h, msg, len))
+		return failed("cannot post our message");
+	if (want_result) {
+		n = hc_recv(h, in, tmo_ms);
+		got_result = n == PROTO_RESULT_LEN &&
+			     proto_msg_type(in, (size_t)n, NULL) ==
+			     PROTO_MSG_RESULT;
+		if (!got_result)
+			return failed("no RESULT (%d)", n);
+		if (want_result == 2 && hc_send(h, msg, len))
+			return failed("cannot post our second message");
+	}
+	ms = hc_wait_disconnect(h, tmo_ms);
+	if (ms < 0)
+		return failed("server did not disconnect us within %dms",
+			      tmo_ms);
+	return pass("server disconnected us after %lldms%s", ms,
+		    got_result ? " (after its RESULT)" : "");
+}
+
+static int case_msg(const char *name, struct hc *h)
+{
+	uint8_t msg[SLOT];
+	struct proto_done d = { 0 };
+	struct proto_desc ds = { .addr = 4096, .rkey = 1, .len = 1,
+				 .access = PROTO_OP_READ };
+	struct proto_result r;
+	struct proto_hello hl;
+	size_t len;
+	int st, ret;
+
+	memset(msg, 0, sizeof(msg));
+	len = (size_t)proto_done_encode(&d, msg, sizeof(msg));
+	if (!strcmp(name, "msg-short")) {
+		len = 4;
+	} else if (!strcmp(name, "msg-empty")) {
+		len = 0;
+	} else if (!strcmp(name, "msg-oversized")) {
+		len = SLOT;	/* the server posts 64-byte receives */
+		memset(msg + PROTO_DONE_LEN, 0xee, SLOT - PROTO_DONE_LEN);
+	} else if (!strcmp(name, "msg-bad-magic")) {
+		msg[0] ^= 0xff;
+	} else if (!strcmp(name, "msg-bad-version")) {
+		msg[4] = 2;
+	} else if (!strcmp(name, "msg-bad-type")) {
+		msg[5] = 0x77;
+	} else if (!strcmp(name, "msg-len-mismatch")) {
+		msg[7] = 60;
+		len = 60;
+	} else if (!strcmp(name, "msg-desc-to-server")) {
+		len = (size_t)proto_desc_encode(&ds, msg, sizeof(msg));
+	} else if (!strcmp(name, "msg-auth-unasked")) {
+		struct proto_auth a;
+
+		memset(&a, 0x11, sizeof(a));
+		len = (size_t)proto_auth_encode(&a, msg, sizeof(msg));
+	} else if (!strcmp(name, "done-twice")) {
+		return expect_cut(h, msg, len, 2);
+	} else if (!strcmp(name, "done-overflow")) {
+		/* Counts past the hello's, iteration past the end. */
+		d.reads_done = 0xffffffffu;
+		d.writes_done = 0xffffffffu;
+		d.last_write_iter = 0xffffffffu;
+		d.crc32c = 0xdeadbeef;
+		hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 8);
+		ret = native_open(h, &hl, NULL);
+		if (ret)
+			return failed("session did not start: %s",
+				      strerror(-ret));
+		st = native_finish(h, &d);
+		if (st != PROTO_RES_BAD_DONE)
+			return failed("RESULT status %d, want %d (bad-done)",
+				      st, PROTO_RES_BAD_DONE);
+		(void)r;
+		return pass("RESULT bad-done for an overflowing DONE");
+	} else if (!strcmp(name, "done-wrong-data")) {
+		/* Claims a WRITE it never did: must be a mismatch. */
+		d.writes_done = 1;
+		d.last_write_iter = 0;
+		d.crc32c = 0x12345678;
+		hello_default(&hl, PROTO_OP_WRITE, 4096, 9);
+		ret = native_open(h, &hl, NULL);
+		if (ret)
+			return failed("session did not start: %s",
+				      strerror(-ret));
+		st = native_finish(h, &d);
+		if (st != PROTO_RES_MISMATCH)
+			return failed("RESULT status %d, want %d (mismatch)",
+				      st, PROTO_RES_MISMATCH);
+		return pass("RESULT mismatch for a DONE without the data");
+	} else {
+		return -1;
+	}
+	return expect_cut(h, msg, len, 0);
+}
+
+/* ---- cases: rping adverts -------------------------------------------- */
+
+static int case_rping(const char *name, struct hc *h)
+{
+	uint8_t msg[SLOT];
+	struct proto_rping_info in = { .buf = 0, .rkey = 0, .size = 64 };
+	size_t len = PROTO_RPING_INFO_LEN;
+	long long ms;
+	int ret;
+
+	memset(msg, 0, sizeof(msg));
+	ret = hc_connect(h, NULL, 0, 4096, 1);
+	if (ret)
+		return failed("rping connect: %s", strerror(-ret));
+	in.buf = (uintptr_t)h->buf;
+	in.rkey = h->buf_mr->rkey;
+	if (!strcmp(name, "rping-overflow")) {
+		in.buf = UINT64_MAX - 100;
+		in.size = 4096;
+	} else if (!strcmp(name, "rping-huge")) {
+		in.size = 0xfffffff0u;
+	} else if (!strcmp(name, "rping-zero")) {
+		in.size = 0;
+	} else if (!strcmp(name, "rping-short")) {
+		len = 8;
+	} else if (!strcmp(name, "rping-long")) {
+		len = 40;
+	} else if (!strcmp(name, "rping-bad-rkey")) {
+		in.rkey ^= 0x5a5a00;
+	} else if (!strcmp(name, "rping-beyond-mr")) {
+		in.buf += 4096 - 16;	/* runs past our MR */
+		in.size = 4096;
+	} else {
+		return -1;
+	}
+	/* Write the fields raw: the encoder would refuse none of these,
+	 * but keep the bytes exactly as chosen. */
+	proto_rping_encode(&in, msg, sizeof(msg));
+	if (hc_send(h, msg, len))
+		return failed("cannot post our advert");
+	ms = hc_wait_disconnect(h, tmo_ms);
+	if (ms < 0)
+		return failed("server did not disconnect us within %dms",
+			      tmo_ms);
+	return pass("server disconnected us after %lldms", ms);
+}
+
+/* ---- cases: silence --------------------------------------------------- */
+
+static int case_silent(const char *name, struct hc *h)
+{
+	struct proto_hello hl;
+	uint8_t pd[PROTO_HELLO_LEN];
+	long long ms;
+	int ret;
+
+	if (!strcmp(name, "silent-native")) {
+		hello_default(&hl, PROTO_OP_READ, 4096, 3);
+		ret = native_open(h, &hl, NULL);
+	} else if (!strcmp(name, "silent-rping")) {
+		ret = hc_connect(h, NULL, 0, 0, 1);
+	} else if (!strcmp(name, "silent-auth")) {
+		/* Keyed server: never send AUTH; must never see a DESC. */
+		hello_default(&hl, PROTO_OP_READ, 4096, 3);
+		h->hello = hl;
+		proto_hello_encode(&hl, pd, sizeof(pd));
+		ret = hc_connect(h, pd, sizeof(pd), 4096, 1);
+		if (!ret && !(h->welcome.flags & PROTO_WELCOME_F_AUTH))
+			return failed("server did not ask for a key");
+	} else {
+		return -1;
+	}
+	if (ret)
+		return failed("connect: %s", strerror(-ret));
+	ms = hc_wait_disconnect(h, tmo_ms);
+	if (ms < 0)
+		return failed("silent client not cut off within %dms", tmo_ms);
+	if (!strcmp(name, "silent-auth")) {
+		uint8_t msg[SLOT];
+		int n = hc_recv(h, msg, 10);
+
+		if (n > 0 && proto_msg_type(msg, (size_t)n, NULL) ==
+		    PROTO_MSG_DESC)
+			return failed("server sent a DESC without AUTH");
+	}
+	return pass("cut off after %lldms of silence", ms);
+}
+
+/* ---- cases: SIGKILL at each state ------------------------------------ */
+
+static const char *const kill_states[] = {
+	"connecting", "established", "desc", "rdma", "done", "result", NULL,
+};
+
+static void kill_child(const char *state)
+{
+	struct hc h = { 0 };
+	struct proto_hello hl;
+	struct proto_done d = { 0 };
+	uint8_t pd[PROTO_HELLO_LEN], msg[SLOT];
+	int i, n;
+
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 65536, 5);
+	hl.iters = 1000;
+	h.hello = hl;
+	proto_hello_encode(&hl, pd, sizeof(pd));
+	if (!strcmp(state, "connecting")) {
+		if (hc_connect(&h, pd, sizeof(pd), 65536, 0))
+			_exit(3);
+		raise(SIGKILL);
+	}
+	if (!strcmp(state, "established")) {
+		if (hc_connect(&h, pd, sizeof(pd), 65536, 1))
+			_exit(3);
+		raise(SIGKILL);
+	}
+	if (native_open(&h, &hl, NULL))
+		_exit(3);
+	if (!strcmp(state, "desc"))
+		raise(SIGKILL);
+	if (!strcmp(state, "rdma")) {
+		for (i = 0; i < 16; i++)
+			hc_rdma_post(&h, i % 2 ? IBV_WR_RDMA_WRITE :
+				     IBV_WR_RDMA_READ, h.desc.addr,
+				     h.desc.rkey, 65536);
+		usleep(2000);
+		raise(SIGKILL);
+	}
+	if (hc_rdma(&h, IBV_WR_RDMA_READ, h.desc.addr, h.desc.rkey, 65536))
+		_exit(3);
+	d.reads_done = 1;
+	n = proto_done_encode(&d, msg, sizeof(msg));
+	if (hc_send(&h, msg, (size_t)n))
+		_exit(3);
+	if (!strcmp(state, "done"))
+		raise(SIGKILL);
+	n = hc_recv(&h, msg, tmo_ms);
+	if (n != PROTO_RESULT_LEN)
+		_exit(3);
+	raise(SIGKILL);		/* "result": before we disconnect */
+	_exit(4);
+}
+
+static int case_kill(const char *state)
+{
+	pid_t pid;
+	int st, i;
+
+	for (i = 0; kill_states[i]; i++)
+		if (!strcmp(state, kill_states[i]))
+			break;
+	if (!kill_states[i])
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return failed("fork: %s", strerror(errno));
+	if (pid == 0)
+		kill_child(state);
+	if (waitpid(pid, &st, 0) < 0)
+		return failed("waitpid: %s", strerror(errno));
+	if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGKILL)
+		return failed("child did not reach state %s (status %#x)",
+			      state, st);
+	return pass("client killed with SIGKILL in state %s", state);
+}
+
+/* ---- cases: flood ----------------------------------------------------- */
+
+static int case_flood(unsigned int n, int rping)
+{
+	struct hc *hs = calloc(n, sizeof(*hs));
+	struct proto_hello hl;
+	struct proto_reject r;
+	uint8_t pd[PROTO_HELLO_LEN];
+	unsigned int i, ok = 0, busy = 0, other = 0;
+	char last[PROTO_REJECT_TEXT_MAX + 1] = "";
+	int ret;
+
+	if (!hs)
+		return failed("out of memory");
+	hello_default(&hl, PROTO_OP_READ, 4096, 11);
+	proto_hello_encode(&hl, pd, sizeof(pd));
+	for (i = 0; i < n; i++) {
+		hs[i].hello = hl;
+		ret = rping ? hc_connect(&hs[i], NULL, 0, 0, 1) :
+			      hc_connect(&hs[i], pd, sizeof(pd), 0, 1);
+		if (!ret) {
+			ok++;
+		} else if (ret == -ECONNREFUSED &&
+			   !proto_reject_decode(hs[i].rej, hs[i].rej_len, &r,
+						NULL) &&
+			   r.reason == PROTO_REJ_BUSY) {
+			busy++;
+			snprintf(last, sizeof(last), "%s", r.text);
+		} else {
+			other++;
+		}
+	}
+	fflush(stdout);
+	if (hold_ms)
+		usleep((useconds_t)hold_ms * 1000);
+	for (i = 0; i < n; i++)
+		hc_close(&hs[i]);
+	free(hs);
+	printf("flood: accepted %u busy %u other %u\n", ok, busy, other);
+	if (other)
+		return failed("%u connections neither accepted nor rejected "
+			      "as busy", other);
+	return pass("%u accepted, %u rejected busy (last: %s)", ok, busy,
+		    last);
+}
+
+/* ---- cases: stolen and stale rkeys, least access ----------------- */
+
+static int is_access_err(int st)
+{
+	return st == IBV_WC_REM_ACCESS_ERR;
+}
+
+static int case_steal(struct hc *v, struct hc *a)
+{
+	struct proto_hello hv, ha;
+	const char *what = NULL;
+	int st, ret;
+
+	hello_default(&hv, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xbeef);
+	hello_default(&ha, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xbad);
+	ret = native_open(v, &hv, NULL);
+	if (ret)
+		return failed("victim session: %s", strerror(-ret));
+	ret = native_open(a, &ha, NULL);
+	if (ret)
+		return failed("attacker session: %s", strerror(-ret));
+	if (a->desc.rkey == v->desc.rkey)
+		fprintf(stderr, "# note: equal rkeys %#x\n", v->desc.rkey);
+
+	/* 1. WRITE into the victim's buffer with its rkey, our QP. */
+	memset(a->buf, 0xa5, 4096);
+	st = hc_rdma(a, IBV_WR_RDMA_WRITE, v->desc.addr, v->desc.rkey, 4096);
+	if (!is_access_err(st))
+		return failed("stolen-rkey WRITE: status %d (%s), want "
+			      "remote access error", st,
+			      st >= 0 ? ibv_wc_status_str(st) : "timeout");
+	hc_close(a);
+
+	/* 2. READ it, from a fresh connection (the first is in error). */
+	ret = native_open(a, &ha, NULL);
+	if (ret)
+		return failed("second attacker session: %s", strerror(-ret));
+	st = hc_rdma(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey, 4096);
+	if (!is_access_err(st))
+		return failed("stolen-rkey READ: status %d, want remote "
+			      "access error", st);
+	hc_close(a);
+
+	/* 3. Our own rkey, the victim's address. */
+	ret = native_open(a, &ha, NULL);
+	if (ret)
+		return failed("third attacker session: %s", strerror(-ret));
+	st = hc_rdma(a, IBV_WR_RDMA_WRITE, v->desc.addr, a->desc.rkey, 4096);
+	if (!is_access_err(st))
+		return failed("own rkey at the victim's address: status %d, "
+			      "want remote access error", st);
+
+	/* The victim's data is intact and its session ends ok. */
+	ret = native_honest(v, &what);
+	if (ret)
+		return failed("victim after the attacks: %s", what);
+	return pass("3 attacks got remote access errors; victim's buffer "
+		    "intact, its RESULT ok");
+}
+
+static int case_stale(struct hc *v, struct hc *a)
+{
+	struct proto_hello hv, ha;
+	const char *what = NULL;
+	int st, ret;
+
+	hello_default(&hv, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xcafe);
+	hello_default(&ha, PROTO_OP_READ, 4096, 0xf00);
+	ret = native_open(a, &ha, NULL);
+	if (!ret)
+		ret = native_open(v, &hv, NULL);
+	if (ret)
+		return failed("sessions: %s", strerror(-ret));
+	ret = native_honest(v, &what);
+	if (ret)
+		return failed("victim session: %s", what);
+	hc_close(v);
+	usleep(500 * 1000);	/* the server releases the victim */
+	st = hc_rdma(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey, 4096);
+	if (!is_access_err(st))
+		return failed("stale rkey READ: status %d, want remote "
+			      "access error", st);
+	return pass("rkey of a finished session refused (remote access "
+		    "error)");
+}
+
+static int case_least(struct hc *h, uint8_t ops)
+{
+	struct proto_hello hl;
+	int st, ret;
+
+	hello_default(&hl, ops, 4096, 0x1ea5);
+	ret = native_open(h, &hl, NULL);
+	if (ret)
+		return failed("session: %s", strerror(-ret));
+	st = hc_rdma(h, ops == PROTO_OP_READ ? IBV_WR_RDMA_WRITE :
+		     IBV_WR_RDMA_READ, h->desc.addr, h->desc.rkey, 4096);
+	if (!is_access_err(st))
+		return failed("%s on a %s-only buffer: status %d, want remote "
+			      "access error", ops == PROTO_OP_READ ? "WRITE" :
+			      "READ", ops == PROTO_OP_READ ? "read" : "write",
+			      st);
+	return pass("%s-only buffer refused the other operation",
+		    ops == PROTO_OP_READ ? "read" : "write");
+}
+
+/* ---- cases: pre-shared key ------------------------------------------ */
+
+static int case_psk(const char *name, struct hc *h)
+{
+	struct auth_key key;
+	struct proto_hello hl;
+	struct proto_auth a;
+	uint8_t pd[PROTO_HELLO_LEN], msg[SLOT];
+	const char *what = NULL;
+	long long ms;
+	int ret, n, got_desc = 0;
+
+	if (!strcmp(name, "psk-rping"))
+		return expect_reject(h, NULL, 0, PROTO_REJ_DENIED);
+	if (load_key(&key))
+		return 2;
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0x5eed);
+	if (!strcmp(name, "psk-good")) {
+		ret = native_open(h, &hl, &key);
+		if (ret)
+			return failed("session with the right key: %s",
+				      strerror(-ret));
+		if (!(h->welcome.flags & PROTO_WELCOME_F_AUTH))
+			return failed("server did not ask for the key");
+		if (native_honest(h, &what))
+			return failed("%s", what);
+		return pass("right key: DESC, verified READ and WRITE, "
+			    "RESULT ok");
+	}
+	h->hello = hl;
+	proto_hello_encode(&hl, pd, sizeof(pd));
+	ret = hc_connect(h, pd, sizeof(pd), 4096, 1);
+	if (ret)
+		return failed("connect: %s", strerror(-ret));
+	if (!(h->welcome.flags & PROTO_WELCOME_F_AUTH))
+		return failed("server did not ask for the key");
+	if (!strcmp(name, "psk-wrong")) {
+		key.key[0] ^= 1;
+		auth_mac(&key, &h->welcome, &hl, a.mac);
+	} else if (!strcmp(name, "psk-other-hello")) {
+		/* Right key, but a MAC for other parameters. */
+		struct proto_hello other = hl;
+
+		other.size = 8;
+		auth_mac(&key, &h->welcome, &other, a.mac);
+	} else if (!strcmp(name, "psk-replay")) {
+		/* Right key, a MAC for another nonce (a past session). */
+		struct proto_welcome old = h->welcome;
+
+		old.nonce[5] ^= 0x40;
+		auth_mac(&key, &old, &hl, a.mac);
+	} else if (!strcmp(name, "psk-skip")) {
+		/* No AUTH: straight to DONE. */
+		struct proto_done d = { 0 };
+
+		n = proto_done_encode(&d, msg, sizeof(msg));
+		goto send;
+	} else {
+		return -1;
+	}
+	n = proto_auth_encode(&a, msg, sizeof(msg));
+send:
+	if (hc_send(h, msg, (size_t)n))
+		return failed("cannot post");
+	ms = hc_wait_disconnect(h, tmo_ms);
+	while ((n = hc_recv(h, msg, 10)) > 0)
+		if (proto_msg_type(msg, (size_t)n, NULL) == PROTO_MSG_DESC)
+			got_desc = 1;
+	if (got_desc)
+		return failed("server revealed its DESC without a valid AUTH");
+	if (ms < 0)
+		return failed("server did not disconnect us within %dms",
+			      tmo_ms);
+	auth_key_clear(&key);
+	return pass("refused and disconnected after %lldms, no DESC seen",
+		    ms);
+}
+
+/* A valid hello that must be rejected with REASON (ACL, limits...). */
+static int case_expect_reject(struct hc *h, int reason, int rping)
+{
+	struct proto_hello hl;
+	uint8_t pd[PROTO_HELLO_LEN];
+
+	if (rping)
+		return expect_reject(h, NULL, 0, reason);
+	hello_default(&hl, PROTO_OP_READ, 4096, 1);
+	proto_hello_encode(&hl, pd, sizeof(pd));
+	return expect_reject(h, pd, sizeof(pd), reason);
+}
+
+/* A whole honest native session (the baseline). */
+static int case_honest(struct hc *h, int with_key)
+{
+	struct auth_key key;
+	struct proto_hello hl;
+	const char *what = NULL;
+	int ret;
+
+	if (with_key && load_key(&key))
+		return 2;
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 65536, 42);
+	ret = native_open(h, &hl, with_key ? &key : NULL);
+	if (ret)
+		return failed("session: %s", strerror(-ret));
+	if (native_honest(h, &what))
+		return failed("%s", what);
+	return pass("honest session ok");
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static const char *const cases[] = {
+	"honest", "honest-key",
+	"hello-bad-magic", "hello-bad-version", "hello-short",
+	"hello-reserved", "hello-trailing", "hello-no-ops", "hello-bad-ops",
+	"hello-zero-size", "hello-huge-size", "hello-huge-iters",
+	"msg-short", "msg-empty", "msg-oversized", "msg-bad-magic",
+	"msg-bad-version", "msg-bad-type", "msg-len-mismatch",
+	"msg-desc-to-server", "msg-auth-unasked", "done-twice",
+	"done-overflow", "done-wrong-data",
+	"rping-overflow", "rping-huge", "rping-zero", "rping-short",
+	"rping-long", "rping-bad-rkey", "rping-beyond-mr",
+	"silent-native", "silent-rping", "silent-auth",
+	"kill STATE (connecting established desc rdma done result)",
+	"flood N", "flood-rping N", "steal", "stale-rkey",
+	"least-read", "least-write",
+	"psk-good", "psk-wrong", "psk-other-hello", "psk-replay", "psk-skip",
+	"psk-rping", "expect-reject REASON", "expect-reject-rping REASON",
+	NULL,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rdmad-hostile [-p PORT] [-I SRCADDR] [-t SECS] "
+		"[-k KEYFILE] [-H HOLDSECS] CASE [ARG] SERVER\n"
+		"       rdmad-hostile list\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct hc h = { 0 }, h2 = { 0 };
+	const char *arg = NULL;
+	int opt, ret = -1;
+
+	while ((opt = getopt(argc, argv, "p:I:t:k:H:h")) != -1) {
+		switch (opt) {
+		case 'H':
+			hold_ms = atoi(optarg) * 1000;
+			break;
+		case 'p':
+			port = (unsigned int)strtoul(optarg, NULL, 10);
+			break;
+		case 'I':
+			src_host = optarg;
+			break;
+		case 't':
+			tmo_ms = atoi(optarg) * 1000;
+			break;
+		case 'k':
+			key_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "list")) {
+		for (opt = 0; cases[opt]; opt++)
+			puts(cases[opt]);
+		return 0;
+	}
+	if (argc - optind < 2) {
+		usage(stderr);
+		return 2;
+	}
+	case_name = argv[optind++];
+	if (!strcmp(case_name, "kill") || !strncmp(case_name, "flood", 5) ||
+	    !strncmp(case_name, "expect-reject", 13)) {
+		if (argc - optind < 2) {
+			usage(stderr);
+			return 2;
+		}
+		arg = argv[optind++];
+	}
+	srv_host = argv[optind];
+	signal(SIGPIPE, SIG_IGN);
+
+	if (!strcmp(case_name, "honest"))
+		ret = case_honest(&h, 0);
+	else if (!strcmp(case_name, "honest-key"))
+		ret = case_honest(&h, 1);
+	else if (!strncmp(case_name, "hello-", 6))
+		ret = case_hello(case_name, &h);
+	else if (!strncmp(case_name, "msg-", 4) ||
+		 !strncmp(case_name, "done-", 5))
+		ret = case_msg(case_name, &h);
+	else if (!strncmp(case_name, "rping-", 6))
+		ret = case_rping(case_name, &h);
+	else if (!strncmp(case_name, "silent-", 7))
+		ret = case_silent(case_name, &h);
+	else if (!strcmp(case_name, "kill"))
+		ret = case_kill(arg);
+	else if (!strcmp(case_name, "flood"))
+		ret = case_flood((unsigned int)atoi(arg), 0);
+	else if (!strcmp(case_name, "flood-rping"))
+		ret = case_flood((unsigned int)atoi(arg), 1);
+	else if (!strcmp(case_name, "steal"))
+		ret = case_steal(&h, &h2);
+	else if (!strcmp(case_name, "stale-rkey"))
+		ret = case_stale(&h, &h2);
+	else if (!strcmp(case_name, "least-read"))
+		ret = case_least(&h, PROTO_OP_READ);
+	else if (!strcmp(case_name, "least-write"))
+		ret = case_least(&h, PROTO_OP_WRITE);
+	else if (!strncmp(case_name, "psk-", 4))
+		ret = case_psk(case_name, &h);
+	else if (!strcmp(case_name, "expect-reject"))
+		ret = case_expect_reject(&h, atoi(arg), 0);
+	else if (!strcmp(case_name, "expect-reject-rping"))
+		ret = case_expect_reject(&h, atoi(arg), 1);
+	if (ret < 0) {
+		fprintf(stderr, "rdmad-hostile: unknown case '%s'\n",
+			case_name);
+		usage(stderr);
+		ret = 2;
+	}
+	hc_close(&h2);
+	hc_close(&h);
+	return ret;
+}

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Silent and killed clients: a client that connects and says nothing is
+# cut off at the deadline of the state it stalled in, and logged with
+# that state; a client killed with SIGKILL in each protocol state is
+# cleaned up.  After every case rdmad is alive, an honest client
+# verifies, resources and RSS are back to the baseline.
+source "$(dirname "$0")/lib.sh"
+source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
+[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+port=7651
+rdmad_conf $port "timeouts.session = 3s" "timeouts.idle = 2s" \
+	"timeouts.accept = 3s" "timeouts.close = 2s" "timeouts.linger = 2s" \
+	"limits.max_duration = 20s"
+rdmad_start
+baseline
+
+# Silent clients: cut off, logged with the state they stalled in.
+hostile_ok silent-native
+wait_log 'result timeout (stalled in established/desc-sent/wait-done)' 10
+check_after silent-native
+hostile_ok silent-rping
+wait_log 'result timeout (stalled in established/idle/wait-source)' 10
+check_after silent-rping
+
+# SIGKILL in every state of the native protocol.
+for s in connecting established desc rdma done result; do
+	before=$(grep -c 'close: native' "$T/rdmad.log")
+	hostile_ok kill "$s"
+	for ((i = 0; i < 150; i++)); do
+		[ "$(grep -c 'close: native' "$T/rdmad.log")" -gt "$before" ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c 'close: native' "$T/rdmad.log")" -gt "$before" ] ||
+		fail "no close line for the client killed in state $s"
+	log "killed in $s: $(grep 'close: native' "$T/rdmad.log" | tail -1 | cut -d' ' -f5-)"
+	check_after "kill $s"
+done
+rss_check
+grep 'stalled in\|aborted\|client left' "$T/rdmad.log" | sed 's/^/# /' >&2
+exit 0

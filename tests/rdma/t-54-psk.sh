@@ -1,0 +1,33 @@
+#!/bin/bash
+# Pre-shared key: the right key gets a verified session; a wrong key, a
+# MAC for other parameters, a replayed MAC, no AUTH at all (DONE
+# straight away, or silence) are all disconnected without ever seeing
+# the server's DESC (its address and rkey); rping clients and clients
+# without a key are refused or cut off.  After every case rdmad is alive,
+# a keyed honest client verifies, resources are back to the baseline.
+source "$(dirname "$0")/lib.sh"
+source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
+port=7654
+HOSTILE_KEY=$T/psk
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$HOSTILE_KEY"
+chmod 600 "$HOSTILE_KEY"
+rdmad_conf $port "auth.psk_file = $HOSTILE_KEY" "timeouts.idle = 3s"
+rdmad_start
+grep -q 'key required' "$T/rdmad.log" && fail "odd: key required before any client"
+baseline
+grep -q 'client authenticated' "$T/rdmad.log" || fail "keyed session not logged as authenticated"
+for c in psk-good psk-wrong psk-other-hello psk-replay psk-skip silent-auth \
+	psk-rping; do
+	hostile_ok "$c"
+	check_after "$c"
+done
+n=$(grep -c 'authentication failed' "$T/rdmad.log")
+[ "$n" -ge 3 ] || fail "only $n authentication failures logged"
+grep -q 'result auth-failed' "$T/rdmad.log" || fail "no auth-failed close"
+# rdma-probe without a key: never gets a DESC; rdmad cuts it off.
+cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 8 -s 4k -n 1 \
+	"$RDMAD_SRV_ADDR" >"$T/nokey.log" 2>&1 && fail "probe without a key succeeded"
+log "probe without a key: $(tail -1 "$T/nokey.log")"
+check_after nokey-probe
+rss_check
+exit 0

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rdma-probe -D: each op kind runs for the given time, not a count; the
+# server still verifies the last WRITE; -n caps a timed run.
+# shellcheck source=tests/rdma/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+port=7482
+
+cat >"$T/rdmad.ini" <<INI
+[server]
+listen = $RDMAD_SRV_ADDR:$port
+INI
+srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
+wait_listen $port
+
+for depth in 1 8; do
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -D 1.5 --depth $depth -s 4k --json \
+		"$RDMAD_SRV_ADDR" >"$T/d$depth.json" 2>"$T/d$depth.err"
+	rc=$?
+	[ "$rc" = 0 ] || fail "-D 1.5 depth $depth: exit $rc: $(cat "$T/d$depth.err")"
+	python3 - "$T/d$depth.json" <<'PY' || fail "-D depth $depth: $(cat "$T/d$depth.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+assert d["options"]["duration_ms"] == 1500 and r["failed"] == 0, r
+for k in ("read", "write"):
+    x = r["ops"][k]
+    # The span of each kind is about the duration (the last ops drain).
+    assert 1.4e9 <= x["span_ns"] <= 4.5e9, (k, x["span_ns"])
+    assert 2 <= x["ops"] < 100000, (k, x["ops"])
+c = r["conns"][0]
+assert c["writes_done"] == r["ops"]["write"]["ops"], c
+print("# -D 1.5: %d READs, %d WRITEs" % (r["ops"]["read"]["ops"], r["ops"]["write"]["ops"]))
+PY
+done
+
+# -n caps a timed run: 5 operations of each kind long before 30 s.
+start=$(date +%s)
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -D 30 -n 5 -s 1k "$RDMAD_SRV_ADDR" \
+	>"$T/cap.out" 2>"$T/cap.err" || fail "-D 30 -n 5: $(cat "$T/cap.err")"
+secs=$(( $(date +%s) - start ))
+[ "$secs" -lt 20 ] || fail "-D 30 -n 5 took ${secs} s"
+grep -q "bytes moved *$((2 * 5 * 1024)) " "$T/cap.out" || fail "cap: $(cat "$T/cap.out")"
+grep -q 'for 30.000 s (at most 5) each' "$T/cap.out" || fail "cap header: $(cat "$T/cap.out")"
+exit 0

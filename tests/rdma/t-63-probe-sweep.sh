@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rdma-probe --all-sizes: one verified run per power of two from 1 byte
+# up to -s (and -s itself); a sweep stops at the first size that fails.
+# shellcheck source=tests/rdma/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+port=7483
+
+cat >"$T/rdmad.ini" <<INI
+[server]
+listen = $RDMAD_SRV_ADDR:$port
+
+[limits]
+max_buffer_size = 128k
+INI
+srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
+wait_listen $port
+
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 64k -n 3 --json \
+	"$RDMAD_SRV_ADDR" >"$T/sweep.json" 2>"$T/sweep.err"
+rc=$?
+[ "$rc" = 0 ] || fail "sweep: exit $rc: $(cat "$T/sweep.err")"
+python3 - "$T/sweep.json" <<'PY' || fail "sweep JSON: $(cat "$T/sweep.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sizes = [r["size"] for r in d["runs"]]
+assert sizes == [1 << i for i in range(17)], sizes
+for r in d["runs"]:
+    assert r["failed"] == 0 and r["ops"]["read"]["bytes"] == 3 * r["size"], r
+    assert r["ops"]["write"]["bytes"] == 3 * r["size"], r
+PY
+
+# A size that is not a power of two ends the sweep; the human report
+# has one block per size.
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 3000 -n 2 --op read \
+	"$RDMAD_SRV_ADDR" >"$T/odd.out" 2>"$T/odd.err" || fail "odd sweep: $(cat "$T/odd.err")"
+n=$(grep -c '^  verification *OK' "$T/odd.out")
+[ "$n" = 13 ] || fail "odd sweep: $n runs, want 13 (1..2048 and 3000)"
+grep -q ', 3000 bytes x 2 each' "$T/odd.out" || fail "odd sweep: no 3000-byte run"
+
+# Past the server's limit (128k): the 256k run is rejected, exit 5, and
+# the sweep goes no further.
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 1m -n 1 --json \
+	"$RDMAD_SRV_ADDR" >"$T/limit.json" 2>"$T/limit.err"
+rc=$?
+[ "$rc" = 5 ] || fail "sweep over the limit: exit $rc, want 5"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[r["size"] for r in d["runs"]]; assert s[-1]==262144 and len(s)==19 and d["exit_code"]==5, s' \
+	"$T/limit.json" || fail "sweep over the limit: $(cat "$T/limit.json")"
+exit 0
