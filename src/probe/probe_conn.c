@@ -70,6 +70,7 @@ struct probe_conn {
 	struct event *cq_ev;
 	struct event *timer;
 	struct event *dur_timer;	/* -D: ends each op kind */
+	struct event *repoll;		/* CQ not drained: come back soon */
 
 	/* PROBE_RECV_SLOTS receive slots, then one send slot. */
 	uint8_t *msg;
@@ -170,6 +171,7 @@ static void conn_finish(struct probe_conn *c)
 	c->finished = true;
 	evtimer_del(c->timer);
 	evtimer_del(c->dur_timer);
+	evtimer_del(c->repoll);
 	if (c->started && --c->ctx->active == 0)
 		event_base_loopbreak(c->ctx->base);
 }
@@ -834,23 +836,39 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 	}
 }
 
+/*
+ * One batch per call.  Handling a completion posts the next operation,
+ * whose completion soft-RoCE may deliver before ibv_post_send returns:
+ * polling until the CQ is empty could then go on for the whole run and
+ * starve timers, CM events and the other connections.  A full batch means
+ * there may be more: a zero timer brings us back after the loop has
+ * looked at everything else.  A partial batch means the CQ was empty
+ * after the notification was re-armed, so a new completion will wake us.
+ */
 static int conn_poll_cq(struct probe_conn *c)
 {
+	static const struct timeval now = { 0, 0 };
 	struct ibv_wc wc[PROBE_CQ_BATCH];
-	int i, n, total = 0;
+	int i, n;
 
 	if (!c->cq)
 		return 0;
-	while ((n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc)) > 0) {
-		for (i = 0; i < n; i++)
-			conn_wc(c, &wc[i]);
-		total += n;
-	}
+	n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc);
 	if (n < 0) {
 		conn_error(c, "ibv_poll_cq failed");
 		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		return 0;
 	}
-	return total;
+	for (i = 0; i < n && c->cq; i++)
+		conn_wc(c, &wc[i]);
+	if (n == PROBE_CQ_BATCH && c->comp_ch && !c->finished)
+		evtimer_add(c->repoll, &now);
+	return n;
+}
+
+static void repoll_cb(evutil_socket_t fd, short what, void *arg)
+{
+	conn_poll_cq(arg);
 }
 
 int probe_conn_poll(struct probe_conn *c)
@@ -1008,6 +1026,8 @@ static void conn_log_local(struct probe_conn *c)
 
 static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 {
+	int i;
+
 	probe_dbg(1, "conn %u: CM event %s, status %d", c->idx,
 		  rdma_event_str(e->type), e->status);
 	switch (e->type) {
@@ -1048,7 +1068,8 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		/* Completions that arrived before the disconnect count. */
-		conn_poll_cq(c);
+		for (i = 0; i < 64 && conn_poll_cq(c) == PROBE_CQ_BATCH; i++)
+			;
 		c->t.closed = probe_now_ns();
 		if (!probe_fsm_terminal(&c->fsm) &&
 		    c->fsm.state != PROBE_ST_CLOSING) {
@@ -1195,7 +1216,8 @@ int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
 	ret = -ENOMEM;
 	c->timer = evtimer_new(ctx->base, timer_cb, c);
 	c->dur_timer = evtimer_new(ctx->base, dur_timer_cb, c);
-	if (!c->timer || !c->dur_timer)
+	c->repoll = evtimer_new(ctx->base, repoll_cb, c);
+	if (!c->timer || !c->dur_timer || !c->repoll)
 		goto err;
 	if (rdma_create_id(ctx->cm_ch, &c->id, c, RDMA_PS_TCP)) {
 		ret = -errno;
@@ -1257,9 +1279,11 @@ void probe_conn_release(struct probe_conn *c)
 		event_free(c->timer);
 	if (c->dur_timer)
 		event_free(c->dur_timer);
+	if (c->repoll)
+		event_free(c->repoll);
 	if (c->cq_ev)
 		event_free(c->cq_ev);
-	c->timer = c->dur_timer = c->cq_ev = NULL;
+	c->timer = c->dur_timer = c->repoll = c->cq_ev = NULL;
 	if (c->qp)
 		rdma_destroy_qp(c->id);
 	c->qp = false;

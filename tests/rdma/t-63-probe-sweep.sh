@@ -23,8 +23,18 @@ cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 64k -n 3 --json \
 	"$RDMAD_SRV_ADDR" >"$T/sweep.json" 2>"$T/sweep.err"
 rc=$?
 [ "$rc" = 0 ] || fail "sweep: exit $rc: $(cat "$T/sweep.err")"
-python3 - "$T/sweep.json" <<'PY' || fail "sweep JSON: $(cat "$T/sweep.json")"
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 1m -n 1 --json \
+	"$RDMAD_SRV_ADDR" >"$T/limit.json" 2>"$T/limit.err"
+rc=$?
+[ "$rc" = 5 ] || fail "sweep over the limit: exit $rc, want 5"
+python3 - "$T/sweep.json" "$T/limit.json" <<'PY' || fail "sweep JSON checks failed"
 import json, sys
+d = json.load(open(sys.argv[2]))
+s = [r["size"] for r in d["runs"]]
+# Past the server's limit (128k): the 256k run is rejected, exit 5, and
+# the sweep goes no further.
+assert s[-1] == 262144 and len(s) == 19 and d["exit_code"] == 5, s
+assert d["runs"][-1]["conns"][0]["class"] == "rejected"
 d = json.load(open(sys.argv[1]))
 sizes = [r["size"] for r in d["runs"]]
 assert sizes == [1 << i for i in range(17)], sizes
@@ -41,12 +51,4 @@ n=$(grep -c '^  verification *OK' "$T/odd.out")
 [ "$n" = 13 ] || fail "odd sweep: $n runs, want 13 (1..2048 and 3000)"
 grep -q ', 3000 bytes x 2 each' "$T/odd.out" || fail "odd sweep: no 3000-byte run"
 
-# Past the server's limit (128k): the 256k run is rejected, exit 5, and
-# the sweep goes no further.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 1m -n 1 --json \
-	"$RDMAD_SRV_ADDR" >"$T/limit.json" 2>"$T/limit.err"
-rc=$?
-[ "$rc" = 5 ] || fail "sweep over the limit: exit $rc, want 5"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=[r["size"] for r in d["runs"]]; assert s[-1]==262144 and len(s)==19 and d["exit_code"]==5, s' \
-	"$T/limit.json" || fail "sweep over the limit: $(cat "$T/limit.json")"
 exit 0
