@@ -22,7 +22,7 @@
 #define LISTENER_RETRY_MIN_MS	500
 #define LISTENER_RETRY_MAX_MS	10000
 
-static int listener_open(struct rdmad_listener *l);
+static int listener_open(struct rdmad_listener *l, const char **step);
 static void listener_schedule_retry(struct rdmad_listener *l);
 
 int rdmad_set_nonblock(int fd)
@@ -252,19 +252,23 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
 
 /* ---- start / stop -------------------------------------------------- */
 
-/* Create, bind and listen one id; 0 or -errno (id left NULL). */
-static int listener_open(struct rdmad_listener *l)
+/* Create, bind and listen one id; 0 or -errno (id left NULL) with the
+ * step that failed in *step. */
+static int listener_open(struct rdmad_listener *l, const char **step)
 {
 	struct rdmad *d = l->d;
 	struct rdma_cm_id *id;
 	int ret;
 
+	*step = "create an id for";
 	if (rdma_create_id(d->cm_chan, &id, NULL, RDMA_PS_TCP))
 		return -errno;
+	*step = "bind";
 	if (rdma_bind_addr(id, (struct sockaddr *)&l->addr->addr)) {
 		ret = -errno;
 		goto err;
 	}
+	*step = "listen on";
 	if (rdma_listen(id, (int)d->cfg.listen_backlog)) {
 		ret = -errno;
 		goto err;
@@ -281,17 +285,18 @@ err:
 static void listener_retry_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdmad_listener *l = arg;
+	const char *step;
 	int ret;
 
 	if (l->id || l->d->stopping)
 		return;
-	ret = listener_open(l);
+	ret = listener_open(l, &step);
 	if (!ret) {
 		log_notice("listening again on %s", l->addr->text);
 		return;
 	}
-	log_debug("listener %s: still cannot listen (%s); next try in %ums",
-		  l->addr->text, strerror(-ret), l->retry_ms);
+	log_debug("listener %s: still cannot %s it (%s); next try in %ums",
+		  l->addr->text, step, strerror(-ret), l->retry_ms);
 	listener_schedule_retry(l);
 }
 
@@ -318,6 +323,7 @@ int listener_start(struct rdmad *d)
 {
 	const struct rdmad_config *cfg = &d->cfg;
 	struct rdmad_listener *l;
+	const char *step;
 	unsigned int i;
 	int ret;
 
@@ -349,11 +355,11 @@ int listener_start(struct rdmad *d)
 		l->addr = &cfg->listen[i];
 		l->d = d;
 		d->n_listeners++;
-		ret = listener_open(l);
+		ret = listener_open(l, &step);
 		if (ret) {
-			log_err("cannot listen on %s: %s (no RDMA device with "
-				"that address?)", l->addr->text,
-				strerror(-ret));
+			log_err("cannot %s %s: %s%s", step, l->addr->text,
+				strerror(-ret), !strcmp(step, "bind") ?
+				" (no RDMA device with that address?)" : "");
 			goto err_ids;
 		}
 		log_notice("listening on %s", l->addr->text);
