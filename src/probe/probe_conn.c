@@ -35,6 +35,7 @@
 #define PROBE_SQ_EXTRA		2	/* sends besides the RDMA ops */
 #define PROBE_RD_ATOM_MAX	128	/* READs in flight, device permitting */
 #define PROBE_CQ_BATCH		32
+#define PROBE_CQ_ACK_BATCH	64	/* CQ events acked together */
 #define PROBE_RESOLVE_GRACE_MS	1000	/* backstop past rdma_cm's timeout */
 
 /* IB CM reject reasons seen in RDMA_CM_EVENT_REJECTED's status. */
@@ -69,6 +70,11 @@ struct probe_conn {
 	bool qp;
 	struct event *cq_ev;
 	struct event *timer;
+	/* In OPS the step deadline is armed once and runs from the last
+	 * completion (progress) rather than being re-armed per operation:
+	 * timer_cb moves it on when there was progress since. */
+	bool ops_deadline;
+	uint64_t progress;		/* CLOCK_MONOTONIC ns */
 	struct event *dur_timer;	/* -D: ends each op kind */
 	struct event *repoll;		/* CQ not drained: come back soon */
 
@@ -157,6 +163,17 @@ static void conn_arm_timer(struct probe_conn *c)
 	uint32_t ms = c->opts->timeout_ms;
 	struct timeval tv;
 
+	/* Every completion of an operation "restarts" the deadline; it
+	 * does so by moving c->progress (conn_wc), not the libevent timer,
+	 * which is armed once when OPS begins. */
+	if (c->fsm.state == PROBE_ST_OPS) {
+		if (c->ops_deadline)
+			return;
+		c->ops_deadline = true;
+		c->progress = probe_now_ns();
+	} else {
+		c->ops_deadline = false;
+	}
 	if (c->fsm.state == PROBE_ST_ADDR || c->fsm.state == PROBE_ST_ROUTE)
 		ms += PROBE_RESOLVE_GRACE_MS;
 	tv.tv_sec = ms / 1000;
@@ -476,8 +493,9 @@ static enum probe_event conn_post_ops(struct probe_conn *c, bool read,
 		c->wrs[k].wr.rdma.remote_addr = c->desc.addr;
 		c->wrs[k].wr.rdma.rkey = c->desc.rkey;
 		c->wrs[k].next = k + 1 < count ? &c->wrs[k + 1] : NULL;
-		probe_dbg(2, "conn %u: RDMA %s %u, %u bytes", c->idx,
-			  read ? "READ" : "WRITE", it + 1, o->size);
+		if (probe_verbosity >= 2)
+			probe_dbg(2, "conn %u: RDMA %s %u, %u bytes", c->idx,
+				  read ? "READ" : "WRITE", it + 1, o->size);
 	}
 	now = probe_now_ns();
 	for (k = 0; k < count; k++)
@@ -780,6 +798,7 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 {
 	enum wr_kind kind = WRID_KIND(wc->wr_id);
+	uint64_t posted, done;
 	uint32_t idx = WRID_IDX(wc->wr_id);
 	uint8_t buf[PROBE_SLOT_LEN];
 	enum probe_event ev;
@@ -828,10 +847,15 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 	case WR_WRITE:
 		if (c->opts->rping || !c->slot_posted)
 			break;
-		probe_opstat_add(kind == WR_READ ? &c->reads : &c->writes,
-				 c->slot_posted[idx % c->opts->depth],
-				 probe_now_ns(), c->opts->size);
+		/* Timestamp first; then check and post the next operation
+		 * (which reuses this slot's post time at depth 1); the
+		 * histogram is bookkeeping and comes last. */
+		done = probe_now_ns();
+		posted = c->slot_posted[idx % c->opts->depth];
+		c->progress = done;
 		conn_feed(c, PROBE_EV_OP_DONE);
+		probe_opstat_add(kind == WR_READ ? &c->reads : &c->writes,
+				 posted, done, c->opts->size);
 		break;
 	}
 }
@@ -878,24 +902,40 @@ int probe_conn_poll(struct probe_conn *c)
 	return conn_poll_cq(c);
 }
 
+/*
+ * The completion channel is readable.  The completion that woke us is
+ * already in the CQ: reap it first, so that it is timestamped and the next
+ * operation posted before the two system calls of consuming and re-arming
+ * the notification.  Then take the one event (one per arming; epoll is
+ * level-triggered should there be more), re-arm, and poll again for what
+ * completed before the re-arm.  Events are acked in batches (and the rest
+ * before the CQ is destroyed).
+ */
 static void cq_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct probe_conn *c = arg;
 	struct ibv_cq *cq;
 	void *cq_ctx;
+	int n;
 
-	while (ibv_get_cq_event(c->comp_ch, &cq, &cq_ctx) == 0)
-		c->cq_unacked++;
-	if (c->cq_unacked) {
+	n = conn_poll_cq(c);
+	if (!c->cq)
+		return;
+	if (ibv_get_cq_event(c->comp_ch, &cq, &cq_ctx) == 0 &&
+	    ++c->cq_unacked >= PROBE_CQ_ACK_BATCH) {
 		ibv_ack_cq_events(c->cq, c->cq_unacked);
 		c->cq_unacked = 0;
 	}
+	if (c->finished)
+		return;
 	if (ibv_req_notify_cq(c->cq, 0)) {
 		conn_error(c, "ibv_req_notify_cq failed");
 		conn_feed(c, PROBE_EV_LOCAL_ERR);
 		return;
 	}
-	conn_poll_cq(c);
+	/* A full batch has a repoll timer coming already. */
+	if (n < PROBE_CQ_BATCH)
+		conn_poll_cq(c);
 }
 
 static void timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -904,7 +944,22 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 	const struct probe_opts *o = c->opts;
 	enum probe_state s = c->fsm.state;
 	uint32_t ms = o->timeout_ms;
+	uint64_t now, due;
+	struct timeval tv;
 
+	/* OPS: the deadline runs from the last completion. */
+	if (c->ops_deadline &&
+	    (s == PROBE_ST_OPS || s == PROBE_ST_VERIFY)) {
+		now = probe_now_ns();
+		due = c->progress + (uint64_t)ms * 1000000u;
+		if (now < due) {
+			due = (due - now) / 1000u + 1;	/* us */
+			tv.tv_sec = (time_t)(due / 1000000u);
+			tv.tv_usec = (suseconds_t)(due % 1000000u);
+			evtimer_add(c->timer, &tv);
+			return;
+		}
+	}
 	if (s == PROBE_ST_ADDR || s == PROBE_ST_ROUTE)
 		ms += PROBE_RESOLVE_GRACE_MS;
 	if (s == PROBE_ST_OPS)

@@ -86,22 +86,30 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 }
 
 /*
- * --busy-poll: spin on every completion queue; between rounds, let the
- * event loop run once without blocking, for CM events, timers and
- * signals.
+ * --busy-poll: spin on every completion queue without going back to the
+ * event loop between operations.  The clock is read once per
+ * PROBE_SPIN_ROUNDS rounds; once PROBE_SPIN_SLICE_NS has passed, the event
+ * loop runs once without blocking, for CM events, step deadlines, -D
+ * timers and signals (so they are serviced within about a slice).
  */
 #define PROBE_SPIN_ROUNDS	64
+#define PROBE_SPIN_SLICE_NS	1000000u	/* 1 ms */
 
 static int busy_loop(struct probe_ctx *ctx)
 {
+	uint64_t now, next = 0;
 	unsigned int i, r;
 
 	while (ctx->active > 0) {
 		for (r = 0; r < PROBE_SPIN_ROUNDS && ctx->active > 0; r++)
 			for (i = 0; i < ctx->nconns; i++)
 				probe_conn_poll(ctx->conns[i]);
+		now = probe_now_ns();
+		if (now < next)
+			continue;
 		if (event_base_loop(ctx->base, EVLOOP_NONBLOCK) < 0)
 			return -EIO;
+		next = now + PROBE_SPIN_SLICE_NS;
 	}
 	return 0;
 }
