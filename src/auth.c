@@ -33,7 +33,7 @@ int auth_key_load(struct auth_key *k, const char *path, char *err,
 	int fd, ret;
 
 	auth_key_clear(k);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "key file %s: %s", path, strerror(-ret));

@@ -282,6 +282,23 @@ err:
 	return ret ? ret : -EIO;
 }
 
+/*
+ * Have librdmacm re-read the device list: it closes its context of a
+ * device that went away once no id uses it any more.  Until then the
+ * process keeps the device's uverbs file open, and on drivers that
+ * cannot disassociate a context (rxe among them) the kernel's removal of
+ * the device waits for that.  It also opens any device that appeared.
+ */
+static void listener_sync_devices(void)
+{
+	struct ibv_context **list;
+	int n;
+
+	list = rdma_get_devices(&n);
+	if (list)
+		rdma_free_devices(list);
+}
+
 static void listener_retry_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdmad_listener *l = arg;
@@ -290,6 +307,7 @@ static void listener_retry_cb(evutil_socket_t fd, short what, void *arg)
 
 	if (l->id || l->d->stopping)
 		return;
+	listener_sync_devices();
 	ret = listener_open(l, &step);
 	if (!ret) {
 		log_notice("listening again on %s", l->addr->text);

@@ -53,7 +53,7 @@ probe -s 128k -n 2 >"$T/p2.log" 2>&1 ||
 
 conf 1m "max_conections = 5"
 kill -HUP $rpid
-wait_log "reload: $T/rdmad.ini:5: unknown key 'max_conections'" 10
+wait_log "reload refused: $T/rdmad.ini:5: unknown key 'max_conections'" 10
 probe -s 512k -n 1 >"$T/p3.log" 2>&1 ||
 	{ cat "$T/p3.log" >&2; fail "probe after a refused reload failed"; }
 kill -0 $rpid 2>/dev/null || fail "rdmad died"

@@ -69,7 +69,7 @@ hostile_ok expect-reject-rping 6
 grep -q 'rejected (access denied): denied: address on the deny list' "$T/rdmad-acl.log" ||
 	fail "deny not logged: $(tail -3 "$T/rdmad-acl.log")"
 [ "$(rdma_res_counts "$RDMAD_PID")" = "$base" ] || fail "resources changed by refused clients"
-cli timeout 60 "$PROBE" -I "$RDMAD_SRV_ADDR" -p $port -s 4k -n 2 "$RDMAD_SRV_ADDR" \
+cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_SRV_ADDR" -p $port -s 4k -n 2 "$RDMAD_SRV_ADDR" \
 	>"$T/other-host.log" 2>&1 || fail "allowed host refused: $(cat "$T/other-host.log")"
 kill -TERM "$RDMAD_PID"; wait "$RDMAD_PID" 2>/dev/null
 
@@ -77,7 +77,7 @@ kill -TERM "$RDMAD_PID"; wait "$RDMAD_PID" 2>/dev/null
 #    rdma-probe.
 rdmad_conf $port "access.allow = $RDMAD_SRV_ADDR/32"
 rdmad_start "$T/rdmad.ini" "$T/rdmad-allow.log"
-cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 2 "$RDMAD_SRV_ADDR" \
+cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 2 "$RDMAD_SRV_ADDR" \
 	>"$T/denied.log" 2>&1 && fail "client off the allow list was served"
 grep -q 'denied: address not on the allow list' "$T/denied.log" ||
 	fail "probe did not print the reason: $(cat "$T/denied.log")"

@@ -25,7 +25,7 @@ n=$(grep -c 'authentication failed' "$T/rdmad.log")
 [ "$n" -ge 3 ] || fail "only $n authentication failures logged"
 grep -q 'result auth-failed' "$T/rdmad.log" || fail "no auth-failed close"
 # rdma-probe without a key: never gets a DESC; rdmad cuts it off.
-cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 8 -s 4k -n 1 \
+cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 8 -s 4k -n 1 \
 	"$RDMAD_SRV_ADDR" >"$T/nokey.log" 2>&1 && fail "probe without a key succeeded"
 log "probe without a key: $(tail -1 "$T/nokey.log")"
 check_after nokey-probe

@@ -10,7 +10,7 @@ command -v setpriv >/dev/null || fail "setpriv (util-linux) not installed"
 port=7656
 rdmad_conf $port "limits.max_buffer_size = 16m"
 # rdmad_start cannot wrap the command: start it here, same checks.
-srv setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock -- \
+srv exec setpriv --bounding-set -ipc_lock --inh-caps -ipc_lock -- \
 	prlimit --memlock=$((512 * 1024)) -- "$RDMAD" -c "$T/rdmad.ini" \
 	>"$T/rdmad.log" 2>&1 &
 RDMAD_PID=$!
@@ -21,7 +21,7 @@ grep -q 'Max locked memory *524288' "/proc/$RDMAD_PID/limits" ||
 baseline
 
 for i in 1 2 3; do
-	cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 10 -s 4m -n 1 \
+	cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 10 -s 4m -n 1 \
 		"$RDMAD_SRV_ADDR" >"$T/big.log" 2>&1 && fail "4 MiB buffer registered past memlock"
 	grep -q 'out of resources\|could not allocate' "$T/big.log" ||
 		fail "no resources reason printed: $(cat "$T/big.log")"
