@@ -398,16 +398,94 @@ err_chan:
 }
 
 /* Stop accepting: destroy the listening ids (connections stay). */
+static int listen_same(const struct config_listen *a,
+		       const struct config_listen *b)
+{
+	return a->addrlen == b->addrlen &&
+	       !memcmp(&a->addr, &b->addr, a->addrlen);
+}
+
+/* Close one listener: its re-listen timer and its id. */
+static void listener_close(struct rdmad_listener *l)
+{
+	if (l->retry)
+		event_free(l->retry);
+	l->retry = NULL;
+	if (l->id)
+		rdma_destroy_id(l->id);
+	l->id = NULL;
+}
+
+int listener_reload(struct rdmad *d, const struct rdmad_config *cfg,
+		    char *err, size_t errlen)
+{
+	struct rdmad_listener next[CONFIG_MAX_LISTEN];
+	int from[CONFIG_MAX_LISTEN];	/* index of the kept listener, or -1 */
+	int kept[CONFIG_MAX_LISTEN] = { 0 };
+	const char *step;
+	unsigned int i, j;
+	int ret;
+
+	memset(next, 0, sizeof(next));
+	for (i = 0; i < cfg->n_listen; i++) {
+		from[i] = -1;
+		for (j = 0; j < d->n_listeners; j++) {
+			if (!kept[j] && listen_same(d->listeners[j].addr,
+						    &cfg->listen[i])) {
+				from[i] = (int)j;
+				kept[j] = 1;
+				break;
+			}
+		}
+		if (from[i] >= 0)
+			continue;
+		next[i].d = d;
+		next[i].addr = &cfg->listen[i];
+		next[i].retry_ms = LISTENER_RETRY_MIN_MS;
+		ret = listener_open(&next[i], &step);
+		if (ret) {
+			snprintf(err, errlen, "cannot %s %s: %s", step,
+				 cfg->listen[i].text, strerror(-ret));
+			while (i--)
+				if (from[i] < 0)
+					listener_close(&next[i]);
+			return ret;
+		}
+	}
+
+	/* All new addresses listen: commit. */
+	for (j = 0; j < d->n_listeners; j++) {
+		if (kept[j])
+			continue;
+		log_notice("reload: no longer listening on %s",
+			   d->listeners[j].addr->text);
+		listener_close(&d->listeners[j]);
+	}
+	for (i = 0; i < cfg->n_listen; i++)
+		if (from[i] >= 0)
+			next[i] = d->listeners[from[i]];
+	d->cfg = *cfg;
+	memcpy(d->listeners, next, sizeof(next));
+	d->n_listeners = cfg->n_listen;
+	for (i = 0; i < d->n_listeners; i++) {
+		struct rdmad_listener *l = &d->listeners[i];
+
+		l->addr = &d->cfg.listen[i];
+		if (from[i] < 0)
+			log_notice("reload: listening on %s", l->addr->text);
+		/* A waiting re-listen timer points at the old slot. */
+		if (l->retry) {
+			event_free(l->retry);
+			l->retry = NULL;
+			listener_schedule_retry(l);
+		}
+	}
+	return 0;
+}
+
 void listener_stop(struct rdmad *d)
 {
 	while (d->n_listeners) {
-		struct rdmad_listener *l = &d->listeners[--d->n_listeners];
-
-		if (l->retry)
-			event_free(l->retry);
-		l->retry = NULL;
-		if (l->id)
-			rdma_destroy_id(l->id);
-		l->id = NULL;
+		listener_close(&d->listeners[--d->n_listeners]);
 	}
 }

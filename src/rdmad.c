@@ -7,8 +7,8 @@
  *                   up to [server] drain_timeout, then disconnect the rest
  *                   and exit 0 when they are gone (a second signal: now)
  *   SIGHUP          re-read the configuration file; limits, timeouts and
- *                   log level apply to new connections (listen addresses
- *                   need a restart)
+ *                   log level apply to new connections, listen addresses
+ *                   are re-bound; live connections are untouched
  *
  * Under systemd (Type=notify): READY=1 once listening, STATUS= kept
  * current, RELOADING=1/READY=1 around a reload, STOPPING=1, and WATCHDOG=1
@@ -27,6 +27,7 @@
 #include <event2/event.h>
 #include <systemd/sd-daemon.h>
 
+#include "auth.h"
 #include "config.h"
 #include "conn.h"
 #include "log.h"
@@ -161,33 +162,29 @@ static void stop(struct rdmad *d, const char *why)
 
 static void reload(struct rdmad *d)
 {
+	struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_RELOAD_FAIL };
 	struct rdmad_config cfg;
 	char err[512];
-	unsigned int i;
 
+	if (d->stopping) {
+		log_notice("reload ignored: rdmad is stopping");
+		return;
+	}
 	sd_notify(0, "RELOADING=1");
 	config_defaults(&cfg);
 	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
-	    config_validate(&cfg, d->config_path, err, sizeof(err))) {
-		struct log_ctx lc = { .bytes = -1,
-				      .msgid = LOG_MSGID_RELOAD_FAIL };
-
+	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
+	    listener_reload(d, &cfg, err, sizeof(err))) {
 		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
 			 "with the previous configuration", err);
 		goto out;
 	}
-	if (cfg.n_listen != d->cfg.n_listen)
-		log_warn("reload: listen addresses changed; restart rdmad "
-			 "to apply");
-	/* Keep the addresses the listeners point to. */
-	for (i = 0; i < CONFIG_MAX_LISTEN; i++)
-		cfg.listen[i] = d->cfg.listen[i];
-	cfg.n_listen = d->cfg.n_listen;
-	d->cfg = cfg;
-	log_set_level(cfg.log_level);
+	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
 out:
+	auth_key_clear(&cfg.psk);
 	sd_notify(0, "READY=1");
+	sd_status(d);
 }
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -318,6 +315,7 @@ out:
 		event_free(watchdog_timer);
 	if (TAILQ_EMPTY(&d->conns) && d->cm_chan)
 		rdma_destroy_event_channel(d->cm_chan);
+	auth_key_clear(&d->cfg.psk);
 	for (i = 0; i < 3; i++)
 		if (sigev[i])
 			event_free(sigev[i]);

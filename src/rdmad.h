@@ -67,6 +67,14 @@ struct rdmad {
 /* listener.c */
 int listener_start(struct rdmad *d);
 void listener_stop(struct rdmad *d);
+/*
+ * Reload: listen on the addresses of CFG, keeping the listeners whose
+ * address stays, opening the added ones, closing the removed ones (live
+ * connections are untouched).  On success d->cfg becomes *CFG; on failure
+ * nothing changes and -errno comes back with the reason in ERR.
+ */
+int listener_reload(struct rdmad *d, const struct rdmad_config *cfg,
+		    char *err, size_t errlen);
 /* The device entry of CTX, registering its async fd on first use. */
 struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx);
 /* CTX is going away (removed, fatal): stop watching its async fd. */

@@ -1345,6 +1345,7 @@ void probe_conn_release(struct probe_conn *c)
 	conn_free_buf(&c->wr_buf, &c->wr_mr);
 	conn_free_buf(&c->rd_buf, &c->rd_mr);
 	conn_free_buf(&c->data, &c->data_mr);
+	conn_free_buf(&c->msg, &c->msg_mr);
 	free(c->ref);
 	free(c->sges);
 	free(c->wrs);
