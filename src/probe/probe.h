@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "auth.h"
 #include "probe_fsm.h"
 #include "probe_hist.h"
 
@@ -49,6 +50,8 @@ struct probe_opts {
 	uint64_t seed;
 	bool seed_set;
 	bool rping;
+	const char *psk_file;		/* --psk-file, NULL: none */
+	const struct auth_key *psk;	/* loaded from psk_file by main */
 	bool all_sizes;		/* powers of two from 1 to size, then size */
 	bool verify;		/* false with --no-verify */
 	bool busy_poll;

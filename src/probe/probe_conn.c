@@ -98,6 +98,7 @@ struct probe_conn {
 
 	struct proto_welcome welcome;
 	bool have_welcome;
+	struct proto_hello hello;	/* as sent, for the AUTH MAC */
 	struct proto_desc desc;
 	uint32_t write_crc;
 
@@ -404,6 +405,7 @@ static enum probe_event conn_connect(struct probe_conn *c)
 		h.size = c->opts->size;
 		h.iters = c->opts->iters;
 		h.seed = c->seed;
+		c->hello = h;
 		ret = proto_hello_encode(&h, hello_buf, sizeof(hello_buf));
 		if (ret < 0) {
 			conn_error(c, "cannot encode hello: %s",
@@ -1031,6 +1033,40 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 	return PROBE_EV_REJECTED;
 }
 
+/*
+ * The server wants proof of the pre-shared key before it shows its buffer:
+ * AUTH, a MAC over its nonce, its connection number and our HELLO.
+ */
+static int conn_send_auth(struct probe_conn *c)
+{
+	struct proto_auth a;
+	int n, ret;
+
+	if (!c->opts->psk) {
+		conn_error(c, "server requires a pre-shared key: give it with "
+			   "--psk-file FILE");
+		return -EACCES;
+	}
+	ret = auth_mac(c->opts->psk, &c->welcome, &c->hello, a.mac);
+	if (ret) {
+		conn_error(c, "cannot compute the AUTH MAC: %s",
+			   strerror(-ret));
+		return ret;
+	}
+	n = proto_auth_encode(&a, conn_send_slot(c), PROBE_SLOT_LEN);
+	if (n < 0) {
+		conn_error(c, "cannot encode AUTH: %s", strerror(-n));
+		return n;
+	}
+	ret = conn_post_send(c, WR_SEND, IBV_WR_SEND, conn_send_slot(c),
+			     c->msg_mr, (uint32_t)n, 0);
+	if (ret)
+		conn_error(c, "ibv_post_send (AUTH): %s", strerror(-ret));
+	else
+		probe_dbg(1, "conn %u: AUTH sent", c->idx);
+	return ret;
+}
+
 static void conn_established(struct probe_conn *c, const struct cm_info *e)
 {
 	const struct probe_opts *o = c->opts;
@@ -1055,6 +1091,10 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 		conn_error(c, "server accepted beyond its limits (size %u > %u "
 			   "or iterations %u > %u)", o->size,
 			   c->welcome.max_size, o->iters, c->welcome.max_iters);
+		conn_feed(c, PROBE_EV_PROTO_ERR);
+		return;
+	}
+	if ((c->welcome.flags & PROTO_WELCOME_F_AUTH) && conn_send_auth(c)) {
 		conn_feed(c, PROBE_EV_PROTO_ERR);
 		return;
 	}

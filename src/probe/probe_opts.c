@@ -25,6 +25,7 @@ enum {
 	OPT_NO_VERIFY,
 	OPT_BUSY_POLL,
 	OPT_JSON,
+	OPT_PSK_FILE,
 };
 
 static const struct option long_opts[] = {
@@ -42,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "busy-poll",	no_argument,		NULL, OPT_BUSY_POLL },
 	{ "json",	no_argument,		NULL, OPT_JSON },
 	{ "seed",	required_argument,	NULL, OPT_SEED },
+	{ "psk-file",	required_argument,	NULL, OPT_PSK_FILE },
 	{ "rping",	no_argument,		NULL, OPT_RPING },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "verbose",	no_argument,		NULL, 'v' },
@@ -80,6 +82,8 @@ static void usage(FILE *f)
 "                      resolution, connect, descriptor, each operation,\n"
 "                      result, disconnect (default %u, fractions allowed)\n"
 "      --seed N        data pattern seed (default: random)\n"
+"      --psk-file FILE pre-shared key for a server that requires one\n"
+"                      (the file must not be readable by others)\n"
 "      --rping         speak rping's protocol instead of rdmad's\n"
 "  -q, --quiet         print errors only\n"
 "  -v, --verbose       log state transitions; twice: every operation\n"
@@ -322,6 +326,12 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 					   "must be an unsigned 64-bit number");
 			o->seed = v;
 			o->seed_set = true;
+			break;
+		case OPT_PSK_FILE:
+			if (!*optarg)
+				return bad(err, "--psk-file", optarg,
+					   "needs a file name");
+			o->psk_file = optarg;
 			break;
 		case OPT_RPING:
 			o->rping = true;

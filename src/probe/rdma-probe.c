@@ -209,6 +209,17 @@ int main(int argc, char **argv)
 	if (ret == PROBE_OPTS_EXIT)
 		return 0;
 	probe_verbosity = opts.verbosity;
+	if (opts.psk_file) {
+		static struct auth_key psk;
+		char why[256];
+
+		if (auth_key_load(&psk, opts.psk_file, why, sizeof(why))) {
+			fprintf(stderr, "rdma-probe: --psk-file %s: %s\n",
+				opts.psk_file, why);
+			return PROBE_EXIT_USAGE;
+		}
+		opts.psk = &psk;
+	}
 	if (!opts.seed_set)
 		opts.seed = random_seed();
 	if (opts.all_sizes)

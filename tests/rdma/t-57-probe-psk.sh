@@ -1,0 +1,35 @@
+#!/bin/bash
+# rdma-probe --psk-file against a keyed rdmad: the right key gets verified
+# READ and WRITE; no key fails at once with a message naming the option;
+# a wrong key is cut off by the server; an unsafe key file is refused.
+source "$(dirname "$0")/lib.sh"
+port=7657
+key=$T/psk
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$key"
+chmod 600 "$key"
+rdmad_conf $port "auth.psk_file = $key"
+rdmad_start
+probe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 8 "$@" "$RDMAD_SRV_ADDR"; }
+
+probe --psk-file "$key" --op both -s 64k -n 10 >"$T/good.log" 2>&1 ||
+	{ cat "$T/good.log" >&2; fail "probe with the right key failed"; }
+grep -q "verification   OK" "$T/good.log" || fail "no verified report with the right key"
+probe --psk-file "$key" -P 4 --op read -s 4k -n 5 >"$T/good4.log" 2>&1 ||
+	{ cat "$T/good4.log" >&2; fail "4 parallel keyed connections failed"; }
+
+probe --op read -s 4k -n 2 >"$T/nokey.log" 2>&1
+rc=$?
+[ $rc = 8 ] || { cat "$T/nokey.log" >&2; fail "no key: exit $rc, want 8"; }
+grep -q "requires a pre-shared key.*--psk-file" "$T/nokey.log" || fail "no key: message does not name --psk-file"
+
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T/wrong"
+chmod 600 "$T/wrong"
+probe --psk-file "$T/wrong" --op read -s 4k -n 2 >"$T/wrong.log" 2>&1 && fail "a wrong key succeeded"
+grep -q "authentication failed" "$T/rdmad.log" || fail "rdmad did not log the failed authentication"
+
+cp "$key" "$T/loose" && chmod 644 "$T/loose"
+probe --psk-file "$T/loose" --op read -s 4k -n 2 >"$T/loose.log" 2>&1
+rc=$?
+[ $rc = 64 ] || { cat "$T/loose.log" >&2; fail "key readable by others: exit $rc, want 64"; }
+rdmad_alive
+exit 0
