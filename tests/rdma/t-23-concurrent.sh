@@ -18,20 +18,8 @@ accept = 30s
 idle = 60s
 io = 60s
 INI
-start_rdmad() {
-	local s i
-	srv "$RDMAD" -c "$1" >"$2" 2>&1 &
-	s=$!
-	for ((i = 0; i < 100; i++)); do
-		if [ "$(cat /proc/$s/comm 2>/dev/null)" = rdmad ]; then
-			rpid=$s; return 0
-		fi
-		rpid=$(pgrep -x -P $s rdmad) && return 0
-		sleep 0.05
-	done
-	fail "rdmad did not start (log: $2)"
-}
-start_rdmad "$T/rdmad.ini" "$T/rdmad.log"
+rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
+rpid=$RDMAD_PID
 wait_listen $port
 base=$(rdma_res_counts $rpid)
 

@@ -15,19 +15,6 @@ max_buffer_size = 1m
 session = 20s
 idle = 10s
 INI
-start_rdmad() {
-	local s i
-	srv "$RDMAD" -c "$1" >"$2" 2>&1 &
-	s=$!
-	for ((i = 0; i < 100; i++)); do
-		if [ "$(cat /proc/$s/comm 2>/dev/null)" = rdmad ]; then
-			rpid=$s; return 0
-		fi
-		rpid=$(pgrep -x -P $s rdmad) && return 0
-		sleep 0.05
-	done
-	fail "rdmad did not start (log: $2)"
-}
 # The pid of the real client behind a background job (cli may wrap it).
 real_pid() {	# JOBPID NAME
 	local i p
@@ -47,7 +34,8 @@ wait_log() {	# PATTERN SECS
 	tail -20 "$T/rdmad.log" >&2
 	fail "rdmad did not log '$1' within $2s"
 }
-start_rdmad "$T/rdmad.ini" "$T/rdmad.log"
+rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
+rpid=$RDMAD_PID
 wait_listen $port
 base=$(rdma_res_counts $rpid)
 

@@ -14,19 +14,6 @@ max_buffer_size = $1
 ${2:-}
 INI
 }
-start_rdmad() {
-	local s i
-	srv "$RDMAD" -c "$1" >"$2" 2>&1 &
-	s=$!
-	for ((i = 0; i < 100; i++)); do
-		if [ "$(cat /proc/$s/comm 2>/dev/null)" = rdmad ]; then
-			rpid=$s; return 0
-		fi
-		rpid=$(pgrep -x -P $s rdmad) && return 0
-		sleep 0.05
-	done
-	fail "rdmad did not start (log: $2)"
-}
 wait_log() {	# PATTERN SECS
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
@@ -39,7 +26,8 @@ wait_log() {	# PATTERN SECS
 probe() { cli timeout 60 "$PROBE" -p $port -t 20 "$@" "$RDMAD_SRV_ADDR"; }
 
 conf 64k
-start_rdmad "$T/rdmad.ini" "$T/rdmad.log"
+rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
+rpid=$RDMAD_PID
 wait_listen $port
 probe -s 128k -n 1 >"$T/p1.log" 2>&1
 rc=$?
