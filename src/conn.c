@@ -1118,7 +1118,7 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
 	struct sockaddr *sa;
 	struct conn *c;
-	int ret, n;
+	int ret, n, accepting = 0;
 
 	peer_str(e->id, peer, sizeof(peer));
 	sa = rdma_get_peer_addr(e->id);
@@ -1201,12 +1201,21 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 		conn_fsm_step(&c->fsm, CONN_EV_CONNECT_REQUEST, &st);
 		conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
 		ret = conn_accept(c, e);
+		accepting = 1;
 	}
 	if (ret) {
 		/* Nothing was announced: reject and free directly. */
-		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
-			 "rejected it (check memlock limits and device "
-			 "resources)", strerror(-ret));
+		if (accepting)
+			conn_log(c, LOG_WARNING, NULL, "cannot accept: %s; "
+				 "released it (a client that went away "
+				 "while connecting looks like this)",
+				 strerror(-ret));
+		else
+			conn_log(c, LOG_WARNING, NULL, "cannot set up "
+				 "connection: %s; rejected it (unless the "
+				 "client went away while connecting, check "
+				 "memlock limits and device resources)",
+				 strerror(-ret));
 		n = proto_reject_encode(PROTO_REJ_RESOURCES,
 					"server could not allocate resources, "
 					"retry later", pdata, sizeof(pdata));
