@@ -82,12 +82,3 @@ rss_check() {
 }
 
 # wait_log PATTERN SECS [FILE]
-wait_log() {
-	local i f=${3:-$T/rdmad.log}
-	for ((i = 0; i < $2 * 10; i++)); do
-		grep -q -- "$1" "$f" && return 0
-		sleep 0.1
-	done
-	tail -20 "$f" >&2
-	fail "rdmad did not log '$1' within $2s"
-}

@@ -97,6 +97,18 @@ rdmad_start() {
 	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"
 }
 
+# wait_log PATTERN SECS [FILE]: wait until FILE (rdmad's log) has a line
+# matching PATTERN (grep basic regex).
+wait_log() {
+	local i f=${3:-$T/rdmad.log}
+	for ((i = 0; i < $2 * 10; i++)); do
+		grep -q -- "$1" "$f" && return 0
+		sleep 0.1
+	done
+	tail -20 "$f" >&2
+	fail "rdmad did not log '$1' within $2s"
+}
+
 # rdmad_alive: fail unless the rdmad of rdmad_start still runs.
 rdmad_alive() {
 	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad (pid $RDMAD_PID) died: $(tail -5 "$T/rdmad.log")"

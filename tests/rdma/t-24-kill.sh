@@ -25,15 +25,6 @@ real_pid() {	# JOBPID NAME
 	done
 	fail "no $2 process under pid $1"
 }
-wait_log() {	# PATTERN SECS
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		grep -q "$1" "$T/rdmad.log" && return 0
-		sleep 0.1
-	done
-	tail -20 "$T/rdmad.log" >&2
-	fail "rdmad did not log '$1' within $2s"
-}
 rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
 rpid=$RDMAD_PID
 wait_listen $port

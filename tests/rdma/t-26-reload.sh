@@ -14,15 +14,6 @@ max_buffer_size = $1
 ${2:-}
 INI
 }
-wait_log() {	# PATTERN SECS
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
-		grep -q "$1" "$T/rdmad.log" && return 0
-		sleep 0.1
-	done
-	tail -20 "$T/rdmad.log" >&2
-	fail "rdmad did not log '$1' within $2s"
-}
 probe() { cli timeout 60 "$PROBE" -p $port -t 20 "$@" "$RDMAD_SRV_ADDR"; }
 
 conf 64k
