@@ -81,4 +81,3 @@ rss_check() {
 		fail "RSS grew from ${BASE_RSS} kB to ${now} kB"
 }
 
-# wait_log PATTERN SECS [FILE]
