@@ -18,9 +18,8 @@ max_connections = 1
 [log]
 level = debug
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-rpid=$!
-wait_listen $port
+rdmad_start
+rpid=$RDMAD_PID
 
 # Hold the only slot with an endless stock rping client (its own pid, not
 # a wrapper's, so that killing it frees the slot).

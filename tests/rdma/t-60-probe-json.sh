@@ -20,8 +20,7 @@ max_connections = 16
 [limits]
 max_buffer_size = 4m
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-wait_listen $port
+rdmad_start
 
 cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --json -s 4k -n 20 --seed 0x1234 \
 	"$RDMAD_SRV_ADDR" >"$T/ok.json" 2>"$T/ok.err"

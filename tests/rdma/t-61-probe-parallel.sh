@@ -17,9 +17,8 @@ max_connections = 16
 [log]
 level = debug
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-rpid=$!
-wait_listen $port
+rdmad_start
+rpid=$RDMAD_PID
 
 cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -P 8 -s 16k -n 10 --seed 100 --json \
 	"$RDMAD_SRV_ADDR" >"$T/p8.json" 2>"$T/p8.err"

@@ -13,8 +13,7 @@ cat >"$T/rdmad.ini" <<INI
 [server]
 listen = $RDMAD_SRV_ADDR:$port
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-wait_listen $port
+rdmad_start
 
 for depth in 1 8; do
 	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -D 1.5 --depth $depth -s 4k --json \

@@ -16,8 +16,7 @@ listen = $RDMAD_SRV_ADDR:$port
 [limits]
 max_buffer_size = 128k
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-wait_listen $port
+rdmad_start
 
 cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 64k -n 3 --json \
 	"$RDMAD_SRV_ADDR" >"$T/sweep.json" 2>"$T/sweep.err"

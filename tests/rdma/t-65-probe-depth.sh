@@ -18,9 +18,8 @@ listen = $RDMAD_SRV_ADDR:$port
 [limits]
 max_buffer_size = 1m
 INI
-srv "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &
-rpid=$!
-wait_listen $port
+rdmad_start
+rpid=$RDMAD_PID
 
 cases=("--depth 16 -s 4k -n 100" "--depth 8 -s 256k -n 20"
        "--depth 3 -s 1000 -n 10" "--depth 32 -s 1 -n 64"
