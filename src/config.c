@@ -29,12 +29,25 @@ struct config_parse {
 	size_t errlen;
 	int failed;
 	int listen_seen;	/* first listen= replaces the defaults */
+	int http_allow_seen;	/* so does the first [http] allow= */
 	unsigned int line;	/* line of the text inih is working on */
 	unsigned int next_line;
 	/* input: a FILE or a string */
 	FILE *fp;
 	const char *str;
 };
+
+/* [http] allow default: the loopback, v4 and v6. */
+static void config_http_allow_defaults(struct acl *a)
+{
+	struct acl_entry e;
+
+	memset(a, 0, sizeof(*a));
+	if (!acl_parse("127.0.0.0/8", &e))
+		acl_add(a, &e);
+	if (!acl_parse("::1/128", &e))
+		acl_add(a, &e);
+}
 
 void config_defaults(struct rdmad_config *cfg)
 {
@@ -55,6 +68,10 @@ void config_defaults(struct rdmad_config *cfg)
 	cfg->io_timeout_ms = 10000;
 	cfg->linger_timeout_ms = 5000;
 	cfg->close_timeout_ms = 5000;
+	cfg->http_on = 1;
+	config_parse_addr(CONFIG_HTTP_DEFAULT, CONFIG_HTTP_PORT,
+			  &cfg->http_listen);
+	config_http_allow_defaults(&cfg->http_allow);
 }
 
 static void perr(struct config_parse *p, const char *fmt, ...)
@@ -161,12 +178,18 @@ int config_parse_duration_ms(const char *s, unsigned int *out)
 	return 0;
 }
 
-/* "a.b.c.d[:port]" or "[v6addr][:port]". */
 int config_parse_listen(const char *s, struct config_listen *l)
+{
+	return config_parse_addr(s, PROTO_DEFAULT_PORT, l);
+}
+
+/* "a.b.c.d[:port]" or "[v6addr][:port]". */
+int config_parse_addr(const char *s, unsigned int defport,
+		      struct config_listen *l)
 {
 	char host[INET6_ADDRSTRLEN + 1];
 	const char *port = NULL, *close;
-	unsigned int p = PROTO_DEFAULT_PORT;
+	unsigned int p = defport;
 	struct sockaddr_in *in4;
 	struct sockaddr_in6 *in6;
 	size_t n;
@@ -255,6 +278,24 @@ static void set_listen(struct config_parse *p, const char *value)
 		perr(p, "listen: no address given");
 }
 
+/* [http] listen = ADDRESS:PORT, or off (or empty). */
+static void set_http_listen(struct config_parse *p, const char *value)
+{
+	struct rdmad_config *cfg = p->cfg;
+
+	if (!*value || !strcmp(value, "off")) {
+		cfg->http_on = 0;
+		return;
+	}
+	if (config_parse_addr(value, CONFIG_HTTP_PORT, &cfg->http_listen)) {
+		perr(p, "listen: '%s' is not ADDRESS[:PORT] (one IPv4 "
+		     "address, or IPv6 in brackets, port 1-65535) or off",
+		     value);
+		return;
+	}
+	cfg->http_on = 1;
+}
+
 /* allow = / deny = : CIDR prefixes, space or comma separated; lines add. */
 static void set_acl(struct config_parse *p, struct acl *a, const char *name,
 		    const char *value)
@@ -309,7 +350,7 @@ static void set_psk_file(struct config_parse *p, const char *value)
 }
 
 enum key_type { K_UINT, K_SIZE, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
-		K_PSK };
+		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW };
 
 struct key_def {
 	const char *section;
@@ -346,6 +387,8 @@ static const struct key_def keys[] = {
 	{ "timeouts", "linger", K_MS, OFF(linger_timeout_ms), 10, 3600000 },
 	{ "timeouts", "close", K_MS, OFF(close_timeout_ms), 10, 600000 },
 	{ "log", "level", K_LEVEL, OFF(log_level), 0, 0 },
+	{ "http", "listen", K_HTTP_LISTEN, 0, 0, 0 },
+	{ "http", "allow", K_HTTP_ALLOW, 0, 0, 0 },
 };
 #undef OFF
 
@@ -379,6 +422,17 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 		return;
 	case K_PSK:
 		set_psk_file(p, value);
+		return;
+	case K_HTTP_LISTEN:
+		set_http_listen(p, value);
+		return;
+	case K_HTTP_ALLOW:
+		if (!p->http_allow_seen) {
+			memset(&p->cfg->http_allow, 0,
+			       sizeof(p->cfg->http_allow));
+			p->http_allow_seen = 1;
+		}
+		set_acl(p, &p->cfg->http_allow, k->name, value);
 		return;
 	case K_UINT:
 		ret = config_parse_uint(value, k->min, k->max, &u);

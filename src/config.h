@@ -20,6 +20,8 @@
 
 #define CONFIG_DEFAULT_PATH	RDMAD_SYSCONFDIR "/rdmad/rdmad.ini"
 #define CONFIG_MAX_LISTEN	16
+#define CONFIG_HTTP_DEFAULT	"127.0.0.1:9470"
+#define CONFIG_HTTP_PORT	9470
 
 struct config_listen {
 	struct sockaddr_storage addr;	/* port set */
@@ -44,6 +46,10 @@ struct rdmad_config {
 	char psk_file[256];
 	struct auth_key psk;
 	int log_level;			/* LOG_ERR .. LOG_DEBUG */
+	/* [http]: status and metrics endpoint (http.c); http_on 0: off */
+	int http_on;
+	struct config_listen http_listen;
+	struct acl http_allow;		/* who may query; loopback default */
 	/* Deadlines, in milliseconds (see enum conn_deadline). */
 	unsigned int accept_timeout_ms;
 	unsigned int idle_timeout_ms;
@@ -75,6 +81,9 @@ int config_parse_size(const char *s, uint32_t *out);
 int config_parse_duration_ms(const char *s, unsigned int *out);
 int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out);
+/* ADDRESS[:PORT] with rdma_cm's default port, or DEFPORT. */
 int config_parse_listen(const char *s, struct config_listen *l);
+int config_parse_addr(const char *s, unsigned int defport,
+		      struct config_listen *l);
 
 #endif /* RDMAD_CONFIG_H */

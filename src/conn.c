@@ -99,7 +99,8 @@ struct conn {
 
 	uint64_t bytes;
 	uint64_t rounds;
-	const char *res;		/* final result, NULL: undecided */
+	uint64_t t_post[STATS_OP_N];	/* rping: our RDMA op posted, ns */
+	enum stats_result res;		/* final result, STATS_RES_N: undecided */
 	char why[160];			/* detail for the close line */
 };
 
@@ -132,18 +133,41 @@ static void conn_log(struct conn *c, int prio, const char *msgid,
 }
 
 /* Record the outcome once; the first cause wins. */
-static void conn_result(struct conn *c, const char *res, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void conn_result(struct conn *c, const char *res, const char *fmt, ...)
+static void conn_result(struct conn *c, enum stats_result res,
+			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void conn_result(struct conn *c, enum stats_result res,
+			const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->res)
+	if (c->res != STATS_RES_N)
 		return;
 	c->res = res;
 	va_start(ap, fmt);
 	vsnprintf(c->why, sizeof(c->why), fmt, ap);
 	va_end(ap);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+static uint64_t elapsed_ns(const struct timespec *t0)
+{
+	uint64_t t = (uint64_t)t0->tv_sec * 1000000000u +
+		     (uint64_t)t0->tv_nsec, now = mono_ns();
+
+	return now > t ? now - t : 0;
+}
+
+static enum stats_proto conn_sproto(const struct conn *c)
+{
+	return c->fsm.proto == CONN_PROTO_RPING ? STATS_PROTO_RPING :
+						  STATS_PROTO_NATIVE;
 }
 
 static double elapsed(const struct timespec *t0)
@@ -311,6 +335,8 @@ static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t raddr,
 	if (ret)
 		return -ret;
 	c->posted_send++;
+	c->t_post[op == IBV_WR_RDMA_READ ? STATS_OP_READ : STATS_OP_WRITE] =
+		mono_ns();
 	return 0;
 }
 
@@ -411,12 +437,16 @@ static void act_verify(struct conn *c)
 	    (d->writes_done && d->last_write_iter >= h->iters) ||
 	    (!d->writes_done && d->crc32c)) {
 		r->status = PROTO_RES_BAD_DONE;
-		conn_result(c, "bad-done", "DONE inconsistent with hello: "
+		conn_result(c, STATS_RES_BAD_DONE, "DONE inconsistent with hello: "
 			    "reads %u writes %u last_write_iter %u, asked "
 			    "ops %#x iters %u", d->reads_done, d->writes_done,
 			    d->last_write_iter, h->ops, h->iters);
 		return;
 	}
+	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_READ,
+		   d->reads_done, (uint64_t)d->reads_done * h->size, 0);
+	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_WRITE,
+		   d->writes_done, (uint64_t)d->writes_done * h->size, 0);
 	if (!d->writes_done)
 		return;
 	r->crc32c_seen = crc32c(0, c->buf, h->size);
@@ -425,7 +455,7 @@ static void act_verify(struct conn *c)
 		r->status = PROTO_RES_MISMATCH;
 		if (bad >= 0)
 			r->first_bad_offset = (uint32_t)bad;
-		conn_result(c, "mismatch", "written data differ: first bad "
+		conn_result(c, STATS_RES_MISMATCH, "written data differ: first bad "
 			    "offset %zd, crc32c seen %08x, client says %08x",
 			    bad, r->crc32c_seen, d->crc32c);
 	}
@@ -530,7 +560,7 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 				 "event %s not allowed in state %s; "
 				 "disconnecting", conn_event_name(ev),
 				 conn_fsm_str(&c->fsm, s, sizeof(s)));
-			conn_result(c, "protocol-error", "event %s in state %s",
+			conn_result(c, STATS_RES_PROTOCOL_ERROR, "event %s in state %s",
 				    conn_event_name(ev), s);
 			ev = CONN_EV_RECV_BAD;
 			continue;
@@ -541,7 +571,7 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
 				 "request: %s; disconnecting",
 				 strerror(-ret));
-			conn_result(c, "post-failed", "posting a work request "
+			conn_result(c, STATS_RES_POST_FAILED, "posting a work request "
 				    "failed: %s", strerror(-ret));
 			ev = CONN_EV_WC_ERROR;
 			continue;
@@ -568,7 +598,7 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 		return CONN_EV_RECV_AUTH;	/* a second one: the FSM refuses */
 	if (proto_auth_decode(p, len, &a, &why)) {
 		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
-		conn_result(c, "bad-message", "%s", why);
+		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
 	ret = auth_verify(&c->d->cfg.psk, &c->welcome, &c->hello, a.mac);
@@ -576,7 +606,7 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
 			 "disconnecting (nothing revealed)",
 			 ret == -EACCES ? "wrong key" : strerror(-ret));
-		conn_result(c, "auth-failed", "%s", ret == -EACCES ?
+		conn_result(c, STATS_RES_AUTH_FAILED, "%s", ret == -EACCES ?
 			    "wrong pre-shared key" : strerror(-ret));
 		return CONN_EV_RECV_BAD;
 	}
@@ -604,14 +634,14 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 			why = "unexpected message type from client";
 		conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s",
 			 len, why);
-		conn_result(c, "bad-message", "%s", why);
+		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
 
 	if (proto_rping_decode(p, len, &info, &why)) {
 		conn_log(c, LOG_WARNING, NULL, "bad rping advert (%u bytes): "
 			 "%s", len, why);
-		conn_result(c, "bad-message", "%s", why);
+		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
 	if (c->fsm.recv == CONN_RS_WAIT_SRC) {
@@ -620,7 +650,7 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 				 "server limit %u (max_buffer_size); "
 				 "disconnecting", info.size,
 				 cfg->max_buffer_size);
-			conn_result(c, "over-limit", "size %u exceeds server "
+			conn_result(c, STATS_RES_OVER_LIMIT, "size %u exceeds server "
 				    "limit %u", info.size,
 				    cfg->max_buffer_size);
 			return CONN_EV_RECV_BAD;
@@ -645,13 +675,14 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
 			return;		/* QP in error: we are closing */
+		stats_wc_error(&c->d->stats, wc->status);
 		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
 			 "(vendor error %#x)",
 			 kind == WR_RECV ? "receive" : kind == WR_READ ?
 			 "RDMA READ" : kind == WR_WRITE ? "RDMA WRITE" :
 			 "send", ibv_wc_status_str(wc->status),
 			 wc->vendor_err);
-		conn_result(c, "completion-error", "%s",
+		conn_result(c, STATS_RES_COMPLETION_ERROR, "%s",
 			    ibv_wc_status_str(wc->status));
 		conn_fire(c, CONN_EV_WC_ERROR);
 		return;
@@ -666,7 +697,7 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 			int ret = post_recv(c, WR_SLOT(wc->wr_id));
 
 			if (ret) {
-				conn_result(c, "post-failed", "repost "
+				conn_result(c, STATS_RES_POST_FAILED, "repost "
 					    "receive: %s", strerror(-ret));
 				ev = CONN_EV_WC_ERROR;
 			}
@@ -678,17 +709,21 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		break;
 	case WR_READ:
 		c->bytes += c->read_len;
+		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
+			   c->read_len, mono_ns() - c->t_post[STATS_OP_READ]);
 		conn_fire(c, CONN_EV_READ_COMPLETE);
 		break;
 	case WR_WRITE:
 		c->bytes += c->write_len;
 		c->rounds++;
+		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
+			   c->write_len, mono_ns() - c->t_post[STATS_OP_WRITE]);
 		conn_fire(c, CONN_EV_WRITE_COMPLETE);
 		break;
 	default:
 		conn_log(c, LOG_ERR, NULL, "completion with unknown wr_id "
 			 "%#" PRIx64, wc->wr_id);
-		conn_result(c, "internal-error", "unknown wr_id");
+		conn_result(c, STATS_RES_INTERNAL_ERROR, "unknown wr_id");
 		conn_fire(c, CONN_EV_WC_ERROR);
 		break;
 	}
@@ -702,7 +737,7 @@ static void conn_poll(struct conn *c)
 	do {
 		n = ibv_poll_cq(c->cq, CONN_POLL_BATCH, wc);
 		if (n < 0) {
-			conn_result(c, "completion-error", "ibv_poll_cq "
+			conn_result(c, STATS_RES_COMPLETION_ERROR, "ibv_poll_cq "
 				    "failed");
 			conn_fire(c, CONN_EV_FATAL);
 			return;
@@ -738,7 +773,7 @@ static void conn_cq_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	/* Re-arm first, then poll until empty: nothing slips between. */
 	if (ibv_req_notify_cq(c->cq, 0)) {
-		conn_result(c, "completion-error", "ibv_req_notify_cq failed");
+		conn_result(c, STATS_RES_COMPLETION_ERROR, "ibv_req_notify_cq failed");
 		conn_fire(c, CONN_EV_FATAL);
 	}
 	conn_poll(c);
@@ -757,7 +792,7 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 			 "%ums of its RESULT; disconnecting it",
 			 c->d->cfg.linger_timeout_ms);
 		/* The session itself is over; keep its outcome. */
-		conn_result(c, "ok", "client lingered after RESULT");
+		conn_result(c, STATS_RES_OK, "client lingered after RESULT");
 	} else if (dl == CONN_DL_CLOSE) {
 		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
 			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
@@ -766,7 +801,7 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 			 "state %s (%s deadline); disconnecting",
 			 deadline_ms(&c->d->cfg, dl), s,
 			 conn_deadline_name(dl));
-		conn_result(c, "timeout", "stalled in %s", s);
+		conn_result(c, STATS_RES_TIMEOUT, "stalled in %s", s);
 	}
 	conn_fire(c, CONN_EV_TIMEOUT);
 }
@@ -779,10 +814,14 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 
 	switch (e->type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
+		if (c->fsm.life == CONN_LIFE_ACCEPTING)
+			stats_established(&c->d->stats, conn_sproto(c),
+					  elapsed_ns(&c->t_open));
 		conn_fire(c, CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		if (!c->res && c->fsm.life != CONN_LIFE_CLOSING) {
+		if (c->res == STATS_RES_N &&
+		    c->fsm.life != CONN_LIFE_CLOSING) {
 			int clean;
 
 			conn_fsm_str(&c->fsm, s, sizeof(s));
@@ -794,9 +833,9 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 				c->fsm.life == CONN_LIFE_ESTABLISHED &&
 				c->fsm.send == CONN_SS_IDLE;
 			if (clean)
-				conn_result(c, "ok", "client disconnected");
+				conn_result(c, STATS_RES_OK, "client disconnected");
 			else
-				conn_result(c, "aborted", "client left in "
+				conn_result(c, STATS_RES_ABORTED, "client left in "
 					    "state %s", s);
 		}
 		conn_fire(c, CONN_EV_DISCONNECTED);
@@ -806,7 +845,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
 		listener_device_gone(c->d, c->cm_id->verbs);
-		conn_result(c, "device-removed", "device removed");
+		conn_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -815,7 +854,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		conn_log(c, LOG_WARNING, NULL, "%s (status %d)",
 			 rdma_event_str(e->type), e->status);
-		conn_result(c, "connect-error", "%s",
+		conn_result(c, STATS_RES_CONNECT_ERROR, "%s",
 			    rdma_event_str(e->type));
 		conn_fire(c, CONN_EV_FATAL);
 		break;
@@ -829,7 +868,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 void conn_qp_fatal(struct conn *c, const char *what)
 {
 	conn_log(c, LOG_WARNING, NULL, "async error: %s", what);
-	conn_result(c, "device-error", "%s", what);
+	conn_result(c, STATS_RES_DEVICE_ERROR, "%s", what);
 	conn_fire(c, CONN_EV_FATAL);
 }
 
@@ -848,7 +887,7 @@ void conn_shutdown_all(struct rdmad *d)
 	struct conn *c, *tmp;
 
 	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp) {
-		conn_result(c, "shutdown", "rdmad stopping");
+		conn_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 	}
 }
@@ -900,26 +939,26 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	};
 	int ok;
 
-	if (!c->res)
-		conn_result(c, "aborted", "closed without a result");
-	ok = !strcmp(c->res, "ok");
+	if (c->res == STATS_RES_N)
+		conn_result(c, STATS_RES_ABORTED, "closed without a result");
+	ok = c->res == STATS_RES_OK;
 	ctx.bytes = (int64_t)c->bytes;
-	ctx.result = c->res;
+	ctx.result = stats_result_name(c->res);
 	if (c->posted_send || c->posted_recv)
 		conn_log(c, LOG_DEBUG, NULL, "%u send and %u receive work "
 			 "requests not flushed; destroying anyway",
 			 c->posted_send, c->posted_recv);
 	log_conn(ok ? LOG_INFO : LOG_NOTICE, &ctx,
 		 "close: %s, result %s (%s), %" PRIu64 " bytes, %" PRIu64
-		 " %s, %.3fs", conn_proto_name(c->fsm.proto), c->res, c->why,
+		 " %s, %.3fs", conn_proto_name(c->fsm.proto), ctx.result, c->why,
 		 c->bytes, c->rounds,
 		 c->fsm.proto == CONN_PROTO_RPING ? "pings" : "operations",
 		 elapsed(&c->t_open));
-	if (!ok)
-		d->n_failed++;
 	if (c->counted) {
 		c->counted = 0;
 		d->n_conns--;
+		stats_closed(&d->stats, conn_sproto(c), c->res,
+			     elapsed_ns(&c->t_open));
 	}
 	conn_release(c);
 	rdmad_conn_gone(d);
@@ -938,7 +977,7 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 	conn_log(c, LOG_WARNING, NULL, "connection older than max_duration "
 		 "(%ums) in state %s; disconnecting",
 		 c->d->cfg.max_duration_ms, s);
-	conn_result(c, "timeout", "max_duration %ums reached in %s",
+	conn_result(c, STATS_RES_TIMEOUT, "max_duration %ums reached in %s",
 		    c->d->cfg.max_duration_ms, s);
 	conn_fire(c, CONN_EV_TIMEOUT);
 }
@@ -1066,12 +1105,31 @@ static int conn_accept(struct conn *c, const struct conn_cm_event *e)
 	return 0;
 }
 
+/* The reason code the client reads in the reject private data. */
+static uint8_t wire_reason(enum stats_reject why)
+{
+	switch (why) {
+	case STATS_REJ_DENIED:		return PROTO_REJ_DENIED;
+	case STATS_REJ_SHUTDOWN:	return PROTO_REJ_SHUTDOWN;
+	case STATS_REJ_BAD_HELLO:	return PROTO_REJ_BAD_HELLO;
+	case STATS_REJ_VERSION:		return PROTO_REJ_VERSION;
+	case STATS_REJ_BUSY:
+	case STATS_REJ_BUSY_HOST:	return PROTO_REJ_BUSY;
+	case STATS_REJ_LIMIT:		return PROTO_REJ_LIMIT;
+	case STATS_REJ_RESOURCES:
+	case STATS_REJ_ACCEPT_FAILED:
+	case STATS_REJ_N:
+	default:			return PROTO_REJ_RESOURCES;
+	}
+}
+
 static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
-		   uint8_t reason, const char *fmt, ...)
+		   enum stats_reject why, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
-		   uint8_t reason, const char *fmt, ...)
+		   enum stats_reject why, const char *fmt, ...)
 {
+	uint8_t reason = wire_reason(why);
 	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
 	char text[PROTO_REJECT_TEXT_MAX + 1];
 	struct log_ctx ctx = {
@@ -1088,7 +1146,7 @@ static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
 	if (rdma_reject(id, pdata, (uint8_t)(n > 0 ? n : 0)))
 		log_debug("rdma_reject: %s", strerror(errno));
 	rdma_destroy_id(id);
-	d->n_rejected++;
+	stats_rejected(&d->stats, why);
 	log_conn(LOG_NOTICE, &ctx, "rejected (%s): %s",
 		 proto_reject_reason_str(reason), text);
 }
@@ -1125,58 +1183,59 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	kind = proto_classify(e->pdata, e->pdata_len);
 
 	if (d->stopping)
-		REJECT(d, e->id, peer, PROTO_REJ_SHUTDOWN,
+		REJECT(d, e->id, peer, STATS_REJ_SHUTDOWN,
 			      "shutting down: rdmad is stopping");
 	/* Access lists first: nothing is allocated for a refused peer. */
 	if (acl_check(&cfg->allow, &cfg->deny, sa, &why))
-		REJECT(d, e->id, peer, PROTO_REJ_DENIED, "denied: %s", why);
+		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: %s", why);
 	if (kind == PROTO_KIND_UNKNOWN)
-		REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
+		REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
 			      "unknown protocol: neither rdmad hello nor "
 			      "rping");
 	if (kind == PROTO_KIND_NATIVE) {
 		ret = proto_hello_decode(e->pdata, e->pdata_len, &hello, &why);
 		if (ret == -EPROTO)
-			REJECT(d, e->id, peer, PROTO_REJ_VERSION,
+			REJECT(d, e->id, peer, STATS_REJ_VERSION,
 				      "unsupported protocol version %u, "
 				      "server speaks %u", e->pdata[4],
 				      PROTO_VERSION);
 		if (ret)
-			REJECT(d, e->id, peer, PROTO_REJ_BAD_HELLO,
+			REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
 				      "bad hello: %s", why);
 	}
 	if (kind == PROTO_KIND_RPING && cfg->psk.len)
-		REJECT(d, e->id, peer, PROTO_REJ_DENIED, "denied: this server "
+		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: this server "
 		       "requires a pre-shared key; the rping protocol cannot "
 		       "authenticate");
 	if (d->n_conns >= cfg->max_connections)
-		REJECT(d, e->id, peer, PROTO_REJ_BUSY,
+		REJECT(d, e->id, peer, STATS_REJ_BUSY,
 			      "busy: %u/%u connections, retry later",
 			      d->n_conns, cfg->max_connections);
 	if (cfg->max_per_host) {
 		unsigned int same = conn_count_host(d, sa);
 
 		if (same >= cfg->max_per_host)
-			REJECT(d, e->id, peer, PROTO_REJ_BUSY,
+			REJECT(d, e->id, peer, STATS_REJ_BUSY_HOST,
 			       "busy: %u/%u connections from this host, "
 			       "retry later", same, cfg->max_per_host);
 	}
 	if (kind == PROTO_KIND_NATIVE) {
 		if (hello.size > cfg->max_buffer_size)
-			REJECT(d, e->id, peer, PROTO_REJ_LIMIT,
+			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
 				      "size %u exceeds server limit %u",
 				      hello.size, cfg->max_buffer_size);
 		if (hello.iters > cfg->max_iterations)
-			REJECT(d, e->id, peer, PROTO_REJ_LIMIT,
+			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
 				      "iterations %u exceed server limit %u",
 				      hello.iters, cfg->max_iterations);
 	}
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		REJECT(d, e->id, peer, PROTO_REJ_RESOURCES,
+		REJECT(d, e->id, peer, STATS_REJ_RESOURCES,
 		       "server out of memory");
 	c->d = d;
+	c->res = STATS_RES_N;
 	c->id = ++d->next_conn_id;
 	c->cm_id = e->id;
 	e->id->context = c;
@@ -1221,7 +1280,8 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 					"retry later", pdata, sizeof(pdata));
 
 		rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
-		d->n_rejected++;
+		stats_rejected(&d->stats, accepting ? STATS_REJ_ACCEPT_FAILED :
+			       STATS_REJ_RESOURCES);
 		conn_release(c);
 		return;
 	}
@@ -1230,7 +1290,7 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	c->linked = 1;
 	c->counted = 1;
 	d->n_conns++;
-	d->n_accepted++;
+	stats_accepted(&d->stats, conn_sproto(c));
 	if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
 			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
@@ -1243,4 +1303,31 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	else
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
 			 "connection %u/%u", d->n_conns, cfg->max_connections);
+}
+
+/* ---- status ------------------------------------------------------------ */
+
+unsigned int conn_snapshot(struct rdmad *d, struct stats_conn *out,
+			   unsigned int max)
+{
+	unsigned int n = 0;
+	struct conn *c;
+
+	TAILQ_FOREACH(c, &d->conns, link) {
+		struct stats_conn *o;
+
+		if (n >= max)
+			break;
+		o = &out[n];
+		memset(o, 0, sizeof(*o));
+		o->id = c->id;
+		snprintf(o->peer, sizeof(o->peer), "%s", c->peer);
+		o->proto = conn_sproto(c);
+		conn_fsm_str(&c->fsm, o->state, sizeof(o->state));
+		o->bytes = c->bytes;
+		o->ops = c->rounds;
+		o->age_ms = elapsed_ns(&c->t_open) / 1000000u;
+		n++;
+	}
+	return n;
 }

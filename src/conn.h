@@ -33,5 +33,8 @@ void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
 		       const char *what);
 /* Daemon stopping: disconnect everybody. */
 void conn_shutdown_all(struct rdmad *d);
+/* Up to MAX live connections for the status, in accept order. */
+unsigned int conn_snapshot(struct rdmad *d, struct stats_conn *out,
+			   unsigned int max);
 
 #endif /* RDMAD_CONN_H */

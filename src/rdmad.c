@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -58,9 +59,10 @@ static void sd_status(struct rdmad *d)
 {
 	sd_notifyf(0, "STATUS=%s%u active; %llu served, %llu failed, "
 		   "%llu rejected", d->stopping ? "draining: " : "",
-		   d->n_conns, (unsigned long long)d->n_accepted,
-		   (unsigned long long)d->n_failed,
-		   (unsigned long long)d->n_rejected);
+		   d->n_conns,
+		   (unsigned long long)stats_accepted_total(&d->stats),
+		   (unsigned long long)stats_sessions_failed(&d->stats),
+		   (unsigned long long)stats_rejects_total(&d->stats));
 }
 
 static void watchdog_cb(evutil_socket_t fd, short what, void *arg)
@@ -174,11 +176,18 @@ static void reload(struct rdmad *d)
 	config_defaults(&cfg);
 	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
 	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
-	    listener_reload(d, &cfg, err, sizeof(err))) {
+	    http_prepare(d, &cfg, err, sizeof(err))) {
 		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
 			 "with the previous configuration", err);
 		goto out;
 	}
+	if (listener_reload(d, &cfg, err, sizeof(err))) {
+		http_rollback(d);
+		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
+			 "with the previous configuration", err);
+		goto out;
+	}
+	http_commit(d);
 	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
 out:
@@ -270,6 +279,14 @@ int main(int argc, char **argv)
 	/* A client vanishing must never kill us through a dead socket. */
 	signal(SIGPIPE, SIG_IGN);
 	TAILQ_INIT(&d->conns);
+	stats_init(&d->stats);
+	clock_gettime(CLOCK_MONOTONIC, &d->t_start);
+	{
+		struct timespec rt;
+
+		clock_gettime(CLOCK_REALTIME, &rt);
+		d->start_time = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
+	}
 	d->base = event_base_new();
 	if (!d->base)
 		fatal(EX_OSERR, "cannot create the event loop");
@@ -282,6 +299,12 @@ int main(int argc, char **argv)
 	ret = listener_start(d);
 	if (ret) {
 		log_err("not started: cannot listen (%s)", strerror(-ret));
+		code = EX_UNAVAILABLE;
+		goto out;
+	}
+	ret = http_start(d, err, sizeof(err));
+	if (ret) {
+		log_err("not started: %s", err);
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
@@ -302,6 +325,7 @@ int main(int argc, char **argv)
 
 	listener_stop(d);
 out:
+	http_stop(d);
 	/* Whatever is left (stop deadline passed) goes with the process. */
 	for (i = 0; i < d->n_devices; i++)
 		event_free(d->devices[i].async_ev);

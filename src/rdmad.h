@@ -6,14 +6,17 @@
 #ifndef RDMAD_RDMAD_H
 #define RDMAD_RDMAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
 #include "config.h"
+#include "stats.h"
 
 #ifndef TAILQ_FOREACH_SAFE	/* not in glibc's sys/queue.h */
 #define TAILQ_FOREACH_SAFE(var, head, field, tvar)			\
@@ -58,7 +61,10 @@ struct rdmad {
 	struct conn_list conns;
 	unsigned int n_conns;		/* live, counted against the limit */
 	uint64_t next_conn_id;
-	uint64_t n_accepted, n_rejected, n_failed;
+	struct stats stats;
+	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
+	double start_time;		/* unix seconds */
+	struct rdmad_http *http;	/* status and metrics, NULL: off */
 
 	int stopping;
 	struct event *stop_timer;
@@ -85,5 +91,18 @@ int rdmad_set_nonblock(int fd);
 
 /* rdmad.c: called by conn.c when a connection is gone. */
 void rdmad_conn_gone(struct rdmad *d);
+
+/* http.c: the status and metrics endpoint ([http] in the config). */
+int http_start(struct rdmad *d, char *err, size_t errlen);
+void http_stop(struct rdmad *d);
+/*
+ * Reload in two steps: http_prepare() binds CFG's address if it changed
+ * (nothing else changes; -errno and ERR if it cannot), then either
+ * http_commit() (the old address closes) or http_rollback().
+ */
+int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
+		 size_t errlen);
+void http_commit(struct rdmad *d);
+void http_rollback(struct rdmad *d);
 
 #endif /* RDMAD_RDMAD_H */

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * http.c - rdmad's status and metrics endpoint: libevent's evhttp on the
+ * daemon's one event loop, bound to [http] listen (the loopback by
+ * default), answering only the networks of [http] allow.
+ *
+ *   GET /metrics              Prometheus text, or OpenMetrics when the
+ *                             Accept header asks for it (metrics.c)
+ *   GET /status               JSON document (status.c)
+ *   GET /status?format=text   the same for people (rdmadctl status)
+ *
+ * Requests are answered at once from the loop: rendering walks the live
+ * connections and the counters, a few kilobytes, no I/O but the reply.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <event2/buffer.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "acl.h"
+#include "conn.h"
+#include "log.h"
+#include "metrics.h"
+#include "rdmad.h"
+#include "status.h"
+
+#define HTTP_TIMEOUT_S		10
+#define HTTP_MAX_HEADERS	8192
+#define HTTP_MAX_BODY		1024
+#define HTTP_MAX_CONNS_SHOWN	4096	/* status lists at most this many */
+
+struct rdmad_http {
+	struct rdmad *d;
+	struct evhttp *eh;
+	struct evhttp_bound_socket *bound;	/* serving now, NULL: off */
+	struct config_listen addr;
+	struct evhttp_bound_socket *next;	/* http_prepare()d */
+	struct config_listen next_addr;
+	int next_on;
+	int prepared;
+};
+
+static void view_fill(struct rdmad *d, struct stats_view *v,
+		      struct stats_listener *ls, struct stats_conn *conns,
+		      unsigned int max_conns)
+{
+	struct timespec now;
+	unsigned int i;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	memset(v, 0, sizeof(*v));
+	v->stats = &d->stats;
+	v->version = RDMAD_VERSION;
+	v->pid = (long)getpid();
+	v->start_time = d->start_time;
+	v->now = d->start_time + (double)(now.tv_sec - d->t_start.tv_sec) +
+		 (double)(now.tv_nsec - d->t_start.tv_nsec) / 1e9;
+	v->max_connections = d->cfg.max_connections;
+	v->stopping = d->stopping;
+	for (i = 0; i < d->n_listeners; i++) {
+		snprintf(ls[i].address, sizeof(ls[i].address), "%s",
+			 d->listeners[i].addr->text);
+		ls[i].up = d->listeners[i].id != NULL;
+	}
+	v->listeners = ls;
+	v->n_listeners = d->n_listeners;
+	v->conns = conns;
+	v->n_conns = conns ? conn_snapshot(d, conns, max_conns) : 0;
+}
+
+static void reply_text(struct evhttp_request *req, int code,
+		       const char *reason, const char *text)
+{
+	struct evbuffer *b = evbuffer_new();
+
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+			  "Content-Type", "text/plain; charset=utf-8");
+	if (b)
+		evbuffer_add_printf(b, "%s\n", text);
+	evhttp_send_reply(req, code, reason, b);
+	if (b)
+		evbuffer_free(b);
+}
+
+static void free_ref(const void *data, size_t len, void *arg)
+{
+	free((void *)data);
+}
+
+/* Render with FN into memory, then send it as CTYPE. */
+static void reply_render(struct evhttp_request *req, const char *ctype,
+			 int (*fn)(FILE *, const struct stats_view *, int),
+			 const struct stats_view *v, int arg)
+{
+	struct evbuffer *b;
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	f = open_memstream(&mem, &len);
+	if (!f) {
+		reply_text(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	ret = fn(f, v, arg);
+	if (fclose(f) || ret) {
+		free(mem);
+		reply_text(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	/* The reply goes out later: the buffer owns MEM from here. */
+	b = evbuffer_new();
+	if (!b || evbuffer_add_reference(b, mem, len, free_ref, NULL)) {
+		if (b)
+			evbuffer_free(b);
+		free(mem);
+		reply_text(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+			  "Content-Type", ctype);
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+			  "Cache-Control", "no-store");
+	evhttp_send_reply(req, 200, "OK", b);
+	evbuffer_free(b);
+}
+
+static int render_metrics(FILE *f, const struct stats_view *v, int fmt)
+{
+	return metrics_render(f, v, (enum metrics_format)fmt);
+}
+
+static int render_status(FILE *f, const struct stats_view *v, int text)
+{
+	return text ? status_render_text(f, v) : status_render_json(f, v);
+}
+
+/* "format=text" in the query; other keys and values are refused. */
+static int status_wants_text(const char *query, int *text)
+{
+	struct evkeyvalq q;
+	struct evkeyval *kv;
+	int ret = 0;
+
+	*text = 0;
+	if (!query || !*query)
+		return 0;
+	TAILQ_INIT(&q);
+	if (evhttp_parse_query_str(query, &q))
+		return -EINVAL;
+	TAILQ_FOREACH(kv, &q, next) {
+		if (strcmp(kv->key, "format"))
+			ret = -EINVAL;
+		else if (!strcmp(kv->value, "text"))
+			*text = 1;
+		else if (strcmp(kv->value, "json"))
+			ret = -EINVAL;
+	}
+	evhttp_clear_headers(&q);
+	return ret;
+}
+
+static void peer_text(const struct sockaddr *sa, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+
+	if (sa && sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+			  host, sizeof(host));
+	else if (sa && sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)sa)->sin6_addr, host,
+			  sizeof(host));
+	snprintf(buf, len, "%s", host);
+}
+
+static void request_cb(struct evhttp_request *req, void *arg)
+{
+	struct rdmad_http *h = arg;
+	struct rdmad *d = h->d;
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct stats_conn *conns = NULL;
+	struct stats_view v;
+	char peer[INET6_ADDRSTRLEN];
+	int text;
+
+	if (!sa || !acl_match(&d->cfg.http_allow, sa)) {
+		peer_text(sa, peer, sizeof(peer));
+		log_notice("http: request from %s refused: not in [http] "
+			   "allow", peer);
+		reply_text(req, 403, "Forbidden", "forbidden: your address is "
+			   "not in rdmad's [http] allow list");
+		return;
+	}
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
+	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Allow", "GET, HEAD");
+		reply_text(req, 405, "Method Not Allowed", "method not "
+			   "allowed: rdmad answers GET and HEAD only");
+		return;
+	}
+	if (!path || !*path)
+		path = "/";
+	if (!strcmp(path, "/metrics")) {
+		const char *acc = evhttp_find_header(
+			evhttp_request_get_input_headers(req), "Accept");
+		enum metrics_format fmt = metrics_negotiate(acc);
+
+		view_fill(d, &v, ls, NULL, 0);
+		reply_render(req, metrics_content_type(fmt), render_metrics,
+			     &v, (int)fmt);
+		return;
+	}
+	if (!strcmp(path, "/status")) {
+		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
+			reply_text(req, 400, "Bad Request", "bad query: the "
+				   "only parameter is format=json|text");
+			return;
+		}
+		conns = calloc(HTTP_MAX_CONNS_SHOWN, sizeof(*conns));
+		if (!conns) {
+			reply_text(req, 500, "Internal Server Error",
+				   "out of memory");
+			return;
+		}
+		view_fill(d, &v, ls, conns, HTTP_MAX_CONNS_SHOWN);
+		reply_render(req, text ? "text/plain; charset=utf-8" :
+			     "application/json", render_status, &v, text);
+		free(conns);
+		return;
+	}
+	reply_text(req, 404, "Not Found", "not found: rdmad serves /metrics "
+		   "and /status");
+}
+
+/* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
+static struct evhttp_bound_socket *bind_addr(struct rdmad_http *h,
+					     const struct config_listen *a,
+					     char *err, size_t errlen)
+{
+	struct evhttp_bound_socket *b;
+	char host[INET6_ADDRSTRLEN] = "";
+	uint16_t port;
+
+	if (a->addr.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)&a->addr;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+	} else {
+		const struct sockaddr_in *in = (const void *)&a->addr;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+	}
+	errno = 0;
+	b = evhttp_bind_socket_with_handle(h->eh, host, port);
+	if (!b)
+		snprintf(err, errlen, "[http] listen %s: cannot listen: %s "
+			 "(another process on that port? set [http] listen "
+			 "to a free ADDRESS:PORT, or off)", a->text,
+			 errno ? strerror(errno) : "bind failed");
+	return b;
+}
+
+int http_start(struct rdmad *d, char *err, size_t errlen)
+{
+	struct rdmad_http *h;
+
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(err, errlen, "[http]: out of memory");
+		return -ENOMEM;
+	}
+	h->d = d;
+	h->eh = evhttp_new(d->base);
+	if (!h->eh) {
+		free(h);
+		snprintf(err, errlen, "[http]: cannot create the server");
+		return -ENOMEM;
+	}
+	/* Every method libevent knows reaches request_cb, which answers
+	 * 405 to all but GET and HEAD (libevent itself would say 501). */
+	evhttp_set_allowed_methods(h->eh, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
+				   EVHTTP_REQ_POST | EVHTTP_REQ_PUT |
+				   EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS |
+				   EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
+				   EVHTTP_REQ_PATCH);
+	evhttp_set_timeout(h->eh, HTTP_TIMEOUT_S);
+	evhttp_set_max_headers_size(h->eh, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
+	evhttp_set_gencb(h->eh, request_cb, h);
+	d->http = h;
+	if (!d->cfg.http_on)
+		return 0;
+	h->bound = bind_addr(h, &d->cfg.http_listen, err, errlen);
+	if (!h->bound) {
+		http_stop(d);
+		return -EADDRNOTAVAIL;
+	}
+	h->addr = d->cfg.http_listen;
+	log_info("status and metrics on http://%s/ (/status, /metrics)",
+		 h->addr.text);
+	return 0;
+}
+
+void http_stop(struct rdmad *d)
+{
+	struct rdmad_http *h = d->http;
+
+	if (!h)
+		return;
+	evhttp_free(h->eh);	/* closes the sockets and connections */
+	free(h);
+	d->http = NULL;
+}
+
+static int same_addr(const struct config_listen *a,
+		     const struct config_listen *b)
+{
+	return a->addrlen == b->addrlen &&
+	       !memcmp(&a->addr, &b->addr, a->addrlen);
+}
+
+int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
+		 size_t errlen)
+{
+	struct rdmad_http *h = d->http;
+
+	h->prepared = 1;
+	h->next = NULL;
+	h->next_on = cfg->http_on;
+	h->next_addr = cfg->http_listen;
+	if (!cfg->http_on || (h->bound && same_addr(&h->addr,
+						    &cfg->http_listen)))
+		return 0;
+	h->next = bind_addr(h, &cfg->http_listen, err, errlen);
+	if (!h->next) {
+		h->prepared = 0;
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+void http_commit(struct rdmad *d)
+{
+	struct rdmad_http *h = d->http;
+
+	if (!h->prepared)
+		return;
+	h->prepared = 0;
+	if (!h->next_on) {
+		if (h->bound) {
+			evhttp_del_accept_socket(h->eh, h->bound);
+			log_notice("reload: status and metrics endpoint %s "
+				   "closed ([http] listen = off)",
+				   h->addr.text);
+		}
+		h->bound = NULL;
+		return;
+	}
+	if (!h->next)
+		return;		/* same address */
+	if (h->bound)
+		evhttp_del_accept_socket(h->eh, h->bound);
+	h->bound = h->next;
+	h->next = NULL;
+	h->addr = h->next_addr;
+	log_notice("reload: status and metrics now on http://%s/",
+		   h->addr.text);
+}
+
+void http_rollback(struct rdmad *d)
+{
+	struct rdmad_http *h = d->http;
+
+	if (!h->prepared)
+		return;
+	h->prepared = 0;
+	if (h->next)
+		evhttp_del_accept_socket(h->eh, h->next);
+	h->next = NULL;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * metrics.c - Prometheus / OpenMetrics text of rdmad's statistics (see
+ * metrics.h).
+ *
+ * The two formats differ only in the metadata: OpenMetrics names a
+ * counter family without its _total suffix, has UNIT lines and the info
+ * type, and ends with "# EOF".  Samples are the same.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "metrics.h"
+
+struct mw {
+	FILE *f;
+	enum metrics_format fmt;
+};
+
+enum family_type { FT_GAUGE, FT_COUNTER, FT_HISTOGRAM, FT_INFO };
+
+static const char *const type_names[] = {
+	[FT_GAUGE] = "gauge", [FT_COUNTER] = "counter",
+	[FT_HISTOGRAM] = "histogram", [FT_INFO] = "info",
+};
+
+/*
+ * Metadata of family NAME (for counters without "_total", for info
+ * without "_info").  UNIT may be NULL.
+ */
+static void family(struct mw *w, const char *name, enum family_type t,
+		   const char *unit, const char *help)
+{
+	if (w->fmt == METRICS_OPENMETRICS) {
+		fprintf(w->f, "# TYPE %s %s\n", name, type_names[t]);
+		if (unit)
+			fprintf(w->f, "# UNIT %s %s\n", name, unit);
+		fprintf(w->f, "# HELP %s %s\n", name, help);
+		return;
+	}
+	fprintf(w->f, "# HELP %s%s %s\n", name, t == FT_COUNTER ? "_total" :
+		t == FT_INFO ? "_info" : "", help);
+	fprintf(w->f, "# TYPE %s%s %s\n", name, t == FT_COUNTER ? "_total" :
+		t == FT_INFO ? "_info" : "",
+		t == FT_INFO ? "gauge" : type_names[t]);
+}
+
+/* A label value, escaped as both formats want (\\, \", \n). */
+static void label_value(FILE *f, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(f, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*v, f);
+	}
+}
+
+/* name{k1="v1",k2="v2"} for up to two labels (K2 NULL: one, K1: none). */
+static void series(struct mw *w, const char *name, const char *suffix,
+		   const char *k1, const char *v1, const char *k2,
+		   const char *v2)
+{
+	fprintf(w->f, "%s%s", name, suffix);
+	if (!k1)
+		return;
+	fprintf(w->f, "{%s=\"", k1);
+	label_value(w->f, v1);
+	if (k2) {
+		fprintf(w->f, "\",%s=\"", k2);
+		label_value(w->f, v2);
+	}
+	fputs("\"}", w->f);
+}
+
+static void sample_u64(struct mw *w, const char *name, const char *suffix,
+		       const char *k1, const char *v1, const char *k2,
+		       const char *v2, uint64_t val)
+{
+	series(w, name, suffix, k1, v1, k2, v2);
+	fprintf(w->f, " %" PRIu64 "\n", val);
+}
+
+/* NS nanoseconds as seconds, always with a fraction: "0.00001", "1.0". */
+static void fmt_seconds(char *buf, size_t len, uint64_t ns)
+{
+	size_t n;
+
+	snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u,
+		 ns % 1000000000u);
+	n = strlen(buf);
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+}
+
+static void histogram(struct mw *w, const char *name, const char *k,
+		      const char *v, const struct stats_hist *h)
+{
+	char le[32], sum[32];
+	uint64_t cum = 0;
+	unsigned int i;
+
+	for (i = 0; i <= STATS_HIST_BUCKETS; i++) {
+		cum += h->bucket[i];
+		if (i < STATS_HIST_BUCKETS)
+			fmt_seconds(le, sizeof(le), stats_hist_bounds_ns[i]);
+		else
+			strcpy(le, "+Inf");
+		series(w, name, "_bucket", k, v, "le", le);
+		fprintf(w->f, " %" PRIu64 "\n", cum);
+	}
+	sample_u64(w, name, "_count", k, v, NULL, NULL, h->count);
+	fmt_seconds(sum, sizeof(sum), h->sum_ns);
+	series(w, name, "_sum", k, v, NULL, NULL);
+	fprintf(w->f, " %s\n", sum);
+}
+
+/* k1 only: "name{k1=\"v\"}" written by series() needs k2 NULL. */
+#define ONE(k, v)	k, v, NULL, NULL
+
+static void render_process(struct mw *w, const struct stats_view *v)
+{
+	unsigned int i;
+
+	family(w, "rdmad_build", FT_INFO, NULL,
+	       "rdmad version; the value is always 1.");
+	sample_u64(w, "rdmad_build", "_info", ONE("version", v->version), 1);
+	family(w, "rdmad_start_time_seconds", FT_GAUGE, "seconds",
+	       "When rdmad started, in seconds since the epoch.");
+	series(w, "rdmad_start_time_seconds", "", NULL, NULL, NULL, NULL);
+	fprintf(w->f, " %.3f\n", v->start_time);
+	family(w, "rdmad_listener_up", FT_GAUGE, NULL,
+	       "1 while the address is listening, 0 while rdmad waits to "
+	       "listen again (device gone).");
+	for (i = 0; i < v->n_listeners; i++)
+		sample_u64(w, "rdmad_listener_up", "",
+			   ONE("address", v->listeners[i].address),
+			   v->listeners[i].up);
+	family(w, "rdmad_connections_max", FT_GAUGE, NULL,
+	       "Connections served at once ([server] max_connections).");
+	sample_u64(w, "rdmad_connections_max", "", NULL, NULL, NULL, NULL,
+		   v->max_connections);
+}
+
+static void render_connections(struct mw *w, const struct stats *s)
+{
+	unsigned int p, r;
+
+	family(w, "rdmad_connections_active", FT_GAUGE, NULL,
+	       "Connections accepted and not yet closed, by protocol.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		sample_u64(w, "rdmad_connections_active", "",
+			   ONE("proto", stats_proto_name(p)), s->active[p]);
+	family(w, "rdmad_connections_accepted", FT_COUNTER, NULL,
+	       "Connections accepted, by protocol.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		sample_u64(w, "rdmad_connections_accepted", "_total",
+			   ONE("proto", stats_proto_name(p)), s->accepted[p]);
+	family(w, "rdmad_rejects", FT_COUNTER, NULL,
+	       "Connection requests refused, by reason.");
+	for (r = 0; r < STATS_REJ_N; r++)
+		sample_u64(w, "rdmad_rejects", "_total",
+			   ONE("reason", stats_reject_name(r)), s->rejects[r]);
+	family(w, "rdmad_sessions", FT_COUNTER, NULL,
+	       "Connections closed, by protocol and result (the journal's "
+	       "RDMAD_RESULT).");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		for (r = 0; r < STATS_RES_N; r++)
+			sample_u64(w, "rdmad_sessions", "_total",
+				   "proto", stats_proto_name(p),
+				   "result", stats_result_name(r),
+				   s->sessions[p][r]);
+}
+
+static void render_rdma(struct mw *w, const struct stats *s)
+{
+	unsigned int p, op, i;
+
+	family(w, "rdmad_rdma_bytes", FT_COUNTER, "bytes",
+	       "Bytes moved by RDMA READ and WRITE, by protocol and "
+	       "operation.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		for (op = 0; op < STATS_OP_N; op++)
+			sample_u64(w, "rdmad_rdma_bytes", "_total",
+				   "proto", stats_proto_name(p),
+				   "op", stats_op_name(op), s->bytes[p][op]);
+	family(w, "rdmad_rdma_operations", FT_COUNTER, NULL,
+	       "RDMA READ and WRITE operations, by protocol and operation.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		for (op = 0; op < STATS_OP_N; op++)
+			sample_u64(w, "rdmad_rdma_operations", "_total",
+				   "proto", stats_proto_name(p),
+				   "op", stats_op_name(op), s->ops[p][op]);
+	family(w, "rdmad_completion_errors", FT_COUNTER, NULL,
+	       "Work completions that failed, by verbs status (flushes of "
+	       "a closing connection not counted).");
+	for (i = 0; i < STATS_WC_STATUS_N; i++)
+		if (stats_wc_countable(i))
+			sample_u64(w, "rdmad_completion_errors", "_total",
+				   ONE("status", stats_wc_status_name(i)),
+				   s->wc_errors[i]);
+}
+
+static void render_latency(struct mw *w, const struct stats *s)
+{
+	unsigned int p, op;
+
+	family(w, "rdmad_connect_seconds", FT_HISTOGRAM, "seconds",
+	       "From a connection request to ESTABLISHED, by protocol.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		histogram(w, "rdmad_connect_seconds", "proto",
+			  stats_proto_name(p), &s->connect[p]);
+	family(w, "rdmad_session_seconds", FT_HISTOGRAM, "seconds",
+	       "From accept to close, by protocol.");
+	for (p = 0; p < STATS_PROTO_N; p++)
+		histogram(w, "rdmad_session_seconds", "proto",
+			  stats_proto_name(p), &s->session[p]);
+	family(w, "rdmad_rdma_op_seconds", FT_HISTOGRAM, "seconds",
+	       "Post to completion of the RDMA operations rdmad initiates "
+	       "itself (rping protocol), by operation.");
+	for (op = 0; op < STATS_OP_N; op++)
+		histogram(w, "rdmad_rdma_op_seconds", "op", stats_op_name(op),
+			  &s->rdma_op[op]);
+}
+
+int metrics_render(FILE *f, const struct stats_view *v,
+		   enum metrics_format fmt)
+{
+	struct mw w = { .f = f, .fmt = fmt };
+
+	render_process(&w, v);
+	render_connections(&w, v->stats);
+	render_rdma(&w, v->stats);
+	render_latency(&w, v->stats);
+	if (fmt == METRICS_OPENMETRICS)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+enum metrics_format metrics_negotiate(const char *accept)
+{
+	return accept && strstr(accept, "application/openmetrics-text") ?
+	       METRICS_OPENMETRICS : METRICS_PROMETHEUS;
+}
+
+const char *metrics_content_type(enum metrics_format fmt)
+{
+	return fmt == METRICS_OPENMETRICS ? METRICS_CTYPE_OPENMETRICS :
+					    METRICS_CTYPE_PROMETHEUS;
+}

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdmadctl.c - query a running rdmad over its status and metrics
+ * endpoint ([http] listen of its configuration file):
+ *
+ *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json] status
+ *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--openmetrics] metrics
+ *
+ * Exit status: 0 ok, 64 usage, 69 rdmad unreachable or an HTTP error,
+ * 78 configuration error (or the endpoint is off).  See rdmadctl(8).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+
+#include "config.h"
+#include "metrics.h"
+
+#define CTL_DEFAULT_TIMEOUT_S	5
+#define CTL_MAX_TIMEOUT_S	3600
+
+struct ctl {
+	const char *what;		/* "ADDRESS:PORT" for messages */
+	int code;			/* HTTP status, 0: no answer */
+	const char *error;		/* why there was no answer */
+	struct evbuffer *body;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: rdmadctl [OPTIONS] status|metrics\n"
+		"Query a running rdmad over its status and metrics endpoint.\n"
+		"\n"
+		"Commands:\n"
+		"  status             connections, counters and uptime\n"
+		"  metrics            the Prometheus metrics rdmad exports\n"
+		"\n"
+		"Options:\n"
+		"  -c, --config FILE  rdmad's configuration, for [http] listen "
+		"(default %s)\n"
+		"  -a, --address ADDRESS:PORT\n"
+		"                     the endpoint, instead of the "
+		"configuration's\n"
+		"  -t, --timeout SECONDS  give up after this long (default %d)\n"
+		"      --json         status: the JSON document\n"
+		"      --openmetrics  metrics: OpenMetrics text instead of "
+		"Prometheus text\n"
+		"  -h, --help         this text\n"
+		"  -V, --version      print the version\n"
+		"\n"
+		"Exit status: 0 ok, 64 usage, 69 rdmad unreachable or HTTP "
+		"error, 78 configuration error.\n",
+		CONFIG_DEFAULT_PATH, CTL_DEFAULT_TIMEOUT_S);
+}
+
+static void error_cb(enum evhttp_request_error err, void *arg)
+{
+	struct ctl *c = arg;
+
+	switch (err) {
+	case EVREQ_HTTP_TIMEOUT:
+		c->error = "timed out";
+		break;
+	case EVREQ_HTTP_EOF:
+		c->error = "connection closed or refused";
+		break;
+	case EVREQ_HTTP_INVALID_HEADER:
+		c->error = "invalid HTTP answer";
+		break;
+	case EVREQ_HTTP_DATA_TOO_LONG:
+		c->error = "answer too long";
+		break;
+	default:
+		c->error = "request failed";
+		break;
+	}
+}
+
+static void done_cb(struct evhttp_request *req, void *arg)
+{
+	struct ctl *c = arg;
+
+	if (!req || !evhttp_request_get_response_code(req)) {
+		if (!c->error)
+			c->error = "connection refused";
+		return;
+	}
+	c->code = evhttp_request_get_response_code(req);
+	evbuffer_add_buffer(c->body, evhttp_request_get_input_buffer(req));
+}
+
+/* GET URI from A; prints the body.  Exit status. */
+static int fetch(const struct config_listen *a, const char *uri,
+		 const char *accept, unsigned int timeout_s)
+{
+	struct event_base *base = event_base_new();
+	struct evhttp_connection *conn = NULL;
+	struct evhttp_request *req;
+	struct ctl c = { .what = a->text };
+	char host[INET6_ADDRSTRLEN] = "";
+	uint16_t port;
+	size_t len;
+	int ret = EX_UNAVAILABLE;
+
+	if (a->addr.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)&a->addr;
+
+		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+		port = ntohs(in6->sin6_port);
+	} else {
+		const struct sockaddr_in *in = (const void *)&a->addr;
+
+		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+		port = ntohs(in->sin_port);
+	}
+	c.body = evbuffer_new();
+	if (base)
+		conn = evhttp_connection_base_new(base, NULL, host, port);
+	if (!base || !c.body || !conn) {
+		fprintf(stderr, "rdmadctl: out of memory\n");
+		ret = EX_OSERR;
+		goto out;
+	}
+	evhttp_connection_set_timeout(conn, (int)timeout_s);
+	evhttp_connection_set_retries(conn, 0);
+	req = evhttp_request_new(done_cb, &c);
+	if (!req) {
+		fprintf(stderr, "rdmadctl: out of memory\n");
+		ret = EX_OSERR;
+		goto out;
+	}
+	evhttp_request_set_error_cb(req, error_cb);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Host",
+			  a->text);
+	evhttp_add_header(evhttp_request_get_output_headers(req), "Accept",
+			  accept);
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+			  "Connection", "close");
+	if (evhttp_make_request(conn, req, EVHTTP_REQ_GET, uri)) {
+		fprintf(stderr, "rdmadctl: cannot send the request to %s\n",
+			a->text);
+		goto out;
+	}
+	event_base_dispatch(base);
+
+	len = evbuffer_get_length(c.body);
+	if (!c.code) {
+		fprintf(stderr, "rdmadctl: cannot reach rdmad at http://%s/: "
+			"%s (is rdmad running, with [http] listen = %s?)\n",
+			a->text, c.error ? c.error : "no answer", a->text);
+		goto out;
+	}
+	if (c.code != 200) {
+		fprintf(stderr, "rdmadctl: rdmad at http://%s%s answered "
+			"%d: %.*s", a->text, uri, c.code, (int)len,
+			(const char *)evbuffer_pullup(c.body, -1));
+		goto out;
+	}
+	if (fwrite(evbuffer_pullup(c.body, -1), 1, len, stdout) != len ||
+	    fflush(stdout)) {
+		fprintf(stderr, "rdmadctl: cannot write the answer: %s\n",
+			strerror(errno));
+		ret = EX_IOERR;
+		goto out;
+	}
+	ret = EX_OK;
+out:
+	if (conn)
+		evhttp_connection_free(conn);
+	if (c.body)
+		evbuffer_free(c.body);
+	if (base)
+		event_base_free(base);
+	return ret;
+}
+
+/* The endpoint of the configuration at PATH (EXPLICIT: -c given). */
+static int endpoint_from_config(const char *path, int explicit,
+				struct config_listen *a)
+{
+	struct rdmad_config cfg;
+	char err[512];
+	int ret;
+
+	config_defaults(&cfg);
+	ret = config_load(&cfg, path, err, sizeof(err));
+	if (ret == -ENOENT && !explicit) {
+		/* No file: rdmad runs on its defaults too. */
+		*a = cfg.http_listen;
+		return 0;
+	}
+	if (ret) {
+		fprintf(stderr, "rdmadctl: %s\n", err);
+		return EX_CONFIG;
+	}
+	if (!cfg.http_on) {
+		fprintf(stderr, "rdmadctl: %s: the status endpoint is off "
+			"([http] listen = off); set it, or give -a "
+			"ADDRESS:PORT\n", path);
+		return EX_CONFIG;
+	}
+	*a = cfg.http_listen;
+	auth_key_clear(&cfg.psk);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_JSON = 256, OPT_OPENMETRICS };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "address", required_argument, NULL, 'a' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *path = CONFIG_DEFAULT_PATH, *address = NULL, *cmd;
+	unsigned int timeout_s = CTL_DEFAULT_TIMEOUT_S;
+	int json = 0, om = 0, explicit = 0, opt, ret;
+	struct config_listen a;
+
+	while ((opt = getopt_long(argc, argv, "c:a:t:hV", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			path = optarg;
+			explicit = 1;
+			break;
+		case 'a':
+			address = optarg;
+			break;
+		case 't':
+			if (config_parse_uint(optarg, 1, CTL_MAX_TIMEOUT_S,
+					      &timeout_s)) {
+				fprintf(stderr, "rdmadctl: -t '%s': want whole "
+					"seconds, 1 to %d\n", optarg,
+					CTL_MAX_TIMEOUT_S);
+				return EX_USAGE;
+			}
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case OPT_OPENMETRICS:
+			om = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return EX_OK;
+		case 'V':
+			printf("rdmadctl %s\n", RDMAD_VERSION);
+			return EX_OK;
+		default:
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "rdmadctl: %s\n", optind == argc ?
+			"missing command: status or metrics" :
+			"one command only: status or metrics");
+		usage(stderr);
+		return EX_USAGE;
+	}
+	cmd = argv[optind];
+	if (strcmp(cmd, "status") && strcmp(cmd, "metrics")) {
+		fprintf(stderr, "rdmadctl: unknown command '%s': want status "
+			"or metrics\n", cmd);
+		return EX_USAGE;
+	}
+	if ((json && strcmp(cmd, "status")) ||
+	    (om && strcmp(cmd, "metrics"))) {
+		fprintf(stderr, "rdmadctl: %s goes with the %s command\n",
+			json ? "--json" : "--openmetrics",
+			json ? "status" : "metrics");
+		return EX_USAGE;
+	}
+	if (address) {
+		if (config_parse_addr(address, CONFIG_HTTP_PORT, &a)) {
+			fprintf(stderr, "rdmadctl: -a '%s' is not "
+				"ADDRESS[:PORT] (IPv4, or IPv6 in brackets)\n",
+				address);
+			return EX_USAGE;
+		}
+	} else {
+		ret = endpoint_from_config(path, explicit, &a);
+		if (ret)
+			return ret;
+	}
+	if (!strcmp(cmd, "metrics"))
+		return fetch(&a, "/metrics", om ? METRICS_CTYPE_OPENMETRICS :
+			     METRICS_CTYPE_PROMETHEUS, timeout_s);
+	return fetch(&a, json ? "/status" : "/status?format=text",
+		     json ? "application/json" : "text/plain", timeout_s);
+}

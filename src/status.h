@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * status.h - rdmad's live status (uptime, listeners, counters, the
+ * connections of the moment) as a JSON document or a text table for
+ * people, rendered from a stats_view (pure).  Served on GET /status by
+ * http.c and printed by `rdmadctl status`.
+ */
+#ifndef RDMAD_STATUS_H
+#define RDMAD_STATUS_H
+
+#include <stdio.h>
+
+#include "stats.h"
+
+/* 0, or -EIO when F reports an error. */
+int status_render_json(FILE *f, const struct stats_view *v);
+int status_render_text(FILE *f, const struct stats_view *v);
+
+#endif /* RDMAD_STATUS_H */
