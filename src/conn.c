@@ -814,9 +814,10 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 
 	switch (e->type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (c->fsm.life == CONN_LIFE_ACCEPTING)
-			stats_established(&c->d->stats, conn_sproto(c),
-					  elapsed_ns(&c->t_open));
+		/* Once per connection (a client's first message may
+		 * complete before this event: the state says nothing). */
+		stats_established(&c->d->stats, conn_sproto(c),
+				  elapsed_ns(&c->t_open));
 		conn_fire(c, CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:

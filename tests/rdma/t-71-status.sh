@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Live status: while three native and one rping client are connected,
+# `rdmadctl status` lists each of them (peer, protocol, state) and
+# `rdmadctl --json status` is a JSON document with the same connections;
+# afterwards it shows none and the counters.  Then the endpoint's
+# configuration: a reload moves it to another port, [http] allow refuses
+# the loopback (403, logged), a taken port stops a second rdmad at start
+# (exit 69, naming [http] listen), and rdmadctl's own errors (unreachable
+# 69, endpoint off 78, bad -a 64).
+# shellcheck source=tests/rdma/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+CTL=$RDMAD_BUILD_DIR/src/rdmadctl
+PY=/usr/bin/python3
+[ -x "$CTL" ] || fail "no rdmadctl at $CTL"
+port=7483
+http=127.0.0.1:9482
+
+rdmad_conf $port "http.listen = $http"
+rdmad_start
+
+pids=()
+for s in 1 2 3; do
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -D 4 --seed $s "$RDMAD_SRV_ADDR" \
+		>"$T/n$s.out" 2>&1 &
+	pids+=($!)
+done
+# (--rping has no -D: enough pings for a few seconds under TCG)
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --rping -n 2000 "$RDMAD_SRV_ADDR" >"$T/r.out" 2>&1 &
+pids+=($!)
+for ((i = 0; i < 100; i++)); do
+	"$CTL" -c "$T/rdmad.ini" --json status >"$T/live.json" 2>"$T/ctl.err" || fail "rdmadctl --json status: $(cat "$T/ctl.err")"
+	grep -q '"active":4,' "$T/live.json" && break
+	sleep 0.1
+done
+"$CTL" -c "$T/rdmad.ini" status >"$T/live.txt" || fail "rdmadctl status failed"
+cat "$T/live.txt" >&2
+grep -q '"active":4,' "$T/live.json" || fail "4 clients never showed as active: $(cat "$T/live.json")"
+# The table: a row per client, from the client address, with its protocol.
+n=$(grep -cE "^ +[0-9]+  $RDMAD_CLI_ADDR:[0-9]+ +native +established/" "$T/live.txt")
+[ "$n" = 3 ] || fail "status shows $n established native rows, want 3"
+n=$(grep -cE "^ +[0-9]+  $RDMAD_CLI_ADDR:[0-9]+ +rping +established/" "$T/live.txt")
+[ "$n" = 1 ] || fail "status shows $n established rping rows, want 1"
+grep -q "^connections: 4 active of 64;" "$T/live.txt" || fail "status summary line"
+grep -q "^listening: $RDMAD_SRV_ADDR:$port (up)" "$T/live.txt" || fail "status listener line"
+
+for p in "${pids[@]}"; do
+	wait "$p" || fail "a probe failed: $(cat "$T"/n?.out "$T/r.out")"
+done
+for ((i = 0; i < 100; i++)); do
+	"$CTL" -c "$T/rdmad.ini" status >"$T/after.txt" && grep -q "^no connections" "$T/after.txt" && break
+	sleep 0.1
+done
+grep -q "^no connections" "$T/after.txt" || fail "connections left after the probes: $(cat "$T/after.txt")"
+grep -q "^connections: 0 active of 64; 4 accepted, 0 rejected; sessions 4 ok, 0 failed" "$T/after.txt" ||
+	fail "status counters after: $(cat "$T/after.txt")"
+"$CTL" -c "$T/rdmad.ini" --json status >"$T/after.json" || fail "rdmadctl --json status (after)"
+
+"$PY" - "$T/live.json" "$T/after.json" "$RDMAD_CLI_ADDR" <<'PY' || fail "status JSON checks failed"
+import json, sys
+live, after, cli = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+def need(c, what):
+    if not c:
+        sys.exit("status JSON: " + what)
+need(live["connections"]["active"] == 4 and len(live["active"]) == 4, "4 active")
+need(sorted(c["proto"] for c in live["active"]) == ["native"] * 3 + ["rping"], "protocols")
+need(len({c["id"] for c in live["active"]}) == 4, "ids unique")
+for c in live["active"]:
+    need(c["peer"].startswith(cli + ":"), "peer %r" % c["peer"])
+    need(c["state"].startswith("established/"), "state %r" % c["state"])
+    need(c["age_seconds"] >= 0, "age")
+need(live["listeners"][0]["up"] is True, "listener up")
+need(live["uptime_seconds"] > 0 and live["pid"] > 1, "uptime, pid")
+need(after["active"] == [] and after["connections"]["accepted"] == 4, "after: none active")
+need(after["sessions"]["native"]["ok"] == 3 and after["sessions"]["rping"]["ok"] == 1, "after: sessions")
+need(after["bytes"]["native"]["read"] > 0 and after["bytes"]["rping"]["write"] > 0, "after: bytes")
+print("status JSON ok")
+PY
+
+# rdmadctl's own errors.
+"$CTL" -a 127.0.0.1:1 status >/dev/null 2>"$T/unreach.err"
+rc=$?
+[ "$rc" = 69 ] || fail "unreachable: exit $rc, want 69"
+grep -q "cannot reach rdmad at http://127.0.0.1:1/" "$T/unreach.err" || fail "unreachable message: $(cat "$T/unreach.err")"
+printf '[http]\nlisten = off\n' >"$T/off.ini"
+"$CTL" -c "$T/off.ini" status >/dev/null 2>"$T/off.err"
+rc=$?
+[ "$rc" = 78 ] || fail "endpoint off: exit $rc, want 78"
+grep -q "status endpoint is off" "$T/off.err" || fail "off message: $(cat "$T/off.err")"
+"$CTL" -a nonsense status >/dev/null 2>&1
+rc=$?
+[ "$rc" = 64 ] || fail "bad -a: exit $rc, want 64"
+printf '[http]\nlisten = 1.2.3\n' >"$T/bad.ini"
+"$CTL" -c "$T/bad.ini" status >/dev/null 2>"$T/bad.err"
+rc=$?
+[ "$rc" = 78 ] || fail "bad config: exit $rc, want 78"
+grep -q "bad.ini:2: listen" "$T/bad.err" || fail "bad config message: $(cat "$T/bad.err")"
+
+# A second rdmad wanting the same endpoint does not start.
+rdmad_conf 7484 "http.listen = $http"
+mv "$T/rdmad.ini" "$T/second.ini"
+timeout 20 "$RDMAD" -c "$T/second.ini" >"$T/second.log" 2>&1
+rc=$?
+[ "$rc" = 69 ] || fail "second rdmad on a taken [http] port: exit $rc, want 69: $(tail -3 "$T/second.log")"
+grep -q "\[http\] listen $http: cannot listen" "$T/second.log" || fail "second rdmad's message: $(cat "$T/second.log")"
+
+# Reload moves the endpoint; then an allow list without the loopback.
+rdmad_conf $port "http.listen = 127.0.0.1:9483"
+kill -HUP "$RDMAD_PID"
+wait_log "status and metrics now on http://127.0.0.1:9483/" 10
+"$CTL" -a 127.0.0.1:9483 status >/dev/null || fail "new endpoint after reload"
+"$CTL" -a $http status >/dev/null 2>&1 && fail "old endpoint still answers after reload"
+rdmad_conf $port "http.listen = 127.0.0.1:9483" "http.allow = $RDMAD_CLI_ADDR/32"
+kill -HUP "$RDMAD_PID"
+wait_log "reload: configuration re-read" 10
+for ((i = 0; i < 50; i++)); do
+	"$CTL" -a 127.0.0.1:9483 status >/dev/null 2>"$T/denied.err"
+	rc=$?
+	[ "$rc" = 69 ] && break
+	sleep 0.1
+done
+[ "$rc" = 69 ] || fail "loopback not in [http] allow: exit $rc, want 69"
+grep -q "answered 403" "$T/denied.err" || fail "denied message: $(cat "$T/denied.err")"
+wait_log "http: request from 127.0.0.1 refused: not in \[http\] allow" 5
+# A reload to a taken port is refused as a whole; the endpoint stays.
+"$PY" -c 'import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 9484))
+s.listen()
+time.sleep(15)' &
+rdmad_conf $port "http.listen = 127.0.0.1:9484"
+sleep 1
+kill -HUP "$RDMAD_PID"
+wait_log "reload refused: \[http\] listen 127.0.0.1:9484: cannot listen" 10
+"$CTL" -a 127.0.0.1:9483 status >/dev/null 2>&1
+[ $? = 69 ] || fail "the endpoint changed on a refused reload"
+wait_log "http: request from 127.0.0.1 refused" 5
+rdmad_alive
+exit 0
