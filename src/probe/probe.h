@@ -37,7 +37,8 @@
 /* ---- options (probe_opts.c) ------------------------------------------ */
 
 struct probe_opts {
-	const char *host;
+	const char *host;	/* NULL with targets */
+	const char *targets;	/* --targets FILE, "-": stdin */
 	const char *source;	/* -I: local address to connect from */
 	uint16_t port;
 	uint8_t ops;		/* PROTO_OP_* */
