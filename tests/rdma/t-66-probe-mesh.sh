@@ -119,6 +119,16 @@ for p in $ports; do
 	grep -q "open: rping" "$T/rdmad-$p.log" || fail "rdmad on $p saw no rping client"
 done
 
+# --busy-poll spins over every target's connections; -v names the target
+# in each connection's messages.
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" --busy-poll -v -s 4k -n 3 --targets "$T/rping.txt" \
+	>"$T/busy.out" 2>"$T/busy.err"
+rc=$?
+[ "$rc" = 0 ] || fail "--busy-poll mesh: exit $rc: $(tail -5 "$T/busy.err")"
+grep -q '^3 targets: 3 ok, 0 failed$' "$T/busy.out" || fail "busy-poll: $(cat "$T/busy.out")"
+grep -q "^rdma-probe: $S:7491 conn 0: IDLE -> ADDR" "$T/busy.err" ||
+	fail "-v does not name the target: $(head -5 "$T/busy.err")"
+
 "$PY" - "$T/mesh.json" "$S" "$dead" <<'PY' || fail "JSON checks failed"
 import json, sys
 d = json.load(open(sys.argv[1]))
