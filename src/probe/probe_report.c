@@ -145,6 +145,20 @@ static struct probe_opstat *run_merge(const struct probe_run *r, enum kind k)
 	return m;
 }
 
+/* Figures of one kind over a run's connections; false if none ran. */
+static bool run_figures(const struct probe_run *r, enum kind k,
+			struct probe_figures *x)
+{
+	struct probe_opstat *m = run_merge(r, k);
+
+	memset(x, 0, sizeof(*x));
+	if (!m)
+		return false;
+	figures(m, x);
+	free(m);
+	return x->ops != 0;
+}
+
 /* The failure with the largest exit code, PROBE_FAIL_NONE if none. */
 enum probe_fail probe_run_worst(const struct probe_run *r)
 {
@@ -321,15 +335,10 @@ static void phases_line(FILE *f, const struct probe_run *r)
  */
 static void kind_lines(FILE *f, const struct probe_run *r, enum kind k)
 {
-	struct probe_opstat *m = run_merge(r, k);
 	struct probe_figures x;
 	char l[32], a[32], b[32], c[32], d[32], e[32], g[32];
 
-	if (!m)
-		return;
-	figures(m, &x);
-	free(m);
-	if (!x.ops)
+	if (!run_figures(r, k, &x))
 		return;
 	snprintf(l, sizeof(l), "%s latency", kind_labels[k]);
 	fprintf(f, "  %-14s min %s, p50 %s, p90 %s, p99 %s, p99.9 %s, "
@@ -515,14 +524,9 @@ static void json_fail(FILE *f, enum probe_fail fail)
 static void json_kind(FILE *f, const struct probe_run *r, enum kind k,
 		      bool *first)
 {
-	struct probe_opstat *m = run_merge(r, k);
 	struct probe_figures x;
 
-	if (!m)
-		return;
-	figures(m, &x);
-	free(m);
-	if (!x.ops)
+	if (!run_figures(r, k, &x))
 		return;
 	fprintf(f, "%s\"%s\": {\"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
 		", \"span_ns\": %" PRIu64 ", \"mb_per_s\": %.3f, "
@@ -722,17 +726,12 @@ static void row_target(const struct probe_mesh_row *row, char *buf,
 static void row_cells(const struct probe_mesh_row *row, enum kind k,
 		      char *p50, char *p99, char *mbps, size_t len)
 {
-	struct probe_opstat *m = run_merge(&row->run, k);
 	struct probe_figures x;
 
 	snprintf(p50, len, "-");
 	snprintf(p99, len, "-");
 	snprintf(mbps, len, "-");
-	if (!m)
-		return;
-	figures(m, &x);
-	free(m);
-	if (!x.ops)
+	if (!run_figures(&row->run, k, &x))
 		return;
 	fmt_ns(p50, len, x.p50);
 	fmt_ns(p99, len, x.p99);

@@ -78,21 +78,29 @@ static void test_forms(void)
 
 static void test_bad_lines(void)
 {
+	static const struct {
+		const char *line, *why, *name;
+	} cases[] = {
+		{ "h:0", "bad port", "port 0" },
+		{ "h:65536", "bad port", "port 65536" },
+		{ "h:", "bad port", "empty port" },
+		{ "h:7x", "bad port", "port with a letter" },
+		{ "h:+7", "bad port", "signed port" },
+		{ "[::1]:99999", "bad port", "[IPV6] bad port" },
+		{ ":7471", "empty host", "empty host" },
+		{ "[]:7471", "empty host", "empty brackets" },
+		{ "[::1:7471", "missing ']'", "no closing bracket" },
+		{ "[::1]x", "after ']'", "text after ']'" },
+		{ "[host]:1", "IPv6", "brackets around a name" },
+		{ "host]:1", "without '['", "stray ']'" },
+		{ "a b", "one target a line", "two words" },
+	};
 	char long_host[300];
+	size_t i;
 
-	tap_ok(line_bad("h:0", "bad port"), "port 0");
-	tap_ok(line_bad("h:65536", "bad port"), "port 65536");
-	tap_ok(line_bad("h:", "bad port"), "empty port");
-	tap_ok(line_bad("h:7x", "bad port"), "port with a letter");
-	tap_ok(line_bad("h:+7", "bad port"), "signed port");
-	tap_ok(line_bad("[::1]:99999", "bad port"), "[IPV6] bad port");
-	tap_ok(line_bad(":7471", "empty host"), "empty host");
-	tap_ok(line_bad("[]:7471", "empty host"), "empty brackets");
-	tap_ok(line_bad("[::1:7471", "missing ']'"), "no closing bracket");
-	tap_ok(line_bad("[::1]x", "after ']'"), "text after ']'");
-	tap_ok(line_bad("[host]:1", "IPv6"), "brackets around a name");
-	tap_ok(line_bad("host]:1", "without '['"), "stray ']'");
-	tap_ok(line_bad("a b", "one target a line"), "two words");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		tap_ok(line_bad(cases[i].line, cases[i].why), "%s: '%s'",
+		       cases[i].name, cases[i].line);
 	memset(long_host, 'x', 256);
 	long_host[256] = '\0';
 	tap_ok(line_bad(long_host, "too long"), "256-character host");
