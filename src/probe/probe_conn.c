@@ -3,8 +3,9 @@
  * probe_conn.c - one rdma-probe connection: its rdma_cm id, verbs
  * resources and libevent wiring.
  *
- * The rdma_cm event channel (shared by all connections of a run) and each
- * connection's completion channel are non-blocking fds in one event_base.
+ * The rdma_cm event channel (shared by all connections of a run, whatever
+ * their destinations: see probe_ctx_*() at the end) and each connection's
+ * completion channel are non-blocking fds in one event_base.
  * CM events, work completions, verification results and timer expiries
  * become PROBE_EV_* for the state machine (probe_fsm.c); conn_act() carries
  * out the actions it returns.  Resources live until probe_conn_free(),
