@@ -4,7 +4,8 @@
 # nothing listens, an address nobody answers and a name that does not
 # resolve, all probed at once from one process and one event loop; the
 # matrix, -q, --json (parsed with the system python3), the exit status (the
-# worst class), and an rping-protocol list against the same rdmads.
+# worst class), a full rdmad (busy), and rping-protocol and busy-poll lists
+# against the same rdmads.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -118,6 +119,28 @@ grep -q 'ping p50' "$T/rping.out" || fail "rping header: $(cat "$T/rping.out")"
 for p in $ports; do
 	grep -q "open: rping" "$T/rdmad-$p.log" || fail "rdmad on $p saw no rping client"
 done
+
+# A full rdmad (max_connections = 1) beside a free one, -P 3 each: the
+# full one rejects the connections it has no room for (busy, exit 5); its
+# row says so and how many; the free one's row is ok.
+cat >"$T/rdmad-7494.ini" <<INI
+[server]
+listen = $S:7494
+max_connections = 1
+INI
+rdmad_start "$T/rdmad-7494.ini" "$T/rdmad-7494.log"
+pids+=("$RDMAD_PID")
+printf '%s:7490\n%s:7494\n' "$S" "$S" >"$T/full.txt"
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -P 3 -s 4k -n 50 --targets "$T/full.txt" \
+	>"$T/full.out" 2>"$T/full.err"
+rc=$?
+cat "$T/full.out" >&2
+[ "$rc" = 5 ] || fail "full rdmad: exit $rc, want 5: $(cat "$T/full.err")"
+row2() { grep -E "^$1 +$2" "$T/full.out" >/dev/null || fail "row '$1' is not '$2': $(cat "$T/full.out")"; }
+row2 "$S:7490" "ok "
+row2 "$S:7494" "rejected: busy \([12] of 3 failed\)"
+grep -q "$S:7494: conn [0-9]: rejected by server: busy" "$T/full.err" ||
+	fail "full rdmad: stderr: $(cat "$T/full.err")"
 
 # --busy-poll spins over every target's connections; -v names the target
 # in each connection's messages.
