@@ -43,6 +43,11 @@ rc=$?
 "$PROBE" --targets "$T/no-such-file" 2>"$T/u4.err"
 rc=$?
 [ "$rc" = 64 ] || fail "missing file: exit $rc: $(cat "$T/u4.err")"
+printf 'a\nb\nc\nd\ne\n' >"$T/five.txt"
+"$PROBE" --targets "$T/five.txt" -P 1000 2>"$T/u5.err"
+rc=$?
+[ "$rc" = 64 ] && grep -q "5 targets x -P 1000 = 5000 connections, at most 4096" "$T/u5.err" ||
+	fail "too many connections: exit $rc: $(cat "$T/u5.err")"
 
 cat >"$T/mesh.txt" <<EOF2
 # three rdmads, the third on the default port (-p 7492)
