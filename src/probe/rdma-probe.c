@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdma-probe.c - main: options, destination, event_base, signals, report
- * and exit status.  See docs/rdma-probe.md.
+ * rdma-probe.c - main: options, destination (or the --targets list),
+ * event_base, signals, report and exit status.  See docs/rdma-probe.md.
  */
 #include "probe.h"
 #include "probe_targets.h"
