@@ -6,8 +6,12 @@
  *   rdma-probe.c    main: options, event_base, signals, exit code
  *   probe_opts.c    command line parsing and validation (pure)
  *   probe_fsm.c     client state machine (pure)
- *   probe_conn.c    rdma_cm id, verbs resources, libevent wiring
- *   probe_report.c  latency figures and the human report
+ *   probe_dest.c    name resolution of a destination (and -I)
+ *   probe_conn.c    rdma_cm id, verbs resources, libevent wiring; the
+ *                   context: CM channel, the run's connections, the loop
+ *   probe_mesh.c    --targets: every host of a list at once
+ *   probe_targets.c the --targets file (pure)
+ *   probe_report.c  latency figures, the human report, the matrix, JSON
  */
 #ifndef RDMAD_PROBE_H
 #define RDMAD_PROBE_H
@@ -33,11 +37,13 @@
 #define PROBE_PARALLEL_MAX	1024u
 #define PROBE_DEPTH_MAX		512u
 #define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
+#define PROBE_MESH_CONNS_MAX	4096u		/* --targets x -P */
 
 /* ---- options (probe_opts.c) ------------------------------------------ */
 
 struct probe_opts {
-	const char *host;
+	const char *host;	/* NULL with targets */
+	const char *targets;	/* --targets FILE, "-": stdin */
 	const char *source;	/* -I: local address to connect from */
 	uint16_t port;
 	uint8_t ops;		/* PROTO_OP_* */
@@ -110,6 +116,32 @@ void probe_opstat_merge(struct probe_opstat *dst,
 
 uint64_t probe_now_ns(void);
 
+/* ---- destination (probe_dest.c) ------------------------------------- */
+
+#define PROBE_ADDR_LEN		64	/* "[v6 address]:port" and NUL */
+
+/* Where connections go, and from where (-I). */
+struct probe_dest {
+	struct sockaddr_storage dst;
+	struct sockaddr_storage src;
+	socklen_t dst_len;
+	socklen_t src_len;		/* 0: no -I */
+	uint16_t port;
+	char addr[PROBE_ADDR_LEN];	/* numeric "addr:port", "[v6]:port" */
+	char host[PROBE_ADDR_LEN];	/* numeric address alone */
+};
+
+/*
+ * HOST and PORT, and SOURCE (NULL: none) in HOST's address family, into
+ * *d.  0, or -EHOSTUNREACH with the reason in why ("cannot resolve WHAT
+ * 'name': ...").
+ */
+int probe_dest_resolve(struct probe_dest *d, const char *what,
+		       const char *host, uint16_t port, const char *source,
+		       char *why, size_t why_len);
+/* "addr:port", plus " from src" with -I. */
+void probe_dest_format(const struct probe_dest *d, char *buf, size_t len);
+
 /* ---- connection (probe_conn.c) --------------------------------------- */
 
 struct probe_ctx;
@@ -134,6 +166,8 @@ struct probe_times {
 struct probe_outcome {
 	enum probe_fail fail;
 	const char *error;		/* the first failure's message */
+	const char *reason;		/* short: "busy", "refused"; or NULL */
+	enum probe_state fail_state;	/* where it failed (with fail) */
 	enum probe_state last_state;
 	const struct probe_times *times;
 	const struct probe_opstat *reads;	/* native READs */
@@ -150,14 +184,15 @@ struct probe_outcome {
 	uint32_t pings_verified;
 };
 
+/*
+ * The one rdma_cm event channel and event loop, and the connections of the
+ * current run: one destination's, or every target's with --targets.
+ */
 struct probe_ctx {
 	struct event_base *base;
 	struct rdma_event_channel *cm_ch;
 	struct event *cm_ev;
-	const struct probe_opts *opts;
-	struct sockaddr_storage dst;
-	struct sockaddr_storage src;
-	bool have_src;
+	bool busy_poll;
 	int active;		/* connections not finished yet */
 	struct probe_conn **conns;	/* of the current run */
 	unsigned int nconns;
@@ -165,20 +200,27 @@ struct probe_ctx {
 };
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
-		   const struct probe_opts *opts,
-		   const struct sockaddr *dst, socklen_t dst_len,
-		   const struct sockaddr *src, socklen_t src_len);
+		   bool busy_poll);
 void probe_ctx_fini(struct probe_ctx *ctx);
+/*
+ * Add n connections to d, numbered 0..n-1 (seed + i each), to the run;
+ * label (NULL: none) prefixes their -v messages.  d and opts must outlive
+ * them.  On failure none of the n is kept.
+ */
+int probe_ctx_add(struct probe_ctx *ctx, const struct probe_opts *opts,
+		  const struct probe_dest *d, const char *label,
+		  unsigned int n);
+/* Start every connection of the run at once; return when all are over.
+ * 0, or -EIO if the event loop failed. */
+int probe_ctx_run(struct probe_ctx *ctx);
+/* After a run: release the connections' RDMA resources at once, keep
+ * their figures; *kept takes them (free with probe_conn_free). */
+void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
+		       unsigned int *nkept);
 
-int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
-		   struct probe_conn **out);
-/* Start the connection: resolve, connect, run. */
-void probe_conn_start(struct probe_conn *c);
-/* Fail the connection from outside (signal). */
+/* Fail the connection from outside (signal); why: a static string. */
 void probe_conn_abort(struct probe_conn *c, const char *why);
 void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o);
-/* --busy-poll: reap completions; returns how many were found. */
-int probe_conn_poll(struct probe_conn *c);
 /* Release the RDMA resources and events, keep the figures. */
 void probe_conn_release(struct probe_conn *c);
 void probe_conn_free(struct probe_conn *c);
@@ -192,12 +234,60 @@ struct probe_run {
 	unsigned int n;
 };
 
-/* Exit status of a run: 0, or the largest code among its failures. */
+/* The failure of a run with the largest exit code, PROBE_FAIL_NONE if
+ * none; and that code. */
+enum probe_fail probe_run_worst(const struct probe_run *r);
 int probe_run_exit(const struct probe_run *r);
 
 void probe_report(FILE *f, const char *target, const struct probe_run *r);
 void probe_report_json(FILE *f, const struct probe_opts *opts,
 		       const char *target, const struct probe_run *runs,
 		       unsigned int nruns, int exit_code);
+
+/* ---- mesh: --targets (probe_mesh.c) ---------------------------------- */
+
+struct probe_target;
+struct probe_targets;
+
+/* One target of the list: its destination and its connections' run. */
+struct probe_mesh_row {
+	const struct probe_target *target;
+	struct probe_dest dest;
+	enum probe_fail fail;		/* the row's own: name, set-up */
+	const char *reason;		/* short, with fail */
+	char error[320];		/* with fail */
+	struct probe_run run;		/* opts->parallel outcomes */
+};
+
+struct probe_mesh {
+	const struct probe_opts *opts;
+	struct probe_mesh_row *rows;	/* in file order */
+	unsigned int n;
+	struct probe_conn **conns;	/* kept for the figures */
+	unsigned int nconns;
+};
+
+/*
+ * Resolve every target, then run opts->parallel connections to each, all
+ * at once in ctx's one event loop; the connections' RDMA resources are
+ * released at the end, their figures kept in *m.  A target that does not
+ * resolve or cannot be set up fails alone.  0, or -ENOMEM (then nothing
+ * to report; probe_mesh_free() still).
+ */
+int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
+		   const struct probe_opts *opts,
+		   const struct probe_targets *tl);
+/* The row's own failure, else the worst of its connections. */
+enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
+/* 0 if every target passed, else the largest code of any. */
+int probe_mesh_exit(const struct probe_mesh *m);
+/* Each failure's message on stderr: "rdma-probe: TARGET[: conn N]: ..." */
+void probe_mesh_log_errors(const struct probe_mesh *m);
+void probe_mesh_free(struct probe_mesh *m);
+
+/* The matrix (one row per target, then a summary) and its JSON. */
+void probe_report_mesh(FILE *f, const struct probe_mesh *m);
+void probe_report_mesh_json(FILE *f, const struct probe_mesh *m,
+			    int exit_code);
 
 #endif /* RDMAD_PROBE_H */

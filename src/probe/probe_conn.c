@@ -3,8 +3,9 @@
  * probe_conn.c - one rdma-probe connection: its rdma_cm id, verbs
  * resources and libevent wiring.
  *
- * The rdma_cm event channel (shared by all connections of a run) and each
- * connection's completion channel are non-blocking fds in one event_base.
+ * The rdma_cm event channel (shared by all connections of a run, whatever
+ * their destinations: see probe_ctx_*() at the end) and each connection's
+ * completion channel are non-blocking fds in one event_base.
  * CM events, work completions, verification results and timer expiries
  * become PROBE_EV_* for the state machine (probe_fsm.c); conn_act() carries
  * out the actions it returns.  Resources live until probe_conn_free(),
@@ -58,7 +59,9 @@ enum wr_kind {
 struct probe_conn {
 	struct probe_ctx *ctx;
 	const struct probe_opts *opts;
+	const struct probe_dest *dest;
 	unsigned int idx;
+	char name[PROBE_ADDR_LEN + 16];	/* "[label ]conn N" in messages */
 	struct probe_fsm fsm;
 	uint64_t seed;		/* opts->seed + idx: own pattern */
 
@@ -108,11 +111,21 @@ struct probe_conn {
 	struct probe_opstat writes;
 	struct probe_opstat pings;
 	char error[320];
+	const char *reason;		/* short, static: "busy" */
+	enum probe_state fail_state;	/* state the first failure left */
+	bool fail_seen;
 	bool started;
 	bool finished;
 };
 
 static void conn_feed(struct probe_conn *c, enum probe_event ev);
+
+/* Keep the first failure's short reason (a static string). */
+static void conn_reason(struct probe_conn *c, const char *reason)
+{
+	if (!c->reason && !probe_fsm_terminal(&c->fsm))
+		c->reason = reason;
+}
 
 /* Keep the first failure's message. */
 __attribute__((format(printf, 2, 3)))
@@ -125,7 +138,7 @@ static void conn_error(struct probe_conn *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->error, sizeof(c->error), fmt, ap);
 	va_end(ap);
-	probe_dbg(1, "conn %u: error: %s", c->idx, c->error);
+	probe_dbg(1, "%s: error: %s", c->name, c->error);
 }
 
 static int set_nonblock(int fd)
@@ -155,7 +168,11 @@ static void conn_transition(void *arg, enum probe_state from,
 {
 	struct probe_conn *c = arg;
 
-	probe_dbg(1, "conn %u: %s -> %s (%s)", c->idx, probe_state_str(from),
+	if (c->fsm.fail != PROBE_FAIL_NONE && !c->fail_seen) {
+		c->fail_seen = true;
+		c->fail_state = from;
+	}
+	probe_dbg(1, "%s: %s -> %s (%s)", c->name, probe_state_str(from),
 		  probe_state_str(to), probe_event_str(ev));
 }
 
@@ -496,7 +513,7 @@ static enum probe_event conn_post_ops(struct probe_conn *c, bool read,
 		c->wrs[k].wr.rdma.rkey = c->desc.rkey;
 		c->wrs[k].next = k + 1 < count ? &c->wrs[k + 1] : NULL;
 		if (probe_verbosity >= 2)
-			probe_dbg(2, "conn %u: RDMA %s %u, %u bytes", c->idx,
+			probe_dbg(2, "%s: RDMA %s %u, %u bytes", c->name,
 				  read ? "READ" : "WRITE", it + 1, o->size);
 	}
 	now = probe_now_ns();
@@ -607,15 +624,15 @@ static enum probe_event conn_rping_advert(struct probe_conn *c, bool source,
 		memset(c->rd_buf, 0, c->opts->size);
 		info.buf = (uintptr_t)c->wr_buf;
 		info.rkey = c->wr_mr->rkey;
-		probe_dbg(2, "conn %u: ping %u/%u: source advert, %u bytes",
-			  c->idx, iter + 1, c->opts->iters, c->opts->size);
+		probe_dbg(2, "%s: ping %u/%u: source advert, %u bytes",
+			  c->name, iter + 1, c->opts->iters, c->opts->size);
 		c->ping_posted = probe_now_ns();
 		if (!c->t.ops_start)
 			c->t.ops_start = c->ping_posted;
 	} else {
 		info.buf = (uintptr_t)c->rd_buf;
 		info.rkey = c->rd_mr->rkey;
-		probe_dbg(2, "conn %u: ping %u/%u: sink advert", c->idx,
+		probe_dbg(2, "%s: ping %u/%u: sink advert", c->name,
 			  iter + 1, c->opts->iters);
 	}
 	info.size = c->opts->size;
@@ -666,9 +683,9 @@ static enum probe_event conn_act(struct probe_conn *c,
 		conn_arm_timer(c);
 	if (a & PROBE_ACT_RESOLVE_ADDR) {
 		c->t.start = probe_now_ns();
-		if (rdma_resolve_addr(c->id, c->ctx->have_src ?
-				      (struct sockaddr *)&c->ctx->src : NULL,
-				      (struct sockaddr *)&c->ctx->dst,
+		if (rdma_resolve_addr(c->id, c->dest->src_len ?
+				      (struct sockaddr *)&c->dest->src : NULL,
+				      (struct sockaddr *)&c->dest->dst,
 				      (int)o->timeout_ms)) {
 			conn_error(c, "rdma_resolve_addr: %s", strerror(errno));
 			ev = PROBE_EV_ADDR_ERR;
@@ -706,7 +723,7 @@ static enum probe_event conn_act(struct probe_conn *c,
 		c->t.disconnect = probe_now_ns();
 		if (rdma_disconnect(c->id)) {
 			/* Not connected (any more): nothing to wait for. */
-			probe_dbg(1, "conn %u: rdma_disconnect: %s", c->idx,
+			probe_dbg(1, "%s: rdma_disconnect: %s", c->name,
 				  strerror(errno));
 			ev = PROBE_EV_DISCONNECTED;
 		}
@@ -755,8 +772,8 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 			return PROBE_EV_PROTO_ERR;
 		}
 		c->t.desc = probe_now_ns();
-		probe_dbg(2, "conn %u: DESC addr 0x%" PRIx64 " len %u access "
-			  "0x%x", c->idx, c->desc.addr, c->desc.len,
+		probe_dbg(2, "%s: DESC addr 0x%" PRIx64 " len %u access "
+			  "0x%x", c->name, c->desc.addr, c->desc.len,
 			  c->desc.access);
 		return PROBE_EV_DESC_OK;
 	case PROTO_MSG_RESULT:
@@ -897,7 +914,8 @@ static void repoll_cb(evutil_socket_t fd, short what, void *arg)
 	conn_poll_cq(arg);
 }
 
-int probe_conn_poll(struct probe_conn *c)
+/* --busy-poll: reap completions; returns how many were found. */
+static int conn_poll(struct probe_conn *c)
 {
 	if (c->finished)
 		return 0;
@@ -962,8 +980,10 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 	}
-	if (s == PROBE_ST_ADDR || s == PROBE_ST_ROUTE)
+	if (s == PROBE_ST_ADDR || s == PROBE_ST_ROUTE) {
 		ms += PROBE_RESOLVE_GRACE_MS;
+		conn_reason(c, "no answer");
+	}
 	if (s == PROBE_ST_OPS)
 		conn_error(c, "RDMA %s %u of %u timed out after %u.%03u s",
 			   c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE",
@@ -980,7 +1000,7 @@ static void dur_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct probe_conn *c = arg;
 
-	probe_dbg(1, "conn %u: duration over for the %ss", c->idx,
+	probe_dbg(1, "%s: duration over for the %ss", c->name,
 		  c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE");
 	conn_feed(c, PROBE_EV_STOP);
 }
@@ -1003,10 +1023,12 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 
 	if (e->status == CM_REJ_INVALID_SERVICE_ID) {
 		conn_error(c, "connection refused: nothing listens on port %u",
-			   c->opts->port);
+			   c->dest->port);
+		conn_reason(c, "refused");
 		return PROBE_EV_CONN_ERR;
 	}
 	if (e->status != CM_REJ_CONSUMER_DEFINED) {
+		conn_reason(c, "rejected by the CM");
 		conn_error(c, "connection rejected by the peer's CM "
 			   "(reason %d)", e->status);
 		return PROBE_EV_CONN_ERR;
@@ -1017,6 +1039,7 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 		conn_error(c, "rejected by server (unreadable reason: %s)",
 			   why);
 	} else if (rej.text[0]) {
+		conn_reason(c, proto_reject_reason_str(rej.reason));
 		/* "busy: 64/64 connections"; a text that already starts
 		 * with the reason is not prefixed twice. */
 		reason = proto_reject_reason_str(rej.reason);
@@ -1027,6 +1050,7 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 			conn_error(c, "rejected by server: %s: %s", reason,
 				   rej.text);
 	} else {
+		conn_reason(c, proto_reject_reason_str(rej.reason));
 		conn_error(c, "rejected by server: %s",
 			   proto_reject_reason_str(rej.reason));
 	}
@@ -1063,7 +1087,7 @@ static int conn_send_auth(struct probe_conn *c)
 	if (ret)
 		conn_error(c, "ibv_post_send (AUTH): %s", strerror(-ret));
 	else
-		probe_dbg(1, "conn %u: AUTH sent", c->idx);
+		probe_dbg(1, "%s: AUTH sent", c->name);
 	return ret;
 }
 
@@ -1084,8 +1108,8 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 		return;
 	}
 	c->have_welcome = true;
-	probe_dbg(1, "conn %u: welcome: server connection %" PRIu64 ", max "
-		  "size %u, max iterations %u", c->idx, c->welcome.conn_id,
+	probe_dbg(1, "%s: welcome: server connection %" PRIu64 ", max "
+		  "size %u, max iterations %u", c->name, c->welcome.conn_id,
 		  c->welcome.max_size, c->welcome.max_iters);
 	if (c->welcome.max_size < o->size || c->welcome.max_iters < o->iters) {
 		conn_error(c, "server accepted beyond its limits (size %u > %u "
@@ -1114,7 +1138,7 @@ static void conn_log_local(struct probe_conn *c)
 			    sizeof(struct sockaddr_in6) :
 			    sizeof(struct sockaddr_in), host, sizeof(host),
 			    NULL, 0, NI_NUMERICHOST);
-	probe_dbg(1, "conn %u: local address %s on %s port %u", c->idx, host,
+	probe_dbg(1, "%s: local address %s on %s port %u", c->name, host,
 		  c->id->verbs ? ibv_get_device_name(c->id->verbs->device) :
 				 "?", c->id->port_num);
 }
@@ -1123,7 +1147,7 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 {
 	int i;
 
-	probe_dbg(1, "conn %u: CM event %s, status %d", c->idx,
+	probe_dbg(1, "%s: CM event %s, status %d", c->name,
 		  rdma_event_str(e->type), e->status);
 	switch (e->type) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
@@ -1132,6 +1156,7 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		conn_feed(c, PROBE_EV_ADDR_OK);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
+		conn_reason(c, "unreachable");
 		conn_error(c, "address resolution failed: %s",
 			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
 		conn_feed(c, PROBE_EV_ADDR_ERR);
@@ -1141,6 +1166,7 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		conn_feed(c, PROBE_EV_ROUTE_OK);
 		break;
 	case RDMA_CM_EVENT_ROUTE_ERROR:
+		conn_reason(c, "unreachable");
 		conn_error(c, "route resolution failed: %s",
 			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
 		conn_feed(c, PROBE_EV_ROUTE_ERR);
@@ -1152,11 +1178,13 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		conn_feed(c, conn_rejected(c, e));
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
+		conn_reason(c, "unreachable");
 		conn_error(c, "server unreachable: %s",
 			   strerror(e->status < 0 ? -e->status : ETIMEDOUT));
 		conn_feed(c, PROBE_EV_CONN_ERR);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
+		conn_reason(c, "connect error");
 		conn_error(c, "connect error: %s",
 			   strerror(e->status < 0 ? -e->status : ECONNABORTED));
 		conn_feed(c, PROBE_EV_CONN_ERR);
@@ -1228,22 +1256,13 @@ static void cm_cb(evutil_socket_t fd, short what, void *arg)
 /* ---- context and life cycle ------------------------------------------ */
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
-		   const struct probe_opts *opts,
-		   const struct sockaddr *dst, socklen_t dst_len,
-		   const struct sockaddr *src, socklen_t src_len)
+		   bool busy_poll)
 {
 	int ret;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->base = base;
-	ctx->opts = opts;
-	if (dst_len > sizeof(ctx->dst) || src_len > sizeof(ctx->src))
-		return -EINVAL;
-	memcpy(&ctx->dst, dst, dst_len);
-	if (src && src_len) {
-		memcpy(&ctx->src, src, src_len);
-		ctx->have_src = true;
-	}
+	ctx->busy_poll = busy_poll;
 
 	ctx->cm_ch = rdma_create_event_channel();
 	if (!ctx->cm_ch) {
@@ -1286,10 +1305,10 @@ void probe_ctx_fini(struct probe_ctx *ctx)
 	ctx->cm_ch = NULL;
 }
 
-int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
-		   struct probe_conn **out)
+static int conn_new(struct probe_ctx *ctx, const struct probe_opts *o,
+		    const struct probe_dest *d, const char *label,
+		    unsigned int idx, struct probe_conn **out)
 {
-	const struct probe_opts *o = ctx->opts;
 	struct probe_conn *c;
 	int ret;
 
@@ -1298,7 +1317,10 @@ int probe_conn_new(struct probe_ctx *ctx, unsigned int idx,
 		return -ENOMEM;
 	c->ctx = ctx;
 	c->opts = o;
+	c->dest = d;
 	c->idx = idx;
+	snprintf(c->name, sizeof(c->name), "%s%sconn %u", label ? label : "",
+		 label ? " " : "", idx);
 	c->seed = o->seed + idx;
 	probe_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
 	probe_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
@@ -1327,17 +1349,98 @@ err:
 	return ret;
 }
 
-void probe_conn_start(struct probe_conn *c)
+static void conn_start(struct probe_conn *c)
 {
 	c->started = true;
 	c->ctx->active++;
 	conn_feed(c, PROBE_EV_START);
 }
 
+int probe_ctx_add(struct probe_ctx *ctx, const struct probe_opts *opts,
+		  const struct probe_dest *d, const char *label,
+		  unsigned int n)
+{
+	struct probe_conn **v;
+	unsigned int first = ctx->nconns, i;
+	int ret;
+
+	v = reallocarray(ctx->conns, first + n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	ctx->conns = v;
+	for (i = 0; i < n; i++) {
+		ret = conn_new(ctx, opts, d, label, i, &v[first + i]);
+		if (ret)
+			goto err;
+	}
+	ctx->nconns = first + n;
+	return 0;
+
+err:
+	while (i-- > 0)
+		probe_conn_free(v[first + i]);
+	return ret;
+}
+
+/*
+ * --busy-poll: spin on every completion queue without going back to the
+ * event loop between operations.  The clock is read once per
+ * PROBE_SPIN_ROUNDS rounds; once PROBE_SPIN_SLICE_NS has passed, the event
+ * loop runs once without blocking, for CM events, step deadlines, -D
+ * timers and signals (so they are serviced within about a slice).
+ */
+#define PROBE_SPIN_ROUNDS	64
+#define PROBE_SPIN_SLICE_NS	1000000u	/* 1 ms */
+
+static int ctx_spin(struct probe_ctx *ctx)
+{
+	uint64_t now, next = 0;
+	unsigned int i, r;
+
+	while (ctx->active > 0) {
+		for (r = 0; r < PROBE_SPIN_ROUNDS && ctx->active > 0; r++)
+			for (i = 0; i < ctx->nconns; i++)
+				conn_poll(ctx->conns[i]);
+		now = probe_now_ns();
+		if (now < next)
+			continue;
+		if (event_base_loop(ctx->base, EVLOOP_NONBLOCK) < 0)
+			return -EIO;
+		next = now + PROBE_SPIN_SLICE_NS;
+	}
+	return 0;
+}
+
+int probe_ctx_run(struct probe_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nconns; i++)
+		conn_start(ctx->conns[i]);
+	if (ctx->busy_poll)
+		return ctx_spin(ctx);
+	return ctx->active > 0 && event_base_dispatch(ctx->base) < 0 ?
+	       -EIO : 0;
+}
+
+void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
+		       unsigned int *nkept)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nconns; i++)
+		probe_conn_release(ctx->conns[i]);
+	*kept = ctx->conns;
+	*nkept = ctx->nconns;
+	ctx->conns = NULL;
+	ctx->nconns = 0;
+}
+
 void probe_conn_abort(struct probe_conn *c, const char *why)
 {
 	if (probe_fsm_terminal(&c->fsm))
 		return;
+	conn_reason(c, why);
 	conn_error(c, "%s", why);
 	conn_feed(c, PROBE_EV_LOCAL_ERR);
 }
@@ -1349,6 +1452,8 @@ void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o)
 		  (c->fsm.fail != PROBE_FAIL_NONE ? c->fsm.fail :
 		   PROBE_FAIL_LOCAL);
 	o->error = c->error[0] ? c->error : probe_fail_str(o->fail);
+	o->reason = c->reason;
+	o->fail_state = c->fail_seen ? c->fail_state : c->fsm.state;
 	o->last_state = c->fsm.state;
 	o->times = &c->t;
 	o->reads = &c->reads;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "probe_targets.h"
 #include "proto.h"
 
 enum {
@@ -26,6 +27,7 @@ enum {
 	OPT_BUSY_POLL,
 	OPT_JSON,
 	OPT_PSK_FILE,
+	OPT_TARGETS,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "seed",	required_argument,	NULL, OPT_SEED },
 	{ "psk-file",	required_argument,	NULL, OPT_PSK_FILE },
 	{ "rping",	no_argument,		NULL, OPT_RPING },
+	{ "targets",	required_argument,	NULL, OPT_TARGETS },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -56,9 +59,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: rdma-probe [OPTION]... HOST\n"
+"  or:  rdma-probe [OPTION]... --targets FILE\n"
 "Connect to rdmad on HOST over RDMA (rdma_cm), move data with RDMA READ\n"
 "and/or WRITE, verify every byte and report how long each step took.\n"
 "With --rping, act as rdma-core's `rping -c` against any rping server.\n"
+"With --targets, probe every host of FILE at once and print a matrix.\n"
 "\n"
 "  -p, --port PORT     rdma_cm port (default %u; %u with --rping)\n"
 "  -I, --source ADDR   local address to connect from (default: chosen by\n"
@@ -70,7 +75,8 @@ static void usage(FILE *f)
 "  -n, --iters N       operations of each kind (default %u, 1 to %u)\n"
 "  -D, --duration SECS run each kind for SECS instead of -n operations\n"
 "                      (-n is then a cap, default %u); not with --rping\n"
-"  -P, --parallel N    N connections at once, one event loop (default 1)\n"
+"  -P, --parallel N    N connections at once, one event loop (default 1;\n"
+"                      with --targets, N per target)\n"
 "      --depth N       RDMA operations in flight per connection (default 1,\n"
 "                      the latency setting; raise it for bandwidth)\n"
 "      --all-sizes     sweep: sizes 1, 2, 4... up to -s (default 1m)\n"
@@ -85,6 +91,10 @@ static void usage(FILE *f)
 "      --psk-file FILE pre-shared key for a server that requires one\n"
 "                      (the file must not be readable by others)\n"
 "      --rping         speak rping's protocol instead of rdmad's\n"
+"      --targets FILE  probe the hosts of FILE (- for stdin) at once, -P\n"
+"                      connections each, instead of HOST: one a line,\n"
+"                      HOST, HOST:PORT or [IPV6]:PORT, '#' comments;\n"
+"                      at most %u; not with --all-sizes\n"
 "  -q, --quiet         print errors only\n"
 "  -v, --verbose       log state transitions; twice: every operation\n"
 "  -h, --help          print this help and exit\n"
@@ -93,7 +103,8 @@ static void usage(FILE *f)
 "Exit status:\n",
 		PROTO_DEFAULT_PORT, PROBE_RPING_DEFAULT_PORT,
 		PROBE_RPING_DEFAULT_SIZE, PROBE_DEFAULT_ITERS, PROBE_ITERS_MAX,
-		PROBE_DURATION_ITERS, PROBE_DEFAULT_TIMEOUT_MS / 1000);
+		PROBE_DURATION_ITERS, PROBE_DEFAULT_TIMEOUT_MS / 1000,
+		PROBE_TARGETS_MAX);
 #define PROBE_X_HELP(name, code, text) fprintf(f, "  %2d  %s\n", code, text);
 	PROBE_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
@@ -336,6 +347,12 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		case OPT_RPING:
 			o->rping = true;
 			break;
+		case OPT_TARGETS:
+			if (!*optarg)
+				return bad(err, "--targets", optarg,
+					   "needs a file name (- for stdin)");
+			o->targets = optarg;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -382,13 +399,23 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				 NULL);
 	if (o->duration_ms && !iters_set)
 		o->iters = PROBE_DURATION_ITERS;
-	if (optind >= argc)
-		return usage_err(err, "missing HOST", NULL);
-	if (optind + 1 < argc)
-		return usage_err(err, "unexpected argument", argv[optind + 1]);
-	o->host = argv[optind];
-	if (!*o->host)
-		return usage_err(err, "empty HOST", NULL);
+	if (o->targets && o->all_sizes)
+		return usage_err(err, "--all-sizes cannot be used with "
+				 "--targets", NULL);
+	if (o->targets && optind < argc)
+		return usage_err(err, "--targets cannot be used with HOST",
+				 argv[optind]);
+	if (!o->targets) {
+		if (optind >= argc)
+			return usage_err(err, "missing HOST (or --targets "
+					 "FILE)", NULL);
+		if (optind + 1 < argc)
+			return usage_err(err, "unexpected argument",
+					 argv[optind + 1]);
+		o->host = argv[optind];
+		if (!*o->host)
+			return usage_err(err, "empty HOST", NULL);
+	}
 
 	if (!port_set)
 		o->port = o->rping ? PROBE_RPING_DEFAULT_PORT :

@@ -10,9 +10,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "config.h"
+#include "probe_targets.h"
 #include "proto.h"
 
 int probe_verbosity;
@@ -143,8 +145,22 @@ static struct probe_opstat *run_merge(const struct probe_run *r, enum kind k)
 	return m;
 }
 
+/* Figures of one kind over a run's connections; false if none ran. */
+static bool run_figures(const struct probe_run *r, enum kind k,
+			struct probe_figures *x)
+{
+	struct probe_opstat *m = run_merge(r, k);
+
+	memset(x, 0, sizeof(*x));
+	if (!m)
+		return false;
+	figures(m, x);
+	free(m);
+	return x->ops != 0;
+}
+
 /* The failure with the largest exit code, PROBE_FAIL_NONE if none. */
-static enum probe_fail run_worst(const struct probe_run *r)
+enum probe_fail probe_run_worst(const struct probe_run *r)
 {
 	enum probe_fail worst = PROBE_FAIL_NONE;
 	unsigned int i;
@@ -158,7 +174,7 @@ static enum probe_fail run_worst(const struct probe_run *r)
 
 int probe_run_exit(const struct probe_run *r)
 {
-	return probe_fail_exit(run_worst(r));
+	return probe_fail_exit(probe_run_worst(r));
 }
 
 static unsigned int run_failed(const struct probe_run *r)
@@ -242,6 +258,23 @@ static unsigned int phase_stats(const struct probe_run *r, enum phase p,
 	return n;
 }
 
+/* The failure class in lower case: "none", "addr", "rejected"... */
+static void fail_key(enum probe_fail fail, char *key, size_t len)
+{
+	static const char *const keys[] = {
+#define PROBE_X_KEY(name, code, text) [PROBE_FAIL_##name] = #name,
+		PROBE_FAILS(PROBE_X_KEY)
+#undef PROBE_X_KEY
+	};
+	size_t i;
+
+	snprintf(key, len, "%s", (unsigned)fail < PROBE_FAIL__COUNT ?
+		 keys[fail] : "LOCAL");
+	for (i = 0; key[i]; i++)
+		key[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ?
+				key[i] - 'A' + 'a' : key[i]);
+}
+
 /* ---- human report ----------------------------------------------------- */
 
 static const char *fmt_ns(char *buf, size_t len, uint64_t ns)
@@ -253,6 +286,17 @@ static const char *fmt_ns(char *buf, size_t len, uint64_t ns)
 	else
 		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
 	return buf;
+}
+
+/* " x N", or " for S s (at most N)" with -D. */
+static void fmt_count(char *buf, size_t len, const struct probe_opts *opts)
+{
+	if (opts->duration_ms)
+		snprintf(buf, len, " for %u.%03u s (at most %u)",
+			 opts->duration_ms / 1000, opts->duration_ms % 1000,
+			 opts->iters);
+	else
+		snprintf(buf, len, " x %u", opts->iters);
 }
 
 static void phases_line(FILE *f, const struct probe_run *r)
@@ -291,15 +335,10 @@ static void phases_line(FILE *f, const struct probe_run *r)
  */
 static void kind_lines(FILE *f, const struct probe_run *r, enum kind k)
 {
-	struct probe_opstat *m = run_merge(r, k);
 	struct probe_figures x;
 	char l[32], a[32], b[32], c[32], d[32], e[32], g[32];
 
-	if (!m)
-		return;
-	figures(m, &x);
-	free(m);
-	if (!x.ops)
+	if (!run_figures(r, k, &x))
 		return;
 	snprintf(l, sizeof(l), "%s latency", kind_labels[k]);
 	fprintf(f, "  %-14s min %s, p50 %s, p90 %s, p99 %s, p99.9 %s, "
@@ -330,7 +369,7 @@ static void verification_line(FILE *f, const struct probe_run *r)
 	fprintf(f, "  %-14s ", "verification");
 	if (failed) {
 		fprintf(f, "FAILED (exit %d, %s): ", probe_run_exit(r),
-			probe_fail_str(run_worst(r)));
+			probe_fail_str(probe_run_worst(r)));
 		for (i = 0; i < r->n; i++) {
 			o = &r->outcomes[i];
 			if (o->fail == PROBE_FAIL_NONE)
@@ -410,12 +449,7 @@ void probe_report(FILE *f, const char *target, const struct probe_run *r)
 		opname = "READ then WRITE";
 	else
 		opname = opts->ops == PROTO_OP_READ ? "READ" : "WRITE";
-	if (opts->duration_ms)
-		snprintf(dur, sizeof(dur), " for %u.%03u s (at most %u)",
-			 opts->duration_ms / 1000, opts->duration_ms % 1000,
-			 opts->iters);
-	else
-		snprintf(dur, sizeof(dur), " x %u", opts->iters);
+	fmt_count(dur, sizeof(dur), opts);
 	fprintf(f, "  %-14s %s, %u bytes%s%s, depth %u, %s%s, seed "
 		"0x%016" PRIx64 "%s\n", "operations", opname, opts->size, dur,
 		opts->rping ? " pings" : " each", opts->rping ? 1 : opts->depth,
@@ -480,19 +514,9 @@ static const char *op_name(uint8_t ops)
 
 static void json_fail(FILE *f, enum probe_fail fail)
 {
-	static const char *const keys[] = {
-#define PROBE_X_KEY(name, code, text) [PROBE_FAIL_##name] = #name,
-		PROBE_FAILS(PROBE_X_KEY)
-#undef PROBE_X_KEY
-	};
 	char key[16];
-	size_t i;
 
-	snprintf(key, sizeof(key), "%s", (unsigned)fail < PROBE_FAIL__COUNT ?
-		 keys[fail] : "LOCAL");
-	for (i = 0; key[i]; i++)
-		key[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ?
-				key[i] - 'A' + 'a' : key[i]);
+	fail_key(fail, key, sizeof(key));
 	fprintf(f, "\"exit_code\": %d, \"class\": ", probe_fail_exit(fail));
 	json_str(f, key);
 }
@@ -500,14 +524,9 @@ static void json_fail(FILE *f, enum probe_fail fail)
 static void json_kind(FILE *f, const struct probe_run *r, enum kind k,
 		      bool *first)
 {
-	struct probe_opstat *m = run_merge(r, k);
 	struct probe_figures x;
 
-	if (!m)
-		return;
-	figures(m, &x);
-	free(m);
-	if (!x.ops)
+	if (!run_figures(r, k, &x))
 		return;
 	fprintf(f, "%s\"%s\": {\"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
 		", \"span_ns\": %" PRIu64 ", \"mb_per_s\": %.3f, "
@@ -554,18 +573,14 @@ static void json_conn(FILE *f, const struct probe_outcome *o, bool rping)
 	fputs("}}", f);
 }
 
-static void json_run(FILE *f, const struct probe_run *r)
+/* "phases_ns": {...}, "ops": {...}, "conns": [...] of a run. */
+static void json_run_figures(FILE *f, const struct probe_run *r)
 {
-	const struct probe_opts *opts = r->opts;
 	int64_t p50, max;
 	unsigned int i;
 	bool first;
 	int p;
 
-	fprintf(f, "{\"size\": %u, \"connections\": %u, \"failed\": %u, ",
-		opts->size, r->n, run_failed(r));
-	fprintf(f, "\"exit_code\": %d, \"ok\": %s, ", probe_run_exit(r),
-		probe_run_exit(r) ? "false" : "true");
 	fputs("\"phases_ns\": {", f);
 	first = true;
 	for (p = 0; p < PH__COUNT; p++) {
@@ -583,9 +598,38 @@ static void json_run(FILE *f, const struct probe_run *r)
 	fputs("}, \"conns\": [", f);
 	for (i = 0; i < r->n; i++) {
 		fputs(i ? ",\n    " : "\n    ", f);
-		json_conn(f, &r->outcomes[i], opts->rping);
+		json_conn(f, &r->outcomes[i], r->opts->rping);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+}
+
+static void json_run(FILE *f, const struct probe_run *r)
+{
+	fprintf(f, "{\"size\": %u, \"connections\": %u, \"failed\": %u, ",
+		r->opts->size, r->n, run_failed(r));
+	fprintf(f, "\"exit_code\": %d, \"ok\": %s, ", probe_run_exit(r),
+		probe_run_exit(r) ? "false" : "true");
+	json_run_figures(f, r);
+	fputc('}', f);
+}
+
+/* "protocol": ..., "options": {...},\n "latency_note": ... */
+static void json_options(FILE *f, const struct probe_opts *opts)
+{
+	fprintf(f, "\"protocol\": \"%s\", \"options\": {\"op\": \"%s\", "
+		"\"size\": %u, \"all_sizes\": %s, \"iters\": %u, "
+		"\"duration_ms\": %u, \"parallel\": %u, \"depth\": %u, "
+		"\"verify\": %s, \"busy_poll\": %s, \"timeout_ms\": %u, "
+		"\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\"",
+		opts->rping ? "rping" : "native",
+		opts->rping ? "both" : op_name(opts->ops), opts->size,
+		opts->all_sizes ? "true" : "false", opts->iters,
+		opts->duration_ms, opts->parallel,
+		opts->rping ? 1 : opts->depth, opts->verify ? "true" : "false",
+		opts->busy_poll ? "true" : "false", opts->timeout_ms,
+		opts->seed, opts->depth > 1 && !opts->rping ?
+		"depth > 1: latency_ns is post-to-completion under load" :
+		"depth 1: latency_ns is the latency of single operations");
 }
 
 void probe_report_json(FILE *f, const struct probe_opts *opts,
@@ -602,24 +646,221 @@ void probe_report_json(FILE *f, const struct probe_opts *opts,
 	json_str(f, opts->host);
 	fprintf(f, ", \"port\": %u, \"source\": ", opts->port);
 	json_str(f, opts->source);
-	fprintf(f, ",\n \"protocol\": \"%s\", \"options\": {\"op\": \"%s\", "
-		"\"size\": %u, \"all_sizes\": %s, \"iters\": %u, "
-		"\"duration_ms\": %u, \"parallel\": %u, \"depth\": %u, "
-		"\"verify\": %s, \"busy_poll\": %s, \"timeout_ms\": %u, "
-		"\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\",\n"
-		" \"runs\": [", opts->rping ? "rping" : "native",
-		opts->rping ? "both" : op_name(opts->ops), opts->size,
-		opts->all_sizes ? "true" : "false", opts->iters,
-		opts->duration_ms, opts->parallel,
-		opts->rping ? 1 : opts->depth, opts->verify ? "true" : "false",
-		opts->busy_poll ? "true" : "false", opts->timeout_ms,
-		opts->seed, opts->depth > 1 && !opts->rping ?
-		"depth > 1: latency_ns is post-to-completion under load" :
-		"depth 1: latency_ns is the latency of single operations");
+	fputs(",\n ", f);
+	json_options(f, opts);
+	fputs(",\n \"runs\": [", f);
 	for (i = 0; i < nruns; i++) {
 		fputs(i ? ",\n  " : "\n  ", f);
 		json_run(f, &runs[i]);
 	}
 	fprintf(f, "\n ],\n \"exit_code\": %d, \"ok\": %s}\n", exit_code,
 		exit_code ? "false" : "true");
+}
+
+/* ---- --targets: the matrix and its JSON ------------------------------- */
+
+/* The outcome that gave a row its class: the first with the worst. */
+static const struct probe_outcome *row_worst(const struct probe_mesh_row *row)
+{
+	enum probe_fail f = probe_run_worst(&row->run);
+	unsigned int i;
+
+	for (i = 0; i < row->run.n; i++)
+		if (row->run.outcomes[i].fail == f)
+			return &row->run.outcomes[i];
+	return NULL;
+}
+
+/*
+ * "ok", or the class and a short reason: "rejected: busy", "connect:
+ * refused", "addr: unknown host", "timeout in descriptor", "mismatch";
+ * with -P, "(K of N failed)" after it.
+ */
+static void row_result(const struct probe_mesh_row *row, char *buf,
+		       size_t len)
+{
+	enum probe_fail f = probe_mesh_row_fail(row);
+	const struct probe_outcome *o = NULL;
+	const char *reason = row->reason;
+	unsigned int failed = run_failed(&row->run);
+	char key[16];
+	int n;
+
+	if (f == PROBE_FAIL_NONE) {
+		snprintf(buf, len, "ok");
+		return;
+	}
+	fail_key(f, key, sizeof(key));
+	if (row->fail == PROBE_FAIL_NONE) {
+		o = row_worst(row);
+		reason = o ? o->reason : NULL;
+	}
+	if (reason)
+		n = snprintf(buf, len, "%s: %s", key, reason);
+	else if (o && (f == PROBE_FAIL_TIMEOUT || f == PROBE_FAIL_COMPLETION ||
+		       f == PROBE_FAIL_PROTOCOL))
+		n = snprintf(buf, len, "%s%s in %s", key,
+			     f == PROBE_FAIL_TIMEOUT ? "" : " error",
+			     probe_state_step(o->fail_state));
+	else
+		n = snprintf(buf, len, "%s", key);
+	if (row->run.n > 1 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (%u of %u failed)",
+			 failed, row->run.n);
+}
+
+/* The target as written, and the address (and port) probed when they
+ * say something else. */
+static void row_target(const struct probe_mesh_row *row, char *buf,
+		       size_t len)
+{
+	if (row->fail == PROBE_FAIL_ADDR ||
+	    !strcasecmp(row->dest.addr, row->target->text))
+		snprintf(buf, len, "%s", row->target->text);
+	else
+		snprintf(buf, len, "%s (%s)", row->target->text,
+			 row->dest.addr);
+}
+
+/* p50 and p99 and MB/s of one kind of a row's run, "-" if none. */
+static void row_cells(const struct probe_mesh_row *row, enum kind k,
+		      char *p50, char *p99, char *mbps, size_t len)
+{
+	struct probe_figures x;
+
+	snprintf(p50, len, "-");
+	snprintf(p99, len, "-");
+	snprintf(mbps, len, "-");
+	if (!run_figures(&row->run, k, &x))
+		return;
+	fmt_ns(p50, len, x.p50);
+	fmt_ns(p99, len, x.p99);
+	snprintf(mbps, len, "%.*f", x.mbps < 1 ? 4 : 2, x.mbps);
+}
+
+static unsigned int mesh_failed(const struct probe_mesh *m)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < m->n; i++)
+		n += probe_mesh_row_fail(&m->rows[i]) != PROBE_FAIL_NONE;
+	return n;
+}
+
+void probe_report_mesh(FILE *f, const struct probe_mesh *m)
+{
+	const struct probe_opts *opts = m->opts;
+	const enum kind kinds_native[] = { K_READ, K_WRITE };
+	const enum kind kinds_rping[] = { K_PING };
+	const enum kind *kinds = opts->rping ? kinds_rping : kinds_native;
+	unsigned int nk = opts->rping ? 1 : 2, failed = mesh_failed(m);
+	char tgt[PROBE_TARGET_HOST_MAX + PROBE_ADDR_LEN + 16], res[96];
+	char p50[2][32], p99[2][32], mbps[2][32], head[2][3][24], dur[64];
+	int wt = (int)strlen("TARGET"), wr = (int)strlen("RESULT"), w;
+	bool quiet = opts->verbosity < 0;
+	unsigned int i, k;
+
+	if (quiet && !failed)
+		return;
+	for (i = 0; i < m->n; i++) {
+		row_target(&m->rows[i], tgt, sizeof(tgt));
+		row_result(&m->rows[i], res, sizeof(res));
+		w = (int)strlen(tgt);
+		wt = w > wt ? w : wt;
+		w = (int)strlen(res);
+		wr = w > wr ? w : wr;
+	}
+	fmt_count(dur, sizeof(dur), opts);
+	fprintf(f, "rdma-probe: %u targets, %s, %u bytes%s%s, depth %u, "
+		"%u connection%s each%s%s, seed 0x%016" PRIx64 "\n", m->n,
+		opts->rping ? "rping protocol" : "rdmad protocol",
+		opts->size, dur, opts->rping ? " pings" : " each",
+		opts->rping ? 1 : opts->depth, opts->parallel,
+		opts->parallel > 1 ? "s" : "", opts->source ? ", from " : "",
+		opts->source ? opts->source : "", opts->seed);
+	for (k = 0; k < nk; k++) {
+		snprintf(head[k][0], sizeof(head[k][0]), "%s p50",
+			 kind_labels[kinds[k]]);
+		snprintf(head[k][1], sizeof(head[k][1]), "%s p99",
+			 kind_labels[kinds[k]]);
+		snprintf(head[k][2], sizeof(head[k][2]), "%s MB/s",
+			 kind_labels[kinds[k]]);
+	}
+	fprintf(f, "%-*s  %-*s", wt, "TARGET", wr, "RESULT");
+	for (k = 0; k < nk; k++)
+		fprintf(f, "  %10s  %10s", head[k][0], head[k][1]);
+	for (k = 0; k < nk; k++)
+		fprintf(f, "  %10s", head[k][2]);
+	fputc('\n', f);
+	for (i = 0; i < m->n; i++) {
+		if (quiet && probe_mesh_row_fail(&m->rows[i]) ==
+			     PROBE_FAIL_NONE)
+			continue;
+		row_target(&m->rows[i], tgt, sizeof(tgt));
+		row_result(&m->rows[i], res, sizeof(res));
+		for (k = 0; k < nk; k++)
+			row_cells(&m->rows[i], kinds[k], p50[k], p99[k],
+				  mbps[k], sizeof(p50[k]));
+		fprintf(f, "%-*s  %-*s", wt, tgt, wr, res);
+		for (k = 0; k < nk; k++)
+			fprintf(f, "  %10s  %10s", p50[k], p99[k]);
+		for (k = 0; k < nk; k++)
+			fprintf(f, "  %10s", mbps[k]);
+		fputc('\n', f);
+	}
+	fprintf(f, "%u targets: %u ok, %u failed\n", m->n, m->n - failed,
+		failed);
+}
+
+static void json_mesh_row(FILE *f, const struct probe_mesh_row *row)
+{
+	enum probe_fail fail = probe_mesh_row_fail(row);
+	const struct probe_outcome *o = row_worst(row);
+	char res[96];
+
+	fputs("{\"target\": ", f);
+	json_str(f, row->target->text);
+	fprintf(f, ", \"line\": %u, \"host\": ", row->target->line);
+	json_str(f, row->target->host);
+	fputs(", \"address\": ", f);
+	json_str(f, row->fail == PROBE_FAIL_ADDR ? NULL : row->dest.host);
+	fprintf(f, ", \"port\": %u, \"result\": ", row->target->port);
+	row_result(row, res, sizeof(res));
+	json_str(f, res);
+	fputs(", ", f);
+	json_fail(f, fail);
+	fputs(", \"error\": ", f);
+	json_str(f, row->fail != PROBE_FAIL_NONE ? row->error :
+		 fail != PROBE_FAIL_NONE && o ? o->error : NULL);
+	fprintf(f, ", \"ok\": %s, \"connections\": %u, \"failed\": %u, ",
+		fail == PROBE_FAIL_NONE ? "true" : "false", row->run.n,
+		run_failed(&row->run));
+	json_run_figures(f, &row->run);
+	fputc('}', f);
+}
+
+void probe_report_mesh_json(FILE *f, const struct probe_mesh *m,
+			    int exit_code)
+{
+	const struct probe_opts *opts = m->opts;
+	unsigned int i, failed = mesh_failed(m);
+
+	fputs("{\"tool\": \"rdma-probe\", \"version\": ", f);
+	json_str(f, RDMAD_VERSION);
+	fputs(", \"targets_file\": ", f);
+	json_str(f, opts ? opts->targets : NULL);
+	fputs(", \"source\": ", f);
+	json_str(f, opts ? opts->source : NULL);
+	if (opts) {
+		fputs(",\n ", f);
+		json_options(f, opts);
+	}
+	fputs(",\n \"targets\": [", f);
+	for (i = 0; i < m->n; i++) {
+		fputs(i ? ",\n  " : "\n  ", f);
+		json_mesh_row(f, &m->rows[i]);
+	}
+	fprintf(f, "\n ],\n \"summary\": {\"targets\": %u, \"ok\": %u, "
+		"\"failed\": %u},\n \"exit_code\": %d, \"ok\": %s}\n", m->n,
+		m->n - failed, failed, exit_code, exit_code ? "false" : "true");
 }

@@ -103,6 +103,15 @@ static void test_values(void)
 	ret = parse(&o, ARGS("-I", "10.0.0.2", "h"));
 	tap_ok(ret == 0 && o.source && !strcmp(o.source, "10.0.0.2"),
 	       "-I sets the source address");
+
+	ret = parse(&o, ARGS("--targets", "mesh.txt", "-P", "2", "-p", "7490"));
+	tap_ok(ret == 0 && !o.host && o.targets &&
+	       !strcmp(o.targets, "mesh.txt") && o.parallel == 2 &&
+	       o.port == 7490, "--targets FILE instead of HOST");
+	ret = parse(&o, ARGS("--rping", "--targets=-"));
+	tap_ok(ret == 0 && !strcmp(o.targets, "-") &&
+	       o.port == PROBE_RPING_DEFAULT_PORT,
+	       "--targets - (stdin), rping's default port");
 }
 
 struct bad_case {
@@ -151,6 +160,12 @@ static void test_bad(void)
 		{ ARGS("--rping", "-D", "1", "h"), "--duration cannot" },
 		{ ARGS("--rping", "--depth", "2", "h"), "--depth cannot" },
 		{ ARGS("--rping", "--no-verify", "h"), "--no-verify cannot" },
+		{ ARGS("--targets", "f", "h"), "--targets cannot be used "
+		  "with HOST 'h'" },
+		{ ARGS("--targets", "f", "--all-sizes"), "--all-sizes cannot "
+		  "be used with --targets" },
+		{ ARGS("--targets", ""), "--targets ''" },
+		{ ARGS("-P", "2"), "missing HOST (or --targets FILE)" },
 	};
 	struct probe_opts o;
 	size_t i;
@@ -199,7 +214,8 @@ static void test_help(void)
 	fclose(f);
 	tap_ok(ret == PROBE_OPTS_EXIT && strstr(out, "Exit status") &&
 	       strstr(out, "  9  data mismatch") &&
-	       strstr(out, " 64  usage error") && strstr(out, "--rping"),
+	       strstr(out, " 64  usage error") && strstr(out, "--rping") &&
+	       strstr(out, "--targets FILE"),
 	       "--help lists options and every exit code");
 }
 
