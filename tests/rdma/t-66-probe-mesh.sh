@@ -19,7 +19,8 @@ dead=7493
 
 pids=()
 for p in $ports; do
-	rdmad_conf "$p"
+	# each its own status endpoint (the default port would be taken)
+	rdmad_conf "$p" "http.listen = 127.0.0.1:$((p + 2000))"
 	mv "$T/rdmad.ini" "$T/rdmad-$p.ini"
 	rdmad_start "$T/rdmad-$p.ini" "$T/rdmad-$p.log"
 	pids+=("$RDMAD_PID")
@@ -132,6 +133,9 @@ cat >"$T/rdmad-7494.ini" <<INI
 [server]
 listen = $S:7494
 max_connections = 1
+
+[http]
+listen = 127.0.0.1:9494
 INI
 rdmad_start "$T/rdmad-7494.ini" "$T/rdmad-7494.log"
 pids+=("$RDMAD_PID")
