@@ -107,7 +107,8 @@ int status_render_json(FILE *f, const struct stats_view *v)
 	json_str(f, v->version);
 	fprintf(f, ",\"pid\":%ld,\"start_time\":%.3f,\"uptime_seconds\":%.3f"
 		",\"stopping\":%s,\"listeners\":[", v->pid, v->start_time,
-		v->now - v->start_time, v->stopping ? "true" : "false");
+		v->now > v->start_time ? v->now - v->start_time : 0.0,
+		v->stopping ? "true" : "false");
 	for (i = 0; i < v->n_listeners; i++) {
 		fprintf(f, "%s{\"address\":", i ? "," : "");
 		json_str(f, v->listeners[i].address);
@@ -140,12 +141,14 @@ int status_render_json(FILE *f, const struct stats_view *v)
 
 /* ---- text ------------------------------------------------------------- */
 
+/* S seconds (negative: clock stepped back, shown as 0) for people. */
 static void fmt_age(char *buf, size_t len, double s)
 {
-	uint64_t t = (uint64_t)s;
+	uint64_t tenths = s > 0 ? (uint64_t)(s * 10) : 0, t = tenths / 10;
 
-	if (s < 60)
-		snprintf(buf, len, "%.1fs", s);
+	if (t < 60)
+		snprintf(buf, len, "%u.%us", (unsigned int)t,
+			 (unsigned int)(tenths % 10));
 	else if (t < 3600)
 		snprintf(buf, len, "%um%02us", (unsigned int)(t / 60),
 			 (unsigned int)(t % 60));
@@ -205,6 +208,7 @@ int status_render_text(FILE *f, const struct stats_view *v)
 	uint64_t fails[STATS_RES_N] = { 0 }, ok = 0, rd = 0, wr = 0;
 	char age[32], b1[32], b2[32];
 	unsigned int i, p;
+	int w = 24;
 
 	names_init(proto, op, res, rej, wc);
 	fmt_age(age, sizeof(age), v->now - v->start_time);
@@ -239,14 +243,18 @@ int status_render_text(FILE *f, const struct stats_view *v)
 		fputs("no connections\n", f);
 		return ferror(f) ? -EIO : 0;
 	}
-	fprintf(f, "\n%6s  %-24s  %-6s  %-34s  %12s  %8s  %8s\n", "ID", "PEER",
-		"PROTO", "STATE", "BYTES", "OPS", "AGE");
+	/* The peer column fits the longest ([IPv6]:port is long). */
+	for (i = 0; i < v->n_conns; i++)
+		if (strlen(v->conns[i].peer) > (size_t)w)
+			w = (int)strlen(v->conns[i].peer);
+	fprintf(f, "\n%6s  %-*s  %-6s  %-34s  %12s  %8s  %8s\n", "ID", w,
+		"PEER", "PROTO", "STATE", "BYTES", "OPS", "AGE");
 	for (i = 0; i < v->n_conns; i++) {
 		const struct stats_conn *c = &v->conns[i];
 
 		fmt_age(age, sizeof(age), (double)c->age_ms / 1000.0);
-		fprintf(f, "%6" PRIu64 "  %-24s  %-6s  %-34s  %12" PRIu64
-			"  %8" PRIu64 "  %8s\n", c->id, c->peer,
+		fprintf(f, "%6" PRIu64 "  %-*s  %-6s  %-34s  %12" PRIu64
+			"  %8" PRIu64 "  %8s\n", c->id, w, c->peer,
 			stats_proto_name(c->proto), c->state, c->bytes, c->ops,
 			age);
 	}

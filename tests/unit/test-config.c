@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* test-config.c - INI parsing, value parsers, validation. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -250,8 +251,191 @@ static void test_security_keys(void)
 	unlink(path);
 }
 
+/* Does ACL A match address TEXT (IPv4 or IPv6)? */
+static int allows(const struct acl *a, const char *text)
+{
+	struct sockaddr_in6 in6;
+	struct sockaddr_in in4;
+
+	memset(&in4, 0, sizeof(in4));
+	memset(&in6, 0, sizeof(in6));
+	if (inet_pton(AF_INET, text, &in4.sin_addr) == 1) {
+		in4.sin_family = AF_INET;
+		return acl_match(a, (struct sockaddr *)&in4);
+	}
+	if (inet_pton(AF_INET6, text, &in6.sin6_addr) == 1) {
+		in6.sin6_family = AF_INET6;
+		return acl_match(a, (struct sockaddr *)&in6);
+	}
+	tap_diag("bad test address %s", text);
+	return -1;
+}
+
+/* [http] listen of C is FAMILY ADDR:PORT written as TEXT. */
+static int http_at(const struct rdmad_config *c, int family,
+		   const char *addr, unsigned int port, const char *text)
+{
+	const struct sockaddr_in6 *in6;
+	const struct sockaddr_in *in4;
+	char buf[INET6_ADDRSTRLEN];
+	const void *a;
+	unsigned int p;
+
+	if (c->http_listen.addr.ss_family != family)
+		return 0;
+	if (family == AF_INET) {
+		in4 = (const struct sockaddr_in *)&c->http_listen.addr;
+		a = &in4->sin_addr;
+		p = ntohs(in4->sin_port);
+		if (c->http_listen.addrlen != sizeof(*in4))
+			return 0;
+	} else {
+		in6 = (const struct sockaddr_in6 *)&c->http_listen.addr;
+		a = &in6->sin6_addr;
+		p = ntohs(in6->sin6_port);
+		if (c->http_listen.addrlen != sizeof(*in6))
+			return 0;
+	}
+	if (!inet_ntop(family, a, buf, sizeof(buf)) || strcmp(buf, addr) ||
+	    p != port || strcmp(c->http_listen.text, text)) {
+		tap_diag("http listen %s port %u text '%s'", buf, p,
+			 c->http_listen.text);
+		return 0;
+	}
+	return 1;
+}
+
+/* [http] listen and allow. */
+static void test_http(void)
+{
+	struct rdmad_config c;
+	int ret;
+
+	ret = parse(&c, "");
+	tap_ok(ret == 0 && c.http_on == 1 &&
+	       http_at(&c, AF_INET, "127.0.0.1", 9470, "127.0.0.1:9470") &&
+	       !strcmp(CONFIG_HTTP_DEFAULT, "127.0.0.1:9470") &&
+	       CONFIG_HTTP_PORT == 9470,
+	       "http: on by default at 127.0.0.1:9470");
+	tap_ok(c.http_allow.n == 2 && allows(&c.http_allow, "127.0.0.1") == 1 &&
+	       allows(&c.http_allow, "127.255.255.254") == 1 &&
+	       allows(&c.http_allow, "::1") == 1 &&
+	       allows(&c.http_allow, "::ffff:127.0.0.1") == 1,
+	       "http: default allow is the loopback, v4 and v6");
+	tap_ok(allows(&c.http_allow, "10.0.0.1") == 0 &&
+	       allows(&c.http_allow, "128.0.0.1") == 0 &&
+	       allows(&c.http_allow, "::2") == 0 &&
+	       allows(&c.http_allow, "2001:db8::1") == 0,
+	       "http: default allow refuses everything else");
+	tap_ok(c.allow.n == 0,
+	       "http: its allow default is not [access] allow");
+
+	ret = parse(&c, "[http]\nlisten = 192.0.2.5:8080\n");
+	tap_ok(ret == 0 && c.http_on &&
+	       http_at(&c, AF_INET, "192.0.2.5", 8080, "192.0.2.5:8080"),
+	       "http: listen ADDRESS:PORT");
+	ret = parse(&c, "[http]\nlisten = 0.0.0.0\n");
+	tap_ok(ret == 0 && c.http_on &&
+	       http_at(&c, AF_INET, "0.0.0.0", 9470, "0.0.0.0:9470"),
+	       "http: listen without port gets 9470 (not rdmad's 7471)");
+	ret = parse(&c, "[http]\nlisten = [::1]:9999\n");
+	tap_ok(ret == 0 && c.http_on &&
+	       http_at(&c, AF_INET6, "::1", 9999, "[::1]:9999"),
+	       "http: listen [::1]:9999");
+	ret = parse(&c, "[http]\nlisten = [2001:db8::7]\n");
+	tap_ok(ret == 0 && c.http_on &&
+	       http_at(&c, AF_INET6, "2001:db8::7", 9470, "[2001:db8::7]:9470"),
+	       "http: IPv6 without port gets 9470");
+	ret = parse(&c, "[http]\nlisten = off\n");
+	tap_ok(ret == 0 && c.http_on == 0, "http: listen = off disables");
+	ret = parse(&c, "[http]\nlisten =\n");
+	tap_ok(ret == 0 && c.http_on == 0, "http: empty listen disables");
+	ret = parse(&c, "[http]\nlisten = off\nlisten = 127.0.0.1:9471\n");
+	tap_ok(ret == 0 && c.http_on == 1 &&
+	       http_at(&c, AF_INET, "127.0.0.1", 9471, "127.0.0.1:9471"),
+	       "http: a later listen line wins over off");
+	ret = parse(&c, "[http]\nlisten = 127.0.0.1:9000\n"
+		    "[server]\nlisten = 10.0.0.1:9000\n");
+	tap_ok(ret == 0 && c.n_listen == 1 &&
+	       !strcmp(c.listen[0].text, "10.0.0.1:9000") &&
+	       http_at(&c, AF_INET, "127.0.0.1", 9000, "127.0.0.1:9000"),
+	       "http: [http] listen and [server] listen are apart");
+
+	bad("[http]\nlisten = 127.0.0.1:0\n", "t.ini:2: listen: '127.0.0.1:0'",
+	    "http listen port 0");
+	bad("[http]\nlisten = 127.0.0.1:65536\n", "t.ini:2: listen:",
+	    "http listen port 65536");
+	bad("[http]\nlisten = 127.0.0.1:\n", "t.ini:2: listen:",
+	    "http listen empty port");
+	bad("[http]\nlisten = localhost:9470\n",
+	    "t.ini:2: listen: 'localhost:9470'", "http listen host name");
+	bad("[http]\nlisten = ::1\n", "t.ini:2: listen:",
+	    "http listen IPv6 without brackets");
+	bad("[http]\nlisten = [::1]x\n", "t.ini:2: listen:",
+	    "http listen junk after the bracket");
+	bad("[http]\nlisten = 127.0.0.1:1 127.0.0.2:2\n", "t.ini:2: listen:",
+	    "http listen: one address only");
+	bad("[http]\nlisten = Off\n", "t.ini:2: listen: 'Off'",
+	    "http listen: 'Off' is not 'off'");
+	bad("[server]\nmax_connections = 5\n\n[http]\nlisten = nope\n",
+	    "t.ini:5: listen: 'nope'", "http listen error on a later line");
+	bad("[http]\nport = 80\n", "t.ini:2: unknown key 'port' in section "
+	    "[http]", "unknown key in [http]");
+
+	ret = parse(&c, "[http]\nallow = 10.0.0.0/8\n");
+	tap_ok(ret == 0 && c.http_allow.n == 1 &&
+	       allows(&c.http_allow, "10.1.2.3") == 1,
+	       "http: allow parses");
+	tap_ok(allows(&c.http_allow, "127.0.0.1") == 0 &&
+	       allows(&c.http_allow, "::1") == 0,
+	       "http: the first allow replaces the loopback default");
+	tap_ok(c.allow.n == 0 && c.http_on == 1,
+	       "http: [http] allow leaves [access] allow alone");
+	ret = parse(&c, "[http]\nallow = 10.0.0.0/8\n"
+		    "allow = 192.0.2.0/24, 2001:db8::/32\n");
+	tap_ok(ret == 0 && c.http_allow.n == 3 &&
+	       allows(&c.http_allow, "10.9.9.9") == 1 &&
+	       allows(&c.http_allow, "192.0.2.200") == 1 &&
+	       allows(&c.http_allow, "2001:db8::5") == 1 &&
+	       allows(&c.http_allow, "192.0.3.1") == 0 &&
+	       allows(&c.http_allow, "127.0.0.1") == 0,
+	       "http: later allow lines add");
+	ret = parse(&c, "[http]\nallow = 127.0.0.0/8 ::1/128 192.0.2.0/24\n");
+	tap_ok(ret == 0 && c.http_allow.n == 3 &&
+	       allows(&c.http_allow, "127.0.0.1") == 1 &&
+	       allows(&c.http_allow, "::1") == 1,
+	       "http: the loopback kept by naming it");
+	ret = parse(&c, "[access]\nallow = 10.0.0.0/8\n");
+	tap_ok(ret == 0 && c.allow.n == 1 && c.http_allow.n == 2 &&
+	       allows(&c.http_allow, "127.0.0.1") == 1 &&
+	       allows(&c.http_allow, "10.0.0.1") == 0,
+	       "http: [access] allow leaves the http default alone");
+	ret = parse(&c, "[http]\nallow = 10.0.0.0/8\n[http]\nallow = ::1\n");
+	tap_ok(ret == 0 && c.http_allow.n == 2 &&
+	       allows(&c.http_allow, "10.0.0.1") == 1 &&
+	       allows(&c.http_allow, "::1") == 1,
+	       "http: a second [http] section adds, does not replace again");
+	bad("[http]\nallow = 10.0.0.1/8\n", "t.ini:2: allow: '10.0.0.1/8'",
+	    "http allow with host bits");
+	bad("[http]\nallow = 10.0.0.0/33\n", "t.ini:2: allow: '10.0.0.0/33'",
+	    "http allow prefix too long");
+	bad("[http]\nallow = 300.0.0.0/8\n", "t.ini:2: allow: '300.0.0.0/8'",
+	    "http allow bad address");
+	bad("[http]\nallow = 127.0.0.0/8, nope\n", "t.ini:2: allow: 'nope'",
+	    "http allow: a bad network after a good one");
+	bad("[http]\nallow =\n", "t.ini:2: allow: no network",
+	    "http allow empty");
+	bad("[http]\nallow = 10.0.0.0/8\nallow = [::1]/128\n",
+	    "t.ini:3: allow:", "http allow error on the second line");
+	ret = parse(&c, "[http]\nlisten = off\nallow = 10.0.0.0/8\n");
+	tap_ok(ret == 0 && c.http_on == 0 && c.http_allow.n == 1 &&
+	       config_validate(&c, "t.ini", err, sizeof(err)) == 0,
+	       "http: off with an allow list validates");
+}
+
 int main(void)
 {
+	test_http();
 	test_security_keys();
 	test_good();
 	test_bad();
