@@ -85,5 +85,8 @@ int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 int config_parse_listen(const char *s, struct config_listen *l);
 int config_parse_addr(const char *s, unsigned int defport,
 		      struct config_listen *l);
+/* L's address as a numeric host (IPv6 without brackets) and its port. */
+void config_addr_split(const struct config_listen *l, char *host, size_t len,
+		       uint16_t *port);
 
 #endif /* RDMAD_CONFIG_H */

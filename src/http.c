@@ -255,17 +255,7 @@ static struct evhttp_bound_socket *bind_addr(struct rdmad_http *h,
 	char host[INET6_ADDRSTRLEN] = "";
 	uint16_t port;
 
-	if (a->addr.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)&a->addr;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		port = ntohs(in6->sin6_port);
-	} else {
-		const struct sockaddr_in *in = (const void *)&a->addr;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		port = ntohs(in->sin_port);
-	}
+	config_addr_split(a, host, sizeof(host), &port);
 	errno = 0;
 	b = evhttp_bind_socket_with_handle(h->eh, host, port);
 	if (!b)

@@ -112,17 +112,7 @@ static int fetch(const struct config_listen *a, const char *uri,
 	size_t len;
 	int ret = EX_UNAVAILABLE;
 
-	if (a->addr.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)&a->addr;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		port = ntohs(in6->sin6_port);
-	} else {
-		const struct sockaddr_in *in = (const void *)&a->addr;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		port = ntohs(in->sin_port);
-	}
+	config_addr_split(a, host, sizeof(host), &port);
 	c.body = evbuffer_new();
 	if (base)
 		conn = evhttp_connection_base_new(base, NULL, host, port);
