@@ -100,7 +100,7 @@ struct conn {
 	uint64_t bytes;
 	uint64_t rounds;
 	uint64_t t_post[STATS_OP_N];	/* rping: our RDMA op posted, ns */
-	enum stats_result res;		/* final result, STATS_RES_N: undecided */
+	enum stats_result res;		/* outcome, STATS_RES_N: undecided */
 	char why[160];			/* detail for the close line */
 };
 
@@ -134,7 +134,8 @@ static void conn_log(struct conn *c, int prio, const char *msgid,
 
 /* Record the outcome once; the first cause wins. */
 static void conn_result(struct conn *c, enum stats_result res,
-			const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 static void conn_result(struct conn *c, enum stats_result res,
 			const char *fmt, ...)
 {
@@ -437,7 +438,8 @@ static void act_verify(struct conn *c)
 	    (d->writes_done && d->last_write_iter >= h->iters) ||
 	    (!d->writes_done && d->crc32c)) {
 		r->status = PROTO_RES_BAD_DONE;
-		conn_result(c, STATS_RES_BAD_DONE, "DONE inconsistent with hello: "
+		conn_result(c, STATS_RES_BAD_DONE,
+			    "DONE inconsistent with hello: "
 			    "reads %u writes %u last_write_iter %u, asked "
 			    "ops %#x iters %u", d->reads_done, d->writes_done,
 			    d->last_write_iter, h->ops, h->iters);
@@ -455,7 +457,8 @@ static void act_verify(struct conn *c)
 		r->status = PROTO_RES_MISMATCH;
 		if (bad >= 0)
 			r->first_bad_offset = (uint32_t)bad;
-		conn_result(c, STATS_RES_MISMATCH, "written data differ: first bad "
+		conn_result(c, STATS_RES_MISMATCH,
+			    "written data differ: first bad "
 			    "offset %zd, crc32c seen %08x, client says %08x",
 			    bad, r->crc32c_seen, d->crc32c);
 	}
@@ -560,7 +563,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 				 "event %s not allowed in state %s; "
 				 "disconnecting", conn_event_name(ev),
 				 conn_fsm_str(&c->fsm, s, sizeof(s)));
-			conn_result(c, STATS_RES_PROTOCOL_ERROR, "event %s in state %s",
+			conn_result(c, STATS_RES_PROTOCOL_ERROR,
+				    "event %s in state %s",
 				    conn_event_name(ev), s);
 			ev = CONN_EV_RECV_BAD;
 			continue;
@@ -571,7 +575,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
 				 "request: %s; disconnecting",
 				 strerror(-ret));
-			conn_result(c, STATS_RES_POST_FAILED, "posting a work request "
+			conn_result(c, STATS_RES_POST_FAILED,
+				    "posting a work request "
 				    "failed: %s", strerror(-ret));
 			ev = CONN_EV_WC_ERROR;
 			continue;
@@ -650,7 +655,8 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 				 "server limit %u (max_buffer_size); "
 				 "disconnecting", info.size,
 				 cfg->max_buffer_size);
-			conn_result(c, STATS_RES_OVER_LIMIT, "size %u exceeds server "
+			conn_result(c, STATS_RES_OVER_LIMIT,
+				    "size %u exceeds server "
 				    "limit %u", info.size,
 				    cfg->max_buffer_size);
 			return CONN_EV_RECV_BAD;
@@ -737,7 +743,8 @@ static void conn_poll(struct conn *c)
 	do {
 		n = ibv_poll_cq(c->cq, CONN_POLL_BATCH, wc);
 		if (n < 0) {
-			conn_result(c, STATS_RES_COMPLETION_ERROR, "ibv_poll_cq "
+			conn_result(c, STATS_RES_COMPLETION_ERROR,
+				    "ibv_poll_cq "
 				    "failed");
 			conn_fire(c, CONN_EV_FATAL);
 			return;
@@ -773,7 +780,8 @@ static void conn_cq_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	/* Re-arm first, then poll until empty: nothing slips between. */
 	if (ibv_req_notify_cq(c->cq, 0)) {
-		conn_result(c, STATS_RES_COMPLETION_ERROR, "ibv_req_notify_cq failed");
+		conn_result(c, STATS_RES_COMPLETION_ERROR,
+			    "ibv_req_notify_cq failed");
 		conn_fire(c, CONN_EV_FATAL);
 	}
 	conn_poll(c);
@@ -834,9 +842,11 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 				c->fsm.life == CONN_LIFE_ESTABLISHED &&
 				c->fsm.send == CONN_SS_IDLE;
 			if (clean)
-				conn_result(c, STATS_RES_OK, "client disconnected");
+				conn_result(c, STATS_RES_OK,
+					    "client disconnected");
 			else
-				conn_result(c, STATS_RES_ABORTED, "client left in "
+				conn_result(c, STATS_RES_ABORTED,
+					    "client left in "
 					    "state %s", s);
 		}
 		conn_fire(c, CONN_EV_DISCONNECTED);
@@ -951,7 +961,8 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 			 c->posted_send, c->posted_recv);
 	log_conn(ok ? LOG_INFO : LOG_NOTICE, &ctx,
 		 "close: %s, result %s (%s), %" PRIu64 " bytes, %" PRIu64
-		 " %s, %.3fs", conn_proto_name(c->fsm.proto), ctx.result, c->why,
+		 " %s, %.3fs", conn_proto_name(c->fsm.proto), ctx.result,
+		 c->why,
 		 c->bytes, c->rounds,
 		 c->fsm.proto == CONN_PROTO_RPING ? "pings" : "operations",
 		 elapsed(&c->t_open));

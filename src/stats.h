@@ -97,7 +97,7 @@ struct stats {
 	uint64_t bytes[STATS_PROTO_N][STATS_OP_N];
 	uint64_t ops[STATS_PROTO_N][STATS_OP_N];
 	uint64_t wc_errors[STATS_WC_STATUS_N];
-	struct stats_hist connect[STATS_PROTO_N];	/* request to ESTABLISHED */
+	struct stats_hist connect[STATS_PROTO_N];	/* to ESTABLISHED */
 	struct stats_hist session[STATS_PROTO_N];	/* accept to close */
 	struct stats_hist rdma_op[STATS_OP_N];	/* rdmad's own READ/WRITE */
 };
