@@ -11,8 +11,10 @@
 source "$(dirname "$0")/lib.sh"
 
 CTL=$RDMAD_BUILD_DIR/src/rdmadctl
+HOSTILE=$RDMAD_BUILD_DIR/src/rdmad-hostile
 PY=/usr/bin/python3
 [ -x "$CTL" ] || fail "no rdmadctl at $CTL"
+[ -x "$HOSTILE" ] || fail "no rdmad-hostile at $HOSTILE"
 "$PY" -c 'import prometheus_client' 2>/dev/null ||
 	fail "python3-prometheus-client is not installed (tests/testbed/install-deps)"
 port=7482
@@ -51,7 +53,8 @@ grep -q '^rdmad_connections_active{proto="native"} 1$' "$T/during.prom" ||
 wait $lpid || fail "the 3 s probe failed: $(cat "$T/long.err")"
 
 # Three native sessions of 7 READs + 7 WRITEs of 4 KiB, two rping
-# sessions of 5 pings of 100 bytes, one request over max_buffer_size.
+# sessions of 5 pings of 100 bytes, one request over max_buffer_size,
+# one rping client with a bad rkey.
 for s in 1 2 3; do
 	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 7 --seed $s "$RDMAD_SRV_ADDR" \
 		>"$T/n$s.out" 2>&1 || fail "native probe $s failed: $(cat "$T/n$s.out")"
@@ -63,6 +66,10 @@ done
 cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 1m -n 1 "$RDMAD_SRV_ADDR" >"$T/big.out" 2>&1
 rc=$?
 [ "$rc" = 5 ] || fail "over-limit probe: exit $rc, want 5 (rejected): $(cat "$T/big.out")"
+# An rping client advertising a wrong rkey: rdmad's READ fails remotely,
+# one completion error, one rping session ending in completion-error.
+cli timeout 60 "$HOSTILE" -p $port -I "$RDMAD_CLI_ADDR" -t 10 rping-bad-rkey "$RDMAD_SRV_ADDR" \
+	>"$T/badrkey.out" 2>&1 || fail "rdmad-hostile rping-bad-rkey: $(cat "$T/badrkey.out")"
 wait_idle
 scrape after
 
@@ -139,12 +146,14 @@ lr, lw = long["read"], long["write"]
 need(lr["ops"] > 0 and lw["ops"] > 0, "the 3 s probe did no operations")
 
 delta("rdmad_connections_accepted_total", 4, proto="native")
-delta("rdmad_connections_accepted_total", 2, proto="rping")
+delta("rdmad_connections_accepted_total", 3, proto="rping")
 delta("rdmad_sessions_total", 4, proto="native", result="ok")
 delta("rdmad_sessions_total", 2, proto="rping", result="ok")
+delta("rdmad_sessions_total", 1, proto="rping", result="completion-error")
 for proto in ("native", "rping"):
     for res in ("mismatch", "timeout", "aborted", "protocol-error", "bad-message"):
         delta("rdmad_sessions_total", 0, proto=proto, result=res)
+delta("rdmad_sessions_total", 0, proto="native", result="completion-error")
 delta("rdmad_rejects_total", 1, reason="limit")
 for r in ("busy", "denied", "resources", "bad-hello"):
     delta("rdmad_rejects_total", 0, reason=r)
@@ -157,9 +166,9 @@ delta("rdmad_rdma_operations_total", 2 * 5, proto="rping", op="write")
 delta("rdmad_rdma_bytes_total", 2 * 5 * 100, proto="rping", op="read")
 delta("rdmad_rdma_bytes_total", 2 * 5 * 100, proto="rping", op="write")
 delta("rdmad_connect_seconds_count", 4, proto="native")
-delta("rdmad_connect_seconds_count", 2, proto="rping")
+delta("rdmad_connect_seconds_count", 3, proto="rping")
 delta("rdmad_session_seconds_count", 4, proto="native")
-delta("rdmad_session_seconds_count", 2, proto="rping")
+delta("rdmad_session_seconds_count", 3, proto="rping")
 delta("rdmad_session_seconds_bucket", 4, proto="native", le="+Inf")
 delta("rdmad_rdma_op_seconds_count", 10, op="read")
 delta("rdmad_rdma_op_seconds_count", 10, op="write")
@@ -171,9 +180,11 @@ need(v(a, "rdmad_connections_active", proto="native") == 0, "active after")
 need(v(a, "rdmad_listener_up", address="10.99.0.1:7482") == 1, "listener_up")
 need([val for (n, _), val in a.items() if n == "rdmad_build_info"] == [1.0],
      "rdmad_build_info: want one sample of value 1")
-for s in (b, a):
-    need(sum(val for (n, _), val in s.items() if n == "rdmad_completion_errors_total") == 0,
-         "completion errors counted in a clean run")
+need(sum(val for (n, _), val in b.items() if n == "rdmad_completion_errors_total") == 0,
+     "completion errors counted before any")
+errs = {dict(l)["status"]: val - b[(n, l)] for (n, l), val in a.items()
+        if n == "rdmad_completion_errors_total" and val != b[(n, l)]}
+need(errs == {"REM_ACCESS_ERR": 1}, "completion errors moved by %r, want one REM_ACCESS_ERR" % errs)
 if errors:
     print("\n".join(errors))
     sys.exit(1)
