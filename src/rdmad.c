@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -87,6 +88,24 @@ static int watchdog_start(struct rdmad *d)
 	log_info("systemd watchdog: pinging every %llu ms",
 		 (unsigned long long)(usec / 1000));
 	return 0;
+}
+
+/*
+ * Every connection holds a completion channel fd, every HTTP client a
+ * socket: take the whole hard limit of open files (epoll has no FD_SETSIZE
+ * ceiling), so that idle HTTP clients cannot starve RDMA accepts at the
+ * soft default of 1024.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		log_debug("cannot raise the open files limit: %s",
+			  strerror(errno));
 }
 
 void rdmad_conn_gone(struct rdmad *d)
@@ -278,6 +297,7 @@ int main(int argc, char **argv)
 
 	/* A client vanishing must never kill us through a dead socket. */
 	signal(SIGPIPE, SIG_IGN);
+	raise_nofile();
 	TAILQ_INIT(&d->conns);
 	stats_init(&d->stats);
 	clock_gettime(CLOCK_MONOTONIC, &d->t_start);

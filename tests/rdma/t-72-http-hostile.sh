@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Bad HTTP clients of the status endpoint never hurt rdmad: garbage
+# request lines, oversized headers, a body on GET, 200 idle connections
+# held open and a client that never reads its answer.  Meanwhile real
+# probes pass, the endpoint keeps answering, and the idle connections are
+# dropped after the endpoint's timeout (10 s): rdmad's open files return
+# to where they were.
+# shellcheck source=tests/rdma/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+CTL=$RDMAD_BUILD_DIR/src/rdmadctl
+PY=/usr/bin/python3
+[ -x "$CTL" ] || fail "no rdmadctl at $CTL"
+port=7485
+http=127.0.0.1:9485
+
+rdmad_conf $port "http.listen = $http"
+rdmad_start
+nfd() { ls /proc/"$RDMAD_PID"/fd | wc -l; }
+"$CTL" -a $http status >/dev/null || fail "endpoint not answering at start"
+fd0=$(nfd)
+
+"$PY" - 127.0.0.1 9485 <<'PY' || fail "bad HTTP clients"
+import socket, sys, time
+host, port = sys.argv[1], int(sys.argv[2])
+
+def talk(data, read=True):
+    s = socket.create_connection((host, port), timeout=15)
+    s.sendall(data)
+    out = b""
+    if read:
+        try:
+            while True:
+                b = s.recv(65536)
+                if not b:
+                    break
+                out += b
+        except socket.timeout:
+            pass
+    s.close()
+    return out
+
+def status_line(resp):
+    return resp.split(b"\r\n", 1)[0].decode(errors="replace")
+
+r = talk(b"\x00\xff garbage \x01\r\n\r\n")
+assert r == b"" or b" 400 " in r.split(b"\r\n")[0], "garbage: %r" % r[:80]
+r = talk(b"GET /status HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n")
+assert r == b"" or status_line(r).split()[1] in ("400", "413", "431"), "huge header: %r" % r[:80]
+r = talk(b"GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n" + b"x" * 100000)
+assert r == b"" or status_line(r).split()[1] in ("400", "413"), "huge body: %r" % r[:80]
+r = talk(b"GET /../../etc/passwd HTTP/1.0\r\n\r\n")
+assert b" 404 " in r.split(b"\r\n")[0], "path: %r" % r[:80]
+# A client that asks for a lot and never reads.
+nr = socket.create_connection((host, port))
+for _ in range(50):
+    nr.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+print("malformed requests handled")
+PY
+[ $? = 0 ] || fail "bad HTTP clients"
+rdmad_alive
+
+# 200 idle connections held open by one process for 20 s.
+"$PY" -c '
+import socket, time
+socks = [socket.create_connection(("127.0.0.1", 9485)) for _ in range(200)]
+time.sleep(20)
+' &
+idle=$!
+sleep 2
+"$CTL" -a $http status >"$T/during.txt" || fail "endpoint does not answer beside 200 idle connections"
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 20 "$RDMAD_SRV_ADDR" >"$T/probe.out" 2>&1 ||
+	fail "probe beside 200 idle HTTP connections: $(cat "$T/probe.out")"
+log "fds: $fd0 at start, $(nfd) with 200 idle HTTP connections"
+# The endpoint's 10 s timeout closes them; the process holding them
+# lives on (20 s), so only rdmad's side can have dropped them.
+for ((i = 0; i < 300; i++)); do
+	[ "$(nfd)" -le $((fd0 + 2)) ] && break
+	sleep 0.1
+done
+n=$(nfd)
+log "fds: $n after the endpoint timeout"
+[ "$n" -le $((fd0 + 2)) ] || fail "rdmad still holds $n fds ($fd0 at start): idle HTTP connections not timed out"
+kill $idle 2>/dev/null
+"$CTL" -a $http status >/dev/null || fail "endpoint not answering at the end"
+rdmad_alive
+exit 0
