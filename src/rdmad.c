@@ -8,7 +8,8 @@
  *                   and exit 0 when they are gone (a second signal: now)
  *   SIGHUP          re-read the configuration file; limits, timeouts and
  *                   log level apply to new connections, listen addresses
- *                   are re-bound; live connections are untouched
+ *                   are re-bound; live connections keep running (their
+ *                   later deadlines use the new timeouts)
  *
  * Under systemd (Type=notify): READY=1 once listening, STATUS= kept
  * current, RELOADING=1/READY=1 around a reload, STOPPING=1, and WATCHDOG=1
