@@ -6,7 +6,8 @@
 # afterwards it shows none and the counters.  Then the endpoint's
 # configuration: a reload moves it to another port, [http] allow refuses
 # the loopback (403, logged), a taken port stops a second rdmad at start
-# (exit 69, naming [http] listen), and rdmadctl's own errors (unreachable
+# (exit 69, naming [http] listen), a refused reload keeps the endpoint, an
+# IPv6 endpoint ([::1]) answers, and rdmadctl's own errors (unreachable
 # 69, endpoint off 78, bad -a 64).
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -136,5 +137,11 @@ wait_log "reload refused: \[http\] listen 127.0.0.1:9484: cannot listen" 10
 "$CTL" -a 127.0.0.1:9483 status >/dev/null 2>&1
 [ $? = 69 ] || fail "the endpoint changed on a refused reload"
 wait_log "http: request from 127.0.0.1 refused" 5
+# IPv6: the endpoint on [::1], the default allow list admits it.
+rdmad_conf $port "http.listen = [::1]:9486"
+kill -HUP "$RDMAD_PID"
+wait_log "status and metrics now on http://\[::1\]:9486/" 10
+"$CTL" -a "[::1]:9486" status >"$T/v6.txt" 2>"$T/v6.err" || fail "status over [::1]: $(cat "$T/v6.err")"
+grep -q "^listening: $RDMAD_SRV_ADDR:$port (up)" "$T/v6.txt" || fail "status over [::1]: $(cat "$T/v6.txt")"
 rdmad_alive
 exit 0
