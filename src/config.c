@@ -21,6 +21,7 @@
 
 #include "log.h"
 #include "proto.h"
+#include "units.h"
 
 struct config_parse {
 	struct rdmad_config *cfg;
@@ -122,37 +123,12 @@ int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 
 int config_parse_size(const char *s, uint32_t *out)
 {
-	unsigned long long v, mul = 1;
-	char *end;
-	int ret;
+	uint64_t v;
+	int ret = units_parse_size(s, UINT32_MAX, &v);
 
-	ret = parse_u64(s, &v, &end);
-	if (ret)
-		return ret;
-	switch (tolower((unsigned char)*end)) {
-	case '\0':
-		break;
-	case 'k':
-		mul = 1ull << 10;
-		end++;
-		break;
-	case 'm':
-		mul = 1ull << 20;
-		end++;
-		break;
-	case 'g':
-		mul = 1ull << 30;
-		end++;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end)
-		return -EINVAL;
-	if (v > UINT32_MAX / mul)
-		return -ERANGE;
-	*out = (uint32_t)(v * mul);
-	return 0;
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
 }
 
 int config_parse_duration_ms(const char *s, unsigned int *out)

@@ -78,8 +78,6 @@ enum probe_opts_result {
 int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err);
 
-/* "64k" -> 65536.  0 or -EINVAL (bad syntax) / -ERANGE (> max). */
-int probe_parse_size(const char *s, uint64_t max, uint64_t *val);
 /* "2.5" seconds -> 2500 ms.  0, -EINVAL or -ERANGE. */
 int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms);
 

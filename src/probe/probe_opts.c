@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "probe_targets.h"
+#include "units.h"
 #include "proto.h"
 
 enum {
@@ -109,44 +110,6 @@ static void usage(FILE *f)
 	PROBE_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
 	fprintf(f, "  %2d  usage error\n", PROBE_EXIT_USAGE);
-}
-
-int probe_parse_size(const char *s, uint64_t max, uint64_t *val)
-{
-	unsigned long long v;
-	uint64_t mult = 1;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		mult = 1ull << 10;
-		end++;
-		break;
-	case 'm': case 'M':
-		mult = 1ull << 20;
-		end++;
-		break;
-	case 'g': case 'G':
-		mult = 1ull << 30;
-		end++;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end)
-		return -EINVAL;
-	if (v > UINT64_MAX / mult || v * mult > max)
-		return -ERANGE;
-	*val = v * mult;
-	return 0;
 }
 
 int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms)
@@ -252,7 +215,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 			op_set = true;
 			break;
 		case 's':
-			ret = probe_parse_size(optarg, PROBE_SIZE_MAX, &v);
+			ret = units_parse_size(optarg, PROBE_SIZE_MAX, &v);
 			if (ret == -EINVAL)
 				return bad(err, "--size", optarg,
 					   "not a size (examples: 1, 4096, "

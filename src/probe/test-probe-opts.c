@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "probe.h"
+#include "units.h"
 #include "proto.h"
 #include "tap.h"
 
@@ -187,13 +188,13 @@ static void test_helpers(void)
 	uint64_t v = 0;
 	uint32_t ms = 0;
 
-	tap_ok(probe_parse_size("64k", 1u << 30, &v) == 0 && v == 65536 &&
-	       probe_parse_size("3M", 1u << 30, &v) == 0 && v == 3145728 &&
-	       probe_parse_size("1g", 1u << 30, &v) == 0 && v == 1u << 30,
+	tap_ok(units_parse_size("64k", 1u << 30, &v) == 0 && v == 65536 &&
+	       units_parse_size("3M", 1u << 30, &v) == 0 && v == 3145728 &&
+	       units_parse_size("1g", 1u << 30, &v) == 0 && v == 1u << 30,
 	       "size suffixes k, M, g");
-	tap_ok(probe_parse_size("1025m", 1u << 30, &v) == -ERANGE &&
-	       probe_parse_size("k", 1u << 30, &v) == -EINVAL &&
-	       probe_parse_size("1kk", 1u << 30, &v) == -EINVAL,
+	tap_ok(units_parse_size("1025m", 1u << 30, &v) == -ERANGE &&
+	       units_parse_size("k", 1u << 30, &v) == -EINVAL &&
+	       units_parse_size("1kk", 1u << 30, &v) == -EINVAL,
 	       "size errors: range and syntax told apart");
 	tap_ok(probe_parse_seconds("0.0001", 1000, &ms) == 0 && ms == 1 &&
 	       probe_parse_seconds("1.5", 10000, &ms) == 0 && ms == 1500 &&

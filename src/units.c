@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * units.c - sizes as operators write them (see units.h).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+#include "units.h"
+
+int units_parse_size(const char *s, uint64_t max, uint64_t *val)
+{
+	unsigned long long v;
+	uint64_t mult = 1;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	switch (tolower((unsigned char)*end)) {
+	case '\0':
+		break;
+	case 'k':
+		mult = 1ull << 10;
+		end++;
+		break;
+	case 'm':
+		mult = 1ull << 20;
+		end++;
+		break;
+	case 'g':
+		mult = 1ull << 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mult || v * mult > max)
+		return -ERANGE;
+	*val = v * mult;
+	return 0;
+}
