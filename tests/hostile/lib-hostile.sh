@@ -9,9 +9,8 @@
 #                          resources back to the baseline
 #   rss_check              RSS within $RSS_SLACK_KB of the baseline
 
-HOSTILE=$RDMAD_BUILD_DIR/src/rdmad-hostile
-[ -x "$HOSTILE" ] || HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
-[ -x "$HOSTILE" ] || fail "rdmad-hostile not built"
+HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
+[ -x "$HOSTILE" ] || fail "rdmad-hostile not built ($HOSTILE)"
 HOSTILE_TMO=${HOSTILE_TMO:-10}
 # rdma-probe is the honest client here, not the code under test: in
 # sanitizer builds its own leak report must not fail these tests.

@@ -11,7 +11,7 @@
 source "$(dirname "$0")/lib.sh"
 
 CTL=$RDMAD_BUILD_DIR/src/rdmadctl
-HOSTILE=$RDMAD_BUILD_DIR/src/rdmad-hostile
+HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 PY=/usr/bin/python3
 [ -x "$CTL" ] || fail "no rdmadctl at $CTL"
 [ -x "$HOSTILE" ] || fail "no rdmad-hostile at $HOSTILE"
