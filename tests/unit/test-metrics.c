@@ -14,6 +14,7 @@
 
 #include "metrics.h"
 #include "stats.h"
+#include "capture.h"
 #include "tap.h"
 
 #define WC_SUCCESS		0
@@ -26,21 +27,10 @@
 static char *render(const struct stats_view *v, enum metrics_format fmt,
 		    int *ret)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct capture c;
 
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		perror("open_memstream");
-		exit(99);
-	}
-	*ret = metrics_render(f, v, fmt);
-	if (fclose(f) || !buf) {
-		perror("fclose");
-		exit(99);
-	}
-	return buf;
+	*ret = metrics_render(capture_open(&c), v, fmt);
+	return capture_close(&c);
 }
 
 /* Is LINE (without its newline) one of the lines of BUF? */

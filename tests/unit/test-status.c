@@ -13,6 +13,7 @@
 
 #include "stats.h"
 #include "status.h"
+#include "capture.h"
 #include "tap.h"
 
 #define WC_REM_ACCESS_ERR	10
@@ -452,21 +453,11 @@ static void test_json_parser(void)
 
 static char *render(const struct stats_view *v, int json, int *ret)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct capture c;
+	FILE *f = capture_open(&c);
 
-	f = open_memstream(&buf, &len);
-	if (!f) {
-		perror("open_memstream");
-		exit(99);
-	}
 	*ret = json ? status_render_json(f, v) : status_render_text(f, v);
-	if (fclose(f) || !buf) {
-		perror("fclose");
-		exit(99);
-	}
-	return buf;
+	return capture_close(&c);
 }
 
 static struct stats st;
