@@ -52,8 +52,8 @@ static void usage(FILE *out)
 		"  -t, --check-config   check the configuration and exit\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        print the version\n\n"
-		"Exit status: 0 ok, 64 usage, 69 no RDMA (cannot listen), "
-		"71 system error, 78 configuration error.\n",
+		"Exit status: 0 ok, 64 usage, 69 cannot listen (RDMA or "
+		"[http]), 71 system error,\n78 configuration error.\n",
 		CONFIG_DEFAULT_PATH);
 }
 
