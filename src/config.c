@@ -593,8 +593,8 @@ int config_load_string(struct rdmad_config *cfg, const char *text,
 	return config_parse_run(&p);
 }
 
-static int same_addr(const struct config_listen *a,
-		     const struct config_listen *b)
+int config_listen_equal(const struct config_listen *a,
+			const struct config_listen *b)
 {
 	return a->addrlen == b->addrlen &&
 	       memcmp(&a->addr, &b->addr, a->addrlen) == 0;
@@ -611,7 +611,8 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 	}
 	for (i = 0; i < cfg->n_listen; i++)
 		for (j = i + 1; j < cfg->n_listen; j++)
-			if (same_addr(&cfg->listen[i], &cfg->listen[j])) {
+			if (config_listen_equal(&cfg->listen[i],
+						&cfg->listen[j])) {
 				snprintf(err, errlen,
 					 "%s: listen address %s given twice",
 					 name, cfg->listen[i].text);

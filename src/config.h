@@ -85,6 +85,9 @@ int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 int config_parse_listen(const char *s, struct config_listen *l);
 int config_parse_addr(const char *s, unsigned int defport,
 		      struct config_listen *l);
+/* Same address and port (the text as written may differ). */
+int config_listen_equal(const struct config_listen *a,
+			const struct config_listen *b);
 /* L's address as a numeric host (IPv6 without brackets) and its port. */
 void config_addr_split(const struct config_listen *l, char *host, size_t len,
 		       uint16_t *port);

@@ -318,13 +318,6 @@ void http_stop(struct rdmad *d)
 	d->http = NULL;
 }
 
-static int same_addr(const struct config_listen *a,
-		     const struct config_listen *b)
-{
-	return a->addrlen == b->addrlen &&
-	       !memcmp(&a->addr, &b->addr, a->addrlen);
-}
-
 int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
 		 size_t errlen)
 {
@@ -334,8 +327,8 @@ int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
 	h->next = NULL;
 	h->next_on = cfg->http_on;
 	h->next_addr = cfg->http_listen;
-	if (!cfg->http_on || (h->bound && same_addr(&h->addr,
-						    &cfg->http_listen)))
+	if (!cfg->http_on ||
+	    (h->bound && config_listen_equal(&h->addr, &cfg->http_listen)))
 		return 0;
 	h->next = bind_addr(h, &cfg->http_listen, err, errlen);
 	if (!h->next) {

@@ -397,14 +397,6 @@ err_chan:
 	return ret;
 }
 
-/* Stop accepting: destroy the listening ids (connections stay). */
-static int listen_same(const struct config_listen *a,
-		       const struct config_listen *b)
-{
-	return a->addrlen == b->addrlen &&
-	       !memcmp(&a->addr, &b->addr, a->addrlen);
-}
-
 /* Close one listener: its re-listen timer and its id. */
 static void listener_close(struct rdmad_listener *l)
 {
@@ -430,8 +422,9 @@ int listener_reload(struct rdmad *d, const struct rdmad_config *cfg,
 	for (i = 0; i < cfg->n_listen; i++) {
 		from[i] = -1;
 		for (j = 0; j < d->n_listeners; j++) {
-			if (!kept[j] && listen_same(d->listeners[j].addr,
-						    &cfg->listen[i])) {
+			if (!kept[j] &&
+			    config_listen_equal(d->listeners[j].addr,
+						&cfg->listen[i])) {
 				from[i] = (int)j;
 				kept[j] = 1;
 				break;
