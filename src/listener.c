@@ -476,6 +476,7 @@ int listener_reload(struct rdmad *d, const struct rdmad_config *cfg,
 	return 0;
 }
 
+/* Stop accepting: destroy the listening ids (connections stay). */
 void listener_stop(struct rdmad *d)
 {
 	while (d->n_listeners) {
