@@ -218,22 +218,6 @@ int config_parse_addr(const char *s, unsigned int defport,
 	return 0;
 }
 
-void config_addr_split(const struct config_listen *l, char *host, size_t len,
-		       uint16_t *port)
-{
-	if (l->addr.ss_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)&l->addr;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, (socklen_t)len);
-		*port = ntohs(in6->sin6_port);
-	} else {
-		const struct sockaddr_in *in = (const void *)&l->addr;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, (socklen_t)len);
-		*port = ntohs(in->sin_port);
-	}
-}
-
 /* ---- keys --------------------------------------------------------------- */
 
 static void set_listen(struct config_parse *p, const char *value)

@@ -88,8 +88,5 @@ int config_parse_addr(const char *s, unsigned int defport,
 /* Same address and port (the text as written may differ). */
 int config_listen_equal(const struct config_listen *a,
 			const struct config_listen *b);
-/* L's address as a numeric host (IPv6 without brackets) and its port. */
-void config_addr_split(const struct config_listen *l, char *host, size_t len,
-		       uint16_t *port);
 
 #endif /* RDMAD_CONFIG_H */

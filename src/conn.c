@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "acl.h"
+#include "addr.h"
 #include "auth.h"
 #include "conn.h"
 #include "conn_fsm.h"
@@ -178,29 +179,6 @@ static double elapsed(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t0->tv_sec) +
 	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void peer_str(struct rdma_cm_id *id, char *buf, size_t len)
-{
-	struct sockaddr *sa = rdma_get_peer_addr(id);
-	char host[INET6_ADDRSTRLEN] = "?";
-	unsigned int port = 0;
-
-	if (sa && sa->sa_family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)sa;
-
-		inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
-		port = ntohs(in->sin_port);
-		snprintf(buf, len, "%s:%u", host, port);
-	} else if (sa && sa->sa_family == AF_INET6) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
-
-		inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
-		port = ntohs(in6->sin6_port);
-		snprintf(buf, len, "[%s]:%u", host, port);
-	} else {
-		snprintf(buf, len, "?");
-	}
 }
 
 /* ---- state and deadline ------------------------------------------------ */
@@ -1190,8 +1168,8 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	struct conn *c;
 	int ret, n, accepting = 0;
 
-	peer_str(e->id, peer, sizeof(peer));
 	sa = rdma_get_peer_addr(e->id);
+	addr_str(sa, peer, sizeof(peer));
 	kind = proto_classify(e->pdata, e->pdata_len);
 
 	if (d->stopping)

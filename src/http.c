@@ -25,6 +25,7 @@
 #include <event2/keyvalq_struct.h>
 
 #include "acl.h"
+#include "addr.h"
 #include "conn.h"
 #include "log.h"
 #include "metrics.h"
@@ -168,20 +169,6 @@ static int status_wants_text(const char *query, int *text)
 	return ret;
 }
 
-static void peer_text(const struct sockaddr *sa, char *buf, size_t len)
-{
-	char host[INET6_ADDRSTRLEN] = "?";
-
-	if (sa && sa->sa_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
-			  host, sizeof(host));
-	else if (sa && sa->sa_family == AF_INET6)
-		inet_ntop(AF_INET6,
-			  &((const struct sockaddr_in6 *)sa)->sin6_addr, host,
-			  sizeof(host));
-	snprintf(buf, len, "%s", host);
-}
-
 static void request_cb(struct evhttp_request *req, void *arg)
 {
 	struct rdmad_http *h = arg;
@@ -194,10 +181,11 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	struct stats_conn *conns = NULL;
 	struct stats_view v;
 	char peer[INET6_ADDRSTRLEN];
+	uint16_t port;
 	int text;
 
 	if (!sa || !acl_match(&d->cfg.http_allow, sa)) {
-		peer_text(sa, peer, sizeof(peer));
+		addr_split(sa, peer, sizeof(peer), &port);
 		log_notice("http: request from %s refused: not in [http] "
 			   "allow", peer);
 		reply_text(req, 403, "Forbidden", "forbidden: your address is "
@@ -255,7 +243,8 @@ static struct evhttp_bound_socket *bind_addr(struct rdmad_http *h,
 	char host[INET6_ADDRSTRLEN] = "";
 	uint16_t port;
 
-	config_addr_split(a, host, sizeof(host), &port);
+	addr_split((const struct sockaddr *)&a->addr, host, sizeof(host),
+		   &port);
 	errno = 0;
 	b = evhttp_bind_socket_with_handle(h->eh, host, port);
 	if (!b)

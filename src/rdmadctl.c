@@ -22,6 +22,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 
+#include "addr.h"
 #include "config.h"
 #include "metrics.h"
 
@@ -112,7 +113,8 @@ static int fetch(const struct config_listen *a, const char *uri,
 	size_t len;
 	int ret = EX_UNAVAILABLE;
 
-	config_addr_split(a, host, sizeof(host), &port);
+	addr_split((const struct sockaddr *)&a->addr, host, sizeof(host),
+		   &port);
 	c.body = evbuffer_new();
 	if (base)
 		conn = evhttp_connection_base_new(base, NULL, host, port);
