@@ -60,7 +60,7 @@ struct conn {
 	struct sockaddr_storage peer_addr;	/* for per-host counts */
 	struct timespec t_open;
 	struct conn_fsm fsm;
-	int counted;			/* in d->n_conns */
+	int counted;			/* active in d->stats */
 	int linked;			/* in d->conns */
 
 	struct rdma_cm_id *cm_id;
@@ -946,7 +946,6 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 		 elapsed(&c->t_open));
 	if (c->counted) {
 		c->counted = 0;
-		d->n_conns--;
 		stats_closed(&d->stats, conn_sproto(c), c->res,
 			     elapsed_ns(&c->t_open));
 	}
@@ -1197,10 +1196,10 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: this server "
 		       "requires a pre-shared key; the rping protocol cannot "
 		       "authenticate");
-	if (d->n_conns >= cfg->max_connections)
+	if (rdmad_n_conns(d) >= cfg->max_connections)
 		REJECT(d, e->id, peer, STATS_REJ_BUSY,
 			      "busy: %u/%u connections, retry later",
-			      d->n_conns, cfg->max_connections);
+			      rdmad_n_conns(d), cfg->max_connections);
 	if (cfg->max_per_host) {
 		unsigned int same = conn_count_host(d, sa);
 
@@ -1279,7 +1278,6 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	TAILQ_INSERT_TAIL(&d->conns, c, link);
 	c->linked = 1;
 	c->counted = 1;
-	d->n_conns++;
 	stats_accepted(&d->stats, conn_sproto(c));
 	if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
@@ -1287,12 +1285,13 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 			 hello.ops & PROTO_OP_READ ? "read" : "",
 			 hello.ops == PROTO_OP_MASK ? "+" : "",
 			 hello.ops & PROTO_OP_WRITE ? "write" : "",
-			 hello.size, hello.iters, d->n_conns,
+			 hello.size, hello.iters, rdmad_n_conns(d),
 			 cfg->max_connections,
 			 c->fsm.auth ? ", key required" : "");
 	else
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
-			 "connection %u/%u", d->n_conns, cfg->max_connections);
+			 "connection %u/%u", rdmad_n_conns(d),
+			 cfg->max_connections);
 }
 
 /* ---- status ------------------------------------------------------------ */

@@ -61,7 +61,7 @@ static void sd_status(struct rdmad *d)
 {
 	sd_notifyf(0, "STATUS=%s%u active; %llu served, %llu failed, "
 		   "%llu rejected", d->stopping ? "draining: " : "",
-		   d->n_conns,
+		   rdmad_n_conns(d),
 		   (unsigned long long)stats_accepted_total(&d->stats),
 		   (unsigned long long)stats_sessions_failed(&d->stats),
 		   (unsigned long long)stats_rejects_total(&d->stats));
@@ -123,7 +123,7 @@ static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)
 	struct rdmad *d = arg;
 
 	log_warn("%u connections still open after the close deadline; "
-		 "exiting anyway", d->n_conns);
+		 "exiting anyway", rdmad_n_conns(d));
 	event_base_loopexit(d->base, NULL);
 }
 
@@ -147,7 +147,7 @@ static void drain_timer_cb(evutil_socket_t fd, short what, void *arg)
 	struct rdmad *d = arg;
 
 	log_notice("drain deadline passed: disconnecting %u connections",
-		   d->n_conns);
+		   rdmad_n_conns(d));
 	conn_shutdown_all(d);
 	if (TAILQ_EMPTY(&d->conns)) {
 		event_base_loopexit(d->base, NULL);
@@ -162,7 +162,7 @@ static void stop(struct rdmad *d, const char *why)
 
 	if (d->stopping) {
 		log_notice("%s again: exiting now, %u connections dropped",
-			   why, d->n_conns);
+			   why, rdmad_n_conns(d));
 		event_base_loopexit(d->base, NULL);
 		return;
 	}
@@ -176,8 +176,8 @@ static void stop(struct rdmad *d, const char *why)
 		return;
 	}
 	log_conn(LOG_NOTICE, &lc, "%s: stopping; no new connections, "
-		 "%u live ones get up to %u ms to finish", why, d->n_conns,
-		 d->cfg.drain_timeout_ms);
+		 "%u live ones get up to %u ms to finish", why,
+		 rdmad_n_conns(d), d->cfg.drain_timeout_ms);
 	sd_status(d);
 	arm(d, &drain_timer, drain_timer_cb, d->cfg.drain_timeout_ms);
 }

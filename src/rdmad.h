@@ -59,7 +59,6 @@ struct rdmad {
 	unsigned int n_devices;
 
 	struct conn_list conns;
-	unsigned int n_conns;		/* live, counted against the limit */
 	uint64_t next_conn_id;
 	struct stats stats;
 	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
@@ -69,6 +68,12 @@ struct rdmad {
 	int stopping;
 	struct event *stop_timer;
 };
+
+/* Live connections, counted against the limit: the stats' active ones. */
+static inline unsigned int rdmad_n_conns(const struct rdmad *d)
+{
+	return (unsigned int)stats_active_total(&d->stats);
+}
 
 /* listener.c */
 int listener_start(struct rdmad *d);
