@@ -223,31 +223,41 @@ static void test_table(void)
 				}
 }
 
-/* Run the events (ended by -1) from the initial state of PROTO; returns
- * 0, or the 1-based position of the first event rejected.  *acts gets
- * the union of all actions asked for. */
-static int walk(enum conn_proto proto, struct conn_fsm *end,
-		unsigned int *acts, ...)
+/* Run the events of AP (ended by -1) from F; returns 0, or the 1-based
+ * position of the first event rejected.  *acts gets the union of all
+ * actions asked for, *end the state reached. */
+static int vwalk(struct conn_fsm f, struct conn_fsm *end, unsigned int *acts,
+		 va_list ap)
 {
 	struct conn_step st;
-	struct conn_fsm f;
-	va_list ap;
-	int ev, i = 0, ret = 0;
+	int ev, i = 0;
 
-	conn_fsm_init(&f, proto);
 	*acts = 0;
-	va_start(ap, acts);
 	while ((ev = va_arg(ap, int)) >= 0) {
 		i++;
 		if (conn_fsm_step(&f, ev, &st)) {
-			ret = i;
-			break;
+			*end = f;
+			return i;
 		}
 		f = st.next;
 		*acts |= st.actions;
 	}
-	va_end(ap);
 	*end = f;
+	return 0;
+}
+
+/* From the initial state of PROTO. */
+static int walk(enum conn_proto proto, struct conn_fsm *end,
+		unsigned int *acts, ...)
+{
+	struct conn_fsm f;
+	va_list ap;
+	int ret;
+
+	conn_fsm_init(&f, proto);
+	va_start(ap, acts);
+	ret = vwalk(f, end, acts, ap);
+	va_end(ap);
 	return ret;
 }
 
@@ -256,25 +266,14 @@ static int walk(enum conn_proto proto, struct conn_fsm *end,
 /* Same from the keyed native initial state (conn_fsm_init_auth). */
 static int walk_auth(struct conn_fsm *end, unsigned int *acts, ...)
 {
-	struct conn_step st;
 	struct conn_fsm f;
 	va_list ap;
-	int ev, i = 0, ret = 0;
+	int ret;
 
 	conn_fsm_init_auth(&f);
-	*acts = 0;
 	va_start(ap, acts);
-	while ((ev = va_arg(ap, int)) >= 0) {
-		i++;
-		if (conn_fsm_step(&f, ev, &st)) {
-			ret = i;
-			break;
-		}
-		f = st.next;
-		*acts |= st.actions;
-	}
+	ret = vwalk(f, end, acts, ap);
 	va_end(ap);
-	*end = f;
 	return ret;
 }
 
