@@ -946,16 +946,26 @@ static int case_flood(unsigned int n, int rping)
 
 /* ---- cases: stolen and stale rkeys, least access ----------------- */
 
-static int is_access_err(int st)
+/*
+ * A 4 KiB OP at ADDR with RKEY from H must fail with a remote access
+ * error: 0, or failed() saying WHAT and the status seen.
+ */
+static int want_access_err(struct hc *h, enum ibv_wr_opcode op,
+			   uint64_t addr, uint32_t rkey, const char *what)
 {
-	return st == IBV_WC_REM_ACCESS_ERR;
+	int st = hc_rdma(h, op, addr, rkey, 4096);
+
+	if (st == IBV_WC_REM_ACCESS_ERR)
+		return 0;
+	return failed("%s: status %d (%s), want remote access error", what,
+		      st, st >= 0 ? ibv_wc_status_str(st) : "timeout");
 }
 
 static int case_steal(struct hc *v, struct hc *a)
 {
 	struct proto_hello hv, ha;
 	const char *what = NULL;
-	int st, ret;
+	int ret;
 
 	hello_default(&hv, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xbeef);
 	hello_default(&ha, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xbad);
@@ -970,31 +980,27 @@ static int case_steal(struct hc *v, struct hc *a)
 
 	/* 1. WRITE into the victim's buffer with its rkey, our QP. */
 	memset(a->buf, 0xa5, 4096);
-	st = hc_rdma(a, IBV_WR_RDMA_WRITE, v->desc.addr, v->desc.rkey, 4096);
-	if (!is_access_err(st))
-		return failed("stolen-rkey WRITE: status %d (%s), want "
-			      "remote access error", st,
-			      st >= 0 ? ibv_wc_status_str(st) : "timeout");
+	if (want_access_err(a, IBV_WR_RDMA_WRITE, v->desc.addr, v->desc.rkey,
+			    "stolen-rkey WRITE"))
+		return 1;
 	hc_close(a);
 
 	/* 2. READ it, from a fresh connection (the first is in error). */
 	ret = native_open(a, &ha, NULL);
 	if (ret)
 		return failed("second attacker session: %s", strerror(-ret));
-	st = hc_rdma(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey, 4096);
-	if (!is_access_err(st))
-		return failed("stolen-rkey READ: status %d, want remote "
-			      "access error", st);
+	if (want_access_err(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey,
+			    "stolen-rkey READ"))
+		return 1;
 	hc_close(a);
 
 	/* 3. Our own rkey, the victim's address. */
 	ret = native_open(a, &ha, NULL);
 	if (ret)
 		return failed("third attacker session: %s", strerror(-ret));
-	st = hc_rdma(a, IBV_WR_RDMA_WRITE, v->desc.addr, a->desc.rkey, 4096);
-	if (!is_access_err(st))
-		return failed("own rkey at the victim's address: status %d, "
-			      "want remote access error", st);
+	if (want_access_err(a, IBV_WR_RDMA_WRITE, v->desc.addr, a->desc.rkey,
+			    "own rkey at the victim's address"))
+		return 1;
 
 	/* The victim's data is intact and its session ends ok. */
 	ret = native_honest(v, &what);
@@ -1008,7 +1014,7 @@ static int case_stale(struct hc *v, struct hc *a)
 {
 	struct proto_hello hv, ha;
 	const char *what = NULL;
-	int st, ret;
+	int ret;
 
 	hello_default(&hv, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 0xcafe);
 	hello_default(&ha, PROTO_OP_READ, 4096, 0xf00);
@@ -1022,10 +1028,9 @@ static int case_stale(struct hc *v, struct hc *a)
 		return failed("victim session: %s", what);
 	hc_close(v);
 	usleep(500 * 1000);	/* the server releases the victim */
-	st = hc_rdma(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey, 4096);
-	if (!is_access_err(st))
-		return failed("stale rkey READ: status %d, want remote "
-			      "access error", st);
+	if (want_access_err(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey,
+			    "stale rkey READ"))
+		return 1;
 	return pass("rkey of a finished session refused (remote access "
 		    "error)");
 }
@@ -1033,19 +1038,17 @@ static int case_stale(struct hc *v, struct hc *a)
 static int case_least(struct hc *h, uint8_t ops)
 {
 	struct proto_hello hl;
-	int st, ret;
+	int ret;
 
 	hello_default(&hl, ops, 4096, 0x1ea5);
 	ret = native_open(h, &hl, NULL);
 	if (ret)
 		return failed("session: %s", strerror(-ret));
-	st = hc_rdma(h, ops == PROTO_OP_READ ? IBV_WR_RDMA_WRITE :
-		     IBV_WR_RDMA_READ, h->desc.addr, h->desc.rkey, 4096);
-	if (!is_access_err(st))
-		return failed("%s on a %s-only buffer: status %d, want remote "
-			      "access error", ops == PROTO_OP_READ ? "WRITE" :
-			      "READ", ops == PROTO_OP_READ ? "read" : "write",
-			      st);
+	if (want_access_err(h, ops == PROTO_OP_READ ? IBV_WR_RDMA_WRITE :
+			    IBV_WR_RDMA_READ, h->desc.addr, h->desc.rkey,
+			    ops == PROTO_OP_READ ? "WRITE on a read-only buffer" :
+			    "READ on a write-only buffer"))
+		return 1;
 	return pass("%s-only buffer refused the other operation",
 		    ops == PROTO_OP_READ ? "read" : "write");
 }
