@@ -175,25 +175,30 @@ static void render_connections(struct mw *w, const struct stats *s)
 				   s->sessions[p][r]);
 }
 
+/* Counter NAME_total{proto,op} of a [proto][op] table. */
+static void by_proto_op(struct mw *w, const char *name,
+			const uint64_t (*t)[STATS_OP_N])
+{
+	unsigned int p, op;
+
+	for (p = 0; p < STATS_PROTO_N; p++)
+		for (op = 0; op < STATS_OP_N; op++)
+			sample_u64(w, name, "_total",
+				   "proto", stats_proto_name(p),
+				   "op", stats_op_name(op), t[p][op]);
+}
+
 static void render_rdma(struct mw *w, const struct stats *s)
 {
-	unsigned int p, op, i;
+	unsigned int i;
 
 	family(w, "rdmad_rdma_bytes", FT_COUNTER, "bytes",
 	       "Bytes moved by RDMA READ and WRITE, by protocol and "
 	       "operation.");
-	for (p = 0; p < STATS_PROTO_N; p++)
-		for (op = 0; op < STATS_OP_N; op++)
-			sample_u64(w, "rdmad_rdma_bytes", "_total",
-				   "proto", stats_proto_name(p),
-				   "op", stats_op_name(op), s->bytes[p][op]);
+	by_proto_op(w, "rdmad_rdma_bytes", s->bytes);
 	family(w, "rdmad_rdma_operations", FT_COUNTER, NULL,
 	       "RDMA READ and WRITE operations, by protocol and operation.");
-	for (p = 0; p < STATS_PROTO_N; p++)
-		for (op = 0; op < STATS_OP_N; op++)
-			sample_u64(w, "rdmad_rdma_operations", "_total",
-				   "proto", stats_proto_name(p),
-				   "op", stats_op_name(op), s->ops[p][op]);
+	by_proto_op(w, "rdmad_rdma_operations", s->ops);
 	family(w, "rdmad_completion_errors", FT_COUNTER, NULL,
 	       "Work completions that failed, by verbs status (flushes of "
 	       "a closing connection not counted).");
