@@ -225,9 +225,12 @@ static void conn_set_state(struct conn *c, const struct conn_fsm *next,
 
 	if (!memcmp(&c->fsm, next, sizeof(*next)))
 		return;
-	conn_log(c, LOG_DEBUG, NULL, "%s -> %s (%s)",
-		 conn_fsm_str(&c->fsm, a, sizeof(a)),
-		 conn_fsm_str(next, b, sizeof(b)), conn_event_name(ev));
+	/* Every transition of every connection: format only when logged. */
+	if (LOG_DEBUG <= log_get_level())
+		conn_log(c, LOG_DEBUG, NULL, "%s -> %s (%s)",
+			 conn_fsm_str(&c->fsm, a, sizeof(a)),
+			 conn_fsm_str(next, b, sizeof(b)),
+			 conn_event_name(ev));
 	c->fsm = *next;
 	conn_arm_deadline(c);
 }
