@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,6 +32,7 @@
 #include "auth.h"
 #include "config.h"
 #include "conn.h"
+#include "fdlimit.h"
 #include "log.h"
 #include "rdmad.h"
 
@@ -99,14 +99,11 @@ static int watchdog_start(struct rdmad *d)
  */
 static void raise_nofile(void)
 {
-	struct rlimit rl;
+	int ret = fdlimit_raise(RLIM_INFINITY);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
-		return;
-	rl.rlim_cur = rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
+	if (ret)
 		log_debug("cannot raise the open files limit: %s",
-			  strerror(errno));
+			  strerror(-ret));
 }
 
 void rdmad_conn_gone(struct rdmad *d)

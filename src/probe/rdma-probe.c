@@ -5,13 +5,13 @@
  */
 #include "probe.h"
 #include "probe_targets.h"
+#include "fdlimit.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,15 +116,11 @@ static int load_targets(const struct probe_opts *o, struct probe_targets *tl)
 /* Every connection holds a completion channel fd: allow enough. */
 static void raise_nofile(unsigned long conns)
 {
-	struct rlimit rl;
-	rlim_t want = (rlim_t)conns * 2 + 64;
+	int ret = fdlimit_raise((rlim_t)conns * 2 + 64);
 
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
-		return;
-	rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
+	if (ret)
 		probe_dbg(1, "cannot raise the open files limit: %s",
-			  strerror(errno));
+			  strerror(-ret));
 }
 
 /* --targets: one run over every target at once, the matrix. */
