@@ -193,20 +193,19 @@ static void reload(struct rdmad *d)
 	config_defaults(&cfg);
 	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
 	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
-	    http_prepare(d, &cfg, err, sizeof(err))) {
-		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
-			 "with the previous configuration", err);
-		goto out;
-	}
+	    http_prepare(d, &cfg, err, sizeof(err)))
+		goto refused;
 	if (listener_reload(d, &cfg, err, sizeof(err))) {
 		http_rollback(d);
-		log_conn(LOG_ERR, &lc, "reload refused: %s; still running "
-			 "with the previous configuration", err);
-		goto out;
+		goto refused;
 	}
 	http_commit(d);
 	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
+	goto out;
+refused:
+	log_conn(LOG_ERR, &lc, "reload refused: %s; still running with the "
+		 "previous configuration", err);
 out:
 	auth_key_clear(&cfg.psk);
 	sd_notify(0, "READY=1");
