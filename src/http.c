@@ -182,6 +182,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	struct stats_view v;
 	char peer[INET6_ADDRSTRLEN];
 	uint16_t port;
+	unsigned int n;
 	int text;
 
 	if (!sa || !acl_match(&d->cfg.http_allow, sa)) {
@@ -218,13 +219,17 @@ static void request_cb(struct evhttp_request *req, void *arg)
 				   "only parameter is format=json|text");
 			return;
 		}
-		conns = calloc(HTTP_MAX_CONNS_SHOWN, sizeof(*conns));
+		/* As many rows as there are connections (+1: never 0). */
+		n = rdmad_n_conns(d);
+		if (n > HTTP_MAX_CONNS_SHOWN)
+			n = HTTP_MAX_CONNS_SHOWN;
+		conns = calloc(n + 1, sizeof(*conns));
 		if (!conns) {
 			reply_text(req, 500, "Internal Server Error",
 				   "out of memory");
 			return;
 		}
-		view_fill(d, &v, ls, conns, HTTP_MAX_CONNS_SHOWN);
+		view_fill(d, &v, ls, conns, n);
 		reply_render(req, text ? "text/plain; charset=utf-8" :
 			     "application/json", render_status, &v, text);
 		free(conns);
