@@ -172,13 +172,10 @@ static enum stats_proto conn_sproto(const struct conn *c)
 						  STATS_PROTO_NATIVE;
 }
 
+/* Seconds since T0, for the logs. */
 static double elapsed(const struct timespec *t0)
 {
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t0->tv_sec) +
-	       (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+	return (double)elapsed_ns(t0) / 1e9;
 }
 
 /* ---- state and deadline ------------------------------------------------ */
