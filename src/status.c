@@ -7,25 +7,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "json.h"
 #include "status.h"
 
 /* ---- JSON ------------------------------------------------------------- */
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
 
 /* "name": value pairs of one counter row; SKIP_ZERO for sparse maps. */
 static void json_counts(FILE *f, const char *const *names,

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "json.h"
 #include "probe_targets.h"
 #include "proto.h"
 
@@ -482,28 +483,6 @@ void probe_report(FILE *f, const char *target, const struct probe_run *r)
 }
 
 /* ---- JSON ------------------------------------------------------------- */
-
-/* A JSON string: quotes, backslashes, control and non-ASCII bytes
- * escaped, so the document is valid whatever the message holds. */
-static void json_str(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
 
 static const char *op_name(uint8_t ops)
 {
