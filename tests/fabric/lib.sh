@@ -1,0 +1,309 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/fabric/lib.sh - the fabric: several hosts on one virtual wire, and
+# faults on it.  Sourced by tests/fabric/fabric (which builds the wire and
+# runs the suite) and by every fabric test (t-8*.sh), which run on this
+# machine, outside the guests, so that they can do to a host what happens
+# to real ones: pull its cable, crash it, freeze it.
+#
+# The wire: one Linux bridge with a tap port per host, no uplink, no
+# address and IPv6 off on the bridge and its ports, so nothing on it can
+# reach this machine's real network or be reached from it.  Each host is
+# a QEMU guest (TCG, one vCPU) booting Debian's kernel with this
+# machine's / shared read-only under a tmpfs overlay (as tests/testbed),
+# with a virtio-net NIC (eth0) on its tap, the address 10.98.0.(10+I)/24
+# and an rxe device (rxe0) on eth0.  Packets between hosts cross the
+# bridge: delay, loss and a pulled cable apply to them.
+#
+# For a test:
+#   fab_require N          hosts 1..N up, healthy and clean (no faults, no
+#                          leftover processes); boots or reboots as needed
+#   fab_addr I             host I's address
+#   fab_sh I [-t SECS] CMD run the shell command CMD on host I, print its
+#                          output, return its status (124: not done by the
+#                          deadline, default 120 s; 125: the host is gone)
+#   fab_spawn I NAME CMD   start CMD on host I in the background
+#   fab_wait I NAME [SECS] wait for it: output and status as fab_sh
+#   fab_kill I NAME        kill it (its whole process group)
+# Faults, each undone by fab_require (and by the next test's start):
+#   fab_netem I DIR SPEC   tc netem SPEC ("loss 3%", "delay 5ms 1ms",
+#                          "corrupt 1%", "reorder 25% 50% delay 2ms",
+#                          "rate 100mbit") on host I's packets: DIR "in"
+#                          (to I; on its tap, outside the guest), "out"
+#                          (from I; on its eth0) or "both"
+#   fab_netem_clear I      remove both
+#   fab_link I down|up     QEMU's set_link: the cable, seen from outside
+#   fab_crash I            kill host I's QEMU (a crash: no goodbye)
+#   fab_hang I, fab_resume I   stop / continue host I's QEMU (gray failure)
+#   fab_mtu I MTU          eth0's MTU on host I (the wire carries 9000)
+#   fab_alive I            true while host I's QEMU runs (stopped or not)
+# Also: fab_log, fab_fail, $T (scratch folder of this test, on this
+# machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
+# fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
+
+set -u
+: "${RDMAD_FABRIC_DIR:?not inside the fabric (run through tests/fabric/fabric)}"
+: "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
+: "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
+F=$RDMAD_FABRIC_DIR
+T=${RDMAD_TEST_TMP:-$(mktemp -d)}
+mkdir -p "$T"
+RDMAD=$RDMAD_BUILD_DIR/src/rdmad
+PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
+RDMADCTL=$RDMAD_BUILD_DIR/src/rdmadctl
+fab_seq=0
+
+fab_log() { printf '# %s\n' "$*" >&2; }
+fab_fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+fab_now() { date +%s.%N; }
+fab_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+fab_addr() { echo "10.98.0.$((10 + $1))"; }
+fab_dir() { echo "$F/h$1"; }
+fab_tap() { echo "$(cat "$F/bridge")t$1"; }
+fab_pid() { cat "$(fab_dir "$1")/qemu.pid" 2>/dev/null; }
+fab_alive() {
+	local p
+	p=$(fab_pid "$1") && [ -n "$p" ] && kill -0 "$p" 2>/dev/null
+}
+fab_stopped() {
+	local p
+	p=$(fab_pid "$1") && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = T ]
+}
+
+# ---- boot ----------------------------------------------------------------
+
+# fab_boot I: start host I's QEMU, detached from the test's process group
+# (a host outlives the test that booted it).  fab_boot_wait I waits for
+# its agent.
+fab_boot() {
+	local i=$1 d
+	d=$(fab_dir "$i")
+	fab_alive "$i" && fab_crash "$i"
+	rm -rf "$d"
+	mkdir -p "$d/shared"
+	cp "$RDMAD_SOURCE_DIR/tests/fabric/fabric-agent" "$d/shared/guest-init"
+	{
+		printf 'export FAB_HOST=%q FAB_ADDR=%q FAB_MTU=1500\n' "$i" "$(fab_addr "$i")"
+		printf 'export FAB_N=%q\n' "$(cat "$F/n")"
+		printf 'export RDMAD_BUILD_DIR=%q RDMAD_SOURCE_DIR=%q PATH=%q\n' \
+			"$RDMAD_BUILD_DIR" "$RDMAD_SOURCE_DIR" "$PATH"
+	} >"$d/shared/host.env"
+	# shellcheck disable=SC2046
+	setsid qemu-system-x86_64 $(cat "$F/accel") -smp 1 -m "$(cat "$F/memory")" \
+		-no-reboot -nic none -display none \
+		-netdev "tap,id=n0,ifname=$(fab_tap "$i"),script=no,downscript=no" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:fa:b0:$(printf %02x "$i")" \
+		-monitor "unix:$d/monitor.sock,server=on,wait=off" \
+		-serial "file:$d/console.log" -pidfile "$d/qemu.pid" \
+		-kernel "$(cat "$F/kernel")" -initrd "$(cat "$F/initrd")" \
+		-append "console=ttyS0 quiet panic=-1 clocksource=tsc tsc=reliable rdmad_init=bash" \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$d/shared,mount_tag=results,security_model=none,multidevs=remap" \
+		</dev/null >"$d/qemu.log" 2>&1 &
+	echo $! >"$d/qemu.pid"
+	date +%s.%N >"$d/boot-start"
+}
+
+fab_boot_wait() {
+	local i=$1 secs=${2:-180} d k
+	d=$(fab_dir "$i")
+	for ((k = 0; k < secs * 10; k++)); do
+		[ -f "$d/shared/ready" ] && {
+			fab_log "host $i ($(fab_addr "$i")) up in $(awk -v a="$(cat "$d/boot-start")" \
+				-v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')s"
+			return 0
+		}
+		[ -f "$d/shared/failed" ] && fab_fail "host $i failed to start: $(cat "$d/shared/failed")"
+		fab_alive "$i" || fab_fail "host $i's QEMU ended while booting: $(tail -3 "$d/qemu.log") $(tail -5 "$d/console.log")"
+		sleep 0.1
+	done
+	fab_fail "host $i not up after ${secs}s; console: $(tail -5 "$d/console.log")"
+}
+
+# ---- jobs ----------------------------------------------------------------
+
+# fab_job I NAME CMD: hand CMD to host I's agent as job NAME.
+fab_job() {
+	local i=$1 name=$2 d
+	d=$(fab_dir "$i")/shared
+	{
+		echo "source /testbed/host.env"
+		printf 'export T=/tmp/fabric-test\nmkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
+		printf 'RDMAD=%q PROBE=%q RDMADCTL=%q\n' "$RDMAD" "$PROBE" "$RDMADCTL"
+		printf '%s\n' "$3"
+	} >"$d/jobs/.$name.tmp" || return 125
+	rm -f "$d/out/$name.rc" "$d/out/$name.out"
+	mv "$d/jobs/.$name.tmp" "$d/jobs/$name.sh"
+}
+
+fab_spawn() { fab_job "$1" "$2" "$3"; }
+
+fab_wait() {
+	local i=$1 name=$2 secs=${3:-120} d k
+	d=$(fab_dir "$i")/shared
+	for ((k = 0; k < secs * 20; k++)); do
+		if [ -f "$d/out/$name.rc" ]; then
+			cat "$d/out/$name.out" 2>/dev/null
+			return "$(cat "$d/out/$name.rc")"
+		fi
+		fab_alive "$i" || { cat "$d/out/$name.out" 2>/dev/null; return 125; }
+		sleep 0.05
+	done
+	fab_kill "$i" "$name"
+	cat "$d/out/$name.out" 2>/dev/null
+	return 124
+}
+
+fab_kill() { : >"$(fab_dir "$1")/shared/jobs/$2.kill"; }
+
+fab_sh() {
+	local i=$1 secs=120 name
+	shift
+	if [ "$1" = -t ]; then secs=$2; shift 2; fi
+	fab_seq=$((fab_seq + 1))
+	name=sh$$-$fab_seq
+	fab_job "$i" "$name" "$1" || return 125
+	fab_wait "$i" "$name" "$secs"
+}
+
+# ---- faults ----------------------------------------------------------------
+
+fab_monitor() { # fab_monitor I HMP-COMMAND
+	python3 - "$(fab_dir "$1")/monitor.sock" "$2" <<'EOF'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(5)
+s.connect(sys.argv[1])
+def upto_prompt():
+    buf = b''
+    while not buf.endswith(b'(qemu) '):
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+upto_prompt()
+s.sendall(sys.argv[2].encode() + b'\n')
+out = upto_prompt().decode(errors='replace')
+lines = [l for l in out.replace('\r', '').split('\n')[1:] if l and not l.startswith('(qemu)')]
+print('\n'.join(lines), end='')
+EOF
+}
+
+fab_link() {
+	local on=on
+	[ "$2" = down ] && on=off
+	fab_monitor "$1" "set_link n0 $on" >/dev/null || fab_fail "QEMU monitor of host $1: set_link failed"
+	fab_log "host $1: cable $2"
+}
+
+fab_netem() {
+	local i=$1 dir=$2 spec=$3
+	if [ "$dir" = in ] || [ "$dir" = both ]; then
+		# shellcheck disable=SC2086
+		tc qdisc replace dev "$(fab_tap "$i")" root netem $spec ||
+			fab_fail "tc netem $spec on host $i's tap failed"
+	fi
+	if [ "$dir" = out ] || [ "$dir" = both ]; then
+		fab_sh "$i" -t 30 "tc qdisc replace dev eth0 root netem $spec" ||
+			fab_fail "tc netem $spec on host $i's eth0 failed"
+	fi
+	fab_log "host $i: netem $spec ($dir)"
+}
+
+fab_netem_clear() {
+	tc qdisc del dev "$(fab_tap "$1")" root 2>/dev/null
+	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; true" >/dev/null
+}
+
+fab_crash() {
+	local p
+	p=$(fab_pid "$1") || return 0
+	kill -KILL "$p" 2>/dev/null
+	while kill -0 "$p" 2>/dev/null; do sleep 0.05; done
+	fab_log "host $1: crashed (QEMU killed)"
+}
+
+fab_hang() { kill -STOP "$(fab_pid "$1")" && fab_log "host $1: hung (QEMU stopped)"; }
+fab_resume() { kill -CONT "$(fab_pid "$1")" && fab_log "host $1: resumed"; }
+
+fab_mtu() {
+	fab_sh "$1" -t 30 "ip link set eth0 mtu $2" || fab_fail "host $1: cannot set MTU $2"
+	fab_log "host $1: eth0 MTU $2"
+}
+
+# ---- a clean fabric for each test ----------------------------------------
+
+# The state a test may expect at its start: every host up and answering,
+# no netem, cable in, MTU 1500, nothing left of earlier tests running.
+fab_clean() {
+	local i=$1
+	tc qdisc del dev "$(fab_tap "$i")" root 2>/dev/null
+	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
+	fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rping|ib_.*|tcpdump" 2>/dev/null
+		tc qdisc del dev eth0 root 2>/dev/null
+		ip link set eth0 mtu 1500; ip link set eth0 up
+		rm -rf /tmp/fabric-test
+		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
+		grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state' >/dev/null
+}
+
+fab_require() {
+	local n=$1 i boot=()
+	[ "$n" -le "$(cat "$F/n")" ] || fab_fail "test wants $n hosts, the fabric has $(cat "$F/n")"
+	for ((i = 1; i <= n; i++)); do
+		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
+		if ! fab_alive "$i" || ! fab_clean "$i"; then
+			fab_log "host $i: dead or unhealthy; rebooting it"
+			fab_boot "$i"
+			boot+=("$i")
+		fi
+	done
+	for i in "${boot[@]}"; do fab_boot_wait "$i"; done
+	# Leave the fabric as found for the next test, whatever this one did.
+	trap fab_leave EXIT
+}
+
+fab_leave() {
+	local i
+	for ((i = 1; i <= $(cat "$F/n"); i++)); do
+		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
+		tc qdisc del dev "$(fab_tap "$i")" root 2>/dev/null
+		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
+	done
+}
+
+# ---- rdmad on a host -------------------------------------------------------
+
+# fab_rdmad_start I PORT [LINE...]: rdmad on host I listening on its
+# address at PORT, HTTP on 127.0.0.1:9470, config lines "section.key =
+# value" as tests/rdma/lib.sh's rdmad_conf; log in /tmp/fabric-test/rdmad.log.
+fab_rdmad_start() {
+	local i=$1 port=$2 l conf
+	shift 2
+	conf="[server]"$'\n'"listen = $(fab_addr "$i"):$port"$'\n'
+	for l in "$@"; do
+		conf+="[${l%%.*}]"$'\n'"${l#*.}"$'\n'
+	done
+	fab_sh "$i" -t 60 "cat >\$T/rdmad.ini <<'EOF'
+$conf
+EOF
+setsid \$RDMAD -c \$T/rdmad.ini >\$T/rdmad.log 2>&1 </dev/null &
+for k in \$(seq 200); do
+	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$port( |\$)' && exit 0
+	kill -0 \$! 2>/dev/null || break
+	sleep 0.1
+done
+echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1" ||
+		fab_fail "rdmad on host $i did not start"
+}
+
+# fab_res_counts I PROC: "qp=N mr=N cm_id=N fd=N" of the process named
+# PROC on host I (rdma resource show, /proc/PID/fd).
+fab_res_counts() {
+	fab_sh "$1" -t 30 "p=\$(pidof -s $2) || { echo 'no $2'; exit 1; }
+out=''
+for r in qp mr cm_id; do out+=\"\$r=\$(rdma resource show \$r 2>/dev/null | grep -c \"pid \$p \") \"; done
+echo \"\${out}fd=\$(ls /proc/\$p/fd | wc -l)\""
+}

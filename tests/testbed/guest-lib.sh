@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: BSD-2-Clause
+# guest-lib.sh - what every QEMU guest of the test bed needs, sourced by
+# tests/testbed/testbed (one guest) and tests/fabric/fabric (several):
+# the packages, the kernel that ships rdma_rxe, and the initramfs.
+# The sourcing script defines die, say, $cache (a folder for the
+# initramfs) and $install (1: apt-get install what lacks).
+
+guest_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+need_pkgs=()
+check_tool() { command -v "$1" >/dev/null 2>&1 || need_pkgs+=("$2"); }
+
+pick_kernel() {
+	local k v
+	for k in $(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -rV); do
+		v=${k#/boot/vmlinuz-}
+		if [ -r "$k" ] && ls /lib/modules/"$v"/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko* >/dev/null 2>&1; then
+			echo "$v"
+			return 0
+		fi
+	done
+	return 1
+}
+
+ensure_guest_tools() {
+	need_pkgs=()
+	check_tool qemu-system-x86_64 qemu-system-x86
+	check_tool cpio cpio
+	[ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -qx switch_root ||
+		need_pkgs+=(busybox-static)
+	check_tool rdma iproute2
+	check_tool rping rdmacm-utils
+	check_tool ibv_devices ibverbs-utils
+	check_tool ib_write_bw perftest
+	check_tool modprobe kmod
+	[ -e /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so ] ||
+		ls /usr/lib/*/libibverbs/librxe-rdmav*.so >/dev/null 2>&1 ||
+		need_pkgs+=(ibverbs-providers)
+	pick_kernel >/dev/null || need_pkgs+=(linux-image-amd64)
+	[ ${#need_pkgs[@]} -eq 0 ] && return 0
+	if [ "$install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing ${need_pkgs[*]}"
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			"${need_pkgs[@]}" >"$cache/apt.log" 2>&1 || {
+			tail -20 "$cache/apt.log" >&2
+			die "apt-get install ${need_pkgs[*]} failed (log above)"
+		}
+		need_pkgs=()
+		pick_kernel >/dev/null || die "installed linux-image-amd64 but found no kernel with rdma_rxe under /boot"
+		return 0
+	fi
+	die "no RDMA on this host and the guest test bed lacks: ${need_pkgs[*]} (as root on Debian/Ubuntu: apt-get install ${need_pkgs[*]})"
+}
+
+# The initramfs: busybox, the modules that reach the host's root over 9p,
+# and /init (tests/testbed/initramfs-init).  Rebuilt when its inputs change.
+build_initramfs() {
+	local kver=$1 out=$cache/initramfs-$kver.cpio.gz stamp dir m
+	stamp=$(cat "$guest_lib_dir/initramfs-init" /bin/busybox | md5sum | cut -c1-16)
+	if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+		echo "$out"
+		return 0
+	fi
+	dir=$(mktemp -d "$cache/initramfs.XXXXXX")
+	mkdir -p "$dir"/{bin,dev,proc,sys,newroot,lower,upper,mods}
+	cp /bin/busybox "$dir/bin/busybox"
+	ln -s busybox "$dir/bin/sh"
+	cp "$guest_lib_dir/initramfs-init" "$dir/init"
+	chmod 755 "$dir/init"
+	: >"$dir/mods/order"
+	for m in virtio_pci 9pnet_virtio 9p overlay; do
+		modprobe -S "$kver" --show-depends "$m" 2>/dev/null |
+			awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++' | while read -r m; do
+		cp "$m" "$dir/mods/" && basename "$m" >>"$dir/mods/order"
+	done
+	[ -s "$dir/mods/order" ] || die "modprobe -S $kver found no 9p/virtio modules"
+	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" ||
+		die "could not build the initramfs"
+	mv "$out.tmp" "$out"
+	echo "$stamp" >"$out.stamp"
+	rm -rf "$dir"
+	echo "$out"
+}
+
