@@ -69,6 +69,7 @@ void config_defaults(struct rdmad_config *cfg)
 	cfg->io_timeout_ms = 10000;
 	cfg->linger_timeout_ms = 5000;
 	cfg->close_timeout_ms = 5000;
+	cfg->liveness_ms = 5000;
 	cfg->http_on = 1;
 	config_parse_addr(CONFIG_HTTP_DEFAULT, CONFIG_HTTP_PORT,
 			  &cfg->http_listen);
@@ -362,6 +363,7 @@ static const struct key_def keys[] = {
 	{ "timeouts", "io", K_MS, OFF(io_timeout_ms), 10, 3600000 },
 	{ "timeouts", "linger", K_MS, OFF(linger_timeout_ms), 10, 3600000 },
 	{ "timeouts", "close", K_MS, OFF(close_timeout_ms), 10, 600000 },
+	{ "timeouts", "liveness", K_MS, OFF(liveness_ms), 0, 3600000 },
 	{ "log", "level", K_LEVEL, OFF(log_level), 0, 0 },
 	{ "http", "listen", K_HTTP_LISTEN, 0, 0, 0 },
 	{ "http", "allow", K_HTTP_ALLOW, 0, 0, 0 },
@@ -617,6 +619,12 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 		snprintf(err, errlen, "%s: [timeouts] close (%ums) must not "
 			 "exceed session (%ums)", name, cfg->close_timeout_ms,
 			 cfg->session_timeout_ms);
+		return -EINVAL;
+	}
+	if (cfg->liveness_ms && cfg->liveness_ms < CONFIG_LIVENESS_MIN_MS) {
+		snprintf(err, errlen, "%s: [timeouts] liveness (%ums) must be "
+			 "0 (off) or at least %ums", name, cfg->liveness_ms,
+			 CONFIG_LIVENESS_MIN_MS);
 		return -EINVAL;
 	}
 	return 0;

@@ -22,6 +22,8 @@
 #define CONFIG_MAX_LISTEN	16
 #define CONFIG_HTTP_DEFAULT	"127.0.0.1:9470"
 #define CONFIG_HTTP_PORT	9470
+/* [timeouts] liveness: 0 (off) or at least this much between checks. */
+#define CONFIG_LIVENESS_MIN_MS	100
 
 struct config_listen {
 	struct sockaddr_storage addr;	/* port set */
@@ -57,6 +59,7 @@ struct rdmad_config {
 	unsigned int io_timeout_ms;
 	unsigned int linger_timeout_ms;
 	unsigned int close_timeout_ms;
+	unsigned int liveness_ms;	/* probe a quiet peer's QP; 0: off */
 };
 
 void config_defaults(struct rdmad_config *cfg);

@@ -54,6 +54,7 @@ static void test_good(void)
 		"io = 3\n"
 		"linger = 1s\n"
 		"close = 1s\n"
+		"liveness = 1500ms\n"
 		"[log]\n"
 		"level = debug\n";
 	struct rdmad_config c;
@@ -82,6 +83,7 @@ static void test_good(void)
 	tap_ok(c.accept_timeout_ms == 2000 && c.idle_timeout_ms == 1500 &&
 	       c.session_timeout_ms == 120000 && c.io_timeout_ms == 3000,
 	       "durations");
+	tap_ok(c.liveness_ms == 1500, "liveness interval");
 	tap_ok(c.log_level == LOG_DEBUG, "log level");
 	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == 0,
 	       "good file validates");
@@ -89,8 +91,13 @@ static void test_good(void)
 	ret = parse(&c, "");
 	tap_ok(ret == 0 && c.n_listen == 1 && c.max_connections == 64 &&
 	       c.max_buffer_size == 1u << 20 &&
+	       c.liveness_ms == 5000 &&
 	       config_validate(&c, "t.ini", err, sizeof(err)) == 0,
-	       "empty file gives valid defaults");
+	       "empty file gives valid defaults (liveness 5 s)");
+	ret = parse(&c, "[timeouts]\nliveness = 0\n");
+	tap_ok(ret == 0 && c.liveness_ms == 0 &&
+	       config_validate(&c, "t.ini", err, sizeof(err)) == 0,
+	       "liveness = 0 turns the checks off");
 }
 
 static void test_bad(void)
@@ -115,6 +122,8 @@ static void test_bad(void)
 	    "t.ini:2: max_buffer_size", "size overflowing 32 bits");
 	bad("[timeouts]\nidle = soon\n", "t.ini:2: idle", "bad duration");
 	bad("[timeouts]\nidle = 1ms\n", "t.ini:2: idle", "duration too short");
+	bad("[timeouts]\nliveness = 2h\n", "t.ini:2: liveness",
+	    "liveness over an hour");
 	bad("[log]\nlevel = loud\n", "t.ini:2: level", "bad log level");
 	bad("[server]\nlisten = 10.0.0.300\n", "t.ini:2: listen",
 	    "bad IPv4 address");
@@ -142,6 +151,10 @@ static void test_validate(void)
 	parse(&c, "[timeouts]\nsession = 1s\nclose = 5s\n");
 	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == -EINVAL,
 	       "validate: close longer than session");
+	parse(&c, "[timeouts]\nliveness = 50ms\n");
+	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "liveness"), "validate: liveness below 100ms (%s)",
+	       err);
 }
 
 static void test_parsers(void)
