@@ -11,6 +11,7 @@
 #include "proto.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #define SET_WHY(why, s)	do { if (why) *(why) = (s); } while (0)
@@ -293,6 +294,7 @@ static size_t msg_len(int type)
 	case PROTO_MSG_DONE:	return PROTO_DONE_LEN;
 	case PROTO_MSG_RESULT:	return PROTO_RESULT_LEN;
 	case PROTO_MSG_AUTH:	return PROTO_AUTH_LEN;
+	case PROTO_MSG_ABORT:	return PROTO_ABORT_LEN;
 	}
 	return 0;
 }
@@ -517,6 +519,112 @@ int proto_auth_decode(const void *buf, size_t len, struct proto_auth *a,
 }
 
 /* ---- rping advert ----------------------------------------------------- */
+
+int proto_abort_encode(const struct proto_abort *a, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+	size_t n = strnlen(a->text, sizeof(a->text));
+	int ret;
+
+	if (n > PROTO_ABORT_TEXT_MAX)
+		n = PROTO_ABORT_TEXT_MAX;
+	/* Never cut a UTF-8 sequence: back off continuation bytes. */
+	while (n && n < strnlen(a->text, sizeof(a->text)) &&
+	       ((uint8_t)a->text[n] & 0xc0) == 0x80)
+		n--;
+	ret = msg_start(p, len, PROTO_MSG_ABORT);
+	if (ret < 0)
+		return ret;
+	p[8] = a->reason;
+	p[9] = (uint8_t)n;
+	put_be32(p + 12, a->limit_ms);
+	memcpy(p + 16, a->text, n);
+	return ret;
+}
+
+int proto_abort_decode(const void *buf, size_t len, struct proto_abort *a,
+		       const char **why)
+{
+	const uint8_t *p = buf;
+	size_t n;
+	int ret;
+
+	ret = msg_expect(p, len, PROTO_MSG_ABORT, why);
+	if (ret)
+		return ret;
+	n = p[9];
+	if (get_be16(p + 10)) {
+		SET_WHY(why, "reserved bytes not zero");
+		return -EBADMSG;
+	}
+	if (n > PROTO_ABORT_TEXT_MAX) {
+		SET_WHY(why, "abort text length out of range");
+		return -EBADMSG;
+	}
+	if (memchr(p + 16, 0, n) ||
+	    !all_zero(p + 16 + n, PROTO_ABORT_TEXT_MAX - n)) {
+		SET_WHY(why, "abort text not as its length says");
+		return -EBADMSG;
+	}
+	a->reason = p[8];
+	a->limit_ms = get_be32(p + 12);
+	memcpy(a->text, p + 16, n);
+	a->text[n] = '\0';
+	return 0;
+}
+
+/* "120 s", "1.500 s" */
+static void fmt_secs(char *buf, size_t len, uint32_t ms)
+{
+	if (ms % 1000)
+		snprintf(buf, len, "%u.%03u s", ms / 1000, ms % 1000);
+	else
+		snprintf(buf, len, "%u s", ms / 1000);
+}
+
+char *proto_abort_str(const struct proto_abort *a, char *buf, size_t len)
+{
+	char t[24];
+	int n;
+
+	fmt_secs(t, sizeof(t), a->limit_ms);
+	switch (a->reason) {
+	case PROTO_ABORT_SESSION:
+		n = snprintf(buf, len, "session deadline %s passed while "
+			     "operations were still running", t);
+		break;
+	case PROTO_ABORT_DURATION:
+		n = snprintf(buf, len, "the connection reached the server's "
+			     "max_duration of %s", t);
+		break;
+	case PROTO_ABORT_SHUTDOWN:
+		n = a->limit_ms ?
+		    snprintf(buf, len, "the server is shutting down (its "
+			     "drain_timeout of %s passed)", t) :
+		    snprintf(buf, len, "the server is shutting down");
+		break;
+	case PROTO_ABORT_PROTOCOL:
+		n = snprintf(buf, len, "protocol error");
+		break;
+	case PROTO_ABORT_AUTH:
+		n = snprintf(buf, len, "authentication failed");
+		break;
+	case PROTO_ABORT_IDLE:
+		n = snprintf(buf, len, "no AUTH within the idle deadline of "
+			     "%s", t);
+		break;
+	case PROTO_ABORT_STALLED:
+		n = snprintf(buf, len, "the server's own operation did not "
+			     "complete within %s", t);
+		break;
+	default:
+		n = snprintf(buf, len, "reason %u", a->reason);
+		break;
+	}
+	if (a->text[0] && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ": %s", a->text);
+	return buf;
+}
 
 int proto_rping_encode(const struct proto_rping_info *i, void *buf,
 		       size_t len)

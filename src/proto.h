@@ -103,6 +103,7 @@ enum proto_msg_type {
 	PROTO_MSG_DONE = 2,	/* client -> server: ops finished */
 	PROTO_MSG_RESULT = 3,	/* server -> client: verification result */
 	PROTO_MSG_AUTH = 4,	/* client -> server: proof of the key */
+	PROTO_MSG_ABORT = 5,	/* server -> client: why it ends the session */
 };
 
 /*
@@ -159,6 +160,31 @@ struct proto_result {
 	uint32_t first_bad_offset;
 };
 
+/*
+ * ABORT, 64 bytes: hdr, u8 reason, u8 text_len, be16 reserved(0),
+ *   be32 limit_ms, text[48] (text_len bytes of UTF-8 without NUL, then
+ *   zeros).  The server sends it when it ends a native session itself,
+ *   then disconnects.  limit_ms: the limit that ran out (a deadline,
+ *   max_duration), 0 when none applies.  Receivers accept reasons they do
+ *   not know (newer servers may add some).
+ */
+#define PROTO_ABORT_LEN		64
+#define PROTO_ABORT_TEXT_MAX	48
+enum proto_abort_reason {
+	PROTO_ABORT_SESSION = 1,	/* session deadline: no DONE in time */
+	PROTO_ABORT_DURATION = 2,	/* max_duration of a connection */
+	PROTO_ABORT_SHUTDOWN = 3,	/* the server is stopping */
+	PROTO_ABORT_PROTOCOL = 4,	/* the client broke the protocol */
+	PROTO_ABORT_AUTH = 5,		/* wrong pre-shared key */
+	PROTO_ABORT_IDLE = 6,		/* no AUTH within the idle deadline */
+	PROTO_ABORT_STALLED = 7,	/* the server's own step timed out */
+};
+struct proto_abort {
+	uint8_t reason;			/* enum proto_abort_reason */
+	uint32_t limit_ms;
+	char text[PROTO_ABORT_TEXT_MAX + 1];	/* NUL-terminated */
+};
+
 /* Iteration number used for the server's initial READ pattern. */
 #define PROTO_ITER_READ		0xffffffffu
 
@@ -211,6 +237,13 @@ int proto_done_decode(const void *buf, size_t len, struct proto_done *d,
 int proto_result_decode(const void *buf, size_t len, struct proto_result *r,
 			const char **why);
 int proto_auth_encode(const struct proto_auth *a, void *buf, size_t len);
+/* The text is cut to PROTO_ABORT_TEXT_MAX bytes (at a UTF-8 boundary). */
+int proto_abort_encode(const struct proto_abort *a, void *buf, size_t len);
+int proto_abort_decode(const void *buf, size_t len, struct proto_abort *a,
+		       const char **why);
+/* "session deadline 120 s passed while operations were still running",
+ * then ": TEXT" when the ABORT has a text; into buf, returns buf. */
+char *proto_abort_str(const struct proto_abort *a, char *buf, size_t len);
 int proto_auth_decode(const void *buf, size_t len, struct proto_auth *a,
 		      const char **why);
 

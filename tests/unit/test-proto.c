@@ -315,6 +315,76 @@ static void test_rping(void)
 	       "rping: zero size rejected");
 }
 
+/* ABORT: fixed 64 bytes, reason, limit, short text; fits a receive. */
+static void test_abort(void)
+{
+	struct proto_abort a = { PROTO_ABORT_SESSION, 120000, "" }, v;
+	uint8_t buf[PROTO_MSG_MAX];
+	const char *why = NULL;
+	char text[160];
+	int n;
+
+	n = proto_abort_encode(&a, buf, sizeof(buf));
+	tap_ok(n == PROTO_ABORT_LEN && n <= PROTO_MSG_MAX &&
+	       proto_msg_type(buf, (size_t)n, &why) == PROTO_MSG_ABORT,
+	       "abort: 64 bytes, type 5, fits a receive buffer");
+	tap_ok(buf[5] == 5 && buf[7] == 64 && buf[8] == 1 && buf[9] == 0 &&
+	       buf[12] == 0x00 && buf[13] == 0x01 && buf[14] == 0xd4 &&
+	       buf[15] == 0xc0, "abort: wire layout (reason, be32 limit)");
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == 0 &&
+	       v.reason == PROTO_ABORT_SESSION && v.limit_ms == 120000 &&
+	       v.text[0] == '\0', "abort: round trip");
+	tap_ok(!strcmp(proto_abort_str(&v, text, sizeof(text)),
+		       "session deadline 120 s passed while operations were "
+		       "still running"), "abort: described (%s)", text);
+
+	a.reason = PROTO_ABORT_PROTOCOL;
+	a.limit_ms = 0;
+	snprintf(a.text, sizeof(a.text), "unexpected message type");
+	n = proto_abort_encode(&a, buf, sizeof(buf));
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == 0 &&
+	       !strcmp(proto_abort_str(&v, text, sizeof(text)),
+		       "protocol error: unexpected message type"),
+	       "abort: with a text (%s)", text);
+	memset(a.text, 'x', sizeof(a.text) - 1);
+	a.text[sizeof(a.text) - 1] = '\0';
+	/* A two-byte UTF-8 character across the cut: dropped whole. */
+	a.text[PROTO_ABORT_TEXT_MAX - 1] = (char)0xc3;
+	a.text[PROTO_ABORT_TEXT_MAX] = (char)0xa9;
+	n = proto_abort_encode(&a, buf, sizeof(buf));
+	tap_ok(n == PROTO_ABORT_LEN && buf[9] == PROTO_ABORT_TEXT_MAX - 1 &&
+	       proto_abort_decode(buf, (size_t)n, &v, &why) == 0 &&
+	       strlen(v.text) == PROTO_ABORT_TEXT_MAX - 1,
+	       "abort: long text cut at a character boundary");
+	a.reason = 200;
+	a.text[0] = '\0';
+	n = proto_abort_encode(&a, buf, sizeof(buf));
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == 0 &&
+	       !strcmp(proto_abort_str(&v, text, sizeof(text)), "reason 200"),
+	       "abort: unknown reason accepted (%s)", text);
+	buf[9] = PROTO_ABORT_TEXT_MAX + 1;
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
+	       "abort: text length out of range rejected (%s)", why);
+	buf[9] = 2;
+	buf[16] = 'o';
+	buf[17] = 0;
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
+	       "abort: NUL inside the text rejected (%s)", why);
+	buf[9] = 0;
+	buf[16] = 0;
+	buf[40] = 'z';
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
+	       "abort: bytes after the text not zero rejected (%s)", why);
+	buf[40] = 0;
+	buf[10] = 1;
+	tap_ok(proto_abort_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
+	       "abort: reserved not zero rejected (%s)", why);
+	tap_ok(proto_abort_decode(buf, (size_t)n - 1, &v, &why) == -EBADMSG,
+	       "abort: short rejected");
+	tap_ok(proto_abort_encode(&a, buf, 63) == -ENOSPC,
+	       "abort: encode into short buffer fails");
+}
+
 int main(void)
 {
 	test_classify();
@@ -323,5 +393,6 @@ int main(void)
 	test_reject();
 	test_msgs();
 	test_rping();
+	test_abort();
 	return tap_done();
 }
