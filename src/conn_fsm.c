@@ -3,8 +3,8 @@
  * conn_fsm.c - pure per-connection state machine (see conn_fsm.h).
  *
  * The rules, in short:
- *   - Life: init -> accepting -> established -> closing -> draining ->
- *     closed.  A DISCONNECTED or FATAL event skips "closing" (the peer is
+ *   - Life: init -> accepting -> established [-> aborting] -> closing ->
+ *     draining -> closed.  A DISCONNECTED or FATAL event skips "closing" (the peer is
  *     gone, only our flushed work requests remain).  Errors, timeouts and
  *     shutdown while accepting/established start an orderly disconnect.
  *   - While closing/draining, completions and messages are ignored; the
@@ -12,6 +12,12 @@
  *     of times, also before ESTABLISHED.
  *   - native: on ESTABLISHED post DESC; once DESC is sent and DONE has
  *     arrived, verify and post RESULT; then wait for the client to leave.
+ *   - A native session we end ourselves (timeout, shutdown, bad message)
+ *     first tells the client why: ABORT, then the disconnect once it is
+ *     sent (or failed, or the close deadline passed).
+ *   - Liveness: while established and quiet (waiting for the peer, with
+ *     nothing of ours in flight), LIVE_DUE posts one check at a time;
+ *     PEER_LOST (retry exceeded, on any of our work requests) reaps.
  *   - rping: source advert -> RDMA READ -> "go ahead"; sink advert ->
  *     RDMA WRITE -> "go ahead"; repeat.  rping's first advert may be
  *     received before our CM channel reports ESTABLISHED: receiving it
@@ -88,6 +94,7 @@ void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto)
 	f->recv = proto == CONN_PROTO_NATIVE ? CONN_RS_WAIT_DONE :
 					       CONN_RS_WAIT_SRC;
 	f->auth = 0;
+	f->live = 0;
 }
 
 void conn_fsm_init_auth(struct conn_fsm *f)
@@ -193,10 +200,61 @@ static int is_data_event(enum conn_event ev)
 	case CONN_EV_SEND_COMPLETE:
 	case CONN_EV_READ_COMPLETE:
 	case CONN_EV_WRITE_COMPLETE:
+	case CONN_EV_LIVE_DUE:
+	case CONN_EV_LIVE_OK:
+	case CONN_EV_ABORT_SENT:
 		return 1;
 	default:
 		return 0;
 	}
+}
+
+/* Waiting for the peer, nothing of ours in flight but maybe a check. */
+static int conn_fsm_quiet(const struct conn_fsm *f)
+{
+	if (f->life != CONN_LIFE_ESTABLISHED)
+		return 0;
+	if (f->proto == CONN_PROTO_NATIVE)
+		return (f->send == CONN_SS_DESC_SENT &&
+			f->recv == CONN_RS_WAIT_DONE) ||
+		       (f->send == CONN_SS_IDLE &&
+			f->recv == CONN_RS_WAIT_AUTH);
+	return (f->send == CONN_SS_IDLE && f->recv == CONN_RS_WAIT_SRC) ||
+	       (f->send == CONN_SS_READ_DONE && f->recv == CONN_RS_WAIT_SINK);
+}
+
+int conn_fsm_liveness_wanted(const struct conn_fsm *f)
+{
+	return conn_fsm_quiet(f) && !f->live;
+}
+
+/* Can the client still be told why we end its session? */
+static int conn_fsm_abortable(const struct conn_fsm *f)
+{
+	return f->proto == CONN_PROTO_NATIVE &&
+	       f->life == CONN_LIFE_ESTABLISHED &&
+	       f->send != CONN_SS_RESULT_POSTED &&
+	       f->send != CONN_SS_RESULT_SENT;
+}
+
+/* Liveness events of an established connection. */
+static int step_liveness(struct conn_fsm *n, enum conn_event ev,
+			 unsigned int *act)
+{
+	if (ev == CONN_EV_LIVE_DUE) {
+		/* A check due while busy or already checking: the work in
+		 * flight is a check of its own. */
+		if (conn_fsm_liveness_wanted(n)) {
+			n->live = 1;
+			*act |= CONN_ACT_POST_LIVENESS;
+		}
+		return 0;
+	}
+	/* LIVE_OK */
+	if (!n->live)
+		return -EPROTO;
+	n->live = 0;
+	return 0;
 }
 
 /* Events of a live connection (accepting or established). */
@@ -206,19 +264,37 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 	switch (ev) {
 	case CONN_EV_DISCONNECTED:
 	case CONN_EV_FATAL:
+	case CONN_EV_PEER_LOST:
+		/* The peer is gone: no DREP will come, no ABORT would
+		 * reach it; only our flushed work requests remain. */
 		n->life = CONN_LIFE_DRAINING;
 		*act |= CONN_ACT_DISCONNECT | CONN_ACT_DRAIN;
 		return 0;
 	case CONN_EV_TIMEOUT:
-	case CONN_EV_WC_ERROR:
 	case CONN_EV_RECV_BAD:
 	case CONN_EV_SHUTDOWN:
+		if (conn_fsm_abortable(n)) {
+			n->life = CONN_LIFE_ABORTING;
+			*act |= CONN_ACT_SEND_ABORT;
+			return 0;
+		}
+		n->life = CONN_LIFE_CLOSING;
+		*act |= CONN_ACT_DISCONNECT;
+		return 0;
+	case CONN_EV_WC_ERROR:
+		/* Our QP is in error: nothing more reaches the peer. */
 		n->life = CONN_LIFE_CLOSING;
 		*act |= CONN_ACT_DISCONNECT;
 		return 0;
 	case CONN_EV_CONNECT_REQUEST:
 	case CONN_EV_DRAINED:
+	case CONN_EV_ABORT_SENT:
 		return -EPROTO;
+	case CONN_EV_LIVE_DUE:
+	case CONN_EV_LIVE_OK:
+		if (n->life != CONN_LIFE_ESTABLISHED)
+			return ev == CONN_EV_LIVE_DUE ? 0 : -EPROTO;
+		return step_liveness(n, ev, act);
 	default:
 		break;
 	}
@@ -279,9 +355,26 @@ int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
 	case CONN_LIFE_ESTABLISHED:
 		ret = step_live(&n, ev, &act);
 		break;
+	case CONN_LIFE_ABORTING:
+		if (ev == CONN_EV_DISCONNECTED || ev == CONN_EV_FATAL ||
+		    ev == CONN_EV_PEER_LOST) {
+			n.life = CONN_LIFE_DRAINING;
+			act = CONN_ACT_DISCONNECT | CONN_ACT_DRAIN;
+			ret = 0;
+		} else if (ev == CONN_EV_ABORT_SENT || ev == CONN_EV_TIMEOUT ||
+			   ev == CONN_EV_WC_ERROR) {
+			/* Told, or it cannot be told: disconnect now. */
+			n.life = CONN_LIFE_CLOSING;
+			act = CONN_ACT_DISCONNECT;
+			ret = 0;
+		} else if (is_data_event(ev) || ev == CONN_EV_RECV_BAD ||
+			   ev == CONN_EV_SHUTDOWN) {
+			ret = 0;
+		}
+		break;
 	case CONN_LIFE_CLOSING:
 		if (ev == CONN_EV_DISCONNECTED || ev == CONN_EV_FATAL ||
-		    ev == CONN_EV_TIMEOUT) {
+		    ev == CONN_EV_TIMEOUT || ev == CONN_EV_PEER_LOST) {
 			n.life = CONN_LIFE_DRAINING;
 			act = CONN_ACT_DRAIN;
 			ret = 0;
@@ -323,6 +416,7 @@ enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f)
 	switch (f->life) {
 	case CONN_LIFE_ACCEPTING:
 		return CONN_DL_ACCEPT;
+	case CONN_LIFE_ABORTING:
 	case CONN_LIFE_CLOSING:
 	case CONN_LIFE_DRAINING:
 		return CONN_DL_CLOSE;

@@ -22,6 +22,7 @@
 	X(INIT, "init")			\
 	X(ACCEPTING, "accepting")	\
 	X(ESTABLISHED, "established")	\
+	X(ABORTING, "aborting")		\
 	X(CLOSING, "closing")		\
 	X(DRAINING, "draining")		\
 	X(CLOSED, "closed")
@@ -63,7 +64,11 @@
 	X(TIMEOUT, "timeout")				\
 	X(FATAL, "fatal")				\
 	X(SHUTDOWN, "shutdown")				\
-	X(DRAINED, "drained")
+	X(DRAINED, "drained")				\
+	X(LIVE_DUE, "liveness-due")			\
+	X(LIVE_OK, "liveness-ok")			\
+	X(PEER_LOST, "peer-lost")			\
+	X(ABORT_SENT, "abort-sent")
 
 #define X_PROTO(n, s)	CONN_PROTO_##n,
 #define X_LIFE(n, s)	CONN_LIFE_##n,
@@ -93,6 +98,8 @@ enum conn_action {
 	CONN_ACT_DISCONNECT	= 1u << 7,	/* rdma_disconnect, QP error */
 	CONN_ACT_DRAIN		= 1u << 8,	/* wait for flushed WRs */
 	CONN_ACT_DESTROY	= 1u << 9,	/* free everything */
+	CONN_ACT_SEND_ABORT	= 1u << 10,	/* native: post ABORT (why) */
+	CONN_ACT_POST_LIVENESS	= 1u << 11,	/* zero-length RDMA WRITE */
 };
 
 struct conn_fsm {
@@ -101,12 +108,20 @@ struct conn_fsm {
 	enum conn_send_state send;
 	enum conn_recv_state recv;
 	int auth;	/* native: AUTH must come before we send DESC */
+	int live;	/* a liveness check is in flight */
 };
 
 struct conn_step {
 	struct conn_fsm next;
 	unsigned int actions;	/* enum conn_action bits */
 };
+
+/*
+ * Ending a native session ourselves (a deadline, shutdown, a bad message)
+ * goes through "aborting": ABORT is posted and the disconnect waits for
+ * its completion (ABORT_SENT; bounded by the close deadline), so the
+ * client learns why.  rping, and a session that has its RESULT, skip it.
+ */
 
 /* What the connection waits for, to pick its deadline. */
 enum conn_deadline {
@@ -133,6 +148,19 @@ int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
 		  struct conn_step *out);
 
 enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f);
+
+/*
+ * Liveness.  RC has no keepalive: a peer that crashed or was cut off
+ * while rdmad waits for it (native: its RDMA work and DONE, or its AUTH;
+ * rping: its next advert) would keep its slot until a deadline.  While
+ * the connection is quiet like that and no check is in flight, a check
+ * is due every [timeouts] liveness: conn_fsm_liveness_wanted() says when
+ * conn.c should run that timer, LIVE_DUE posts the check (a zero-length
+ * RDMA WRITE: no rkey, no peer CPU), LIVE_OK ends it, and PEER_LOST (the
+ * transport gave up: retry exceeded) reaps the connection without an
+ * ABORT, as nothing would reach the peer.
+ */
+int conn_fsm_liveness_wanted(const struct conn_fsm *f);
 
 const char *conn_proto_name(enum conn_proto p);
 const char *conn_life_name(enum conn_life l);

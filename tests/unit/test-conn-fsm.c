@@ -6,6 +6,8 @@
  * match wins); every (protocol, life, send, recv) state times every event
  * is checked against it, and whatever no rule allows must be rejected
  * with -EPROTO, leaving the state unchanged and asking for no action.
+ * The states include both values of the liveness flag (a check in
+ * flight or not).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,119 +26,182 @@
 #define S(x)		B(CONN_SS_##x)
 #define R(x)		B(CONN_RS_##x)
 #define A(x)		CONN_ACT_##x
+/* Liveness flag: rules match any value unless they say LV0 or LV1, and
+ * keep it unless they say NL0 or NL1. */
+#define LV0		1u
+#define LV1		2u
+#define NL0		1
+#define NL1		2
+/* Native sends that still allow an ABORT (no RESULT yet). */
+#define NOT_RESULT	(ALL & ~(S(RESULT_POSTED) | S(RESULT_SENT)))
 
 struct rule {
 	unsigned int proto, life, send, recv;
 	enum conn_event ev;
 	int nlife, nsend, nrecv;
 	unsigned int act;
+	unsigned int live;	/* 0: any, else LV0/LV1 */
+	int nlive;		/* 0: keep, else NL0/NL1 */
 };
+
+/* Ignored in LIFE: the event changes nothing and asks for nothing. */
+#define IGNORE(life, ev)	{ ALL, L(life), ALL, ALL, CONN_EV_##ev, \
+				  KEEP, KEEP, KEEP, 0, 0, 0 }
 
 static const struct rule rules[] = {
 	/* init */
 	{ ALL, L(INIT), ALL, ALL, CONN_EV_CONNECT_REQUEST,
-	  CONN_LIFE_ACCEPTING, KEEP, KEEP, A(ACCEPT) },
+	  CONN_LIFE_ACCEPTING, KEEP, KEEP, A(ACCEPT) , 0, 0 },
+
+	/* native, established, no RESULT yet: tell the client why first */
+	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_TIMEOUT,
+	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
+	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_RECV_BAD,
+	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
+	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_SHUTDOWN,
+	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
+
+	/* liveness: one check at a time, only while waiting for the peer */
+	{ NAT, L(ESTABLISHED), S(DESC_SENT), R(WAIT_DONE), CONN_EV_LIVE_DUE,
+	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
+	{ NAT, L(ESTABLISHED), S(IDLE), R(WAIT_AUTH), CONN_EV_LIVE_DUE,
+	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
+	{ RP, L(ESTABLISHED), S(IDLE), R(WAIT_SRC), CONN_EV_LIVE_DUE,
+	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
+	{ RP, L(ESTABLISHED), S(READ_DONE), R(WAIT_SINK), CONN_EV_LIVE_DUE,
+	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
+	{ ALL, LIVE, ALL, ALL, CONN_EV_LIVE_DUE, KEEP, KEEP, KEEP, 0, 0, 0 },
+	{ ALL, L(ESTABLISHED), ALL, ALL, CONN_EV_LIVE_OK,
+	  KEEP, KEEP, KEEP, 0, LV1, NL0 },
+	{ ALL, LIVE, ALL, ALL, CONN_EV_PEER_LOST,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
 
 	/* live: the peer going away, errors, deadlines, shutdown */
 	{ ALL, LIVE, ALL, ALL, CONN_EV_DISCONNECTED,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) },
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_FATAL,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) },
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_TIMEOUT,
-	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) },
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_WC_ERROR,
-	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) },
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_RECV_BAD,
-	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) },
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_SHUTDOWN,
-	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) },
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT) , 0, 0 },
 
 	/* accepting -> established */
 	{ NAT, L(ACCEPTING), ALL, ALL, CONN_EV_ESTABLISHED,
-	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, KEEP, A(SEND_DESC) },
+	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, KEEP, A(SEND_DESC) , 0, 0 },
 	{ RP, L(ACCEPTING), ALL, ALL, CONN_EV_ESTABLISHED,
-	  CONN_LIFE_ESTABLISHED, KEEP, KEEP, 0 },
+	  CONN_LIFE_ESTABLISHED, KEEP, KEEP, 0 , 0, 0 },
 	{ RP, L(ESTABLISHED), ALL, ALL, CONN_EV_ESTABLISHED,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 
 	/* native data phase */
 	{ NAT, L(ESTABLISHED), S(DESC_POSTED), R(GOT_DONE),
 	  CONN_EV_SEND_COMPLETE,
-	  KEEP, CONN_SS_RESULT_POSTED, KEEP, A(SEND_RESULT) },
+	  KEEP, CONN_SS_RESULT_POSTED, KEEP, A(SEND_RESULT) , 0, 0 },
 	{ NAT, L(ESTABLISHED), S(DESC_POSTED), ALL, CONN_EV_SEND_COMPLETE,
-	  KEEP, CONN_SS_DESC_SENT, KEEP, 0 },
+	  KEEP, CONN_SS_DESC_SENT, KEEP, 0 , 0, 0 },
 	{ NAT, L(ESTABLISHED), S(RESULT_POSTED), ALL, CONN_EV_SEND_COMPLETE,
-	  KEEP, CONN_SS_RESULT_SENT, KEEP, 0 },
+	  KEEP, CONN_SS_RESULT_SENT, KEEP, 0 , 0, 0 },
 	{ NAT, L(ESTABLISHED), S(DESC_POSTED), R(WAIT_DONE),
 	  CONN_EV_RECV_DONE,
-	  KEEP, KEEP, CONN_RS_GOT_DONE, A(VERIFY) },
+	  KEEP, KEEP, CONN_RS_GOT_DONE, A(VERIFY) , 0, 0 },
 	{ NAT, L(ESTABLISHED), S(DESC_SENT), R(WAIT_DONE), CONN_EV_RECV_DONE,
 	  KEEP, CONN_SS_RESULT_POSTED, CONN_RS_GOT_DONE,
-	  A(VERIFY) | A(SEND_RESULT) },
+	  A(VERIFY) | A(SEND_RESULT) , 0, 0 },
 
 	/* rping data phase; the first advert may beat ESTABLISHED */
 	{ RP, LIVE, S(IDLE), R(WAIT_SRC), CONN_EV_RECV_ADVERT,
 	  CONN_LIFE_ESTABLISHED, CONN_SS_READ_POSTED, CONN_RS_WAIT_SINK,
-	  A(POST_READ) },
+	  A(POST_READ) , 0, 0 },
 	{ RP, LIVE, S(READ_DONE), R(WAIT_SINK), CONN_EV_RECV_ADVERT,
 	  CONN_LIFE_ESTABLISHED, CONN_SS_WRITE_POSTED, CONN_RS_WAIT_SRC,
-	  A(POST_WRITE) },
+	  A(POST_WRITE) , 0, 0 },
 	{ RP, L(ESTABLISHED), S(READ_POSTED), ALL, CONN_EV_READ_COMPLETE,
-	  KEEP, CONN_SS_READ_DONE, KEEP, A(SEND_GO) },
+	  KEEP, CONN_SS_READ_DONE, KEEP, A(SEND_GO) , 0, 0 },
 	{ RP, L(ESTABLISHED), S(WRITE_POSTED), ALL, CONN_EV_WRITE_COMPLETE,
-	  KEEP, CONN_SS_IDLE, KEEP, A(SEND_GO) },
+	  KEEP, CONN_SS_IDLE, KEEP, A(SEND_GO) , 0, 0 },
 	{ RP, L(ESTABLISHED), ALL, ALL, CONN_EV_SEND_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+
+	/* aborting: ABORT sent (or not sendable), then disconnect */
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_ABORT_SENT,
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_TIMEOUT,
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_WC_ERROR,
+	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_PEER_LOST,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_FATAL,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
+	IGNORE(ABORTING, ESTABLISHED), IGNORE(ABORTING, RECV_AUTH),
+	IGNORE(ABORTING, RECV_DONE), IGNORE(ABORTING, RECV_ADVERT),
+	IGNORE(ABORTING, RECV_BAD), IGNORE(ABORTING, SEND_COMPLETE),
+	IGNORE(ABORTING, READ_COMPLETE), IGNORE(ABORTING, WRITE_COMPLETE),
+	IGNORE(ABORTING, SHUTDOWN), IGNORE(ABORTING, LIVE_DUE),
+	IGNORE(ABORTING, LIVE_OK),
 
 	/* closing: wait for DISCONNECTED, ignore the rest */
+	IGNORE(CLOSING, LIVE_DUE), IGNORE(CLOSING, LIVE_OK),
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_PEER_LOST,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN), 0, 0 },
+	IGNORE(CLOSING, ABORT_SENT),
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_DISCONNECTED,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) },
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) , 0, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_FATAL,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) },
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) , 0, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_TIMEOUT,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_ESTABLISHED, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_ADVERT, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 },
+	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DRAIN) , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_ESTABLISHED, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_ADVERT, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_SEND_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_READ_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_WRITE_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_WC_ERROR, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_SHUTDOWN, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_WC_ERROR, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSING), ALL, ALL, CONN_EV_SHUTDOWN, KEEP, KEEP, KEEP, 0 , 0, 0 },
 
 	/* draining: flushed work requests, then destroy */
+	IGNORE(DRAINING, LIVE_DUE), IGNORE(DRAINING, LIVE_OK),
+	IGNORE(DRAINING, PEER_LOST), IGNORE(DRAINING, ABORT_SENT),
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_DRAINED,
-	  CONN_LIFE_CLOSED, KEEP, KEEP, A(DESTROY) },
+	  CONN_LIFE_CLOSED, KEEP, KEEP, A(DESTROY) , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_TIMEOUT,
-	  CONN_LIFE_CLOSED, KEEP, KEEP, A(DESTROY) },
+	  CONN_LIFE_CLOSED, KEEP, KEEP, A(DESTROY) , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_ESTABLISHED,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_DONE, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_AUTH, KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_ADVERT,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_RECV_BAD, KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_SEND_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_READ_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_WRITE_COMPLETE,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_WC_ERROR, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_WC_ERROR, KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_DISCONNECTED,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_FATAL, KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_SHUTDOWN, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_FATAL, KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_SHUTDOWN, KEEP, KEEP, KEEP, 0 , 0, 0 },
 
 	/* closed: late duplicates only */
 	{ ALL, L(CLOSED), ALL, ALL, CONN_EV_DISCONNECTED,
-	  KEEP, KEEP, KEEP, 0 },
-	{ ALL, L(CLOSED), ALL, ALL, CONN_EV_TIMEOUT, KEEP, KEEP, KEEP, 0 },
+	  KEEP, KEEP, KEEP, 0 , 0, 0 },
+	{ ALL, L(CLOSED), ALL, ALL, CONN_EV_TIMEOUT, KEEP, KEEP, KEEP, 0 , 0, 0 },
 };
 
 static const struct rule *find_rule(const struct conn_fsm *f,
@@ -149,7 +214,8 @@ static const struct rule *find_rule(const struct conn_fsm *f,
 
 		if (r->ev == ev && (r->proto & B(f->proto)) &&
 		    (r->life & B(f->life)) && (r->send & B(f->send)) &&
-		    (r->recv & B(f->recv)))
+		    (r->recv & B(f->recv)) &&
+		    (!r->live || (r->live & B(!!f->live))))
 			return r;
 	}
 	return NULL;
@@ -182,6 +248,8 @@ static int check_state(const struct conn_fsm *f, char *why, size_t len)
 			want.send = r->nsend;
 		if (r->nrecv != KEEP)
 			want.recv = r->nrecv;
+		if (r->nlive)
+			want.live = r->nlive == NL1;
 		if (ret || memcmp(&st.next, &want, sizeof(want)) ||
 		    st.actions != r->act) {
 			char a[64], b[64];
@@ -201,8 +269,9 @@ static void test_table(void)
 {
 	struct conn_fsm f;
 	char why[256], name[64];
-	int p, l, s, r;
+	int p, l, s, r, lv;
 
+	for (lv = 0; lv < 2; lv++)
 	for (p = 0; p < CONN_PROTO__COUNT; p++)
 		for (l = 0; l < CONN_LIFE__COUNT; l++)
 			for (s = 0; s < CONN_SS__COUNT; s++)
@@ -212,13 +281,16 @@ static void test_table(void)
 					f.life = l;
 					f.send = s;
 					f.recv = r;
+					f.live = lv;
 					why[0] = '\0';
 					if (!tap_ok(check_state(&f, why,
 								sizeof(why)),
-						    "table %s %s x all events",
+						    "table %s %s%s x all events",
 						    conn_proto_name(p),
 						    conn_fsm_str(&f, name,
-								 sizeof(name))))
+								 sizeof(name)),
+						    lv ? " (check in flight)" :
+							 ""))
 						tap_diag("%s", why);
 				}
 }
@@ -310,10 +382,11 @@ static void test_auth(void)
 			CONN_EV_RECV_AUTH, CONN_EV_RECV_AUTH);
 	tap_ok(ret == 4, "auth: a second AUTH is illegal");
 	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
-			CONN_EV_RECV_BAD);
+			CONN_EV_RECV_BAD, CONN_EV_ABORT_SENT);
 	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
-	       !(acts & A(SEND_DESC)) && (acts & A(DISCONNECT)),
-	       "auth: wrong key closes without a DESC");
+	       !(acts & A(SEND_DESC)) && (acts & A(SEND_ABORT)) &&
+	       (acts & A(DISCONNECT)),
+	       "auth: wrong key: ABORT, then closes, without a DESC");
 	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
 		   CONN_EV_ESTABLISHED, CONN_EV_RECV_AUTH);
 	tap_ok(ret == 3, "no key: an AUTH is illegal");
@@ -395,6 +468,127 @@ static void test_scenarios(void)
 	tap_ok(ret == 3, "CONNECT_REQUEST on a live connection is illegal");
 }
 
+/* Liveness checks: when they are due, and what their end means. */
+static void test_liveness(void)
+{
+	struct conn_fsm end, f;
+	unsigned int acts;
+	int ret;
+
+	conn_fsm_init(&f, CONN_PROTO_NATIVE);
+	tap_ok(!conn_fsm_liveness_wanted(&f), "liveness: not before accept");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED);
+	tap_ok(ret == 0 && !conn_fsm_liveness_wanted(&end),
+	       "liveness: not while our DESC is in flight");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE);
+	tap_ok(ret == 0 && conn_fsm_liveness_wanted(&end),
+	       "liveness: due while the client works (desc-sent/wait-done)");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_LIVE_DUE);
+	tap_ok(ret == 0 && acts == (A(ACCEPT) | A(SEND_DESC) |
+				    A(POST_LIVENESS)) && end.live &&
+	       !conn_fsm_liveness_wanted(&end),
+	       "liveness: one check posted, no second one while in flight");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_LIVE_DUE, CONN_EV_LIVE_DUE, CONN_EV_LIVE_OK,
+		   CONN_EV_LIVE_DUE, CONN_EV_LIVE_OK);
+	tap_ok(ret == 0 && !end.live && conn_fsm_liveness_wanted(&end) &&
+	       end.send == CONN_SS_DESC_SENT,
+	       "liveness: healthy peer, checks go on, session untouched");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_LIVE_OK);
+	tap_ok(ret == 4, "liveness: an answer without a check is illegal");
+	/* DONE arrives while a check is in flight: the session goes on. */
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_LIVE_DUE, CONN_EV_RECV_DONE, CONN_EV_LIVE_OK,
+		   CONN_EV_SEND_COMPLETE);
+	tap_ok(ret == 0 && end.send == CONN_SS_RESULT_SENT && !end.live &&
+	       !conn_fsm_liveness_wanted(&end),
+	       "liveness: DONE during a check: RESULT as usual, no new check");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_LIVE_DUE, CONN_EV_PEER_LOST, CONN_EV_DRAINED,
+		   CONN_EV_DISCONNECTED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       !(acts & A(SEND_ABORT)) && (acts & A(DISCONNECT)),
+	       "liveness: peer lost: reaped at once (no DREP awaited), no "
+	       "ABORT");
+	ret = WALK_AUTH(CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_LIVE_DUE);
+	tap_ok(ret == 0 && (acts & A(POST_LIVENESS)),
+	       "liveness: checked while waiting for AUTH");
+	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_LIVE_DUE, CONN_EV_RECV_ADVERT,
+		   CONN_EV_LIVE_DUE, CONN_EV_LIVE_OK, CONN_EV_READ_COMPLETE);
+	tap_ok(ret == 0 && end.send == CONN_SS_READ_DONE && !end.live &&
+	       conn_fsm_liveness_wanted(&end),
+	       "liveness: rping, advert during a check, READ not disturbed");
+	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_RECV_ADVERT);
+	tap_ok(ret == 0 && !conn_fsm_liveness_wanted(&end),
+	       "liveness: not while our READ is in flight");
+}
+
+/* Ending a native session ourselves: ABORT first. */
+static void test_abort(void)
+{
+	struct conn_fsm end;
+	unsigned int acts;
+	int ret;
+
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_TIMEOUT);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_ABORTING &&
+	       (acts & A(SEND_ABORT)) && !(acts & A(DISCONNECT)) &&
+	       conn_fsm_deadline(&end) == CONN_DL_CLOSE,
+	       "abort: session deadline posts ABORT, disconnect waits");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_SHUTDOWN, CONN_EV_RECV_DONE, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_ABORT_SENT, CONN_EV_DISCONNECTED,
+		   CONN_EV_DRAINED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       !(acts & A(VERIFY)) && !(acts & A(SEND_RESULT)),
+	       "abort: shutdown, a late DONE ignored, then closed");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_TIMEOUT, CONN_EV_TIMEOUT, CONN_EV_TIMEOUT,
+		   CONN_EV_TIMEOUT);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED,
+	       "abort: an ABORT that never completes is bounded");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_SEND_COMPLETE,
+		   CONN_EV_RECV_DONE, CONN_EV_SEND_COMPLETE, CONN_EV_TIMEOUT);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
+	       !(acts & A(SEND_ABORT)),
+	       "abort: none once RESULT is sent (linger)");
+	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_TIMEOUT);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
+	       !(acts & A(SEND_ABORT)), "abort: never for rping");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_TIMEOUT);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
+	       !(acts & A(SEND_ABORT)), "abort: not before ESTABLISHED");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_WC_ERROR);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSING &&
+	       !(acts & A(SEND_ABORT)),
+	       "abort: not after a completion error (QP in error)");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_TIMEOUT, CONN_EV_PEER_LOST);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_DRAINING &&
+	       (acts & A(DISCONNECT)),
+	       "abort: the ABORT's own retry exceeded: reaped");
+}
+
 static void test_deadlines(void)
 {
 	struct conn_fsm f;
@@ -452,6 +646,8 @@ int main(void)
 	test_table();
 	test_scenarios();
 	test_auth();
+	test_liveness();
+	test_abort();
 	test_deadlines();
 	test_names();
 	return tap_done();
