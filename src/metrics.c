@@ -207,6 +207,11 @@ static void render_rdma(struct mw *w, const struct stats *s)
 			sample_u64(w, "rdmad_completion_errors", "_total",
 				   ONE("status", stats_wc_status_name(i)),
 				   s->wc_errors[i]);
+	family(w, "rdmad_liveness_checks", FT_COUNTER, NULL,
+	       "Liveness checks of quiet peers ([timeouts] liveness): "
+	       "zero-length RDMA WRITEs, not counted as RDMA operations.");
+	sample_u64(w, "rdmad_liveness_checks", "_total", NULL, NULL, NULL,
+		   NULL, s->liveness_checks);
 }
 
 static void render_latency(struct mw *w, const struct stats *s)

@@ -109,6 +109,11 @@ void stats_rdma(struct stats *s, enum stats_proto p, enum stats_op op,
 		stats_hist_add(&s->rdma_op[op], lat_ns);
 }
 
+void stats_liveness_check(struct stats *s)
+{
+	s->liveness_checks++;
+}
+
 void stats_wc_error(struct stats *s, unsigned int status)
 {
 	if (status >= STATS_WC_STATUS_N - 1)

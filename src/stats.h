@@ -35,6 +35,7 @@
 	X(TIMEOUT, "timeout")				\
 	X(ABORTED, "aborted")				\
 	X(COMPLETION_ERROR, "completion-error")		\
+	X(PEER_UNREACHABLE, "peer-unreachable")		\
 	X(POST_FAILED, "post-failed")			\
 	X(CONNECT_ERROR, "connect-error")		\
 	X(DEVICE_ERROR, "device-error")			\
@@ -97,6 +98,7 @@ struct stats {
 	uint64_t bytes[STATS_PROTO_N][STATS_OP_N];
 	uint64_t ops[STATS_PROTO_N][STATS_OP_N];
 	uint64_t wc_errors[STATS_WC_STATUS_N];
+	uint64_t liveness_checks;	/* zero-length WRITEs to quiet peers */
 	struct stats_hist connect[STATS_PROTO_N];	/* to ESTABLISHED */
 	struct stats_hist session[STATS_PROTO_N];	/* accept to close */
 	struct stats_hist rdma_op[STATS_OP_N];	/* rdmad's own READ/WRITE */
@@ -121,6 +123,8 @@ void stats_rejected(struct stats *s, enum stats_reject why);
  */
 void stats_rdma(struct stats *s, enum stats_proto p, enum stats_op op,
 		uint64_t n, uint64_t bytes, uint64_t lat_ns);
+/* A liveness check was posted (not an RDMA operation of the session). */
+void stats_liveness_check(struct stats *s);
 /* A work completion failed (flushes are not failures). */
 void stats_wc_error(struct stats *s, unsigned int status);
 

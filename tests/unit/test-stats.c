@@ -353,8 +353,10 @@ static void test_names(void)
 	       !strcmp(stats_result_name(STATS_RES_COMPLETION_ERROR),
 		       "completion-error") &&
 	       !strcmp(stats_result_name(STATS_RES_INTERNAL_ERROR),
-		       "internal-error") && STATS_RES_N == 16,
-	       "names: results as RDMAD_RESULT (16)");
+		       "internal-error") &&
+	       !strcmp(stats_result_name(STATS_RES_PEER_UNREACHABLE),
+		       "peer-unreachable") && STATS_RES_N == 17,
+	       "names: results as RDMAD_RESULT (17)");
 	tap_ok(!strcmp(stats_reject_name(STATS_REJ_DENIED), "denied") &&
 	       !strcmp(stats_reject_name(STATS_REJ_BUSY_HOST), "busy-host") &&
 	       !strcmp(stats_reject_name(STATS_REJ_ACCEPT_FAILED),
