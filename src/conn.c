@@ -10,6 +10,13 @@
  * Work request ids carry their kind in the upper 32 bits, so that error
  * completions (whose opcode is undefined) can be accounted for.
  *
+ * Liveness: while conn_fsm_liveness_wanted() says so, a timer of
+ * [timeouts] liveness runs; at its end the FSM posts one zero-length RDMA
+ * WRITE (WR_LIVE: no rkey, no peer CPU, no bytes, not an RDMA operation
+ * of the session).  Its success re-arms the timer; a transport retry
+ * exceeded on it, or on any of our work requests, is PEER_LOST: result
+ * peer-unreachable, reaped at once.
+ *
  * Teardown, whatever the path: QP to error (rdma_disconnect), wait until
  * every posted work request has completed or flushed (bounded by the
  * close deadline), then from a deferred callback: ack CQ events, destroy
@@ -42,11 +49,26 @@
 #define CONN_CQ_ACK_BATCH	16
 #define CONN_POLL_BATCH		8
 
+/*
+ * The transport's budget for a silent peer, on our QP: each try waits the
+ * local ACK timeout, 4.096 us * 2^17 = 0.537 s, and 6 retries follow the
+ * first try, so a peer that stopped acknowledging is given up on about
+ * 3.8 s after our last unanswered packet.  rdma_cm would take the client's
+ * retry count (7 from rping and rdma-probe, which soft-RoCE takes as
+ * "retry forever") and an ACK timeout of 19 (2.1 s) on soft-RoCE: a dead
+ * peer would never be detected there.  So rdmad moves its QP through
+ * INIT, RTR and RTS itself and sets both (conn_qp_init, conn_qp_rts).
+ */
+#define CONN_ACK_TIMEOUT	17
+#define CONN_RETRY_CNT		6
+
 enum conn_wr_kind {
 	WR_RECV = 1,
 	WR_SEND = 2,
 	WR_READ = 3,
 	WR_WRITE = 4,
+	WR_LIVE = 5,	/* zero-length RDMA WRITE: is the peer there? */
+	WR_ABORT = 6,	/* SEND of our ABORT */
 };
 #define WR_ID(kind, slot)	(((uint64_t)(kind) << 32) | (uint32_t)(slot))
 #define WR_KIND(id)		((enum conn_wr_kind)((id) >> 32))
@@ -74,6 +96,8 @@ struct conn {
 	struct event *timer;
 	struct event *free_ev;
 	struct event *life_timer;	/* [limits] max_duration */
+	struct event *live_timer;	/* [timeouts] liveness */
+	int live_armed;
 	enum conn_deadline deadline;
 
 	/* control messages: CONN_RECV_DEPTH receive slots, then sends */
@@ -101,6 +125,8 @@ struct conn {
 	uint64_t bytes;
 	uint64_t rounds;
 	uint64_t t_post[STATS_OP_N];	/* rping: our RDMA op posted, ns */
+	uint64_t t_heard;		/* the peer's last sign of life, ns */
+	struct proto_abort abort;	/* why we end it; reason 0: unset */
 	enum stats_result res;		/* outcome, STATS_RES_N: undecided */
 	char why[160];			/* detail for the close line */
 };
@@ -150,6 +176,25 @@ static void conn_result(struct conn *c, enum stats_result res,
 	va_end(ap);
 }
 
+/* What the ABORT will tell the client; the first cause wins, as for the
+ * result. */
+static void conn_abort_why(struct conn *c, uint8_t reason, uint32_t limit_ms,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void conn_abort_why(struct conn *c, uint8_t reason, uint32_t limit_ms,
+			   const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->abort.reason)
+		return;
+	c->abort.reason = reason;
+	c->abort.limit_ms = limit_ms;
+	va_start(ap, fmt);
+	vsnprintf(c->abort.text, sizeof(c->abort.text), fmt, ap);
+	va_end(ap);
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec now;
@@ -195,23 +240,61 @@ static unsigned int deadline_ms(const struct rdmad_config *cfg,
 	}
 }
 
+/* Start TIMER for MS milliseconds; 0 stops it. */
+static int timer_set_ms(struct event *timer, unsigned int ms)
+{
+	struct timeval tv = {
+		.tv_sec = ms / 1000,
+		.tv_usec = (ms % 1000) * 1000,
+	};
+
+	if (!ms)
+		return evtimer_del(timer);
+	return evtimer_add(timer, &tv);
+}
+
 /* Re-arm the timer only when the kind of deadline changes. */
 static void conn_arm_deadline(struct conn *c)
 {
 	enum conn_deadline dl = conn_fsm_deadline(&c->fsm);
-	unsigned int ms = deadline_ms(&c->d->cfg, dl);
-	struct timeval tv;
 
 	if (dl == c->deadline)
 		return;
 	c->deadline = dl;
-	if (!ms) {
-		evtimer_del(c->timer);
+	timer_set_ms(c->timer, deadline_ms(&c->d->cfg, dl));
+}
+
+/* Run the liveness timer exactly while the state wants checks. */
+static void conn_arm_liveness(struct conn *c)
+{
+	unsigned int ms = c->d->cfg.liveness_ms;
+	int want = ms && conn_fsm_liveness_wanted(&c->fsm);
+
+	if (want == c->live_armed)
 		return;
-	}
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
-	evtimer_add(c->timer, &tv);
+	c->live_armed = want;
+	timer_set_ms(c->live_timer, want ? ms : 0);
+}
+
+/*
+ * What the transport will do for a silent peer: each try waits the local
+ * ACK timeout (4.096 us * 2^timeout), then retry_cnt more tries.
+ */
+static void conn_log_qp(struct conn *c)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	double t;
+
+	if (LOG_DEBUG > log_get_level() || !c->qp ||
+	    ibv_query_qp(c->qp, &a, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			 IBV_QP_RNR_RETRY, &ia))
+		return;
+	t = a.timeout ? 4.096e-6 * (double)(1ull << a.timeout) : 0;
+	conn_log(c, LOG_DEBUG, NULL, "QP: local ACK timeout %u (%.3f s), "
+		 "retry count %u, RNR retry %u: a silent peer is given up "
+		 "on after about %.1f s", a.timeout, t, a.retry_cnt,
+		 a.rnr_retry, t * (a.retry_cnt + 1));
 }
 
 /* The only place the state changes. */
@@ -230,6 +313,7 @@ static void conn_set_state(struct conn *c, const struct conn_fsm *next,
 			 conn_event_name(ev));
 	c->fsm = *next;
 	conn_arm_deadline(c);
+	conn_arm_liveness(c);
 }
 
 /* ---- posting work requests ------------------------------------------- */
@@ -260,8 +344,22 @@ static int post_recv(struct conn *c, unsigned int slot)
 	return 0;
 }
 
+/* Post one send-queue work request; counted until it completes. */
+static int post_send_wr(struct conn *c, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	ret = ibv_post_send(c->qp, wr, &bad);
+	if (ret)
+		return -ret;
+	c->posted_send++;
+	return 0;
+}
+
 /* Post a SEND of LEN bytes already written into the slot P. */
-static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
+static int post_send_kind(struct conn *c, enum conn_wr_kind kind, uint8_t *p,
+			  size_t len)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)p,
@@ -269,19 +367,40 @@ static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
 		.lkey = c->ctl_mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(WR_SEND, 0),
+		.wr_id = WR_ID(kind, 0),
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
-	int ret;
+	};
 
-	ret = ibv_post_send(c->qp, &wr, &bad);
-	if (ret)
-		return -ret;
-	c->posted_send++;
-	return 0;
+	return post_send_wr(c, &wr);
+}
+
+static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
+{
+	return post_send_kind(c, WR_SEND, p, len);
+}
+
+/*
+ * Liveness check: a zero-length RDMA WRITE.  No data, so no local or
+ * remote key is involved (IBA C9-88: a zero-length RDMA operation needs
+ * no valid address or rkey), and the peer's HCA answers it without its
+ * CPU.  An ACK is a sign of life; silence ends in retry exceeded.
+ */
+static int post_liveness(struct conn *c)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = WR_ID(WR_LIVE, 0),
+		.num_sge = 0,
+		.opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	int ret = post_send_wr(c, &wr);
+
+	if (!ret)
+		stats_liveness_check(&c->d->stats);
+	return ret;
 }
 
 static uint8_t *send_slot(struct conn *c)
@@ -307,13 +426,11 @@ static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t raddr,
 		.opcode = op,
 		.send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
-	int ret;
+	};
+	int ret = post_send_wr(c, &wr);
 
-	ret = ibv_post_send(c->qp, &wr, &bad);
 	if (ret)
-		return -ret;
-	c->posted_send++;
+		return ret;
 	c->t_post[op == IBV_WR_RDMA_READ ? STATS_OP_READ : STATS_OP_WRITE] =
 		mono_ns();
 	return 0;
@@ -452,6 +569,23 @@ static int act_send_result(struct conn *c)
 	return post_send_msg(c, p, (size_t)n);
 }
 
+/* Tell the client why we end its session; the disconnect waits for it. */
+static int act_send_abort(struct conn *c)
+{
+	uint8_t *p = send_slot(c);
+	char text[160];
+	int n;
+
+	if (!c->abort.reason)
+		conn_abort_why(c, PROTO_ABORT_STALLED, 0, "%s", c->why);
+	n = proto_abort_encode(&c->abort, p, PROTO_MSG_MAX);
+	if (n < 0)
+		return n;
+	conn_log(c, LOG_DEBUG, NULL, "ABORT to the client: %s",
+		 proto_abort_str(&c->abort, text, sizeof(text)));
+	return post_send_kind(c, WR_ABORT, p, (size_t)n);
+}
+
 static int act_post_read(struct conn *c)
 {
 	int ret;
@@ -519,6 +653,10 @@ static int conn_do(struct conn *c, unsigned int acts)
 		ret = act_send_go(c);
 	if (!ret && (acts & CONN_ACT_POST_WRITE))
 		ret = act_post_write(c);
+	if (!ret && (acts & CONN_ACT_SEND_ABORT))
+		ret = act_send_abort(c);
+	if (!ret && (acts & CONN_ACT_POST_LIVENESS))
+		ret = post_liveness(c);
 	if (acts & CONN_ACT_DISCONNECT)
 		act_disconnect(c);
 	if (acts & CONN_ACT_DESTROY)
@@ -544,6 +682,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_result(c, STATS_RES_PROTOCOL_ERROR,
 				    "event %s in state %s",
 				    conn_event_name(ev), s);
+			conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0,
+				       "unexpected %s", conn_event_name(ev));
 			ev = CONN_EV_RECV_BAD;
 			continue;
 		}
@@ -582,6 +722,7 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 	if (proto_auth_decode(p, len, &a, &why)) {
 		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
 		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+		conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
 		return CONN_EV_RECV_BAD;
 	}
 	ret = auth_verify(&c->d->cfg.psk, &c->welcome, &c->hello, a.mac);
@@ -591,6 +732,8 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 			 ret == -EACCES ? "wrong key" : strerror(-ret));
 		conn_result(c, STATS_RES_AUTH_FAILED, "%s", ret == -EACCES ?
 			    "wrong pre-shared key" : strerror(-ret));
+		conn_abort_why(c, PROTO_ABORT_AUTH, 0, "%s", ret == -EACCES ?
+			       "wrong pre-shared key" : "server error");
 		return CONN_EV_RECV_BAD;
 	}
 	conn_log(c, LOG_INFO, NULL, "client authenticated (pre-shared key)");
@@ -618,6 +761,7 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 		conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s",
 			 len, why);
 		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+		conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
 
@@ -646,6 +790,38 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 	return CONN_EV_RECV_ADVERT;
 }
 
+static const char *wr_kind_name(enum conn_wr_kind kind)
+{
+	switch (kind) {
+	case WR_RECV:	return "receive";
+	case WR_SEND:	return "send";
+	case WR_READ:	return "RDMA READ";
+	case WR_WRITE:	return "RDMA WRITE";
+	case WR_LIVE:	return "liveness check";
+	case WR_ABORT:	return "ABORT send";
+	}
+	return "unknown work request";
+}
+
+/*
+ * The transport gave up on one of our work requests: the peer stopped
+ * acknowledging (crash, partition, cable).  Nothing more reaches it, so
+ * no ABORT: reap the connection now.
+ */
+static void conn_peer_lost(struct conn *c, enum conn_wr_kind kind)
+{
+	double quiet = (double)(mono_ns() - c->t_heard) / 1e9;
+
+	conn_log(c, LOG_WARNING, NULL, "peer %s stopped acknowledging: "
+		 "transport retry exceeded on the %s; connection reaped "
+		 "after %.1f s without a sign of life (connected %.1f s)",
+		 c->peer, wr_kind_name(kind), quiet, elapsed(&c->t_open));
+	conn_result(c, STATS_RES_PEER_UNREACHABLE, "transport retry exceeded "
+		    "on the %s, %.1f s after the peer's last sign of life",
+		    wr_kind_name(kind), quiet);
+	conn_fire(c, CONN_EV_PEER_LOST);
+}
+
 static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 {
 	enum conn_wr_kind kind = WR_KIND(wc->wr_id);
@@ -660,17 +836,20 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
 			return;		/* QP in error: we are closing */
 		stats_wc_error(&c->d->stats, wc->status);
+		if (wc->status == IBV_WC_RETRY_EXC_ERR) {
+			conn_peer_lost(c, kind);
+			return;
+		}
 		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
-			 "(vendor error %#x)",
-			 kind == WR_RECV ? "receive" : kind == WR_READ ?
-			 "RDMA READ" : kind == WR_WRITE ? "RDMA WRITE" :
-			 "send", ibv_wc_status_str(wc->status),
-			 wc->vendor_err);
+			 "(vendor error %#x)", wr_kind_name(kind),
+			 ibv_wc_status_str(wc->status), wc->vendor_err);
 		conn_result(c, STATS_RES_COMPLETION_ERROR, "%s",
 			    ibv_wc_status_str(wc->status));
 		conn_fire(c, CONN_EV_WC_ERROR);
 		return;
 	}
+	/* Every success needed the peer: a sign of life. */
+	c->t_heard = mono_ns();
 
 	switch (kind) {
 	case WR_RECV:
@@ -703,6 +882,12 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
 			   c->write_len, mono_ns() - c->t_post[STATS_OP_WRITE]);
 		conn_fire(c, CONN_EV_WRITE_COMPLETE);
+		break;
+	case WR_LIVE:
+		conn_fire(c, CONN_EV_LIVE_OK);
+		break;
+	case WR_ABORT:
+		conn_fire(c, CONN_EV_ABORT_SENT);
 		break;
 	default:
 		conn_log(c, LOG_ERR, NULL, "completion with unknown wr_id "
@@ -783,11 +968,18 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
 			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
 	} else {
+		unsigned int ms = deadline_ms(&c->d->cfg, dl);
+
 		conn_log(c, LOG_WARNING, NULL, "no progress for %ums in "
-			 "state %s (%s deadline); disconnecting",
-			 deadline_ms(&c->d->cfg, dl), s,
+			 "state %s (%s deadline); disconnecting", ms, s,
 			 conn_deadline_name(dl));
 		conn_result(c, STATS_RES_TIMEOUT, "stalled in %s", s);
+		if (dl == CONN_DL_SESSION)
+			conn_abort_why(c, PROTO_ABORT_SESSION, ms, "%s", "");
+		else if (dl == CONN_DL_IDLE)
+			conn_abort_why(c, PROTO_ABORT_IDLE, ms, "%s", "");
+		else
+			conn_abort_why(c, PROTO_ABORT_STALLED, ms, "in %s", s);
 	}
 	conn_fire(c, CONN_EV_TIMEOUT);
 }
@@ -804,6 +996,8 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 		 * complete before this event: the state says nothing). */
 		stats_established(&c->d->stats, conn_sproto(c),
 				  elapsed_ns(&c->t_open));
+		c->t_heard = mono_ns();
+		conn_log_qp(c);
 		conn_fire(c, CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
@@ -877,6 +1071,8 @@ void conn_shutdown_all(struct rdmad *d)
 
 	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp) {
 		conn_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
+		conn_abort_why(c, PROTO_ABORT_SHUTDOWN, d->cfg.drain_timeout_ms,
+			       "%s", "");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 	}
 }
@@ -894,10 +1090,12 @@ static void conn_release(struct conn *c)
 		event_free(c->free_ev);
 	if (c->life_timer)
 		event_free(c->life_timer);
+	if (c->live_timer)
+		event_free(c->live_timer);
 	if (c->cq && c->cq_unacked)
 		ibv_ack_cq_events(c->cq, c->cq_unacked);
 	if (c->qp)
-		rdma_destroy_qp(c->cm_id);
+		ibv_destroy_qp(c->qp);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
 	buf_free(c);
@@ -953,6 +1151,17 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	rdmad_conn_gone(d);
 }
 
+/* [timeouts] liveness: the connection has been quiet that long. */
+static void conn_live_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	c->live_armed = 0;
+	conn_fire(c, CONN_EV_LIVE_DUE);
+	if (c->fsm.life != CONN_LIFE_CLOSED)
+		conn_arm_liveness(c);
+}
+
 /* [limits] max_duration: the whole life of a connection. */
 static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -968,7 +1177,37 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 		 c->d->cfg.max_duration_ms, s);
 	conn_result(c, STATS_RES_TIMEOUT, "max_duration %ums reached in %s",
 		    c->d->cfg.max_duration_ms, s);
+	conn_abort_why(c, PROTO_ABORT_DURATION, c->d->cfg.max_duration_ms,
+		       "%s", "");
 	conn_fire(c, CONN_EV_TIMEOUT);
+}
+
+/*
+ * Move our QP to STATE with the attributes rdma_cm computed for this
+ * connection; RTR gets RD (the READs the peer may have in flight to us),
+ * RTS gets INIT (ours to it) and our own retry budget.
+ */
+static int conn_qp_move(struct conn *c, enum ibv_qp_state state,
+			uint8_t rd, uint8_t init)
+{
+	struct ibv_qp_attr a;
+	int mask = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = state;
+	if (rdma_init_qp_attr(c->cm_id, &a, &mask))
+		return -errno ? -errno : -EIO;
+	if (state == IBV_QPS_RTR)
+		a.max_dest_rd_atomic = rd;
+	if (state == IBV_QPS_RTS) {
+		a.max_rd_atomic = init;
+		a.timeout = CONN_ACK_TIMEOUT;
+		a.retry_cnt = CONN_RETRY_CNT;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT;
+	}
+	if (ibv_modify_qp(c->qp, &a, mask))
+		return -errno ? -errno : -EIO;
+	return 0;
 }
 
 static int conn_setup(struct conn *c)
@@ -1007,9 +1246,12 @@ static int conn_setup(struct conn *c)
 	qa.cap.max_recv_wr = CONN_RECV_DEPTH;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, c->pd, &qa))
+	c->qp = ibv_create_qp(c->pd, &qa);
+	if (!c->qp)
 		return -errno ? -errno : -ENOMEM;
-	c->qp = id->qp;
+	ret = conn_qp_move(c, IBV_QPS_INIT, 0, 0);
+	if (ret)
+		return ret;
 
 	c->ctl = calloc(1, ctl_len);
 	if (!c->ctl)
@@ -1037,19 +1279,15 @@ static int conn_setup(struct conn *c)
 	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
 	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
 	c->life_timer = evtimer_new(c->d->base, conn_life_cb, c);
-	if (!c->cq_ev || !c->timer || !c->free_ev || !c->life_timer)
+	c->live_timer = evtimer_new(c->d->base, conn_live_cb, c);
+	if (!c->cq_ev || !c->timer || !c->free_ev || !c->life_timer ||
+	    !c->live_timer)
 		return -ENOMEM;
 	if (event_add(c->cq_ev, NULL))
 		return -EIO;
-	if (c->d->cfg.max_duration_ms) {
-		struct timeval tv = {
-			.tv_sec = c->d->cfg.max_duration_ms / 1000,
-			.tv_usec = (c->d->cfg.max_duration_ms % 1000) * 1000,
-		};
-
-		if (evtimer_add(c->life_timer, &tv))
-			return -EIO;
-	}
+	if (c->d->cfg.max_duration_ms &&
+	    timer_set_ms(c->life_timer, c->d->cfg.max_duration_ms))
+		return -EIO;
 	return 0;
 }
 
@@ -1089,6 +1327,14 @@ static int conn_accept(struct conn *c, const struct conn_cm_event *e)
 		cp.private_data = pdata;
 		cp.private_data_len = (uint8_t)n;
 	}
+	/* Our QP, our transitions (see CONN_RETRY_CNT): ready to receive
+	 * and to send before the client hears of the accept. */
+	n = conn_qp_move(c, IBV_QPS_RTR, cp.responder_resources, 0);
+	if (!n)
+		n = conn_qp_move(c, IBV_QPS_RTS, 0, cp.initiator_depth);
+	if (n)
+		return n;
+	cp.qp_num = c->qp->qp_num;
 	if (rdma_accept(c->cm_id, &cp))
 		return -errno ? -errno : -EIO;
 	return 0;
@@ -1234,6 +1480,7 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 		       sizeof(struct sockaddr_in) :
 		       sizeof(struct sockaddr_in6));
 	clock_gettime(CLOCK_MONOTONIC, &c->t_open);
+	c->t_heard = mono_ns();
 	if (kind == PROTO_KIND_NATIVE && cfg->psk.len)
 		conn_fsm_init_auth(&c->fsm);
 	else
