@@ -38,10 +38,25 @@
 #define PROBE_CQ_BATCH		32
 #define PROBE_CQ_ACK_BATCH	64	/* CQ events acked together */
 #define PROBE_RESOLVE_GRACE_MS	1000	/* backstop past rdma_cm's timeout */
+/*
+ * The transport's budget for a silent peer: local ACK timeout 4.096 us *
+ * 2^17 = 0.537 s, 6 retries: a dead path is a retry exceeded after about
+ * 3.8 s, well within -t.  rdma_cm's defaults on soft-RoCE (19: 2.1 s, and
+ * 7 retries, which soft-RoCE takes as "forever") would leave it to -t.
+ * The retry count goes to the server's QP too (the CM REQ carries it).
+ */
+#define PROBE_ACK_TIMEOUT	17
+#define PROBE_RETRY_CNT		6
 
 /* IB CM reject reasons seen in RDMA_CM_EVENT_REJECTED's status. */
 #define CM_REJ_INVALID_SERVICE_ID	8	/* no listener on the port */
 #define CM_REJ_CONSUMER_DEFINED		28	/* rdma_reject() by the peer */
+
+/* What a transport retry exceeded means, in the probe's words (ASCII:
+ * --json escapes other bytes one by one). */
+#define PROBE_RETRY_EXC_TEXT	"transport retry exceeded: the peer stopped " \
+	"acknowledging; packet loss, a partition, or an MTU mismatch on the " \
+	"path"
 
 /* No follow-up event. */
 #define PROBE_EV_NONE		PROBE_EV__COUNT
@@ -395,6 +410,7 @@ static enum probe_event conn_connect(struct probe_conn *c)
 	struct rdma_conn_param cp;
 	struct ibv_device_attr da;
 	struct proto_hello h;
+	uint8_t ack;
 	int ret;
 
 	if (conn_setup(c))
@@ -412,8 +428,13 @@ static enum probe_event conn_connect(struct probe_conn *c)
 		cp.initiator_depth = 1;
 		cp.responder_resources = 1;
 	}
-	cp.retry_count = 7;
+	cp.retry_count = PROBE_RETRY_CNT;
 	cp.rnr_retry_count = 7;
+	ack = PROBE_ACK_TIMEOUT;
+	if (rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+			    &ack, sizeof(ack)))
+		probe_dbg(1, "%s: cannot set the ACK timeout: %s", c->name,
+			  strerror(errno));
 	if (!c->opts->rping) {
 		memset(&h, 0, sizeof(h));
 		h.version = PROTO_VERSION;
@@ -750,6 +771,28 @@ static void conn_feed(struct probe_conn *c, enum probe_event ev)
 
 /* ---- completions ----------------------------------------------------- */
 
+/*
+ * The server ends the session itself and says why (a newer rdmad; an
+ * older one just disconnects).  Its disconnect follows; the reason is
+ * what the run reports.
+ */
+static enum probe_event conn_server_abort(struct probe_conn *c,
+					  const uint8_t *buf, uint32_t len)
+{
+	struct proto_abort a;
+	const char *why = "?";
+	char text[200];
+
+	if (proto_abort_decode(buf, len, &a, &why)) {
+		conn_error(c, "bad ABORT from server: %s", why);
+		return PROBE_EV_PROTO_ERR;
+	}
+	conn_reason(c, "ended by server");
+	conn_error(c, "server ended the session: %s",
+		   proto_abort_str(&a, text, sizeof(text)));
+	return probe_abort_event(a.reason);
+}
+
 static enum probe_event conn_native_msg(struct probe_conn *c,
 					const uint8_t *buf, uint32_t len)
 {
@@ -808,6 +851,8 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 			return PROBE_EV_RESULT_BAD;
 		}
 		return PROBE_EV_RESULT_OK;
+	case PROTO_MSG_ABORT:
+		return conn_server_abort(c, buf, len);
 	default:
 		conn_error(c, "unexpected message type %d from server", type);
 		return PROBE_EV_PROTO_ERR;
@@ -829,6 +874,13 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 		if (c->fsm.state == PROBE_ST_CLOSING ||
 		    probe_fsm_terminal(&c->fsm))
 			return;
+		if (wc->status == IBV_WC_RETRY_EXC_ERR) {
+			conn_reason(c, "retry exceeded");
+			conn_error(c, "%s failed: %s (status %d, vendor error "
+				   "0x%x)", wr_kind_str(kind),
+				   PROBE_RETRY_EXC_TEXT, wc->status,
+				   wc->vendor_err);
+		}
 		conn_error(c, "%s failed: %s (status %d, vendor error 0x%x)",
 			   wr_kind_str(kind), ibv_wc_status_str(wc->status),
 			   wc->status, wc->vendor_err);

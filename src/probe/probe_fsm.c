@@ -57,6 +57,22 @@ int probe_fail_exit(enum probe_fail fail)
 	return (unsigned)fail < PROBE_FAIL__COUNT ? fail_codes[fail] : 1;
 }
 
+enum probe_event probe_abort_event(uint8_t reason)
+{
+	switch (reason) {
+	case PROTO_ABORT_SESSION:
+	case PROTO_ABORT_DURATION:
+	case PROTO_ABORT_IDLE:
+	case PROTO_ABORT_STALLED:
+		return PROBE_EV_SRV_TIMEOUT;
+	case PROTO_ABORT_PROTOCOL:
+	case PROTO_ABORT_AUTH:
+		return PROBE_EV_PROTO_ERR;
+	default:
+		return PROBE_EV_SRV_ABORT;
+	}
+}
+
 void probe_fsm_init(struct probe_fsm *f, bool rping, uint8_t ops,
 		    uint32_t iters, bool verify)
 {
@@ -143,6 +159,8 @@ static enum probe_fail fsm_fail_class(const struct probe_fsm *f,
 	case PROBE_EV_CONN_ERR:		return PROBE_FAIL_CONNECT;
 	case PROBE_EV_PROTO_ERR:	return PROBE_FAIL_PROTOCOL;
 	case PROBE_EV_WC_ERR:		return PROBE_FAIL_COMPLETION;
+	case PROBE_EV_SRV_TIMEOUT:	return PROBE_FAIL_TIMEOUT;
+	case PROBE_EV_SRV_ABORT:	return PROBE_FAIL_COMPLETION;
 	case PROBE_EV_LOCAL_ERR:	return PROBE_FAIL_LOCAL;
 	case PROBE_EV_CHECK_BAD:
 	case PROBE_EV_RESULT_BAD:	return PROBE_FAIL_MISMATCH;
@@ -400,6 +418,8 @@ static bool fsm_error_event(enum probe_event ev)
 	case PROBE_EV_DISCONNECTED:
 	case PROBE_EV_TIMEOUT:
 	case PROBE_EV_LOCAL_ERR:
+	case PROBE_EV_SRV_TIMEOUT:
+	case PROBE_EV_SRV_ABORT:
 		return true;
 	default:
 		return false;

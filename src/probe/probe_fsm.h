@@ -56,7 +56,9 @@
 	X(DISCONNECTED)		/* RDMA_CM_EVENT_DISCONNECTED */	\
 	X(TIMEOUT)		/* the step's deadline passed */	\
 	X(STOP)			/* -D: this op kind's time is up */	\
-	X(LOCAL_ERR)		/* local resource or verbs failure */
+	X(LOCAL_ERR)		/* local resource or verbs failure */	\
+	X(SRV_TIMEOUT)		/* ABORT: a server deadline passed */	\
+	X(SRV_ABORT)		/* ABORT: server ended it (shutdown...) */
 
 /* X(name, exit code, description).  Exit 64 (usage) is not a run failure. */
 #define PROBE_FAILS(X)							\
@@ -159,5 +161,12 @@ const char *probe_state_step(enum probe_state s);
 const char *probe_event_str(enum probe_event ev);
 const char *probe_fail_str(enum probe_fail fail);
 int probe_fail_exit(enum probe_fail fail);
+/*
+ * The event a server's ABORT (enum proto_abort_reason) stands for: a
+ * deadline or limit of the server's (timeout class), our protocol error
+ * or wrong key (protocol class), anything else, unknown reasons included
+ * (connection lost class).
+ */
+enum probe_event probe_abort_event(uint8_t reason);
 
 #endif /* RDMAD_PROBE_FSM_H */

@@ -263,6 +263,18 @@ static void test_failures(void)
 		{ "GO_AHEAD in native", PROBE_ST_DESC, PROBE_EV_GO_AHEAD,
 		  PROBE_ST_CLOSING, PROBE_ACT_DISCONNECT | T,
 		  PROBE_FAIL_PROTOCOL, -EPROTO },
+		{ "server deadline ABORT in OPS", PROBE_ST_OPS,
+		  PROBE_EV_SRV_TIMEOUT, PROBE_ST_CLOSING,
+		  PROBE_ACT_DISCONNECT | T, PROBE_FAIL_TIMEOUT, 0 },
+		{ "server shutdown ABORT in OPS", PROBE_ST_OPS,
+		  PROBE_EV_SRV_ABORT, PROBE_ST_CLOSING,
+		  PROBE_ACT_DISCONNECT | T, PROBE_FAIL_COMPLETION, 0 },
+		{ "server ABORT in RESULT", PROBE_ST_RESULT,
+		  PROBE_EV_SRV_ABORT, PROBE_ST_CLOSING,
+		  PROBE_ACT_DISCONNECT | T, PROBE_FAIL_COMPLETION, 0 },
+		{ "server deadline ABORT in DESC", PROBE_ST_DESC,
+		  PROBE_EV_SRV_TIMEOUT, PROBE_ST_CLOSING,
+		  PROBE_ACT_DISCONNECT | T, PROBE_FAIL_TIMEOUT, 0 },
 		{ "OP_DONE before connect", PROBE_ST_ROUTE, PROBE_EV_OP_DONE,
 		  PROBE_ST_FAILED, PROBE_ACT_FINISH, PROBE_FAIL_PROTOCOL,
 		  -EPROTO },
@@ -298,6 +310,40 @@ static void test_failures(void)
 	probe_fsm_step(&f, PROBE_EV_TIMEOUT, &st);
 	tap_ok(f.state == PROBE_ST_FAILED && f.fail == PROBE_FAIL_COMPLETION,
 	       "the first failure's class is kept through closing");
+
+	/* ABORT, then the server's disconnect: the ABORT's class stays. */
+	reach(&f, PROBE_ST_OPS);
+	probe_fsm_step(&f, PROBE_EV_SRV_TIMEOUT, &st);
+	probe_fsm_step(&f, PROBE_EV_WC_ERR, &st);
+	probe_fsm_step(&f, PROBE_EV_DISCONNECTED, &st);
+	tap_ok(f.state == PROBE_ST_FAILED && f.fail == PROBE_FAIL_TIMEOUT &&
+	       probe_fail_exit(f.fail) == 6,
+	       "server deadline ABORT, then disconnect: timed out, exit 6");
+}
+
+/* Which class a server's ABORT reason stands for. */
+static void test_abort_reasons(void)
+{
+	static const struct {
+		uint8_t reason;
+		enum probe_event ev;
+	} t[] = {
+		{ PROTO_ABORT_SESSION, PROBE_EV_SRV_TIMEOUT },
+		{ PROTO_ABORT_DURATION, PROBE_EV_SRV_TIMEOUT },
+		{ PROTO_ABORT_IDLE, PROBE_EV_SRV_TIMEOUT },
+		{ PROTO_ABORT_STALLED, PROBE_EV_SRV_TIMEOUT },
+		{ PROTO_ABORT_PROTOCOL, PROBE_EV_PROTO_ERR },
+		{ PROTO_ABORT_AUTH, PROBE_EV_PROTO_ERR },
+		{ PROTO_ABORT_SHUTDOWN, PROBE_EV_SRV_ABORT },
+		{ 0, PROBE_EV_SRV_ABORT },
+		{ 99, PROBE_EV_SRV_ABORT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		tap_ok(probe_abort_event(t[i].reason) == t[i].ev,
+		       "ABORT reason %u -> %s", t[i].reason,
+		       probe_event_str(t[i].ev));
 }
 
 /* Every state x every event: no crash, sane result, terminal is sticky. */
@@ -523,6 +569,7 @@ static void test_names(void)
 
 int main(void)
 {
+	test_abort_reasons();
 	test_native_both();
 	test_native_iters();
 	test_rping();
