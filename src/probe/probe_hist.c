@@ -110,3 +110,26 @@ uint64_t probe_hist_mean(const struct probe_hist *h)
 {
 	return h->count ? h->sum / h->count : 0;
 }
+
+uint64_t probe_hist_count_above(const struct probe_hist *h, uint64_t v)
+{
+	uint64_t n = 0;
+	uint32_t b;
+
+	if (!h->count || h->max <= v)
+		return 0;
+	for (b = probe_hist_bucket(v) + 1; b < PROBE_HIST_BUCKETS; b++)
+		n += h->bucket[b];
+	return n;
+}
+
+uint64_t probe_hist_slow_limit(const struct probe_hist *h)
+{
+	uint64_t lim;
+
+	if (!h->count)
+		return 0;
+	lim = h->min > UINT64_MAX / PROBE_SLOW_FACTOR ? UINT64_MAX :
+	      h->min * PROBE_SLOW_FACTOR;
+	return lim > PROBE_SLOW_FLOOR_NS ? lim : PROBE_SLOW_FLOOR_NS;
+}

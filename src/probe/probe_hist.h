@@ -43,6 +43,25 @@ void probe_hist_merge(struct probe_hist *dst, const struct probe_hist *src);
 uint64_t probe_hist_percentile(const struct probe_hist *h, double p);
 uint64_t probe_hist_mean(const struct probe_hist *h);
 
+/*
+ * Values in buckets wholly above V's bucket: those above V, but for the
+ * ones sharing its bucket (within 1/128 of V).
+ */
+uint64_t probe_hist_count_above(const struct probe_hist *h, uint64_t v);
+
+/*
+ * Slow operations: far slower than the path's own best.  An operation the
+ * transport had to retransmit after a timeout waits at least the local
+ * ACK timeout (0.537 s for rdma-probe's QP, see probe_conn.c), while
+ * jitter on a healthy path, even a loaded one, stays within a few times
+ * the fastest and well below that.  The limit is PROBE_SLOW_FACTOR x the
+ * fastest, and at least PROBE_SLOW_FLOOR_NS (about half the ACK timeout);
+ * 0 when empty.
+ */
+#define PROBE_SLOW_FACTOR	10u
+#define PROBE_SLOW_FLOOR_NS	250000000ull	/* 250 ms */
+uint64_t probe_hist_slow_limit(const struct probe_hist *h);
+
 /* Bucket of a value, and the range [low, low + width) a bucket covers. */
 uint32_t probe_hist_bucket(uint64_t v);
 uint64_t probe_hist_bucket_low(uint32_t b);

@@ -90,6 +90,7 @@ void probe_opstat_merge(struct probe_opstat *dst,
 struct probe_figures {
 	uint64_t ops, bytes, span_ns;
 	uint64_t min, p50, p90, p99, p999, max, avg;
+	uint64_t slow, slow_limit;	/* probe_hist_slow_limit() */
 	double mbps, gbps, rate;
 };
 
@@ -107,6 +108,8 @@ static void figures(const struct probe_opstat *s, struct probe_figures *f)
 	f->p999 = probe_hist_percentile(&s->lat, 99.9);
 	f->max = s->lat.max;
 	f->avg = probe_hist_mean(&s->lat);
+	f->slow_limit = probe_hist_slow_limit(&s->lat);
+	f->slow = probe_hist_count_above(&s->lat, f->slow_limit);
 	f->span_ns = s->last_done > s->first_post ?
 		     s->last_done - s->first_post : 0;
 	if (f->span_ns) {
@@ -352,6 +355,13 @@ static void kind_lines(FILE *f, const struct probe_run *r, enum kind k)
 	fprintf(f, "  %-14s %.*f MB/s (%.3f Gb/s), %.0f ops/s over %s\n", l,
 		x.mbps < 1 ? 4 : 2, x.mbps, x.gbps, x.rate,
 		fmt_ns(a, sizeof(a), x.span_ns));
+	if (!x.slow)
+		return;
+	snprintf(l, sizeof(l), "%s slow", kind_labels[k]);
+	fprintf(f, "  %-14s %" PRIu64 " of %" PRIu64 " operations took over "
+		"%s: retransmissions (packet loss on the path?); the fastest "
+		"took %s\n", l, x.slow, x.ops,
+		fmt_ns(a, sizeof(a), x.slow_limit), fmt_ns(b, sizeof(b), x.min));
 }
 
 static void verification_line(FILE *f, const struct probe_run *r)
@@ -512,10 +522,11 @@ static void json_kind(FILE *f, const struct probe_run *r, enum kind k,
 		"\"gb_per_s\": %.6f, \"ops_per_s\": %.1f, \"latency_ns\": "
 		"{\"min\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"p90\": %"
 		PRIu64 ", \"p99\": %" PRIu64 ", \"p99_9\": %" PRIu64
-		", \"max\": %" PRIu64 ", \"avg\": %" PRIu64 "}}",
+		", \"max\": %" PRIu64 ", \"avg\": %" PRIu64 "}, "
+		"\"slow_ops\": %" PRIu64 ", \"slow_limit_ns\": %" PRIu64 "}",
 		*first ? "" : ", ", kind_names[k], x.ops, x.bytes, x.span_ns,
 		x.mbps, x.gbps, x.rate, x.min, x.p50, x.p90, x.p99, x.p999,
-		x.max, x.avg);
+		x.max, x.avg, x.slow, x.slow_limit);
 	*first = false;
 }
 

@@ -128,11 +128,52 @@ static void test_merge(void)
 	       "merging an empty histogram changes nothing");
 }
 
+/*
+ * The loss story: 20 operations of about 1 ms, 3 of them retransmitted
+ * (a second and more): 3 slow; a healthy path with jitter: none.
+ */
+static void test_slow(void)
+{
+	struct probe_hist h;
+	int i;
+
+	probe_hist_init(&h);
+	tap_ok(probe_hist_slow_limit(&h) == 0 &&
+	       probe_hist_count_above(&h, 0) == 0, "slow: empty, nothing");
+	for (i = 0; i < 17; i++)
+		probe_hist_add(&h, 1000000 + (uint64_t)i * 50000);
+	probe_hist_add(&h, 2100000000ull);
+	probe_hist_add(&h, 4300000000ull);
+	probe_hist_add(&h, 7000000000ull);
+	tap_ok(probe_hist_slow_limit(&h) == 250000000ull,
+	       "slow: limit is the 250 ms floor above 10 x a 1 ms fastest");
+	tap_ok(probe_hist_count_above(&h, probe_hist_slow_limit(&h)) == 3,
+	       "slow: 3 of 20 retransmitted operations counted");
+
+	probe_hist_init(&h);
+	for (i = 0; i < 100; i++)
+		probe_hist_add(&h, 30000000 + (uint64_t)(i % 7) * 3000000);
+	probe_hist_add(&h, 225000000);
+	probe_hist_add(&h, 310000000);
+	tap_ok(probe_hist_slow_limit(&h) == 300000000ull &&
+	       probe_hist_count_above(&h, probe_hist_slow_limit(&h)) == 1,
+	       "slow: 10 x a 30 ms fastest; 7.5 x is jitter, 10.3 x is slow");
+
+	probe_hist_init(&h);
+	for (i = 0; i < 50; i++)
+		probe_hist_add(&h, 1000000 + (uint64_t)(i % 10) * 7000000);
+	probe_hist_add(&h, 62000000);
+	tap_ok(probe_hist_count_above(&h, probe_hist_slow_limit(&h)) == 0,
+	       "slow: a loaded host's 62 ms outlier of 1 ms operations is not "
+	       "slow (floor)");
+}
+
 int main(void)
 {
-	tap_plan(14);
+	tap_plan(19);
 	test_buckets();
 	test_percentiles();
 	test_merge();
+	test_slow();
 	return tap_done();
 }
