@@ -780,6 +780,24 @@ static int case_rping(const char *name, struct hc *h)
 
 /* ---- cases: silence --------------------------------------------------- */
 
+/* The message before the disconnect must be an ABORT with REASON. */
+static int told_why(const uint8_t *msg, int n, uint8_t reason, long long ms)
+{
+	struct proto_abort a;
+	const char *why = NULL;
+	char text[160];
+
+	if (proto_abort_decode(msg, (size_t)n, &a, &why))
+		return failed("cut off after %lldms; not an ABORT before it "
+			      "(%s)", ms, why);
+	if (a.reason != reason)
+		return failed("cut off after %lldms with ABORT reason %u, "
+			      "want %u (%s)", ms, a.reason, reason,
+			      proto_abort_str(&a, text, sizeof(text)));
+	return pass("cut off after %lldms of silence, told: %s", ms,
+		    proto_abort_str(&a, text, sizeof(text)));
+}
+
 static int case_silent(const char *name, struct hc *h)
 {
 	struct proto_hello hl;
@@ -815,8 +833,44 @@ static int case_silent(const char *name, struct hc *h)
 		if (n > 0 && proto_msg_type(msg, (size_t)n, NULL) ==
 		    PROTO_MSG_DESC)
 			return failed("server sent a DESC without AUTH");
+		if (n > 0)
+			return told_why(msg, n, PROTO_ABORT_IDLE, ms);
+	}
+	if (!strcmp(name, "silent-native")) {
+		uint8_t msg[SLOT];
+		int n = hc_recv(h, msg, 10);
+
+		if (n < 0)
+			return failed("cut off after %lldms without an ABORT",
+				      ms);
+		return told_why(msg, n, PROTO_ABORT_SESSION, ms);
 	}
 	return pass("cut off after %lldms of silence", ms);
+}
+
+/*
+ * A client whose QP vanishes after the DESC without a disconnect, as
+ * when its host crashes or is cut off: nothing answers rdmad any more,
+ * and no DREQ comes.  The connection (cm_id) is held -H seconds.
+ */
+static int case_vanish(struct hc *h)
+{
+	struct proto_hello hl;
+	int ret;
+
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 11);
+	ret = native_open(h, &hl, NULL);
+	if (ret)
+		return failed("native session did not start: %s",
+			      strerror(-ret));
+	rdma_destroy_qp(h->id);
+	h->qp = NULL;
+	pass("QP destroyed after the DESC, no disconnect; holding the "
+	     "connection %ds", hold_ms / 1000);
+	fflush(stdout);
+	if (hold_ms)
+		usleep((useconds_t)hold_ms * 1000);
+	return 0;
 }
 
 /* ---- cases: SIGKILL at each state ------------------------------------ */
@@ -1176,7 +1230,7 @@ static const char *const cases[] = {
 	"done-overflow", "done-wrong-data",
 	"rping-overflow", "rping-huge", "rping-zero", "rping-short",
 	"rping-long", "rping-bad-rkey", "rping-beyond-mr",
-	"silent-native", "silent-rping", "silent-auth",
+	"silent-native", "silent-rping", "silent-auth", "vanish",
 	"kill STATE (connecting established desc rdma done result)",
 	"flood N", "flood-rping N", "steal", "stale-rkey",
 	"least-read", "least-write",
@@ -1257,6 +1311,8 @@ int main(int argc, char **argv)
 		ret = case_rping(case_name, &h);
 	else if (!strncmp(case_name, "silent-", 7))
 		ret = case_silent(case_name, &h);
+	else if (!strcmp(case_name, "vanish"))
+		ret = case_vanish(&h);
 	else if (!strcmp(case_name, "kill"))
 		ret = case_kill(arg);
 	else if (!strcmp(case_name, "flood"))

@@ -64,6 +64,18 @@ wait_res_counts() {
 	fail "resources of pid $pid: have '$now', want '$want' after ${secs}s"
 }
 
+# real_pid JOBPID NAME: the pid of the real client NAME behind a
+# background job (cli may wrap it).
+real_pid() {
+	local i p
+	for ((i = 0; i < 100; i++)); do
+		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && { echo $1; return 0; }
+		p=$(pgrep -x -P $1 "$2") && { echo $p; return 0; }
+		sleep 0.05
+	done
+	fail "no $2 process under pid $1"
+}
+
 # Kill background jobs of this test on exit.
 cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup_jobs EXIT

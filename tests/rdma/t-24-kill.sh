@@ -15,16 +15,6 @@ max_buffer_size = 1m
 session = 20s
 idle = 10s
 INI
-# The pid of the real client behind a background job (cli may wrap it).
-real_pid() {	# JOBPID NAME
-	local i p
-	for ((i = 0; i < 100; i++)); do
-		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && { echo $1; return 0; }
-		p=$(pgrep -x -P $1 "$2") && { echo $p; return 0; }
-		sleep 0.05
-	done
-	fail "no $2 process under pid $1"
-}
 rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
 rpid=$RDMAD_PID
 wait_listen $port
