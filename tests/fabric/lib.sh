@@ -28,9 +28,9 @@
 # Faults, each undone by fab_require (and by the next test's start):
 #   fab_netem I DIR SPEC   tc netem SPEC ("loss 3%", "delay 5ms 1ms",
 #                          "corrupt 1%", "reorder 25% 50% delay 2ms",
-#                          "rate 100mbit") on host I's packets: DIR "in"
-#                          (to I; on its tap, outside the guest), "out"
-#                          (from I; on its eth0) or "both"
+#                          "rate 100mbit") on host I's NIC: DIR "in" (the
+#                          packets it receives), "out" (those it sends)
+#                          or "both"
 #   fab_netem_clear I      remove both
 #   fab_link I down|up     QEMU's set_link: the cable, seen from outside
 #   fab_crash I            kill host I's QEMU (a crash: no goodbye)
@@ -62,14 +62,15 @@ fab_addr() { echo "10.98.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
 fab_tap() { echo "$(cat "$F/bridge")t$1"; }
 fab_pid() { cat "$(fab_dir "$1")/qemu.pid" 2>/dev/null; }
+fab_state() { # R, S, T (stopped), Z (a zombie nobody reaped: dead), or empty
+	local p
+	p=$(fab_pid "$1") && [ -n "$p" ] && awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null
+}
 fab_alive() {
-	local p
-	p=$(fab_pid "$1") && [ -n "$p" ] && kill -0 "$p" 2>/dev/null
+	local s
+	s=$(fab_state "$1") && [ -n "$s" ] && [ "$s" != Z ]
 }
-fab_stopped() {
-	local p
-	p=$(fab_pid "$1") && [ "$(awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null)" = T ]
-}
+fab_stopped() { [ "$(fab_state "$1")" = T ]; }
 
 # ---- boot ----------------------------------------------------------------
 
@@ -199,29 +200,29 @@ fab_link() {
 }
 
 fab_netem() {
-	local i=$1 dir=$2 spec=$3
-	if [ "$dir" = in ] || [ "$dir" = both ]; then
-		# shellcheck disable=SC2086
-		tc qdisc replace dev "$(fab_tap "$i")" root netem $spec ||
-			fab_fail "tc netem $spec on host $i's tap failed"
-	fi
-	if [ "$dir" = out ] || [ "$dir" = both ]; then
-		fab_sh "$i" -t 30 "tc qdisc replace dev eth0 root netem $spec" ||
-			fab_fail "tc netem $spec on host $i's eth0 failed"
-	fi
+	local i=$1 dir=$2 spec=$3 cmd=""
+	# Packets to the host pass its eth0's ingress, redirected through ifb0
+	# (set up by the agent) where netem can hold them: this machine's own
+	# kernel may have no netem for the tap side (CI's has none).
+	case $dir in
+	in) cmd="tc qdisc replace dev ifb0 root netem $spec" ;;
+	out) cmd="tc qdisc replace dev eth0 root netem $spec" ;;
+	both) cmd="tc qdisc replace dev eth0 root netem $spec && tc qdisc replace dev ifb0 root netem $spec" ;;
+	*) fab_fail "fab_netem: direction in, out or both, not '$dir'" ;;
+	esac
+	fab_sh "$i" -t 30 "$cmd" || fab_fail "tc netem $spec ($dir) on host $i failed"
 	fab_log "host $i: netem $spec ($dir)"
 }
 
 fab_netem_clear() {
-	tc qdisc del dev "$(fab_tap "$1")" root 2>/dev/null
-	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; true" >/dev/null
+	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null; true" >/dev/null
 }
 
 fab_crash() {
 	local p
 	p=$(fab_pid "$1") || return 0
 	kill -KILL "$p" 2>/dev/null
-	while kill -0 "$p" 2>/dev/null; do sleep 0.05; done
+	while fab_alive "$1"; do sleep 0.05; done
 	fab_log "host $1: crashed (QEMU killed)"
 }
 
@@ -239,10 +240,9 @@ fab_mtu() {
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
 fab_clean() {
 	local i=$1
-	tc qdisc del dev "$(fab_tap "$i")" root 2>/dev/null
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rping|ib_.*|tcpdump" 2>/dev/null
-		tc qdisc del dev eth0 root 2>/dev/null
+	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rping tcpdump; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
+		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
 		ip link set eth0 mtu 1500; ip link set eth0 up
 		rm -rf /tmp/fabric-test
 		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
@@ -254,6 +254,8 @@ fab_require() {
 	[ "$n" -le "$(cat "$F/n")" ] || fab_fail "test wants $n hosts, the fabric has $(cat "$F/n")"
 	for ((i = 1; i <= n; i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
+		# Still booting (the suite's first test): wait for it.
+		fab_alive "$i" && [ ! -f "$(fab_dir "$i")/shared/ready" ] && fab_boot_wait "$i"
 		if ! fab_alive "$i" || ! fab_clean "$i"; then
 			fab_log "host $i: dead or unhealthy; rebooting it"
 			fab_boot "$i"
@@ -269,7 +271,6 @@ fab_leave() {
 	local i
 	for ((i = 1; i <= $(cat "$F/n"); i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
-		tc qdisc del dev "$(fab_tap "$i")" root 2>/dev/null
 		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
 	done
 }
@@ -290,13 +291,10 @@ fab_rdmad_start() {
 $conf
 EOF
 setsid \$RDMAD -c \$T/rdmad.ini >\$T/rdmad.log 2>&1 </dev/null &
-for k in \$(seq 200); do
-	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$port( |\$)' && exit 0
-	kill -0 \$! 2>/dev/null || break
-	sleep 0.1
-done
-echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1" ||
+sleep 0.2
+kill -0 \$! || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }" ||
 		fab_fail "rdmad on host $i did not start"
+	fab_wait_listen "$i" "$port"
 }
 
 # fab_res_counts I PROC: "qp=N mr=N cm_id=N fd=N" of the process named
@@ -306,4 +304,29 @@ fab_res_counts() {
 out=''
 for r in qp mr cm_id; do out+=\"\$r=\$(rdma resource show \$r 2>/dev/null | grep -c \"pid \$p \") \"; done
 echo \"\${out}fd=\$(ls /proc/\$p/fd | wc -l)\""
+}
+
+# fab_json FILE EXPR: print the Python expression EXPR over the JSON
+# document in FILE (as d; lines before its first "{" line, such as
+# rdma-probe's messages on stderr, are skipped), e.g. fab_json out.json
+# 'd["exit_code"]'.  A missing key or bad JSON fails the test.
+fab_json() {
+	python3 - "$1" "$2" <<'PY' || fab_fail "JSON $2 not in $1: $(head -c 2000 "$1")"
+import json, sys
+text = open(sys.argv[1]).read()
+d = json.loads(text[text.index('\n{') + 1 if not text.startswith('{') else 0:])
+print(eval(sys.argv[2], {"d": d}))
+PY
+}
+
+# fab_ms NS: nanoseconds as milliseconds with one decimal.
+fab_ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
+
+# fab_wait_listen I PORT [SECS]: until something on host I listens for
+# rdma_cm on PORT.
+fab_wait_listen() {
+	fab_sh "$1" -t $((${3:-30} + 10)) "for k in \$(seq $((${3:-30} * 10))); do
+	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$2( |\$)' && exit 0
+	sleep 0.1
+done; exit 1" || fab_fail "nothing listens on rdma_cm port $2 of host $1"
 }

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Heavy loss (30 %, both directions of the client's NIC) on 1 MiB WRITEs,
+# applied mid-transfer.  Measured: rxe's retry counter starts afresh on
+# every acknowledged packet, so under loss the transport crawls rather
+# than giving up, and the probe's per-operation deadline (-t 20) ends it:
+# exit 6 (timeout), naming the operation, within -t plus 15 s.  rdmad
+# ends that session with a result other than ok, counted in
+# rdmad_sessions_total and logged; after the loss is gone a new probe
+# verifies.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 2
+A1=$(fab_addr 1)
+fab_rdmad_start 1 7471 "timeouts.session = 30s"
+failed_sessions() {
+	fab_sh 1 "\$RDMADCTL metrics" | awk '/^rdmad_sessions_total\{/ && !/result="ok"/ { n += $2 } END { print n + 0 }'
+}
+before=$(failed_sessions)
+
+fab_spawn 2 heavy "\$PROBE -s 1m -D 60 -t 20 --op write --json $A1"
+fab_sh 1 -t 60 'for k in $(seq 400); do grep -q "open:" $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
+	fab_fail "the probe never connected"
+sleep 3
+t0=$(fab_now)
+fab_netem 2 both "loss 30%"
+fab_wait 2 heavy 120 >"$T/heavy.json"
+rc=$?
+took=$(fab_since "$t0")
+fab_netem_clear 2
+err=$(fab_json "$T/heavy.json" 'd["runs"][0]["conns"][0]["error"]')
+fab_log "30 % loss: probe exit $rc after ${took}s: $err"
+fab_log "  writes done: $(fab_json "$T/heavy.json" 'd["runs"][0]["conns"][0]["writes_done"]'), WRITE p50 $(fab_ms \
+	"$(fab_json "$T/heavy.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
+[ "$rc" = 6 ] || fab_fail "probe exit $rc under heavy loss, want 6 (timeout)"
+[[ $err == *"RDMA WRITE"*"timed out"* ]] || fab_fail "the probe does not name the stalled operation: $err"
+awk -v t="$took" 'BEGIN { exit !(t <= 35) }' || fab_fail "the probe took ${took}s, more than -t 20 + 15 s"
+
+fab_sh 1 -t 60 'for k in $(seq 450); do grep -q "close:" $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
+	fab_fail "rdmad never closed the session"
+line=$(fab_sh 1 'grep "close:" $T/rdmad.log')
+fab_log "rdmad: ${line#* }"
+[[ $line != *"result ok"* ]] || fab_fail "rdmad calls the session ok: $line"
+after=$(failed_sessions)
+[ "$after" -eq $((before + 1)) ] || fab_fail "rdmad_sessions_total not ok: $before -> $after, want +1"
+
+fab_sh 2 -t 60 "\$PROBE -s 1m -n 3 $A1" >"$T/after.out" || fab_fail "probe after the loss: $(tail -3 "$T/after.out")"
+fab_log "after the loss: a new probe verifies"
