@@ -103,6 +103,7 @@ fab_boot() {
 		-virtfs "local,path=$d/shared,mount_tag=results,security_model=none,multidevs=remap" \
 		</dev/null >"$d/qemu.log" 2>&1 &
 	echo $! >"$d/qemu.pid"
+	disown $!	# no "Killed" notice from bash when a test crashes it
 	date +%s.%N >"$d/boot-start"
 }
 
@@ -329,4 +330,33 @@ fab_wait_listen() {
 	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$2( |\$)' && exit 0
 	sleep 0.1
 done; exit 1" || fab_fail "nothing listens on rdma_cm port $2 of host $1"
+}
+
+# fab_reap_wait I T0 SECS: wait until rdmad on host I logged a close line;
+# print it and the seconds since T0 (fab_now) it took.  Fails after SECS.
+fab_reap_wait() {
+	local line
+	line=$(fab_sh "$1" -t $(($3 + 20)) "for k in \$(seq $(($3 * 10))); do
+	grep -q ' close: ' \$T/rdmad.log && { grep ' close: ' \$T/rdmad.log | tail -1; exit 0; }
+	sleep 0.1
+done; exit 1") || fab_fail "rdmad on host $1 did not close the connection within $3 s"
+	echo "$(fab_since "$2") ${line#* }"
+}
+
+# fab_counts_back I WANT [SECS]: until rdmad's fab_res_counts on host I
+# equal WANT (taken before the session), else fail naming both.
+fab_counts_back() {
+	local k now=""
+	for ((k = 0; k < ${3:-15}; k++)); do
+		now=$(fab_res_counts "$1" rdmad)
+		[ "$now" = "$2" ] && return 0
+		sleep 1
+	done
+	fab_fail "rdmad on host $1 holds '$now', had '$2' before the session: a leak"
+}
+
+# fab_probe_connected I: wait until rdmad on host I logged an open line.
+fab_probe_connected() {
+	fab_sh "$1" -t 60 'for k in $(seq 400); do grep -q " open: " $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
+		fab_fail "no client connected to rdmad on host $1"
 }

@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# A partition in the middle of a transfer: the client host's cable is
+# pulled (QEMU set_link, from outside) while rdma-probe (-t 10) moves
+# 64 KiB operations to rdmad on host 1 ([timeouts] liveness 2 s, session
+# 120 s).  The probe fails as timed out or connection lost (exit 6 or 7)
+# within -t 10 plus 30 s of retries; rdmad reaps the dead connection by
+# its liveness check (result peer-unreachable) within 30 s, far below the
+# session deadline, and its QP, MR, cm_id and fd counts return to what
+# they were before; after the heal, new clients verify.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 2
+A1=$(fab_addr 1)
+fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
+base=$(fab_res_counts 1 rdmad)
+
+fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 --json $A1"
+fab_probe_connected 1
+sleep 2
+t0=$(fab_now)
+fab_link 2 down
+reap=$(fab_reap_wait 1 "$t0" 60)
+fab_log "rdmad reaped after ${reap%% *}s: ${reap#* }"
+[[ $reap == *"result peer-unreachable"* ]] || fab_fail "rdmad's close result is not peer-unreachable: $reap"
+awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "reaped after ${reap%% *}s, more than 30 s"
+fab_counts_back 1 "$base"
+fab_log "rdmad's resources back to the baseline: $base"
+
+fab_wait 2 probe 90 >"$T/probe.json"
+rc=$?
+took=$(fab_since "$t0")
+err=$(fab_json "$T/probe.json" 'd["runs"][0]["conns"][0]["error"]')
+fab_log "the probe: exit $rc after ${took}s: $err"
+[ "$rc" = 6 ] || [ "$rc" = 7 ] || fab_fail "probe exit $rc after a partition, want 6 or 7"
+awk -v t="$took" 'BEGIN { exit !(t <= 40) }' || fab_fail "the probe took ${took}s, more than -t 10 + 30 s"
+
+fab_link 2 up
+fab_sh 2 -t 60 "\$PROBE -s 64k -n 10 $A1" >"$T/healed.out" || fab_fail "after the heal: $(tail -3 "$T/healed.out")"
+fab_log "after the heal: a new probe verifies"

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The client host crashes mid-transfer (its QEMU killed: no FIN, no DREQ,
+# nothing).  rdmad on host 1 ([timeouts] liveness 2 s, session 120 s)
+# reaps the connection within 30 s (result peer-unreachable), its
+# resources return to the baseline, another host's client verifies at
+# once, and the crashed host, rebooted, verifies too: rdmad never needed a
+# restart (same pid throughout).
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 3
+A1=$(fab_addr 1)
+fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
+pid=$(fab_sh 1 'pidof rdmad')
+base=$(fab_res_counts 1 rdmad)
+
+fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 $A1"
+fab_probe_connected 1
+sleep 2
+t0=$(fab_now)
+fab_crash 2
+reap=$(fab_reap_wait 1 "$t0" 60)
+fab_log "rdmad reaped after ${reap%% *}s: ${reap#* }"
+[[ $reap == *"result peer-unreachable"* ]] || fab_fail "close result is not peer-unreachable: $reap"
+awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "reaped after ${reap%% *}s, more than 30 s"
+fab_counts_back 1 "$base"
+fab_sh 3 -t 60 "\$PROBE -s 64k -n 10 $A1" >"$T/other.out" || fab_fail "host 3's probe: $(tail -3 "$T/other.out")"
+fab_log "host 3 verifies while host 2 is down"
+
+fab_boot 2
+fab_boot_wait 2
+fab_sh 2 -t 60 "\$PROBE -s 64k -n 10 $A1" >"$T/rebooted.out" || fab_fail "host 2 after its reboot: $(tail -3 "$T/rebooted.out")"
+[ "$(fab_sh 1 'pidof rdmad')" = "$pid" ] || fab_fail "rdmad's pid changed"
+fab_log "host 2, rebooted, verifies; rdmad still pid $pid"

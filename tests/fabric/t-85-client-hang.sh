@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The client host hangs mid-transfer (its QEMU stopped: a gray failure)
+# for 40 s, longer than rdmad's deadlines, then resumes.  rdmad on host 1
+# ([timeouts] liveness 2 s, session 120 s) reaps the frozen client within
+# 30 s while it is still frozen (result peer-unreachable) and its
+# resources return to the baseline.  After the resume the probe, which
+# finds its connection gone, ends with exit 6 or 7 within 30 s, and a new
+# probe from the same host verifies.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 2
+A1=$(fab_addr 1)
+fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
+base=$(fab_res_counts 1 rdmad)
+
+fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 --json $A1"
+fab_probe_connected 1
+sleep 2
+t0=$(fab_now)
+fab_hang 2
+reap=$(fab_reap_wait 1 "$t0" 40)
+fab_log "rdmad reaped the frozen client after ${reap%% *}s: ${reap#* }"
+[[ $reap == *"result peer-unreachable"* ]] || fab_fail "close result is not peer-unreachable: $reap"
+awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "reaped after ${reap%% *}s, more than 30 s"
+fab_counts_back 1 "$base"
+while awk -v t="$(fab_since "$t0")" 'BEGIN { exit !(t < 40) }'; do sleep 1; done
+t1=$(fab_now)
+fab_resume 2
+fab_wait 2 probe 60 >"$T/probe.json"
+rc=$?
+fab_log "after the resume the probe ended in $(fab_since "$t1")s, exit $rc: $(fab_json "$T/probe.json" \
+	'd["runs"][0]["conns"][0]["error"]')"
+[ "$rc" = 6 ] || [ "$rc" = 7 ] || fab_fail "probe exit $rc after the hang, want 6 or 7"
+awk -v t="$(fab_since "$t1")" 'BEGIN { exit !(t <= 45) }' || fab_fail "the probe hung on after the resume"
+fab_counts_back 1 "$base"
+fab_sh 2 -t 60 "\$PROBE -s 64k -n 10 $A1" >"$T/after.out" || fab_fail "after the resume: $(tail -3 "$T/after.out")"
+fab_log "after the resume: a new probe from host 2 verifies"
