@@ -1231,8 +1231,16 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
 		conn_reason(c, "unreachable");
-		conn_error(c, "server unreachable: %s",
-			   strerror(e->status < 0 ? -e->status : ETIMEDOUT));
+		if (c->fsm.state == PROBE_ST_CONNECT)
+			conn_error(c, "server unreachable: %s",
+				   strerror(e->status < 0 ? -e->status :
+							    ETIMEDOUT));
+		else
+			conn_error(c, "connection lost: rdma_cm reports the "
+				   "server unreachable (%s); a partition, a "
+				   "crashed host or heavy loss on the path",
+				   strerror(e->status < 0 ? -e->status :
+							    ETIMEDOUT));
 		conn_feed(c, PROBE_EV_CONN_ERR);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:

@@ -156,7 +156,12 @@ static enum probe_fail fsm_fail_class(const struct probe_fsm *f,
 	case PROBE_EV_ADDR_ERR:		return PROBE_FAIL_ADDR;
 	case PROBE_EV_ROUTE_ERR:	return PROBE_FAIL_ROUTE;
 	case PROBE_EV_REJECTED:		return PROBE_FAIL_REJECTED;
-	case PROBE_EV_CONN_ERR:		return PROBE_FAIL_CONNECT;
+	case PROBE_EV_CONN_ERR:
+		/* rdma_cm reports UNREACHABLE or CONNECT_ERROR on a connection
+		 * that was up when the peer stops answering (a partition):
+		 * that is a connection lost, not a failed connect. */
+		return f->state == PROBE_ST_CONNECT ? PROBE_FAIL_CONNECT :
+						      PROBE_FAIL_COMPLETION;
 	case PROBE_EV_PROTO_ERR:	return PROBE_FAIL_PROTOCOL;
 	case PROBE_EV_WC_ERR:		return PROBE_FAIL_COMPLETION;
 	case PROBE_EV_SRV_TIMEOUT:	return PROBE_FAIL_TIMEOUT;

@@ -61,7 +61,8 @@ fab_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a 
 fab_addr() { echo "10.98.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
 fab_tap() { echo "$(cat "$F/bridge")t$1"; }
-fab_pid() { cat "$(fab_dir "$1")/qemu.pid" 2>/dev/null; }
+# The QEMU of host I, found by its tap (one QEMU per tap, whoever started it).
+fab_pid() { pgrep -f -- "ifname=$(fab_tap "$1")," | head -1; }
 fab_state() { # R, S, T (stopped), Z (a zombie nobody reaped: dead), or empty
 	local p
 	p=$(fab_pid "$1") && [ -n "$p" ] && awk '{ print $3 }' "/proc/$p/stat" 2>/dev/null
@@ -221,7 +222,8 @@ fab_netem_clear() {
 
 fab_crash() {
 	local p
-	p=$(fab_pid "$1") || return 0
+	p=$(fab_pid "$1")
+	[ -n "$p" ] || return 0
 	kill -KILL "$p" 2>/dev/null
 	while fab_alive "$1"; do sleep 0.05; done
 	fab_log "host $1: crashed (QEMU killed)"
