@@ -518,8 +518,6 @@ int proto_auth_decode(const void *buf, size_t len, struct proto_auth *a,
 	return 0;
 }
 
-/* ---- rping advert ----------------------------------------------------- */
-
 int proto_abort_encode(const struct proto_abort *a, void *buf, size_t len)
 {
 	uint8_t *p = buf;
@@ -572,6 +570,9 @@ int proto_abort_decode(const void *buf, size_t len, struct proto_abort *a,
 	a->text[n] = '\0';
 	return 0;
 }
+
+/* ---- rping advert ----------------------------------------------------- */
+
 
 /* "120 s", "1.500 s" */
 static void fmt_secs(char *buf, size_t len, uint32_t ms)

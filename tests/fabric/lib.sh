@@ -362,3 +362,17 @@ fab_probe_connected() {
 	fab_sh "$1" -t 60 'for k in $(seq 400); do grep -q " open: " $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
 		fab_fail "no client connected to rdmad on host $1"
 }
+
+# fab_expect_reap I T0 BASE WHAT: rdmad on host I must close the dead
+# client's connection by its liveness check (result peer-unreachable)
+# within 30 s of T0 (fab_now), and its resources return to BASE
+# (fab_res_counts before the session).  WHAT names the fault in the log.
+fab_expect_reap() {
+	local reap
+	reap=$(fab_reap_wait "$1" "$2" 60)
+	fab_log "$4: rdmad reaped after ${reap%% *}s: ${reap#* }"
+	[[ $reap == *"result peer-unreachable"* ]] || fab_fail "$4: close result is not peer-unreachable: $reap"
+	awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "$4: reaped after ${reap%% *}s, more than 30 s"
+	fab_counts_back "$1" "$3"
+	fab_log "$4: rdmad's resources back to the baseline: $3"
+}

@@ -20,12 +20,7 @@ fab_probe_connected 1
 sleep 2
 t0=$(fab_now)
 fab_link 2 down
-reap=$(fab_reap_wait 1 "$t0" 60)
-fab_log "rdmad reaped after ${reap%% *}s: ${reap#* }"
-[[ $reap == *"result peer-unreachable"* ]] || fab_fail "rdmad's close result is not peer-unreachable: $reap"
-awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "reaped after ${reap%% *}s, more than 30 s"
-fab_counts_back 1 "$base"
-fab_log "rdmad's resources back to the baseline: $base"
+fab_expect_reap 1 "$t0" "$base" "partition"
 
 fab_wait 2 probe 90 >"$T/probe.json"
 rc=$?
