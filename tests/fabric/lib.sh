@@ -103,6 +103,9 @@ fab_boot() {
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$d/shared,mount_tag=results,security_model=none,multidevs=remap" \
 		</dev/null >"$d/qemu.log" 2>&1 &
+	# Until it has exec'd, the child is not yet a QEMU that fab_pid can
+	# find: the boot is watched by this pid.
+	echo $! >"$d/boot.pid"
 	disown $!	# no "Killed" notice from bash when a test crashes it
 	date +%s.%N >"$d/boot-start"
 }
@@ -117,7 +120,8 @@ fab_boot_wait() {
 			return 0
 		}
 		[ -f "$d/shared/failed" ] && fab_fail "host $i failed to start: $(cat "$d/shared/failed")"
-		fab_alive "$i" || fab_fail "host $i's QEMU ended while booting: $(tail -3 "$d/qemu.log") $(tail -5 "$d/console.log")"
+		[ -n "$(awk '$3 != "Z" { print $3 }' "/proc/$(cat "$d/boot.pid")/stat" 2>/dev/null)" ] ||
+			fab_fail "host $i's QEMU ended while booting: $(tail -3 "$d/qemu.log") $(tail -5 "$d/console.log")"
 		sleep 0.1
 	done
 	fab_fail "host $i not up after ${secs}s; console: $(tail -5 "$d/console.log")"
