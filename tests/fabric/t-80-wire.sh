@@ -29,11 +29,20 @@ n=$(fab_sh 2 "rping -c -a $A1 -p 7471 -V -v -C 20 -S 4096 2>/dev/null | grep -c 
 [ "$n" = 20 ] || fab_fail "stock rping -c -V across the wire: $n verified pings of 20"
 fab_log "stock rping -c -V: 20 of 20 pings verified"
 
-fab_spawn 3 perf-srv "ib_read_lat -R -s 64 -n 500"
-fab_wait_listen 3 18515
-fab_sh 2 -t 120 "ib_read_lat -R -s 64 -n 500 $(fab_addr 3)" >"$T/perf.out" ||
-	fab_fail "ib_read_lat 2 -> 3: $(tail -5 "$T/perf.out")"
-fab_wait 3 perf-srv 30 >/dev/null
+# perftest's client now and then crashes on an rdma_cm event ("Failed to
+# handle RDMA CM event ... Operation not supported", then SIGSEGV; seen
+# twice in ~40 runs, also between fabric hosts that had talked before):
+# the reference tool gets three tries, each on a fresh port.
+for try in 1 2 3; do
+	pp=$((18514 + try))
+	fab_spawn 3 "perf-srv$try" "exec timeout 100 ib_read_lat -R -s 64 -n 500 -p $pp"
+	fab_wait_listen 3 $pp
+	fab_sh 2 -t 120 "ib_read_lat -R -s 64 -n 500 -p $pp $(fab_addr 3)" >"$T/perf.out" && break
+	fab_log "ib_read_lat 2 -> 3, try $try: $(tail -2 "$T/perf.out" | tr '\n' ' ')"
+	fab_kill 3 "perf-srv$try"
+	[ "$try" = 3 ] && fab_fail "ib_read_lat 2 -> 3 failed three times: $(tail -5 "$T/perf.out")"
+done
+fab_wait 3 "perf-srv$try" 30 >/dev/null
 typ=$(awk '$1 == 64 && $2 == 500 { print $5 }' "$T/perf.out")
 [ -n "$typ" ] || fab_fail "no ib_read_lat figures: $(tail -5 "$T/perf.out")"
 fab_log "ib_read_lat 64 B host 2 -> host 3: typical $typ us"
