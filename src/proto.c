@@ -573,7 +573,6 @@ int proto_abort_decode(const void *buf, size_t len, struct proto_abort *a,
 
 /* ---- rping advert ----------------------------------------------------- */
 
-
 /* "120 s", "1.500 s" */
 static void fmt_secs(char *buf, size_t len, uint32_t ms)
 {

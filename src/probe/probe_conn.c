@@ -1197,6 +1197,7 @@ static void conn_log_local(struct probe_conn *c)
 
 static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 {
+	const char *why;
 	int i;
 
 	probe_dbg(1, "%s: CM event %s, status %d", c->name,
@@ -1231,16 +1232,14 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 		break;
 	case RDMA_CM_EVENT_UNREACHABLE:
 		conn_reason(c, "unreachable");
+		why = strerror(e->status < 0 ? -e->status : ETIMEDOUT);
 		if (c->fsm.state == PROBE_ST_CONNECT)
-			conn_error(c, "server unreachable: %s",
-				   strerror(e->status < 0 ? -e->status :
-							    ETIMEDOUT));
+			conn_error(c, "server unreachable: %s", why);
 		else
 			conn_error(c, "connection lost: rdma_cm reports the "
 				   "server unreachable (%s); a partition, a "
 				   "crashed host or heavy loss on the path",
-				   strerror(e->status < 0 ? -e->status :
-							    ETIMEDOUT));
+				   why);
 		conn_feed(c, PROBE_EV_CONN_ERR);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
