@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "version.h"
 #include "probe_targets.h"
 #include "units.h"
 #include "proto.h"

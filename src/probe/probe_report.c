@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "config.h"
+#include "version.h"
 #include "json.h"
 #include "probe_targets.h"
 #include "proto.h"

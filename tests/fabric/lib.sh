@@ -48,9 +48,9 @@ set -u
 F=$RDMAD_FABRIC_DIR
 T=${RDMAD_TEST_TMP:-$(mktemp -d)}
 mkdir -p "$T"
-RDMAD=$RDMAD_BUILD_DIR/src/rdmad
+RDMAD=$RDMAD_BUILD_DIR/src/daemon/rdmad
 PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
-RDMADCTL=$RDMAD_BUILD_DIR/src/rdmadctl
+RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 fab_seq=0
 
 fab_log() { printf '# %s\n' "$*" >&2; }

@@ -18,7 +18,7 @@ set -u
 T=${RDMAD_TEST_TMP:-$(mktemp -d)}
 mkdir -p "$T"
 
-RDMAD=$RDMAD_BUILD_DIR/src/rdmad
+RDMAD=$RDMAD_BUILD_DIR/src/daemon/rdmad
 PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
 
 log() { printf '# %s\n' "$*" >&2; }

@@ -15,7 +15,7 @@
 #     prints the server's ABORT ("session deadline ... passed").
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-CTL=$RDMAD_BUILD_DIR/src/rdmadctl
+CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 [ -x "$CTL" ] || fail "rdmadctl not built ($CTL)"
 port=7629
 http=127.0.0.1:9429

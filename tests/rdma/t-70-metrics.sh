@@ -10,7 +10,7 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CTL=$RDMAD_BUILD_DIR/src/rdmadctl
+CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 PY=/usr/bin/python3
 [ -x "$CTL" ] || fail "no rdmadctl at $CTL"

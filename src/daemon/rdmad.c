@@ -34,6 +34,7 @@
 #include "conn.h"
 #include "fdlimit.h"
 #include "log.h"
+#include "version.h"
 #include "rdmad.h"
 
 static struct rdmad rdmad;

@@ -28,6 +28,7 @@
 #include "addr.h"
 #include "conn.h"
 #include "log.h"
+#include "version.h"
 #include "metrics.h"
 #include "rdmad.h"
 #include "status.h"

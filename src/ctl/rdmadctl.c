@@ -25,6 +25,7 @@
 #include "addr.h"
 #include "config.h"
 #include "metrics.h"
+#include "version.h"
 
 #define CTL_DEFAULT_TIMEOUT_S	5
 #define CTL_MAX_TIMEOUT_S	3600
