@@ -7,19 +7,6 @@
 #include "rdma_log.h"
 #include "rdma_qp.h"
 
-const char *rdma_wr_kind_str(enum rdma_wr_kind kind)
-{
-	switch (kind) {
-	case RDMA_WR_RECV:	return "receive";
-	case RDMA_WR_SEND:	return "send";
-	case RDMA_WR_READ:	return "RDMA READ";
-	case RDMA_WR_WRITE:	return "RDMA WRITE";
-	case RDMA_WR_LIVE:	return "liveness check";
-	case RDMA_WR_ABORT:	return "ABORT send";
-	}
-	return "unknown";
-}
-
 static int rdma_qp_errno(void)
 {
 	return errno ? -errno : -EIO;

@@ -2,7 +2,7 @@
 /*
  * rdma_qp.h - one connection's verbs objects: protection domain,
  * completion queue (rdma_cq.h), RC queue pair, registered buffers; the
- * queue pair's states; work requests and their ids.
+ * queue pair's states; posting work requests (their ids: rdma_wr.h).
  *
  * Both sides move their QP themselves (INIT, RTR, RTS, ERR), so that the
  * transport's budget for a silent peer is ours on every QP: each try waits
@@ -37,43 +37,12 @@
 #include "rdma_buf.h"
 #include "rdma_cm.h"
 #include "rdma_cq.h"
+#include "rdma_wr.h"
 
 #define RDMA_QP_ACK_TIMEOUT	17
 #define RDMA_QP_RETRY_CNT	6
 #define RDMA_QP_RNR_RETRY	7	/* receiver not ready: wait forever */
 #define RDMA_QP_RD_ATOM_MAX	128	/* READs in flight, device permitting */
-
-/*
- * Work request ids: the kind in the upper 32 bits, an index (a slot, an
- * iteration) in the lower, so that error completions, whose opcode is
- * undefined, can still be accounted for.
- */
-enum rdma_wr_kind {
-	RDMA_WR_RECV = 1,
-	RDMA_WR_SEND,
-	RDMA_WR_READ,
-	RDMA_WR_WRITE,
-	RDMA_WR_LIVE,		/* zero-length RDMA WRITE: is the peer there? */
-	RDMA_WR_ABORT,		/* SEND of an ABORT */
-};
-
-static inline uint64_t rdma_wr_id(enum rdma_wr_kind kind, uint32_t idx)
-{
-	return ((uint64_t)kind << 32) | idx;
-}
-
-static inline enum rdma_wr_kind rdma_wr_kind(uint64_t wr_id)
-{
-	return (enum rdma_wr_kind)(wr_id >> 32);
-}
-
-static inline uint32_t rdma_wr_idx(uint64_t wr_id)
-{
-	return (uint32_t)wr_id;
-}
-
-/* "receive", "RDMA READ"... */
-const char *rdma_wr_kind_str(enum rdma_wr_kind kind);
 
 struct rdma_qp_ops {
 	/* Each completion, in order (posted counts already updated). */
