@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "addr.h"
+#include "units.h"
 
 int addr_split(const struct sockaddr *sa, char *host, size_t len,
 	       uint16_t *port)
@@ -45,21 +45,6 @@ void addr_str(const struct sockaddr *sa, char *buf, size_t len)
 			 "%s:%u", host, port);
 }
 
-/* A port: decimal digits only, 1 to 65535. */
-static int addr_parse_port(const char *s, unsigned int *port)
-{
-	unsigned long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < 1 || v > 65535)
-		return -EINVAL;
-	*port = (unsigned int)v;
-	return 0;
-}
 
 int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out)
 {
@@ -90,7 +75,7 @@ int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out)
 		goto bad;
 	memcpy(host, s, n);
 	host[n] = '\0';
-	if (port && addr_parse_port(port, &p))
+	if (port && units_parse_uint(port, 1, 65535, &p))
 		goto bad;
 	if (v6 && inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
 		in6->sin6_family = AF_INET6;

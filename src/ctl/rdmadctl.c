@@ -25,6 +25,7 @@
 #include "addr.h"
 #include "ctl_config.h"
 #include "defaults.h"
+#include "units.h"
 #include "version.h"
 
 #define CTL_DEFAULT_TIMEOUT_S	5
@@ -194,22 +195,6 @@ static int endpoint_from_config(const char *path, int explicit,
 	return 0;
 }
 
-/* -t: whole seconds, 1 to CTL_MAX_TIMEOUT_S. */
-static int parse_timeout(const char *s, unsigned int *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v < 1 || v > CTL_MAX_TIMEOUT_S)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	enum { OPT_JSON = 256, OPT_OPENMETRICS };
@@ -238,7 +223,8 @@ int main(int argc, char **argv)
 			address = optarg;
 			break;
 		case 't':
-			if (parse_timeout(optarg, &timeout_s)) {
+			if (units_parse_uint(optarg, 1, CTL_MAX_TIMEOUT_S,
+					     &timeout_s)) {
 				fprintf(stderr, "rdmadctl: -t '%s': want whole "
 					"seconds, 1 to %d\n", optarg,
 					CTL_MAX_TIMEOUT_S);

@@ -108,19 +108,7 @@ static int parse_u64(const char *s, unsigned long long *v, char **end)
 int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out)
 {
-	unsigned long long v;
-	char *end;
-	int ret;
-
-	ret = parse_u64(s, &v, &end);
-	if (ret)
-		return ret;
-	if (*end)
-		return -EINVAL;
-	if (v < min || v > max)
-		return -ERANGE;
-	*out = (unsigned int)v;
-	return 0;
+	return units_parse_uint(s, min, max, out);
 }
 
 int config_parse_size(const char *s, uint32_t *out)
