@@ -33,7 +33,8 @@ cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --rping -n 2000 "$RDMAD_SRV_ADDR" >"$
 pids+=($!)
 for ((i = 0; i < 100; i++)); do
 	"$CTL" -c "$T/rdmad.ini" --json status >"$T/live.json" 2>"$T/ctl.err" || fail "rdmadctl --json status: $(cat "$T/ctl.err")"
-	grep -q '"active":4,' "$T/live.json" && break
+	# all four accepted, and each past "accepting" (the RTU may lag)
+	grep -q '"active":4,' "$T/live.json" && ! grep -q '"state":"accepting' "$T/live.json" && break
 	sleep 0.1
 done
 "$CTL" -c "$T/rdmad.ini" status >"$T/live.txt" || fail "rdmadctl status failed"
