@@ -62,6 +62,7 @@ void config_defaults(struct rdmad_config *cfg)
 	cfg->drain_timeout_ms = 10000;
 	cfg->max_duration_ms = 600000;
 	cfg->max_buffer_size = 1u << 20;
+	cfg->max_registered_bytes = CONFIG_REGISTERED_DEFAULT;
 	cfg->max_iterations = 100000;
 	cfg->log_level = LOG_INFO;
 	cfg->accept_timeout_ms = 5000;
@@ -273,7 +274,7 @@ static void set_psk_file(struct config_parse *p, const char *value)
 	strcpy(cfg->psk_file, value);
 }
 
-enum key_type { K_UINT, K_SIZE, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
+enum key_type { K_UINT, K_SIZE, K_BYTES, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
 		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW };
 
 struct key_def {
@@ -296,6 +297,8 @@ static const struct key_def keys[] = {
 	  0, 3600000 },
 	{ "limits", "max_buffer_size", K_SIZE, OFF(max_buffer_size),
 	  1, 1u << 30 },
+	{ "limits", "max_registered_bytes", K_BYTES,
+	  OFF(max_registered_bytes), 0, 0 },
 	{ "limits", "max_iterations", K_UINT, OFF(max_iterations),
 	  1, UINT32_MAX - 1 },
 	{ "limits", "max_duration", K_MS, OFF(max_duration_ms), 0, 86400000 },
@@ -333,6 +336,7 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 	char *base = (char *)p->cfg;
 	unsigned int u;
 	uint32_t sz;
+	uint64_t sz64;
 	int lvl, ret;
 
 	switch (k->type) {
@@ -381,6 +385,19 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 			     "suffix k, m, g)", k->name, value);
 		else
 			*(uint32_t *)(base + k->off) = sz;
+		return;
+	case K_BYTES:	/* 64-bit: the range is CONFIG_REGISTERED_* */
+		ret = units_parse_size(value, CONFIG_REGISTERED_MAX, &sz64);
+		if (!ret && sz64 < CONFIG_REGISTERED_MIN)
+			ret = -ERANGE;
+		if (ret == -ERANGE)
+			perr(p, "%s: %s is out of range 64k..1024g", k->name,
+			     value);
+		else if (ret)
+			perr(p, "%s: '%s' is not a size (bytes, or with "
+			     "suffix k, m, g)", k->name, value);
+		else
+			*(uint64_t *)(base + k->off) = sz64;
 		return;
 	case K_MS:
 		ret = config_parse_duration_ms(value, &u);
@@ -554,6 +571,14 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 	if (cfg->max_buffer_size < 1 || cfg->max_connections < 1 ||
 	    cfg->max_iterations < 1) {
 		snprintf(err, errlen, "%s: limits must be at least 1", name);
+		return -EINVAL;
+	}
+	if (cfg->max_registered_bytes < cfg->max_buffer_size) {
+		snprintf(err, errlen, "%s: [limits] max_registered_bytes "
+			 "(%llu) is below max_buffer_size (%u): no session of "
+			 "that size could ever be admitted", name,
+			 (unsigned long long)cfg->max_registered_bytes,
+			 cfg->max_buffer_size);
 		return -EINVAL;
 	}
 	if (cfg->max_per_host > cfg->max_connections) {

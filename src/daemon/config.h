@@ -22,6 +22,10 @@
 #define CONFIG_MAX_LISTEN	16
 #define CONFIG_HTTP_DEFAULT	RDMAD_HTTP_LISTEN
 #define CONFIG_HTTP_PORT	RDMAD_HTTP_PORT
+/* [limits] max_registered_bytes: default and range. */
+#define CONFIG_REGISTERED_DEFAULT	(1ull << 30)
+#define CONFIG_REGISTERED_MIN		(64ull << 10)
+#define CONFIG_REGISTERED_MAX		(1ull << 40)
 /* [timeouts] liveness: 0 (off) or at least this much between checks. */
 #define CONFIG_LIVENESS_MIN_MS	100
 
@@ -39,6 +43,7 @@ struct rdmad_config {
 	unsigned int max_per_host;	/* 0: only max_connections */
 	unsigned int drain_timeout_ms;	/* SIGTERM: wait for live conns */
 	uint32_t max_buffer_size;	/* bytes */
+	uint64_t max_registered_bytes;	/* all connections' pinned memory */
 	uint32_t max_iterations;
 	unsigned int max_duration_ms;	/* whole connection, 0: none */
 	/* [access]: deny wins, then a non-empty allow list must match */

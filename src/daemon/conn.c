@@ -48,6 +48,9 @@
 #define CONN_SEND_SLOTS		4
 #define CONN_CQ_ACK_BATCH	16
 #define CONN_POLL_BATCH		8
+/* control messages: receive slots, then send slots */
+#define CONN_CTL_LEN		((size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) * \
+				 PROTO_MSG_MAX)
 
 /*
  * The transport's budget for a silent peer, on our QP: each try waits the
@@ -253,18 +256,24 @@ static int timer_set_ms(struct event *timer, unsigned int ms)
 	return evtimer_add(timer, &tv);
 }
 
-/* Re-arm the timer only when the kind of deadline changes. */
-static void conn_arm_deadline(struct conn *c)
+/* Re-arm the timer only when the kind of deadline changes; -EIO if it
+ * cannot be armed (the connection would wait without a bound). */
+static int conn_arm_deadline(struct conn *c)
 {
 	enum conn_deadline dl = conn_fsm_deadline(&c->fsm);
 
 	if (dl == c->deadline)
-		return;
+		return 0;
 	c->deadline = dl;
-	timer_set_ms(c->timer, deadline_ms(&c->d->cfg, dl));
+	if (timer_set_ms(c->timer, deadline_ms(&c->d->cfg, dl))) {
+		c->deadline = CONN_DL_NONE;
+		return -EIO;
+	}
+	return 0;
 }
 
-/* Run the liveness timer exactly while the state wants checks. */
+/* Run the liveness timer exactly while the state wants checks.  A
+ * failure is logged: the deadline still bounds the wait. */
 static void conn_arm_liveness(struct conn *c)
 {
 	unsigned int ms = c->d->cfg.liveness_ms;
@@ -273,7 +282,11 @@ static void conn_arm_liveness(struct conn *c)
 	if (want == c->live_armed)
 		return;
 	c->live_armed = want;
-	timer_set_ms(c->live_timer, want ? ms : 0);
+	if (timer_set_ms(c->live_timer, want ? ms : 0)) {
+		c->live_armed = 0;
+		conn_log(c, LOG_WARNING, NULL, "cannot arm the liveness timer; "
+			 "a vanished peer is found by the deadline only");
+	}
 }
 
 /*
@@ -297,14 +310,15 @@ static void conn_log_qp(struct conn *c)
 		 a.rnr_retry, t * (a.retry_cnt + 1));
 }
 
-/* The only place the state changes. */
-static void conn_set_state(struct conn *c, const struct conn_fsm *next,
-			   enum conn_event ev)
+/* The only place the state changes; -EIO if the new state's deadline
+ * cannot be armed. */
+static int conn_set_state(struct conn *c, const struct conn_fsm *next,
+			  enum conn_event ev)
 {
 	char a[64], b[64];
 
 	if (!memcmp(&c->fsm, next, sizeof(*next)))
-		return;
+		return 0;
 	/* Every transition of every connection: format only when logged. */
 	if (LOG_DEBUG <= log_get_level())
 		conn_log(c, LOG_DEBUG, NULL, "%s -> %s (%s)",
@@ -312,8 +326,8 @@ static void conn_set_state(struct conn *c, const struct conn_fsm *next,
 			 conn_fsm_str(next, b, sizeof(b)),
 			 conn_event_name(ev));
 	c->fsm = *next;
-	conn_arm_deadline(c);
 	conn_arm_liveness(c);
+	return conn_arm_deadline(c);
 }
 
 /* ---- posting work requests ------------------------------------------- */
@@ -442,6 +456,8 @@ static void buf_free(struct conn *c)
 {
 	if (c->buf_mr)
 		ibv_dereg_mr(c->buf_mr);
+	if (c->buf_mr)
+		c->d->registered -= c->buf_len;
 	c->buf_mr = NULL;
 	free(c->buf);
 	c->buf = NULL;
@@ -468,6 +484,7 @@ static int buf_alloc(struct conn *c, size_t len, int access)
 		return ret ? ret : -ENOMEM;
 	}
 	c->buf_len = len;
+	c->d->registered += len;
 	return 0;
 }
 
@@ -592,6 +609,19 @@ static int act_post_read(struct conn *c)
 
 	/* The server is the initiator of both READ and WRITE in rping
 	 * mode: its buffer needs no remote access at all. */
+	if (c->src.size > c->buf_len &&
+	    c->d->registered - c->buf_len + c->src.size >
+	    c->d->cfg.max_registered_bytes) {
+		conn_log(c, LOG_WARNING, NULL, "rping source of %u bytes "
+			 "would take registered memory past [limits] "
+			 "max_registered_bytes (%llu bytes, %llu in use)",
+			 c->src.size,
+			 (unsigned long long)c->d->cfg.max_registered_bytes,
+			 (unsigned long long)c->d->registered);
+		conn_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
+			    "reached");
+		return -ENOBUFS;
+	}
 	if (c->src.size > c->buf_len) {
 		ret = buf_alloc(c, c->src.size, IBV_ACCESS_LOCAL_WRITE);
 		if (ret)
@@ -627,8 +657,11 @@ static void act_disconnect(struct conn *c)
 	 * connected; the QP goes to error either way so that every
 	 * posted work request completes (flushed). */
 	rdma_disconnect(c->cm_id);
-	if (c->qp)
-		ibv_modify_qp(c->qp, &attr, IBV_QP_STATE);
+	if (c->qp && ibv_modify_qp(c->qp, &attr, IBV_QP_STATE))
+		conn_log(c, LOG_WARNING, NULL, "cannot move the QP to the "
+			 "error state: %s; its work requests may not flush, "
+			 "the close deadline ends the wait",
+			 strerror(errno));
 }
 
 static int conn_drained(const struct conn *c)
@@ -669,7 +702,7 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 {
 	struct conn_step st;
 	char s[64];
-	int ret;
+	int ret, armed;
 
 	for (;;) {
 		if (conn_fsm_step(&c->fsm, ev, &st)) {
@@ -687,7 +720,7 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			ev = CONN_EV_RECV_BAD;
 			continue;
 		}
-		conn_set_state(c, &st.next, ev);
+		armed = conn_set_state(c, &st.next, ev);
 		ret = conn_do(c, st.actions);
 		if (ret) {
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
@@ -697,6 +730,18 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 				    "posting a work request "
 				    "failed: %s", strerror(-ret));
 			ev = CONN_EV_WC_ERROR;
+			continue;
+		}
+		if (armed && c->fsm.life != CONN_LIFE_CLOSED) {
+			/* No bound on what it waits for: end it (while
+			 * draining, stop waiting for the flushes). */
+			conn_log(c, LOG_WARNING, NULL, "cannot arm the %s "
+				 "deadline; ending the connection",
+				 conn_deadline_name(conn_fsm_deadline(&c->fsm)));
+			conn_result(c, STATS_RES_INTERNAL_ERROR,
+				    "deadline timer could not be armed");
+			ev = c->fsm.life == CONN_LIFE_DRAINING ?
+			     CONN_EV_TIMEOUT : CONN_EV_FATAL;
 			continue;
 		}
 		if ((st.actions & CONN_ACT_DRAIN) && conn_drained(c)) {
@@ -1100,8 +1145,10 @@ static void conn_release(struct conn *c)
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
 	buf_free(c);
-	if (c->ctl_mr)
+	if (c->ctl_mr) {
 		ibv_dereg_mr(c->ctl_mr);
+		c->d->registered -= CONN_CTL_LEN;
+	}
 	free(c->ctl);
 	if (c->pd)
 		ibv_dealloc_pd(c->pd);
@@ -1215,8 +1262,6 @@ static int conn_setup(struct conn *c)
 {
 	struct rdma_cm_id *id = c->cm_id;
 	struct ibv_qp_init_attr qa;
-	size_t ctl_len = (size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) *
-			 PROTO_MSG_MAX;
 	unsigned int i;
 	int ret;
 
@@ -1254,12 +1299,14 @@ static int conn_setup(struct conn *c)
 	if (ret)
 		return ret;
 
-	c->ctl = calloc(1, ctl_len);
+	c->ctl = calloc(1, CONN_CTL_LEN);
 	if (!c->ctl)
 		return -ENOMEM;
-	c->ctl_mr = ibv_reg_mr(c->pd, c->ctl, ctl_len, IBV_ACCESS_LOCAL_WRITE);
+	c->ctl_mr = ibv_reg_mr(c->pd, c->ctl, CONN_CTL_LEN,
+			       IBV_ACCESS_LOCAL_WRITE);
 	if (!c->ctl_mr)
 		return -errno ? -errno : -ENOMEM;
+	c->d->registered += CONN_CTL_LEN;
 
 	/* Native without a key: the buffer now, so that a client that
 	 * cannot have it is rejected rather than accepted and dropped. */
@@ -1412,6 +1459,7 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
 	struct sockaddr *sa;
 	struct conn *c;
+	uint64_t need;
 	int ret, n, accepting = 0;
 
 	sa = rdma_get_peer_addr(e->id);
@@ -1465,6 +1513,15 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 				      "iterations %u exceed server limit %u",
 				      hello.iters, cfg->max_iterations);
 	}
+	/* Pinned memory: this connection's buffer and control slots on
+	 * top of what every live connection holds. */
+	need = CONN_CTL_LEN + (kind == PROTO_KIND_NATIVE ? hello.size : 0);
+	if (d->registered + need > cfg->max_registered_bytes)
+		REJECT(d, e->id, peer, STATS_REJ_BUSY,
+		       "busy: registered memory %llu + %llu bytes would "
+		       "exceed max_registered_bytes %llu, retry later", (unsigned long long)d->registered,
+		       (unsigned long long)need,
+		       (unsigned long long)cfg->max_registered_bytes);
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -1495,9 +1552,11 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 		struct conn_step st;
 
 		conn_fsm_step(&c->fsm, CONN_EV_CONNECT_REQUEST, &st);
-		conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
-		ret = conn_accept(c, e);
-		accepting = 1;
+		ret = conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
+		if (!ret) {
+			ret = conn_accept(c, e);
+			accepting = 1;
+		}
 	}
 	if (ret) {
 		/* Nothing was announced: reject and free directly. */

@@ -59,6 +59,7 @@ struct rdmad {
 	unsigned int n_devices;	/* slots used so far; freed ones have ctx NULL */
 
 	struct conn_list conns;
+	uint64_t registered;		/* bytes the connections registered */
 	uint64_t next_conn_id;
 	struct stats stats;
 	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */

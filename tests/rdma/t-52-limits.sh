@@ -2,8 +2,9 @@
 # Admission: a flood past max_connections_per_host and past
 # max_connections is rejected "busy" with the reason in the reject
 # private data; allow/deny lists refuse a client before any allocation;
-# max_duration cuts an endless rping.  After each: rdmad alive, honest
-# client verified, resources back to the baseline.
+# max_duration cuts an endless rping; max_registered_bytes caps the
+# memory all connections pin.  After each: rdmad alive, honest client
+# verified, resources back to the baseline.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
 [ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
@@ -82,5 +83,28 @@ cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 2 "$RDMA
 grep -q 'denied: address not on the allow list' "$T/denied.log" ||
 	fail "probe did not print the reason: $(cat "$T/denied.log")"
 log "probe says: $(grep -m1 denied "$T/denied.log")"
+rdmad_alive
+kill -TERM "$RDMAD_PID"; wait "$RDMAD_PID" 2>/dev/null
+
+# 7. Pinned memory: with max_registered_bytes 2m, one 1 MiB session (and
+#    its control slots) fits, a second at the same time is rejected busy
+#    with the reason; once the first is over, the next one fits.
+rdmad_conf $port "limits.max_registered_bytes = 2m"
+rdmad_start "$T/rdmad.ini" "$T/rdmad-pinned.log"
+cli "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -s 1m --op both -D 3 "$RDMAD_SRV_ADDR" \
+	>"$T/pinned-first.log" 2>&1 &
+first=$!
+wait_log 'open: native' 20 "$T/rdmad-pinned.log"
+cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -s 1m -n 2 "$RDMAD_SRV_ADDR" \
+	>"$T/pinned-second.log" 2>&1
+rc=$?
+[ $rc = 5 ] || fail "second 1 MiB session under a 2m cap: exit $rc, want 5 (rejected): $(tail -2 "$T/pinned-second.log")"
+grep -q 'exceed max_registered_bytes 2097152' "$T/pinned-second.log" ||
+	fail "probe did not print the reason: $(cat "$T/pinned-second.log")"
+grep -q 'rejected (busy): busy: registered memory' "$T/rdmad-pinned.log" ||
+	fail "the reject is not logged: $(tail -3 "$T/rdmad-pinned.log")"
+wait $first || fail "the first session failed: $(tail -3 "$T/pinned-first.log")"
+cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -s 1m -n 2 "$RDMAD_SRV_ADDR" \
+	>"$T/pinned-third.log" 2>&1 || fail "a session after the first ended: $(tail -2 "$T/pinned-third.log")"
 rdmad_alive
 exit 0

@@ -120,6 +120,15 @@ static void test_bad(void)
 	    "bad size suffix");
 	bad("[limits]\nmax_buffer_size = 5000000000k\n",
 	    "t.ini:2: max_buffer_size", "size overflowing 32 bits");
+	bad("[limits]\nmax_registered_bytes = 32k\n",
+	    "t.ini:2: max_registered_bytes: 32k is out of range",
+	    "registered bytes below 64k");
+	bad("[limits]\nmax_registered_bytes = 2000g\n",
+	    "t.ini:2: max_registered_bytes: 2000g is out of range",
+	    "registered bytes above 1024g");
+	bad("[limits]\nmax_registered_bytes = lots\n",
+	    "t.ini:2: max_registered_bytes: 'lots' is not a size",
+	    "registered bytes not a size");
 	bad("[timeouts]\nidle = soon\n", "t.ini:2: idle", "bad duration");
 	bad("[timeouts]\nidle = 1ms\n", "t.ini:2: idle", "duration too short");
 	bad("[timeouts]\nliveness = 2h\n", "t.ini:2: liveness",
@@ -151,6 +160,18 @@ static void test_validate(void)
 	parse(&c, "[timeouts]\nsession = 1s\nclose = 5s\n");
 	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == -EINVAL,
 	       "validate: close longer than session");
+	parse(&c, "[limits]\nmax_buffer_size = 1m\n"
+		  "max_registered_bytes = 512k\n");
+	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "max_registered_bytes (524288) is below "
+		      "max_buffer_size (1048576)"),
+	       "validate: registered bytes below one buffer (%s)", err);
+	tap_ok(parse(&c, "[limits]\nmax_registered_bytes = 64g\n") == 0 &&
+	       c.max_registered_bytes == 64ull << 30 &&
+	       config_validate(&c, "t.ini", err, sizeof(err)) == 0,
+	       "registered bytes past 32 bits (64g)");
+	tap_ok(parse(&c, "") == 0 && c.max_registered_bytes == 1ull << 30,
+	       "registered bytes default 1g");
 	parse(&c, "[timeouts]\nliveness = 50ms\n");
 	tap_ok(config_validate(&c, "t.ini", err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "liveness"), "validate: liveness below 100ms (%s)",
