@@ -75,26 +75,29 @@ active_conns() {
 # Wait for an idle rdmad (no connection active, no QP) whose resource
 # counts stay the same for 1 s; record them and the RSS.
 baseline() {
-	local i now prev="" act steady=0
+	local now prev="" act since=0 end
 	honest
 	honest
-	for ((i = 0; i < IDLE_TMO * 5; i++)); do
+	end=$(($(now_ms) + IDLE_TMO * 1000))
+	while :; do
 		now=$(rdma_res_counts "$RDMAD_PID")
 		act=$(active_conns)
 		if [ "$act" = 0 ] && [[ " $now " == *" qp=0 "* ]] &&
 			[ "$now" = "$prev" ]; then
-			steady=$((steady + 1))
-			[ $steady -ge 5 ] && break
+			[ $(($(now_ms) - since)) -ge 1000 ] && break
 		else
-			steady=0
+			since=$(now_ms)
 		fi
 		prev=$now
+		if [ "$(now_ms)" -ge "$end" ]; then
+			[ -n "$act" ] || fail "baseline: rdmad's metrics endpoint does not" \
+				"answer (rdmadctl -c ${RDMAD_CONF:-$T/rdmad.ini} metrics:" \
+				"$(tail -1 "$T/ctl.err"))"
+			fail "baseline: rdmad not idle after ${IDLE_TMO}s: $act connections" \
+				"active, resources '$now' (want qp=0, steady for 1 s)"
+		fi
 		sleep 0.2
 	done
-	[ -n "$act" ] || fail "baseline: rdmad's metrics endpoint does not answer" \
-		"(rdmadctl -c ${RDMAD_CONF:-$T/rdmad.ini} metrics: $(tail -1 "$T/ctl.err"))"
-	[ $steady -ge 5 ] || fail "baseline: rdmad not idle after ${IDLE_TMO}s:" \
-		"$act connections active, resources '$now' (want qp=0, steady for 1 s)"
 	BASE_RES=$now
 	BASE_RSS=$(rss_kb "$RDMAD_PID")
 	log "baseline: $BASE_RES, RSS ${BASE_RSS} kB"
@@ -104,13 +107,17 @@ baseline() {
 # $IDLE_TMO s every connection gone and every resource count back to the
 # baseline; else fail naming WHAT and each resource with both counts.
 check_after() {
-	local i now="" act=""
+	local now act="" end
 	rdmad_alive
 	honest
-	for ((i = 0; i < IDLE_TMO * 10; i++)); do
+	end=$(($(now_ms) + IDLE_TMO * 1000))
+	while :; do
 		now=$(rdma_res_counts "$RDMAD_PID")
-		[ "$now" = "$BASE_RES" ] && act=$(active_conns) && [ "$act" = 0 ] &&
-			break
+		if [ "$now" = "$BASE_RES" ]; then
+			act=$(active_conns)
+			[ "$act" = 0 ] && break
+		fi
+		[ "$(now_ms)" -lt "$end" ] || break
 		sleep 0.1
 	done
 	rdmad_alive

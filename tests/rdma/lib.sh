@@ -67,12 +67,18 @@ res_diff() {
 	echo "$out"
 }
 
+# Milliseconds of the wall clock: for deadlines that hold however slow
+# each step of a wait loop is (a TCG guest takes seconds per iteration).
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+
 # Wait until process PID's resource counts equal WANT (from rdma_res_counts).
 wait_res_counts() {
-	local pid=$1 want=$2 secs=${3:-20} i now=""
-	for ((i = 0; i < secs * 10; i++)); do
+	local pid=$1 want=$2 secs=${3:-20} now="" end
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
 		now=$(rdma_res_counts "$pid")
 		[ "$now" = "$want" ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || break
 		sleep 0.1
 	done
 	fail "RDMA resources of pid $pid not back after ${secs}s: $(res_diff "$now" "$want")"
