@@ -6,8 +6,10 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "addr.h"
+#include "units.h"
 
 int addr_split(const struct sockaddr *sa, char *host, size_t len,
 	       uint16_t *port)
@@ -41,4 +43,55 @@ void addr_str(const struct sockaddr *sa, char *buf, size_t len)
 	else
 		snprintf(buf, len, sa->sa_family == AF_INET6 ? "[%s]:%u" :
 			 "%s:%u", host, port);
+}
+
+
+int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *port = NULL, *close;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&out->addr;
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&out->addr;
+	unsigned int p = defport;
+	int v6 = *s == '[';
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (v6) {
+		close = strchr(s, ']');
+		if (!close || (close[1] && close[1] != ':'))
+			return -EINVAL;
+		n = (size_t)(close - s - 1);
+		s++;
+		if (close[1] == ':')
+			port = close + 2;
+	} else {
+		close = strchr(s, ':');
+		n = close ? (size_t)(close - s) : strlen(s);
+		if (close)
+			port = close + 1;
+	}
+	if (n >= sizeof(host))
+		goto bad;
+	memcpy(host, s, n);
+	host[n] = '\0';
+	if (port && units_parse_uint(port, 1, 65535, &p))
+		goto bad;
+	if (v6 && inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)p);
+		out->addrlen = sizeof(*in6);
+	} else if (!v6 && inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons((uint16_t)p);
+		out->addrlen = sizeof(*in4);
+	} else {
+		goto bad;
+	}
+	snprintf(out->text, sizeof(out->text), v6 ? "[%s]:%u" : "%s:%u",
+		 host, p);
+	return 0;
+bad:
+	memset(out, 0, sizeof(*out));
+	return -EINVAL;
 }

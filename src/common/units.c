@@ -45,3 +45,21 @@ int units_parse_size(const char *s, uint64_t max, uint64_t *val)
 	*val = v * mult;
 	return 0;
 }
+
+int units_parse_uint(const char *s, unsigned int min, unsigned int max,
+		     unsigned int *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = (unsigned int)v;
+	return 0;
+}

@@ -23,8 +23,9 @@
 #include <event2/http.h>
 
 #include "addr.h"
-#include "config.h"
-#include "metrics.h"
+#include "ctl_config.h"
+#include "defaults.h"
+#include "units.h"
 #include "version.h"
 
 #define CTL_DEFAULT_TIMEOUT_S	5
@@ -62,7 +63,7 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 ok, 64 usage, 69 rdmad unreachable or HTTP "
 		"error, 78 configuration error.\n",
-		CONFIG_DEFAULT_PATH, CTL_DEFAULT_TIMEOUT_S);
+		RDMAD_CONFIG_PATH, CTL_DEFAULT_TIMEOUT_S);
 }
 
 static void error_cb(enum evhttp_request_error err, void *arg)
@@ -102,7 +103,7 @@ static void done_cb(struct evhttp_request *req, void *arg)
 }
 
 /* GET URI from A; prints the body.  Exit status. */
-static int fetch(const struct config_listen *a, const char *uri,
+static int fetch(const struct addr_endpoint *a, const char *uri,
 		 const char *accept, unsigned int timeout_s)
 {
 	struct event_base *base = event_base_new();
@@ -179,31 +180,18 @@ out:
 
 /* The endpoint of the configuration at PATH (EXPLICIT: -c given). */
 static int endpoint_from_config(const char *path, int explicit,
-				struct config_listen *a)
+				struct addr_endpoint *a)
 {
-	struct rdmad_config cfg;
 	char err[512];
 	int ret;
 
-	config_defaults(&cfg);
-	ret = config_load(&cfg, path, err, sizeof(err));
-	if (ret == -ENOENT && !explicit) {
-		/* No file: rdmad runs on its defaults too. */
-		*a = cfg.http_listen;
-		return 0;
-	}
+	ret = ctl_config_http_file(path, a, err, sizeof(err));
+	if (ret == -ENOENT && !explicit)
+		return 0;	/* no file: rdmad runs on its defaults too */
 	if (ret) {
 		fprintf(stderr, "rdmadctl: %s\n", err);
 		return EX_CONFIG;
 	}
-	if (!cfg.http_on) {
-		fprintf(stderr, "rdmadctl: %s: the status endpoint is off "
-			"([http] listen = off); set it, or give -a "
-			"ADDRESS:PORT\n", path);
-		return EX_CONFIG;
-	}
-	*a = cfg.http_listen;
-	auth_key_clear(&cfg.psk);
 	return 0;
 }
 
@@ -220,10 +208,10 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *path = CONFIG_DEFAULT_PATH, *address = NULL, *cmd;
+	const char *path = RDMAD_CONFIG_PATH, *address = NULL, *cmd;
 	unsigned int timeout_s = CTL_DEFAULT_TIMEOUT_S;
 	int json = 0, om = 0, explicit = 0, opt, ret;
-	struct config_listen a;
+	struct addr_endpoint a;
 
 	while ((opt = getopt_long(argc, argv, "c:a:t:hV", opts, NULL)) != -1) {
 		switch (opt) {
@@ -235,8 +223,8 @@ int main(int argc, char **argv)
 			address = optarg;
 			break;
 		case 't':
-			if (config_parse_uint(optarg, 1, CTL_MAX_TIMEOUT_S,
-					      &timeout_s)) {
+			if (units_parse_uint(optarg, 1, CTL_MAX_TIMEOUT_S,
+					     &timeout_s)) {
 				fprintf(stderr, "rdmadctl: -t '%s': want whole "
 					"seconds, 1 to %d\n", optarg,
 					CTL_MAX_TIMEOUT_S);
@@ -281,7 +269,7 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	if (address) {
-		if (config_parse_addr(address, CONFIG_HTTP_PORT, &a)) {
+		if (addr_parse(address, RDMAD_HTTP_PORT, &a)) {
 			fprintf(stderr, "rdmadctl: -a '%s' is not "
 				"ADDRESS[:PORT] (IPv4, or IPv6 in brackets)\n",
 				address);
@@ -293,8 +281,8 @@ int main(int argc, char **argv)
 			return ret;
 	}
 	if (!strcmp(cmd, "metrics"))
-		return fetch(&a, "/metrics", om ? METRICS_CTYPE_OPENMETRICS :
-			     METRICS_CTYPE_PROMETHEUS, timeout_s);
+		return fetch(&a, "/metrics", om ? RDMAD_CTYPE_OPENMETRICS :
+			     RDMAD_CTYPE_PROMETHEUS, timeout_s);
 	return fetch(&a, json ? "/status" : "/status?format=text",
 		     json ? "application/json" : "text/plain", timeout_s);
 }

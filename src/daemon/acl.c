@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
+#include "units.h"
 
 static const uint8_t v4mapped_prefix[12] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
@@ -83,7 +83,7 @@ int acl_parse(const char *s, struct acl_entry *e)
 			e->family = AF_INET;
 			max = 32;
 			if (slash) {
-				if (config_parse_uint(slash + 1, 96, 128,
+				if (units_parse_uint(slash + 1, 96, 128,
 						      &prefix))
 					return -EINVAL;
 				e->prefix = prefix - 96;
@@ -94,7 +94,7 @@ int acl_parse(const char *s, struct acl_entry *e)
 		return -EINVAL;
 	}
 	prefix = max;
-	if (slash && config_parse_uint(slash + 1, 0, max, &prefix))
+	if (slash && units_parse_uint(slash + 1, 0, max, &prefix))
 		return -EINVAL;
 	e->prefix = prefix;
 check:

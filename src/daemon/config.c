@@ -19,6 +19,7 @@
 
 #include <ini.h>
 
+#include "addr.h"
 #include "log.h"
 #include "proto.h"
 #include "units.h"
@@ -107,19 +108,7 @@ static int parse_u64(const char *s, unsigned long long *v, char **end)
 int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out)
 {
-	unsigned long long v;
-	char *end;
-	int ret;
-
-	ret = parse_u64(s, &v, &end);
-	if (ret)
-		return ret;
-	if (*end)
-		return -EINVAL;
-	if (v < min || v > max)
-		return -ERANGE;
-	*out = (unsigned int)v;
-	return 0;
+	return units_parse_uint(s, min, max, out);
 }
 
 int config_parse_size(const char *s, uint32_t *out)
@@ -160,62 +149,20 @@ int config_parse_listen(const char *s, struct config_listen *l)
 	return config_parse_addr(s, PROTO_DEFAULT_PORT, l);
 }
 
-/* "a.b.c.d[:port]" or "[v6addr][:port]". */
+/* "a.b.c.d[:port]" or "[v6addr][:port]" (common/addr.c). */
 int config_parse_addr(const char *s, unsigned int defport,
 		      struct config_listen *l)
 {
-	char host[INET6_ADDRSTRLEN + 1];
-	const char *port = NULL, *close;
-	unsigned int p = defport;
-	struct sockaddr_in *in4;
-	struct sockaddr_in6 *in6;
-	size_t n;
+	struct addr_endpoint e;
+	int ret;
 
 	memset(l, 0, sizeof(*l));
-	if (*s == '[') {
-		close = strchr(s, ']');
-		if (!close)
-			return -EINVAL;
-		n = (size_t)(close - s - 1);
-		if (close[1] == ':')
-			port = close + 2;
-		else if (close[1])
-			return -EINVAL;
-		if (n >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, s + 1, n);
-		host[n] = '\0';
-		in6 = (struct sockaddr_in6 *)&l->addr;
-		if (inet_pton(AF_INET6, host, &in6->sin6_addr) != 1)
-			return -EINVAL;
-		in6->sin6_family = AF_INET6;
-		l->addrlen = sizeof(*in6);
-	} else {
-		close = strchr(s, ':');
-		n = close ? (size_t)(close - s) : strlen(s);
-		if (close)
-			port = close + 1;
-		if (n >= sizeof(host))
-			return -EINVAL;
-		memcpy(host, s, n);
-		host[n] = '\0';
-		in4 = (struct sockaddr_in *)&l->addr;
-		if (inet_pton(AF_INET, host, &in4->sin_addr) != 1)
-			return -EINVAL;
-		in4->sin_family = AF_INET;
-		l->addrlen = sizeof(*in4);
-	}
-	if (port && config_parse_uint(port, 1, 65535, &p))
-		return -EINVAL;
-	if (l->addr.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&l->addr)->sin6_port =
-			htons((uint16_t)p);
-	else
-		((struct sockaddr_in *)&l->addr)->sin_port =
-			htons((uint16_t)p);
-	snprintf(l->text, sizeof(l->text), "%s%s%s:%u",
-		 l->addr.ss_family == AF_INET6 ? "[" : "", host,
-		 l->addr.ss_family == AF_INET6 ? "]" : "", p);
+	ret = addr_parse(s, defport, &e);
+	if (ret)
+		return ret;
+	l->addr = e.addr;
+	l->addrlen = e.addrlen;
+	snprintf(l->text, sizeof(l->text), "%s", e.text);
 	return 0;
 }
 

@@ -14,14 +14,14 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "config-paths.h"
 #include "acl.h"
 #include "auth.h"
+#include "defaults.h"
 
-#define CONFIG_DEFAULT_PATH	RDMAD_SYSCONFDIR "/rdmad/rdmad.ini"
+#define CONFIG_DEFAULT_PATH	RDMAD_CONFIG_PATH
 #define CONFIG_MAX_LISTEN	16
-#define CONFIG_HTTP_DEFAULT	"127.0.0.1:9470"
-#define CONFIG_HTTP_PORT	9470
+#define CONFIG_HTTP_DEFAULT	RDMAD_HTTP_LISTEN
+#define CONFIG_HTTP_PORT	RDMAD_HTTP_PORT
 /* [timeouts] liveness: 0 (off) or at least this much between checks. */
 #define CONFIG_LIVENESS_MIN_MS	100
 

@@ -1056,12 +1056,13 @@ void conn_qp_fatal(struct conn *c, const char *what)
 }
 
 void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
-		       const char *what)
+		       uint8_t port, const char *what)
 {
 	struct conn *c, *tmp;
 
 	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp)
-		if (c->cm_id->verbs == ctx)
+		if (c->cm_id->verbs == ctx &&
+		    (!port || c->cm_id->port_num == port))
 			conn_qp_fatal(c, what);
 }
 

@@ -29,8 +29,9 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e);
 void conn_cm_event(struct conn *c, const struct conn_cm_event *e);
 /* Device async events. */
 void conn_qp_fatal(struct conn *c, const char *what);
+/* Drop the connections on PORT of CTX (0: every port). */
 void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
-		       const char *what);
+		       uint8_t port, const char *what);
 /* Daemon stopping: disconnect everybody. */
 void conn_shutdown_all(struct rdmad *d);
 /* Up to MAX live connections for the status, in accept order. */

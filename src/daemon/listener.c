@@ -176,12 +176,14 @@ static void async_cb(evutil_socket_t fd, short what, void *arg)
 				"connections", name);
 			/* dev is freed here: nothing after this uses it. */
 			listener_device_gone(d, ctx);
-			conn_device_fatal(d, ctx, "device fatal");
+			conn_device_fatal(d, ctx, 0, "device fatal");
 			return;
 		} else if (type == IBV_EVENT_PORT_ERR) {
-			log_warn("device %s: port %d down; dropping its "
-				 "connections", name, ev.element.port_num);
-			conn_device_fatal(dev->d, dev->ctx, "port down");
+			log_warn("device %s: port %d down; dropping the "
+				 "connections on it", name, ev.element.port_num);
+			conn_device_fatal(dev->d, dev->ctx,
+					  (uint8_t)ev.element.port_num,
+					  "port down");
 		} else if (type == IBV_EVENT_PORT_ACTIVE) {
 			log_notice("device %s: port up", name);
 		} else {
@@ -196,15 +198,14 @@ void listener_device_gone(struct rdmad *d, struct ibv_context *ctx)
 	unsigned int i;
 
 	for (i = 0; i < d->n_devices; i++) {
-		if (d->devices[i].ctx != ctx)
+		if (!ctx || d->devices[i].ctx != ctx)
 			continue;
 		log_notice("device %s: gone; its async events no longer "
 			   "watched", ibv_get_device_name(ctx->device));
 		event_free(d->devices[i].async_ev);
-		/* Keep the array dense: no entry points to the freed one
-		 * (conn.c uses its entry only while accepting). */
-		d->devices[i] = d->devices[--d->n_devices];
-		memset(&d->devices[d->n_devices], 0, sizeof(d->devices[0]));
+		/* The slot stays free; no entry moves: every other device's
+		 * async event holds the address of its own slot. */
+		memset(&d->devices[i], 0, sizeof(d->devices[0]));
 		return;
 	}
 }
@@ -215,12 +216,17 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < d->n_devices; i++)
+	dev = NULL;
+	for (i = 0; i < d->n_devices; i++) {
 		if (d->devices[i].ctx == ctx)
 			return &d->devices[i];
-	if (d->n_devices == RDMAD_MAX_DEVICES)
+		if (!d->devices[i].ctx && !dev)
+			dev = &d->devices[i];	/* a freed slot */
+	}
+	if (!dev && d->n_devices == RDMAD_MAX_DEVICES)
 		return NULL;
-	dev = &d->devices[d->n_devices];
+	if (!dev)
+		dev = &d->devices[d->n_devices];
 	memset(dev, 0, sizeof(*dev));
 	if (ibv_query_device(ctx, &dev->attr)) {
 		log_err("ibv_query_device(%s): %s",
@@ -242,7 +248,8 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
 			event_free(dev->async_ev);
 		return NULL;
 	}
-	d->n_devices++;
+	if (dev == &d->devices[d->n_devices])
+		d->n_devices++;
 	log_info("device %s: max_qp_rd_atom %d, max_qp_init_rd_atom %d, "
 		 "max_mr_size %llu", ibv_get_device_name(ctx->device),
 		 dev->attr.max_qp_rd_atom, dev->attr.max_qp_init_rd_atom,

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "defaults.h"
 #include "stats.h"
 
 enum metrics_format {
@@ -16,10 +17,8 @@ enum metrics_format {
 	METRICS_OPENMETRICS,	/* application/openmetrics-text; 1.0.0 */
 };
 
-#define METRICS_CTYPE_PROMETHEUS \
-	"text/plain; version=0.0.4; charset=utf-8"
-#define METRICS_CTYPE_OPENMETRICS \
-	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+#define METRICS_CTYPE_PROMETHEUS	RDMAD_CTYPE_PROMETHEUS
+#define METRICS_CTYPE_OPENMETRICS	RDMAD_CTYPE_OPENMETRICS
 
 /* The format an Accept header asks for (NULL: Prometheus text). */
 enum metrics_format metrics_negotiate(const char *accept);

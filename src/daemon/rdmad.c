@@ -346,7 +346,8 @@ out:
 	http_stop(d);
 	/* Whatever is left (stop deadline passed) goes with the process. */
 	for (i = 0; i < d->n_devices; i++)
-		event_free(d->devices[i].async_ev);
+		if (d->devices[i].async_ev)
+			event_free(d->devices[i].async_ev);
 	if (d->cm_ev)
 		event_free(d->cm_ev);
 	if (d->stop_timer)

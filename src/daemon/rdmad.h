@@ -56,7 +56,7 @@ struct rdmad {
 	unsigned int n_listeners;
 
 	struct rdmad_device devices[RDMAD_MAX_DEVICES];
-	unsigned int n_devices;
+	unsigned int n_devices;	/* slots used so far; freed ones have ctx NULL */
 
 	struct conn_list conns;
 	uint64_t next_conn_id;

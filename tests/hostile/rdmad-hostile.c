@@ -12,8 +12,9 @@
  * wait is bounded by -t (default 10 s).  "rdmad-hostile list" prints the
  * cases.
  *
- * Uses librdmacm and ibverbs directly, synchronously: one connection is
- * one event channel, PD, CQ (polled) and QP.
+ * Synchronous on top of the RDMA layer (src/rdma): one connection is one
+ * CM channel, and one rdma_qp whose completion queue is polled; the
+ * program's event loop runs only to take CM events.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,35 +30,41 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <infiniband/verbs.h>
-#include <rdma/rdma_cma.h>
-
 #include "auth.h"
+#include "container_of.h"
 #include "crc32c.h"
 #include "pattern.h"
 #include "proto.h"
+#include "rdma_cm.h"
+#include "rdma_qp.h"
 
 #define SLOT		256		/* bytes per control slot */
 #define N_RECV		4
 #define N_SLOTS		(N_RECV + 4)
+#define N_SEND		32
+#define N_CM_EV		16		/* CM events taken, not yet read */
+#define N_WC		64		/* completions polled, not yet read */
+#define WR_SEND		rdma_wr_id(RDMA_WR_SEND, 0)
 
 static const char *srv_host, *src_host, *key_path;
 static unsigned int port = PROTO_DEFAULT_PORT;
 static int tmo_ms = 10000;
 static int hold_ms;		/* flood: keep the connections this long */
 static const char *case_name = "?";
+static struct event_base *base;
 
 struct hc {
-	struct rdma_event_channel *ch;
+	struct rdma_cm_chan cm;
+	struct rdma_cm_handler cmh;
 	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	uint8_t *ctl;
-	struct ibv_mr *ctl_mr;
-	uint8_t *buf;
-	size_t buf_len;
-	struct ibv_mr *buf_mr;
+	struct rdma_qp q;
+	int have_q;
+	struct rdma_buf ctl;
+	struct rdma_buf buf;
+	struct rdma_cm_ev ev[N_CM_EV];
+	unsigned int nev;
+	struct ibv_wc wc[N_WC];
+	unsigned int wc_head, nwc;
 	struct proto_hello hello;
 	struct proto_welcome welcome;
 	struct proto_desc desc;
@@ -108,43 +115,78 @@ static long long now_ms(void)
 
 /* ---- connection plumbing ------------------------------------------- */
 
-/* Next CM event within MS; copies what we need, acks it.  -ETIMEDOUT. */
+/* The layer's CM channel hands us our events: keep them in order. */
+static void hc_cm_event(struct rdma_cm_handler *hd, const struct rdma_cm_ev *e)
+{
+	struct hc *h = container_of(hd, struct hc, cmh);
+
+	if (h->nev == N_CM_EV) {
+		fprintf(stderr, "# CM event %s dropped: %u unread\n",
+			rdma_event_str(e->type), h->nev);
+		return;
+	}
+	h->ev[h->nev++] = *e;
+}
+
+/* Each completion of the polled CQ, kept until read. */
+static void hc_on_wc(void *arg, const struct ibv_wc *wc)
+{
+	struct hc *h = arg;
+
+	if (h->nwc == N_WC) {
+		fprintf(stderr, "# completion dropped: %u unread\n", h->nwc);
+		return;
+	}
+	h->wc[(h->wc_head + h->nwc++) % N_WC] = *wc;
+}
+
+static const struct rdma_qp_ops hc_qp_ops = { .wc = hc_on_wc };
+
+/*
+ * Next CM event within MS; -ETIMEDOUT.  The server's answer to our
+ * connect (CONNECT_RESPONSE) completes it here: QP to RTR and RTS, then
+ * rdma_establish; it reads as ESTABLISHED (or CONNECT_ERROR).
+ */
 static int hc_cm_wait(struct hc *h, int ms, enum rdma_cm_event_type *type,
 		      int *status)
 {
-	struct rdma_cm_event *ev;
-	struct pollfd pfd = { .fd = h->ch->fd, .events = POLLIN };
-	const struct rdma_conn_param *cp;
+	long long end = now_ms() + ms;
+	struct pollfd pfd = { .fd = h->cm.ch->fd, .events = POLLIN };
+	struct rdma_cm_ev e;
 	int n;
 
-	n = poll(&pfd, 1, ms);
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -ETIMEDOUT;
-	if (rdma_get_cm_event(h->ch, &ev))
-		return -errno;
-	*type = ev->event;
-	*status = ev->status;
-	cp = &ev->param.conn;
-	if (ev->event == RDMA_CM_EVENT_REJECTED) {
-		h->rej_status = ev->status;
-		h->rej_len = cp->private_data ? cp->private_data_len : 0;
-		if (h->rej_len > sizeof(h->rej))
-			h->rej_len = sizeof(h->rej);
-		if (h->rej_len)
-			memcpy(h->rej, cp->private_data, h->rej_len);
+	while (!h->nev) {
+		n = poll(&pfd, 1, (int)(end - now_ms()) + 1);
+		if (n < 0)
+			return -errno;
+		if (n == 0 || now_ms() > end)
+			return -ETIMEDOUT;
+		if (event_base_loop(base, EVLOOP_NONBLOCK) < 0)
+			return -EIO;
 	}
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED && cp->private_data &&
-	    cp->private_data_len && h->hello.ops) {
-		const char *why = NULL;
+	e = h->ev[0];
+	memmove(h->ev, h->ev + 1, --h->nev * sizeof(h->ev[0]));
+	*type = e.type;
+	*status = e.status;
+	if (e.type == RDMA_CM_EVENT_REJECTED) {
+		h->rej_status = e.status;
+		h->rej_len = e.pdata_len;
+		memcpy(h->rej, e.pdata, e.pdata_len);
+	}
+	if (e.type == RDMA_CM_EVENT_CONNECT_RESPONSE) {
+		n = rdma_qp_establish(&h->q);
+		*type = n ? RDMA_CM_EVENT_CONNECT_ERROR :
+			    RDMA_CM_EVENT_ESTABLISHED;
+		*status = n;
+		if (!n && e.pdata_len && h->hello.ops) {
+			const char *why = NULL;
 
-		if (proto_welcome_decode(cp->private_data,
-					 cp->private_data_len, &h->welcome,
-					 &why))
-			fprintf(stderr, "# welcome undecodable: %s\n", why);
+			if (proto_welcome_decode(e.pdata, e.pdata_len,
+						 &h->welcome, &why))
+				fprintf(stderr, "# welcome undecodable: %s\n",
+					why);
+		}
 	}
-	rdma_ack_cm_event(ev);
 	return 0;
 }
 
@@ -166,36 +208,20 @@ static int hc_expect(struct hc *h, enum rdma_cm_event_type want)
 
 static int hc_post_recv(struct hc *h, unsigned int slot)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(h->ctl + slot * SLOT),
-		.length = SLOT, .lkey = h->ctl_mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge,
-				  .num_sge = 1 }, *bad;
-
-	return ibv_post_recv(h->qp, &wr, &bad) ? -EIO : 0;
+	return rdma_qp_post_recv(&h->q, rdma_wr_id(RDMA_WR_RECV, slot),
+				 h->ctl.p + slot * SLOT, SLOT,
+				 h->ctl.mr->lkey) ? -EIO : 0;
 }
 
 static void hc_close(struct hc *h)
 {
-	if (h->id && h->connected)
-		rdma_disconnect(h->id);
-	if (h->qp)
-		rdma_destroy_qp(h->id);
-	if (h->cq)
-		ibv_destroy_cq(h->cq);
-	if (h->buf_mr)
-		ibv_dereg_mr(h->buf_mr);
-	if (h->ctl_mr)
-		ibv_dereg_mr(h->ctl_mr);
-	if (h->pd)
-		ibv_dealloc_pd(h->pd);
+	if (h->have_q && h->connected)
+		rdma_qp_disconnect(&h->q);
+	if (h->have_q)
+		rdma_qp_destroy(&h->q);
 	if (h->id)
 		rdma_destroy_id(h->id);
-	if (h->ch)
-		rdma_destroy_event_channel(h->ch);
-	free(h->buf);
-	free(h->ctl);
+	rdma_cm_chan_close(&h->cm);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -221,17 +247,22 @@ static int resolve(const char *host, struct sockaddr_storage *ss)
 static int hc_connect(struct hc *h, const void *pdata, uint8_t plen,
 		      size_t buflen, int wait)
 {
+	struct rdma_qp_attr qa = {
+		.send_depth = N_SEND, .recv_depth = N_RECV, .polled = true,
+	};
+	struct ibv_device_attr da;
 	struct sockaddr_storage dst, src;
-	struct rdma_conn_param cp;
-	struct ibv_qp_init_attr qa;
+	const char *step;
 	unsigned int i;
 	int ret;
 
-	h->ch = rdma_create_event_channel();
-	if (!h->ch)
-		return -errno;
-	if (rdma_create_id(h->ch, &h->id, h, RDMA_PS_TCP))
-		return -errno;
+	h->cmh.event = hc_cm_event;
+	ret = rdma_cm_chan_open(&h->cm, base);
+	if (ret)
+		return ret;
+	ret = rdma_cm_id_new(&h->cm, &h->cmh, &h->id);
+	if (ret)
+		return ret;
 	if (resolve(srv_host, &dst))
 		return -EINVAL;
 	if (src_host) {
@@ -251,53 +282,29 @@ static int hc_connect(struct hc *h, const void *pdata, uint8_t plen,
 	if (ret)
 		return ret;
 
-	h->pd = ibv_alloc_pd(h->id->verbs);
-	h->cq = h->pd ? ibv_create_cq(h->id->verbs, 64, NULL, NULL, 0) : NULL;
-	if (!h->cq)
-		return -ENOMEM;
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = h->cq;
-	qa.recv_cq = h->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = 32;
-	qa.cap.max_recv_wr = N_RECV;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(h->id, h->pd, &qa))
-		return -errno;
-	h->qp = h->id->qp;
-	h->ctl = calloc(N_SLOTS, SLOT);
-	if (!h->ctl)
-		return -ENOMEM;
-	h->ctl_mr = ibv_reg_mr(h->pd, h->ctl, N_SLOTS * SLOT,
-			       IBV_ACCESS_LOCAL_WRITE);
-	if (!h->ctl_mr)
-		return -errno;
-	if (buflen) {
-		h->buf = calloc(1, buflen);
-		if (!h->buf)
-			return -ENOMEM;
-		h->buf_len = buflen;
-		h->buf_mr = ibv_reg_mr(h->pd, h->buf, buflen,
-				       IBV_ACCESS_LOCAL_WRITE |
-				       IBV_ACCESS_REMOTE_WRITE |
-				       IBV_ACCESS_REMOTE_READ);
-		if (!h->buf_mr)
-			return -errno;
+	ret = rdma_qp_create(&h->q, base, h->id, &qa, &hc_qp_ops, h, &step);
+	if (ret) {
+		fprintf(stderr, "# %s: %s\n", step, strerror(-ret));
+		return ret;
 	}
+	h->have_q = 1;
+	ret = rdma_qp_buf(&h->q, &h->ctl, N_SLOTS * SLOT,
+			  IBV_ACCESS_LOCAL_WRITE);
+	if (!ret && buflen)
+		ret = rdma_qp_buf(&h->q, &h->buf, buflen,
+				  IBV_ACCESS_LOCAL_WRITE |
+				  IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_REMOTE_READ);
+	if (ret)
+		return ret;
 	for (i = 0; i < N_RECV; i++)
 		if (hc_post_recv(h, i))
 			return -EIO;
-
-	memset(&cp, 0, sizeof(cp));
-	cp.private_data = pdata;
-	cp.private_data_len = plen;
-	cp.initiator_depth = 4;
-	cp.responder_resources = 4;
-	cp.retry_count = 7;
-	cp.rnr_retry_count = 7;
-	if (rdma_connect(h->id, &cp))
+	if (ibv_query_device(h->id->verbs, &da))
 		return -errno;
+	ret = rdma_qp_connect(&h->q, &da, pdata, plen);
+	if (ret)
+		return ret;
 	if (!wait)
 		return 0;
 	ret = hc_expect(h, RDMA_CM_EVENT_ESTABLISHED);
@@ -310,55 +317,64 @@ static int hc_connect(struct hc *h, const void *pdata, uint8_t plen,
 static int hc_wc(struct hc *h, int ms, struct ibv_wc *wc)
 {
 	long long end = now_ms() + ms;
-	int n;
 
-	for (;;) {
-		n = ibv_poll_cq(h->cq, 1, wc);
-		if (n < 0)
+	while (!h->nwc) {
+		if (rdma_qp_poll(&h->q) < 0)
 			return -EIO;
-		if (n == 1)
-			return 0;
+		if (h->nwc)
+			break;
 		if (now_ms() > end)
 			return -ETIMEDOUT;
 		usleep(1000);
 	}
+	*wc = h->wc[h->wc_head];
+	h->wc_head = (h->wc_head + 1) % N_WC;
+	h->nwc--;
+	return 0;
 }
 
 static int hc_send(struct hc *h, const void *msg, size_t len)
 {
-	uint8_t *p = h->ctl + (N_RECV + h->send_next) * SLOT;
+	uint8_t *p = h->ctl.p + (N_RECV + h->send_next) * SLOT;
 	struct ibv_sge sge = { .addr = (uintptr_t)p, .length = (uint32_t)len,
-			       .lkey = h->ctl_mr->lkey };
+			       .lkey = h->ctl.mr->lkey };
 	struct ibv_send_wr wr = {
-		.wr_id = 1000, .sg_list = &sge, .num_sge = 1,
+		.wr_id = WR_SEND, .sg_list = &sge, .num_sge = 1,
 		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	};
 
 	if (len > SLOT)
 		return -EMSGSIZE;
 	h->send_next = (h->send_next + 1) % (N_SLOTS - N_RECV);
 	memcpy(p, msg, len);
-	return ibv_post_send(h->qp, &wr, &bad) ? -EIO : 0;
+	return rdma_qp_post_send(&h->q, &wr) ? -EIO : 0;
+}
+
+/* The wr_id of our RDMA operation OP. */
+static uint64_t wr_rdma(enum ibv_wr_opcode op)
+{
+	return rdma_wr_id(op == IBV_WR_RDMA_READ ? RDMA_WR_READ :
+			  RDMA_WR_WRITE, 0);
 }
 
 static int hc_rdma_post(struct hc *h, enum ibv_wr_opcode op, uint64_t raddr,
 			uint32_t rkey, uint32_t len)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)h->buf, .length = len,
-			       .lkey = h->buf_mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)h->buf.p, .length = len,
+			       .lkey = h->buf.mr->lkey };
 	struct ibv_send_wr wr = {
-		.wr_id = 2000, .sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
+		.wr_id = wr_rdma(op), .sg_list = &sge, .num_sge = 1,
+		.opcode = op, .send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	}, *bad;
+	};
 
-	return ibv_post_send(h->qp, &wr, &bad) ? -EIO : 0;
+	return rdma_qp_post_send(&h->q, &wr) ? -EIO : 0;
 }
 
 /*
- * Wait for the completion of a wr_id (sends: 1000, RDMA: 2000); receive
- * completions seen meanwhile are kept count of in *recvs.  Returns the
- * completion status, or -ETIMEDOUT.
+ * Wait for the completion of a wr_id; receive completions seen meanwhile
+ * are kept count of in *recvs.  Returns the completion status, or
+ * -ETIMEDOUT.
  */
 static int hc_wait_op(struct hc *h, uint64_t wr_id, int *recvs)
 {
@@ -372,7 +388,8 @@ static int hc_wait_op(struct hc *h, uint64_t wr_id, int *recvs)
 			return ret;
 		if (wc.wr_id == wr_id)
 			return wc.status;
-		if (wc.wr_id < N_RECV && recvs && wc.status == IBV_WC_SUCCESS)
+		if (rdma_wr_kind(wc.wr_id) == RDMA_WR_RECV && recvs &&
+		    wc.status == IBV_WC_SUCCESS)
 			(*recvs)++;
 	}
 	return -ETIMEDOUT;
@@ -383,7 +400,7 @@ static int hc_rdma(struct hc *h, enum ibv_wr_opcode op, uint64_t raddr,
 {
 	if (hc_rdma_post(h, op, raddr, rkey, len))
 		return -EIO;
-	return hc_wait_op(h, 2000, NULL);
+	return hc_wait_op(h, wr_rdma(op), NULL);
 }
 
 /* Next received message into MSG (SLOT bytes); returns its length. */
@@ -391,18 +408,20 @@ static int hc_recv(struct hc *h, uint8_t *msg, int ms)
 {
 	long long end = now_ms() + ms;
 	struct ibv_wc wc;
+	uint32_t slot;
 	int ret;
 
 	while (now_ms() <= end) {
 		ret = hc_wc(h, (int)(end - now_ms()) + 1, &wc);
 		if (ret)
 			return ret;
-		if (wc.wr_id >= N_RECV)
+		if (rdma_wr_kind(wc.wr_id) != RDMA_WR_RECV)
 			continue;	/* our own sends */
 		if (wc.status != IBV_WC_SUCCESS)
 			return -EIO;
-		memcpy(msg, h->ctl + wc.wr_id * SLOT, wc.byte_len);
-		hc_post_recv(h, (unsigned int)wc.wr_id);
+		slot = rdma_wr_idx(wc.wr_id);
+		memcpy(msg, h->ctl.p + slot * SLOT, wc.byte_len);
+		hc_post_recv(h, slot);
 		return (int)wc.byte_len;
 	}
 	return -ETIMEDOUT;
@@ -510,7 +529,7 @@ static int native_honest(struct hc *h, const char **what)
 			*what = "READ of its own buffer failed";
 			return -EIO;
 		}
-		if (pattern_check(h->buf, sz, h->hello.seed,
+		if (pattern_check(h->buf.p, sz, h->hello.seed,
 				  PROTO_ITER_READ) >= 0) {
 			*what = "server buffer does not hold its pattern";
 			return -EBADMSG;
@@ -518,7 +537,7 @@ static int native_honest(struct hc *h, const char **what)
 		d.reads_done = 1;
 	}
 	if (h->hello.ops & PROTO_OP_WRITE) {
-		pattern_fill(h->buf, sz, h->hello.seed, 0);
+		pattern_fill(h->buf.p, sz, h->hello.seed, 0);
 		st = hc_rdma(h, IBV_WR_RDMA_WRITE, h->desc.addr, h->desc.rkey,
 			     sz);
 		if (st) {
@@ -526,7 +545,7 @@ static int native_honest(struct hc *h, const char **what)
 			return -EIO;
 		}
 		d.writes_done = 1;
-		d.crc32c = crc32c(0, h->buf, sz);
+		d.crc32c = crc32c(0, h->buf.p, sz);
 	}
 	st = native_finish(h, &d);
 	if (st != PROTO_RES_OK) {
@@ -745,8 +764,8 @@ static int case_rping(const char *name, struct hc *h)
 	ret = hc_connect(h, NULL, 0, 4096, 1);
 	if (ret)
 		return failed("rping connect: %s", strerror(-ret));
-	in.buf = (uintptr_t)h->buf;
-	in.rkey = h->buf_mr->rkey;
+	in.buf = (uintptr_t)h->buf.p;
+	in.rkey = h->buf.mr->rkey;
 	if (!strcmp(name, "rping-overflow")) {
 		in.buf = UINT64_MAX - 100;
 		in.size = 4096;
@@ -863,8 +882,8 @@ static int case_vanish(struct hc *h)
 	if (ret)
 		return failed("native session did not start: %s",
 			      strerror(-ret));
-	rdma_destroy_qp(h->id);
-	h->qp = NULL;
+	rdma_qp_destroy(&h->q);
+	h->have_q = 0;
 	pass("QP destroyed after the DESC, no disconnect; holding the "
 	     "connection %ds", hold_ms / 1000);
 	fflush(stdout);
@@ -1033,7 +1052,7 @@ static int case_steal(struct hc *v, struct hc *a)
 		fprintf(stderr, "# note: equal rkeys %#x\n", v->desc.rkey);
 
 	/* 1. WRITE into the victim's buffer with its rkey, our QP. */
-	memset(a->buf, 0xa5, 4096);
+	memset(a->buf.p, 0xa5, 4096);
 	if (want_access_err(a, IBV_WR_RDMA_WRITE, v->desc.addr, v->desc.rkey,
 			    "stolen-rkey WRITE"))
 		return 1;
@@ -1297,6 +1316,11 @@ int main(int argc, char **argv)
 	}
 	srv_host = argv[optind];
 	signal(SIGPIPE, SIG_IGN);
+	base = event_base_new();
+	if (!base) {
+		fprintf(stderr, "rdmad-hostile: cannot create an event loop\n");
+		return 2;
+	}
 
 	if (!strcmp(case_name, "honest"))
 		ret = case_honest(&h, 0);

@@ -8,7 +8,8 @@
 # the loopback (403, logged), a taken port stops a second rdmad at start
 # (exit 69, naming [http] listen), a refused reload keeps the endpoint, an
 # IPv6 endpoint ([::1]) answers, and rdmadctl's own errors (unreachable
-# 69, endpoint off 78, bad -a 64).
+# 69, endpoint off 78, bad -a 64); rdmadctl reads only [http], so a user
+# who may not read the [auth] key file can still ask.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -32,7 +33,8 @@ cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --rping -n 2000 "$RDMAD_SRV_ADDR" >"$
 pids+=($!)
 for ((i = 0; i < 100; i++)); do
 	"$CTL" -c "$T/rdmad.ini" --json status >"$T/live.json" 2>"$T/ctl.err" || fail "rdmadctl --json status: $(cat "$T/ctl.err")"
-	grep -q '"active":4,' "$T/live.json" && break
+	# all four accepted, and each past "accepting" (the RTU may lag)
+	grep -q '"active":4,' "$T/live.json" && ! grep -q '"state":"accepting' "$T/live.json" && break
 	sleep 0.1
 done
 "$CTL" -c "$T/rdmad.ini" status >"$T/live.txt" || fail "rdmadctl status failed"
@@ -97,6 +99,19 @@ printf '[http]\nlisten = 1.2.3\n' >"$T/bad.ini"
 rc=$?
 [ "$rc" = 78 ] || fail "bad config: exit $rc, want 78"
 grep -q "bad.ini:2: listen" "$T/bad.err" || fail "bad config message: $(cat "$T/bad.err")"
+# rdmadctl reads [http] alone: not the key file only root may read, nor
+# the sections it has no use for; any user who can read rdmad.ini can ask.
+K=$(mktemp -d)
+chmod 755 "$K"
+head -c 32 /dev/urandom >"$K/psk"
+chmod 600 "$K/psk"
+printf '[auth]\npsk_file = %s\n[http]\nlisten = %s\n' "$K/psk" "$http" >"$K/keyed.ini"
+chmod 644 "$K/keyed.ini"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$CTL" -c "$K/keyed.ini" status \
+	>"$T/nobody.txt" 2>"$T/nobody.err" ||
+	fail "rdmadctl as nobody with a keyed configuration: exit $?: $(cat "$T/nobody.err")"
+grep -q "^listening: $RDMAD_SRV_ADDR:$port (up)" "$T/nobody.txt" || fail "rdmadctl as nobody: $(cat "$T/nobody.txt")"
+rm -rf "$K"
 
 # A second rdmad wanting the same endpoint does not start.
 rdmad_conf 7484 "http.listen = $http"

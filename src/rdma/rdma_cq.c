@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rdma_cq.c - a completion queue and its one strategy (see rdma_cq.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "fd.h"
+#include "rdma_cq.h"
+#include "rdma_log.h"
+
+/* Up to ROUNDS full batches: their count, or -errno; *more when the last
+ * batch was full. */
+static int rdma_cq_take(struct rdma_cq *c, unsigned int rounds, bool *more)
+{
+	struct ibv_wc wc[RDMA_CQ_BATCH];
+	int n, i, total = 0;
+
+	*more = false;
+	while (rounds--) {
+		n = ibv_poll_cq(c->cq, RDMA_CQ_BATCH, wc);
+		if (n < 0)
+			return -EIO;
+		for (i = 0; i < n; i++)
+			c->fn(c->arg, &wc[i]);
+		total += n;
+		if (n < RDMA_CQ_BATCH)
+			return total;
+	}
+	*more = true;
+	return total;
+}
+
+int rdma_cq_poll(struct rdma_cq *c)
+{
+	bool more;
+	int n, total = 0;
+
+	do {
+		n = rdma_cq_take(c, RDMA_CQ_ROUNDS, &more);
+		if (n < 0)
+			return n;
+		total += n;
+	} while (more);
+	return total;
+}
+
+static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdma_cq *c = arg;
+	struct ibv_cq *cq;
+	void *ctx;
+	bool more;
+
+	while (!ibv_get_cq_event(c->cc, &cq, &ctx)) {
+		if (++c->unacked >= RDMA_CQ_ACK_BATCH) {
+			ibv_ack_cq_events(c->cq, c->unacked);
+			c->unacked = 0;
+		}
+	}
+	if (ibv_req_notify_cq(c->cq, 0))
+		rdma_log(LOG_ERR, "ibv_req_notify_cq: cannot re-arm a "
+			 "completion queue; its connection stalls until its "
+			 "deadline");
+	if (rdma_cq_take(c, RDMA_CQ_ROUNDS, &more) >= 0 && more)
+		event_active(c->ev, EV_READ, 0);
+}
+
+int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
+		 struct ibv_context *verbs, int depth, bool polled,
+		 void *cq_ctx, rdma_cq_fn *fn, void *arg)
+{
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->fn = fn;
+	c->arg = arg;
+	if (!polled) {
+		c->cc = ibv_create_comp_channel(verbs);
+		if (!c->cc)
+			return errno ? -errno : -ENOMEM;
+		ret = fd_nonblock(c->cc->fd);
+		if (ret)
+			goto err;
+	}
+	c->cq = ibv_create_cq(verbs, depth, cq_ctx, c->cc, 0);
+	if (!c->cq) {
+		ret = errno ? -errno : -ENOMEM;
+		goto err;
+	}
+	if (polled)
+		return 0;
+	ret = -ENOMEM;
+	c->ev = event_new(base, c->cc->fd, EV_READ | EV_PERSIST, rdma_cq_cb,
+			  c);
+	if (!c->ev || event_add(c->ev, NULL))
+		goto err;
+	ret = ibv_req_notify_cq(c->cq, 0);
+	if (ret) {
+		ret = -ret;
+		goto err;
+	}
+	return 0;
+err:
+	rdma_cq_close(c);
+	return ret;
+}
+
+void rdma_cq_close(struct rdma_cq *c)
+{
+	if (c->ev)
+		event_free(c->ev);
+	if (c->cq && c->unacked)
+		ibv_ack_cq_events(c->cq, c->unacked);
+	if (c->cq)
+		ibv_destroy_cq(c->cq);
+	if (c->cc)
+		ibv_destroy_comp_channel(c->cc);
+	memset(c, 0, sizeof(*c));
+}

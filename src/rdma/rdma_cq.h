@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_cq.h - a completion queue and how its completions are taken: the
+ * one strategy of every program.
+ *
+ * Event-driven (the default): the completion channel's fd is non-blocking
+ * in the loop.  On wake-up every pending CQ event is taken (acked in
+ * batches), the CQ is re-armed, then polled until empty, so a completion
+ * that arrives between the poll and the re-arm is never missed.  At most
+ * RDMA_CQ_ROUNDS full batches are taken per wake-up; if there may be
+ * more, the callback makes itself active again, so one busy connection
+ * cannot starve the others in the loop.
+ *
+ * Polled (busy polling): no channel; the owner calls rdma_cq_poll().
+ *
+ * The owner must not close the CQ from inside its completion callback
+ * (defer the teardown to the loop).
+ */
+#ifndef RDMAD_RDMA_CQ_H
+#define RDMAD_RDMA_CQ_H
+
+#include <stdbool.h>
+
+#include <event2/event.h>
+#include <infiniband/verbs.h>
+
+#define RDMA_CQ_BATCH		32	/* completions per ibv_poll_cq */
+#define RDMA_CQ_ROUNDS		8	/* full batches per wake-up */
+#define RDMA_CQ_ACK_BATCH	16	/* CQ events acked together */
+
+typedef void rdma_cq_fn(void *arg, const struct ibv_wc *wc);
+
+struct rdma_cq {
+	struct ibv_comp_channel *cc;	/* NULL: polled */
+	struct ibv_cq *cq;
+	struct event *ev;
+	unsigned int unacked;
+	rdma_cq_fn *fn;
+	void *arg;
+};
+
+/*
+ * A CQ of DEPTH entries on VERBS, its cq_context CQ_CTX (for async
+ * errors); each completion goes to FN(ARG).  0 or -errno; on failure
+ * nothing is left to close.
+ */
+int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
+		 struct ibv_context *verbs, int depth, bool polled,
+		 void *cq_ctx, rdma_cq_fn *fn, void *arg);
+void rdma_cq_close(struct rdma_cq *c);
+/* Take every completion there is now.  The count, or -errno. */
+int rdma_cq_poll(struct rdma_cq *c);
+
+#endif /* RDMAD_RDMA_CQ_H */
