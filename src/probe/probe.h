@@ -11,7 +11,8 @@
  *                   context: CM channel, the run's connections, the loop
  *   probe_mesh.c    --targets: every host of a list at once
  *   probe_targets.c the --targets file (pure)
- *   probe_report.c  latency figures, the human report, the matrix, JSON
+ *   probe_report.c  latency figures, exit codes, the human report, the
+ *                   matrix, JSON (pure)
  */
 #ifndef RDMAD_PROBE_H
 #define RDMAD_PROBE_H
@@ -275,7 +276,8 @@ struct probe_mesh {
 int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_opts *opts,
 		   const struct probe_targets *tl);
-/* The row's own failure, else the worst of its connections. */
+/* The row's own failure, else the worst of its connections
+ * (probe_report.c, with the run's). */
 enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
 /* 0 if every target passed, else the largest code of any. */
 int probe_mesh_exit(const struct probe_mesh *m);

@@ -95,26 +95,6 @@ out:
 	return ret;
 }
 
-enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row)
-{
-	if (row->fail != PROBE_FAIL_NONE)
-		return row->fail;
-	return probe_run_worst(&row->run);
-}
-
-int probe_mesh_exit(const struct probe_mesh *m)
-{
-	unsigned int i;
-	int code = 0, c;
-
-	for (i = 0; i < m->n; i++) {
-		c = probe_fail_exit(probe_mesh_row_fail(&m->rows[i]));
-		if (c > code)
-			code = c;
-	}
-	return code;
-}
-
 void probe_mesh_log_errors(const struct probe_mesh *m)
 {
 	const struct probe_mesh_row *row;

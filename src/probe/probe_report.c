@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * probe_report.c - per-operation records, latency figures, the human
- * report, and the probe's stderr logging.
+ * probe_report.c - per-operation records, latency figures, the exit code
+ * of a run and of a --targets mesh, the human report, the matrix, their
+ * JSON, and the probe's stderr logging.  Pure (no verbs, no event loop):
+ * part of probe_lib, unit-tested by tests/unit/test-probe-report.c.
  */
 #include "probe.h"
 
@@ -179,6 +181,26 @@ enum probe_fail probe_run_worst(const struct probe_run *r)
 int probe_run_exit(const struct probe_run *r)
 {
 	return probe_fail_exit(probe_run_worst(r));
+}
+
+enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row)
+{
+	if (row->fail != PROBE_FAIL_NONE)
+		return row->fail;
+	return probe_run_worst(&row->run);
+}
+
+int probe_mesh_exit(const struct probe_mesh *m)
+{
+	unsigned int i;
+	int code = 0, c;
+
+	for (i = 0; i < m->n; i++) {
+		c = probe_fail_exit(probe_mesh_row_fail(&m->rows[i]));
+		if (c > code)
+			code = c;
+	}
+	return code;
 }
 
 static unsigned int run_failed(const struct probe_run *r)

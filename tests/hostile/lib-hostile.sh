@@ -5,13 +5,24 @@
 #   hostile CASE [ARG]     run rdmad-hostile against the daemon on $port
 #   hostile_ok CASE [ARG]  same, fail the test unless it says "ok"
 #   baseline               record the daemon's RDMA resources and RSS
-#   check_after WHAT       daemon alive, an honest client verified, the
-#                          resources back to the baseline
+#                          once it is idle: no connection active (its
+#                          metrics), no QP, the counts steady for 1 s
+#   check_after WHAT       daemon alive, an honest client verified, then
+#                          within $IDLE_TMO s no connection active and
+#                          every resource count equal to the baseline
 #   rss_check              RSS within $RSS_SLACK_KB of the baseline
+#
+# rdmad counts a connection as active until the callback that frees its
+# resources, so "0 active" means every connection seen so far has let go
+# of its QP, CQ, MRs and cm_id: a baseline taken then holds only what an
+# idle rdmad holds, and one leaked connection shows in check_after.
 
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 [ -x "$HOSTILE" ] || fail "rdmad-hostile not built ($HOSTILE)"
+CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
+[ -x "$CTL" ] || fail "rdmadctl not built ($CTL)"
 HOSTILE_TMO=${HOSTILE_TMO:-10}
+IDLE_TMO=${IDLE_TMO:-20}
 # rdma-probe is the honest client here, not the code under test: in
 # sanitizer builds its own leak report must not fail these tests.
 PROBE_CMD=(env "ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$PROBE")
@@ -52,21 +63,70 @@ honest() {
 	fi
 }
 
+# Connections rdmad counts as active (rdmad_connections_active of every
+# protocol), from its metrics endpoint ([http] of its config); empty if
+# the endpoint does not answer.
+active_conns() {
+	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" |
+		awk '/^rdmad_connections_active\{/ { n += $2; seen = 1 }
+		     END { if (seen) print n }'
+}
+
+# Wait for an idle rdmad (no connection active, no QP) whose resource
+# counts stay the same for 1 s; record them and the RSS.
 baseline() {
+	local now prev="" act since=0 end
 	honest
 	honest
-	wait_res_counts "$RDMAD_PID" "$(rdma_res_counts "$RDMAD_PID")" 5
-	sleep 0.5
-	BASE_RES=$(rdma_res_counts "$RDMAD_PID")
+	end=$(($(now_ms) + IDLE_TMO * 1000))
+	while :; do
+		now=$(rdma_res_counts "$RDMAD_PID")
+		act=$(active_conns)
+		if [ "$act" = 0 ] && [[ " $now " == *" qp=0 "* ]] &&
+			[ "$now" = "$prev" ]; then
+			[ $(($(now_ms) - since)) -ge 1000 ] && break
+		else
+			since=$(now_ms)
+		fi
+		prev=$now
+		if [ "$(now_ms)" -ge "$end" ]; then
+			[ -n "$act" ] || fail "baseline: rdmad's metrics endpoint does not" \
+				"answer (rdmadctl -c ${RDMAD_CONF:-$T/rdmad.ini} metrics:" \
+				"$(tail -1 "$T/ctl.err"))"
+			fail "baseline: rdmad not idle after ${IDLE_TMO}s: $act connections" \
+				"active, resources '$now' (want qp=0, steady for 1 s)"
+		fi
+		sleep 0.2
+	done
+	BASE_RES=$now
 	BASE_RSS=$(rss_kb "$RDMAD_PID")
 	log "baseline: $BASE_RES, RSS ${BASE_RSS} kB"
 }
 
+# check_after WHAT: alive, an honest client verified, and within
+# $IDLE_TMO s every connection gone and every resource count back to the
+# baseline; else fail naming WHAT and each resource with both counts.
 check_after() {
+	local now act="" end
 	rdmad_alive
 	honest
-	wait_res_counts "$RDMAD_PID" "$BASE_RES" 20
+	end=$(($(now_ms) + IDLE_TMO * 1000))
+	while :; do
+		now=$(rdma_res_counts "$RDMAD_PID")
+		if [ "$now" = "$BASE_RES" ]; then
+			act=$(active_conns)
+			[ "$act" = 0 ] && break
+		fi
+		[ "$(now_ms)" -lt "$end" ] || break
+		sleep 0.1
+	done
 	rdmad_alive
+	[ "$now" = "$BASE_RES" ] ||
+		fail "after '$1': rdmad's RDMA resources not back to the baseline" \
+			"after ${IDLE_TMO}s: $(res_diff "$now" "$BASE_RES")" \
+			"[have $now; baseline $BASE_RES]"
+	[ "$act" = 0 ] ||
+		fail "after '$1': rdmad still counts '${act:-?}' connections active after ${IDLE_TMO}s"
 }
 
 rss_check() {

@@ -53,15 +53,35 @@ rdma_res_counts() {
 	echo "${out% }"
 }
 
+# res_diff HAVE WANT (both from rdma_res_counts): the resources whose
+# counts differ, "mr 5 (want 4), qp 1 (want 0)"; empty when equal.
+res_diff() {
+	local have=" $1 " w r out=""
+	for w in $2; do
+		r=${w%%=*}
+		case $have in
+		*" $w "*) ;;
+		*) out+="${out:+, }$r $(sed -n "s/.* $r=\([0-9]*\) .*/\1/p" <<<"$have") (want ${w#*=})" ;;
+		esac
+	done
+	echo "$out"
+}
+
+# Milliseconds of the wall clock: for deadlines that hold however slow
+# each step of a wait loop is (a TCG guest takes seconds per iteration).
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+
 # Wait until process PID's resource counts equal WANT (from rdma_res_counts).
 wait_res_counts() {
-	local pid=$1 want=$2 secs=${3:-20} i now=""
-	for ((i = 0; i < secs * 10; i++)); do
+	local pid=$1 want=$2 secs=${3:-20} now="" end
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
 		now=$(rdma_res_counts "$pid")
 		[ "$now" = "$want" ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || break
 		sleep 0.1
 	done
-	fail "resources of pid $pid: have '$now', want '$want' after ${secs}s"
+	fail "RDMA resources of pid $pid not back after ${secs}s: $(res_diff "$now" "$want")"
 }
 
 # real_pid JOBPID NAME: the pid of the real client NAME behind a
@@ -97,7 +117,7 @@ rdmad_conf() {
 }
 
 # rdmad_start [CONF [LOG]]: start rdmad as the server host, wait until it
-# listens on the port of its config; sets RDMAD_PID.
+# listens on the port of its config; sets RDMAD_PID and RDMAD_CONF.
 rdmad_start() {
 	local conf=${1:-$T/rdmad.ini} logf=${2:-$T/rdmad.log} port
 	[ -x "$RDMAD" ] || fail "rdmad not built ($RDMAD)"
@@ -105,6 +125,7 @@ rdmad_start() {
 	[ -n "$port" ] || fail "no listen ADDRESS:PORT in $conf"
 	srv exec "$RDMAD" -c "$conf" >"$logf" 2>&1 &
 	RDMAD_PID=$!
+	RDMAD_CONF=$conf
 	wait_listen "$port"
 	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"
 }

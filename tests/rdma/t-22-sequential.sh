@@ -20,8 +20,9 @@ start=$(date +%s.%N)
 for ((i = 1; i <= total; i++)); do
 	if ((i % 4 == 0)); then
 		cli timeout 60 "$PROBE" -q -p $port -t 20 --op both -s 4k -n 2 \
-			"$RDMAD_SRV_ADDR" >"$T/last.log" 2>&1 ||
-			{ cat "$T/last.log" >&2; fail "client $i (probe) failed: exit $?"; }
+			"$RDMAD_SRV_ADDR" >"$T/last.log" 2>&1
+		rc=$?
+		[ $rc = 0 ] || { cat "$T/last.log" >&2; fail "client $i (probe) failed: exit $rc"; }
 	else
 		cli timeout 60 rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" \
 			-p $port -C 2 -S 1024 -v -V >"$T/last.log" 2>&1

@@ -22,6 +22,8 @@ job=$!
 wait_listen $port 120
 vpid=$(pgrep -P $job | head -1)
 [ -n "$vpid" ] || vpid=$job
+# A failure below must not leave rdmad running under valgrind.
+trap 'kill -TERM $vpid 2>/dev/null; cleanup_jobs' EXIT
 
 cli timeout 120 rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port \
 	-C 5 -S 4096 -v -V >"$T/rping.log" 2>&1
@@ -32,11 +34,17 @@ cli timeout 120 "$PROBE" -p $port -t 60 --op both -s 16k -n 3 \
 cli "$PROBE" -p $port -t 60 --op both -s 64k -n 100000 "$RDMAD_SRV_ADDR" \
 	>"$T/killed.log" 2>&1 &
 k=$!
-for ((i = 0; i < 600; i++)); do grep -q 'open: native, ops read+write, size 65536' "$T/rdmad.log" && break; sleep 0.1; done
+wait_log 'open: native, ops read+write, size 65536' 60
 sleep 2
 kp=$(pgrep -x -P $k rdma-probe) || kp=$k
 kill -KILL $kp
-for ((i = 0; i < 600; i++)); do [ "$(grep -c 'close: native' "$T/rdmad.log")" = 2 ] && break; sleep 0.1; done
+# rdmad under valgrind must log the killed client's close too (the
+# second native close) before it is stopped: within 60 s of wall clock,
+# well before the session deadline (120 s) would close it anyway.
+end=$(($(now_ms) + 60000))
+while [ "$(grep -c 'close: native' "$T/rdmad.log")" -lt 2 ] && [ "$(now_ms)" -lt $end ]; do sleep 0.1; done
+n=$(grep -c 'close: native' "$T/rdmad.log")
+[ "$n" = 2 ] || { tail -5 "$T/rdmad.log" >&2; fail "rdmad logged $n native close lines in 60s, want 2 (the killed client's missing)"; }
 
 kill -TERM $vpid
 wait $job

@@ -1,11 +1,76 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test-pattern.c - pattern_fill() and pattern_check(). */
+/* test-pattern.c - pattern_fill() and pattern_check(), and the golden
+ * vectors that pin the pattern as part of the wire contract. */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "crc32c.h"
 #include "pattern.h"
 #include "tap.h"
+
+/*
+ * Golden vectors (docs/protocol.md, "Data pattern"): computed once from
+ * the definition there, by an implementation independent of pattern.c,
+ * and equal to what pattern.c gave when they were taken.  Both ends of a
+ * session generate the pattern, so no end-to-end test notices a change
+ * to it; these do.  A change here breaks every older client and server:
+ * never update them to make a test pass.
+ */
+static const struct {
+	uint64_t seed;
+	uint32_t iter;
+	size_t len;
+	const char *head;	/* the first bytes, in hex (32, or len) */
+	uint32_t crc;		/* crc32c of the first 4096 bytes, or 0 */
+} golden[] = {
+	{ 0, 0, 4096,
+	  "6f6177fb52b18141629d26526d649c1680723bd5d8e85d4af3ca5e6cbdeff790",
+	  0x8e8f24be },
+	{ 42, 3, 4096,
+	  "1fec8caf7426ce8b6464c766d85ee62423e3aad818babf69f549b434dc81ebdf",
+	  0x6247336b },
+	/* Iteration 0xffffffff: the server's READ pattern. */
+	{ 0x0123456789abcdefull, 0xffffffffu, 4096,
+	  "d8b4b4fbcb7d9d2f241ea0bc8d4efd37a140e3876eb772967d2672803563053b",
+	  0xb55af140 },
+	/* 13 bytes: not a whole number of words. */
+	{ 0xfeedfacecafebeefull, 7, 13, "a2855b37eab150d0576fb54ce8", 0 },
+};
+
+static void test_golden(uint8_t *a)
+{
+	uint8_t want[32];
+	size_t i, j, n;
+	unsigned int x;
+	uint32_t crc;
+
+	for (i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+		n = strlen(golden[i].head) / 2;
+		for (j = 0; j < n; j++) {
+			if (sscanf(golden[i].head + 2 * j, "%2x", &x) != 1)
+				exit(99);
+			want[j] = (uint8_t)x;
+		}
+		memset(a, 0, golden[i].len + 8);
+		pattern_fill(a, golden[i].len, golden[i].seed, golden[i].iter);
+		tap_ok(!memcmp(a, want, n) && !a[golden[i].len],
+		       "golden: first %zu bytes of (0x%" PRIx64 ", 0x%" PRIx32
+		       "), nothing past %zu", n, golden[i].seed,
+		       golden[i].iter, golden[i].len);
+		tap_ok(pattern_check(want, n, golden[i].seed,
+				     golden[i].iter) == -1,
+		       "golden: pattern_check accepts those %zu bytes", n);
+		if (!golden[i].crc)
+			continue;
+		crc = crc32c(0, a, 4096);
+		tap_ok(crc == golden[i].crc,
+		       "golden: crc32c of 4096 bytes is 0x%08" PRIx32
+		       " (got 0x%08" PRIx32 ")", golden[i].crc, crc);
+	}
+}
 
 int main(void)
 {
@@ -73,6 +138,8 @@ int main(void)
 	a[10] ^= 0x80;
 	tap_ok(pattern_check(a, 11, 5, 5) == 10, "bad byte in a partial word");
 	tap_ok(pattern_check(a, 0, 5, 5) == -1, "empty range matches");
+
+	test_golden(a);
 
 	free(a);
 	free(b);

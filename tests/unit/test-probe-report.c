@@ -1,0 +1,824 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-probe-report.c - probe_report.c from hand-built runs: the exit code
+ * of a run and of a --targets mesh, the human report line by line, the
+ * matrix, and both JSON documents (valid JSON, ASCII only, key fields,
+ * odd bytes in error strings escaped).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "probe.h"
+#include "probe_targets.h"
+#include "proto.h"
+#include "tap.h"
+
+#define SEED	0xabcdeull
+
+/* ---- a small JSON checker ------------------------------------------- */
+
+static const char *jv_value(const char *p, int depth);
+
+static const char *jv_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+		p++;
+	return p;
+}
+
+static int jv_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+static const char *jv_string(const char *p)
+{
+	int i;
+
+	if (*p++ != '"')
+		return NULL;
+	for (; *p != '"'; p++) {
+		if ((unsigned char)*p < 0x20)
+			return NULL;	/* NUL included: unterminated */
+		if (*p != '\\')
+			continue;
+		p++;
+		if (*p == 'u') {
+			for (i = 1; i <= 4; i++)
+				if (!jv_hex(p[i]))
+					return NULL;
+			p += 4;
+		} else if (!strchr("\"\\/bfnrt", *p) || !*p) {
+			return NULL;
+		}
+	}
+	return p + 1;
+}
+
+static const char *jv_number(const char *p)
+{
+	const char *s;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (*p >= '0' && *p <= '9')
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		s = ++p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == s)
+			return NULL;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		s = p;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (p == s)
+			return NULL;
+	}
+	return p;
+}
+
+static const char *jv_members(const char *p, char close, int depth)
+{
+	p = jv_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			p = jv_string(jv_ws(p));
+			if (!p)
+				return NULL;
+			p = jv_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = jv_value(p, depth + 1);
+		if (!p)
+			return NULL;
+		p = jv_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *jv_value(const char *p, int depth)
+{
+	if (depth > 32)
+		return NULL;
+	p = jv_ws(p);
+	switch (*p) {
+	case '{':
+	case '[':
+		return jv_members(p, *p == '{' ? '}' : ']', depth);
+	case '"':
+		return jv_string(p);
+	case 't':
+		return strncmp(p, "true", 4) ? NULL : p + 4;
+	case 'f':
+		return strncmp(p, "false", 5) ? NULL : p + 5;
+	case 'n':
+		return strncmp(p, "null", 4) ? NULL : p + 4;
+	default:
+		return jv_number(p);
+	}
+}
+
+/* One JSON value and nothing but white space after it, ASCII only. */
+static bool json_valid(const char *s)
+{
+	const char *p = jv_value(s, 0);
+	const unsigned char *u;
+
+	if (!p || *jv_ws(p))
+		return false;
+	for (u = (const unsigned char *)s; *u; u++)
+		if (*u >= 0x80)
+			return false;
+	return true;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static int has(const char *text, const char *want, const char *what)
+{
+	int ok = strstr(text, want) != NULL;
+
+	tap_ok(ok, "%s", what);
+	if (!ok)
+		tap_diag("want \"%s\" in:\n%s", want, text);
+	return ok;
+}
+
+static int same(const char *got, const char *want, const char *what)
+{
+	int ok = !strcmp(got, want);
+	size_t i = 0;
+
+	tap_ok(ok, "%s", what);
+	if (!ok) {
+		while (got[i] && got[i] == want[i])
+			i++;
+		tap_diag("first difference at byte %zu", i);
+		tap_diag("got:\n%s", got);
+		tap_diag("want:\n%s", want);
+	}
+	return ok;
+}
+
+/* printf into a fresh buffer (free() it). */
+__attribute__((format(printf, 1, 2)))
+static char *fmt(const char *f, ...)
+{
+	struct capture c;
+	va_list ap;
+
+	va_start(ap, f);
+	vfprintf(capture_open(&c), f, ap);
+	va_end(ap);
+	return capture_close(&c);
+}
+
+static unsigned int count_lines(const char *s, const char *prefix)
+{
+	unsigned int n = 0;
+	size_t len = strlen(prefix);
+
+	for (; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : s)
+		n += !strncmp(s, prefix, len);
+	return n;
+}
+
+/*
+ * n operations of bytes each, every one taking lat ns, posted gap ns
+ * apart from t0: the span is (n - 1) * gap + lat.
+ */
+static struct probe_opstat *opstat(unsigned int n, uint64_t t0, uint64_t gap,
+				   uint64_t lat, uint32_t bytes)
+{
+	struct probe_opstat *s = malloc(sizeof(*s));
+	unsigned int i;
+
+	if (!s)
+		exit(99);
+	probe_opstat_init(s);
+	for (i = 0; i < n; i++)
+		probe_opstat_add(s, t0 + i * gap, t0 + i * gap + lat, bytes);
+	return s;
+}
+
+static void opts_native(struct probe_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->host = "10.0.0.1";
+	o->port = 7471;
+	o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
+	o->size = 65536;
+	o->iters = 3;
+	o->timeout_ms = 10000;
+	o->parallel = 1;
+	o->depth = 1;
+	o->seed = SEED;
+	o->verify = true;
+}
+
+/*
+ * Phases of one connection whose durations exercise every unit of the
+ * figures: 0.5 us, 1000.0 us (999999 ns), 1.000 ms, 0.3 us, 9999.000 ms,
+ * 10.000 s, 3.0 us (2 us between RESULT and the disconnect call are no
+ * phase); total 20001005909 ns.
+ */
+static const struct probe_times times_all = {
+	.start = 1000000000ull,
+	.addr = 1000000500ull,
+	.route = 1001000499ull,
+	.established = 1002000499ull,
+	.desc = 1002000799ull,
+	.ops_start = 1002000899ull,
+	.ops_end = 11001000899ull,
+	.done_sent = 11001000909ull,
+	.result = 21001000909ull,
+	.disconnect = 21001002909ull,
+	.closed = 21001005909ull,
+};
+
+static const struct probe_times times_none;
+
+/* ---- exit codes ------------------------------------------------------ */
+
+static void test_exit_codes(void)
+{
+	struct probe_outcome o[4];
+	struct probe_run r = { .outcomes = o };
+	struct probe_mesh_row rows[3];
+	struct probe_mesh m = { .rows = rows };
+
+	memset(o, 0, sizeof(o));
+	r.n = 0;
+	tap_ok(probe_run_worst(&r) == PROBE_FAIL_NONE && !probe_run_exit(&r),
+	       "exit: an empty run passes");
+	r.n = 3;
+	tap_ok(probe_run_worst(&r) == PROBE_FAIL_NONE && !probe_run_exit(&r),
+	       "exit: every connection passed: 0");
+	o[1].fail = PROBE_FAIL_CONNECT;
+	o[2].fail = PROBE_FAIL_TIMEOUT;
+	tap_ok(probe_run_worst(&r) == PROBE_FAIL_TIMEOUT &&
+	       probe_run_exit(&r) == 6,
+	       "exit: timeout (6) beats an earlier connect (4)");
+	o[0].fail = PROBE_FAIL_MISMATCH;
+	o[3].fail = PROBE_FAIL_PROTOCOL;
+	r.n = 4;
+	tap_ok(probe_run_worst(&r) == PROBE_FAIL_MISMATCH &&
+	       probe_run_exit(&r) == 9, "exit: mismatch (9) is the worst");
+	o[0].fail = PROBE_FAIL_LOCAL;
+	tap_ok(probe_run_exit(&r) == 8, "exit: protocol (8) beats local (1)");
+
+	memset(rows, 0, sizeof(rows));
+	memset(o, 0, sizeof(o));
+	rows[0].run = (struct probe_run){ .outcomes = &o[0], .n = 1 };
+	rows[1].run = (struct probe_run){ .outcomes = &o[1], .n = 2 };
+	rows[2].fail = PROBE_FAIL_ADDR;
+	m.n = 3;
+	tap_ok(probe_mesh_exit(&m) == 2 &&
+	       probe_mesh_row_fail(&rows[2]) == PROBE_FAIL_ADDR &&
+	       probe_mesh_row_fail(&rows[0]) == PROBE_FAIL_NONE,
+	       "mesh exit: a name that does not resolve: 2");
+	o[2].fail = PROBE_FAIL_REJECTED;
+	tap_ok(probe_mesh_exit(&m) == 5 &&
+	       probe_mesh_row_fail(&rows[1]) == PROBE_FAIL_REJECTED,
+	       "mesh exit: the largest code of any row (rejected, 5)");
+	rows[2].fail = PROBE_FAIL_LOCAL;
+	rows[2].run = (struct probe_run){ .outcomes = &o[3], .n = 1 };
+	o[3].fail = PROBE_FAIL_MISMATCH;
+	tap_ok(probe_mesh_row_fail(&rows[2]) == PROBE_FAIL_LOCAL &&
+	       probe_mesh_exit(&m) == 5,
+	       "mesh exit: a row's own failure wins over its connections'");
+	rows[2].fail = PROBE_FAIL_NONE;
+	o[2].fail = PROBE_FAIL_NONE;
+	o[3].fail = PROBE_FAIL_NONE;
+	tap_ok(probe_mesh_exit(&m) == 0, "mesh exit: every target passed: 0");
+}
+
+/* ---- human report ---------------------------------------------------- */
+
+static void test_report_native_ok(void)
+{
+	struct probe_opstat *rd = opstat(3, 5000000, 495000, 10000, 65536);
+	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
+	struct probe_opts opts;
+	struct probe_outcome o = {
+		.fail = PROBE_FAIL_NONE, .last_state = PROBE_ST_DONE,
+		.times = &times_all, .reads = rd, .writes = wr,
+		.seed = SEED, .conn_id = 17, .max_size = 1048576,
+		.max_iters = 1000, .have_welcome = true,
+		.write_crc = 0xdeadbeef, .reads_verified = 3, .writes_done = 3,
+	};
+	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
+	struct capture c;
+	char *got, *want;
+
+	opts_native(&opts);
+	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	got = capture_close(&c);
+	want = fmt(
+"rdma-probe 10.0.0.1:7471: rdmad protocol v%u, server connection 17 (limits: size 1048576, iterations 1000)\n"
+"  operations     READ then WRITE, 65536 bytes x 3 each, depth 1, verified, seed 0x00000000000abcde\n"
+"  bytes moved    393216 (read 196608, write 196608)\n"
+"  phases         resolve addr 0.5 us, resolve route 1000.0 us, connect 1.000 ms, descriptor 0.3 us, ops 9999.000 ms, done 10.000 s, disconnect 3.0 us, total 20.001 s\n"
+"  READ latency   min 10.0 us, p50 10.0 us, p90 10.0 us, p99 10.0 us, p99.9 10.0 us, max 10.0 us (3 ops)\n"
+"  READ bandwidth 196.61 MB/s (1.573 Gb/s), 3000 ops/s over 1.000 ms\n"
+"  WRITE latency  min 20.0 us, p50 20.0 us, p90 20.0 us, p99 20.0 us, p99.9 20.0 us, max 20.0 us (3 ops)\n"
+"  WRITE bandwidth 196.61 MB/s (1.573 Gb/s), 3000 ops/s over 1.000 ms\n"
+"  verification   OK: 3 READs matched the server's pattern; server verified the last of 3 WRITEs (crc32c 0xdeadbeef)\n",
+		PROTO_VERSION);
+	same(got, want, "report: one native connection, every line");
+	free(got);
+	free(want);
+	free(rd);
+	free(wr);
+}
+
+static void test_report_native_many(void)
+{
+	struct probe_times t[3];
+	struct probe_opstat *rd = opstat(3, 5000000, 495000, 10000, 65536);
+	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
+	struct probe_outcome o[3];
+	struct probe_opts opts;
+	struct probe_run r = { .opts = &opts, .outcomes = o, .n = 3 };
+	struct capture c;
+	unsigned int i;
+	char *got;
+
+	opts_native(&opts);
+	opts.parallel = 3;
+	memset(o, 0, sizeof(o));
+	for (i = 0; i < 3; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		/* connect: 3, 1 and 2 ms; nothing else measured */
+		t[i].route = 1000000;
+		t[i].established = 1000000 + ((i + 2) % 3 + 1) * 1000000ull;
+		o[i] = (struct probe_outcome){
+			.times = &t[i], .reads = rd, .writes = wr, .idx = i,
+			.have_welcome = true, .reads_verified = 3,
+			.writes_done = 3,
+		};
+	}
+	probe_report(capture_open(&c), "h", &r);
+	got = capture_close(&c);
+	has(got, "rdma-probe h: rdmad protocol v", "report -P 3: header");
+	has(got, ", 3 connections (0 failed)\n",
+	    "report -P 3: connections counted, no server connection id");
+	has(got, " each, depth 1, verified, seed 0x00000000000abcde (+ connection number)\n",
+	    "report -P 3: seeds are the seed plus the connection number");
+	has(got, "\n  bytes moved    1179648 (read 589824, write 589824)\n",
+	    "report -P 3: bytes of every connection");
+	has(got, "\n  phases p50/max connect 2.000 ms/3.000 ms\n",
+	    "report -P 3: phases as p50/max, only those measured");
+	has(got, "max 10.0 us (9 ops)\n", "report -P 3: operations merged");
+	has(got, "\n  verification   OK: 3 connections; 9 READs matched the server's pattern; server verified the last WRITE of each (9 WRITEs)\n",
+	    "report -P 3: verification of all");
+	free(got);
+
+	/* 11 of 12 fail: the worst class, then at most 10 of them. */
+	{
+		struct probe_outcome f[12];
+		struct probe_run rf = { .opts = &opts, .outcomes = f, .n = 12 };
+
+		memset(f, 0, sizeof(f));
+		for (i = 0; i < 12; i++) {
+			f[i].times = &times_none;
+			f[i].idx = i;
+			f[i].fail = i ? PROBE_FAIL_TIMEOUT : PROBE_FAIL_NONE;
+			f[i].error = "timed out waiting for the descriptor";
+		}
+		f[3].fail = PROBE_FAIL_MISMATCH;
+		f[3].error = "READ 2: byte 17 differs";
+		probe_report(capture_open(&c), "h", &rf);
+		got = capture_close(&c);
+		has(got, ", 12 connections (11 failed)\n",
+		    "report failures: failed connections counted");
+		has(got, "\n  phases p50/max none completed\n",
+		    "report failures: no phase measured");
+		has(got, "\n  verification   FAILED (exit 9, data mismatch): 11 of 12 connections failed\n"
+			 "  conn 1         exit 6 (timed out (connect or a later step)): timed out waiting for the descriptor\n"
+			 "  conn 2         exit 6 (",
+		    "report failures: worst class, then one line per failure");
+		has(got, "\n  conn 3         exit 9 (data mismatch): READ 2: byte 17 differs\n",
+		    "report failures: each with its own class and message");
+		tap_ok(count_lines(got, "  conn ") == 10 &&
+		       !strstr(got, "  conn 11 "),
+		       "report failures: at most 10 listed (%u)",
+		       count_lines(got, "  conn "));
+		tap_ok(!strstr(got, "latency") && !strstr(got, "bandwidth"),
+		       "report failures: no figures when no operation ran");
+		free(got);
+
+		rf.n = 2;
+		f[1].fail = PROBE_FAIL_CONNECT;
+		f[1].error = "connection refused";
+		probe_report(capture_open(&c), "h", &rf);
+		got = capture_close(&c);
+		has(got, "\n  verification   FAILED (exit 4, connection refused or failed): 1 of 2 connections failed\n"
+			 "  conn 1         exit 4 (connection refused or failed): connection refused\n",
+		    "report failures: one of two");
+		free(got);
+
+		rf.n = 1;
+		f[0].fail = PROBE_FAIL_REJECTED;
+		f[0].error = "rejected by 10.0.0.1:7471: busy: 64/64 connections";
+		probe_report(capture_open(&c), "h", &rf);
+		got = capture_close(&c);
+		has(got, "\n  verification   FAILED (exit 5, rejected by server): rejected by 10.0.0.1:7471: busy: 64/64 connections\n",
+		    "report failures: one connection: its message alone");
+		tap_ok(!strstr(got, "conn 0"), "report failures: no conn list for one");
+		free(got);
+	}
+	free(rd);
+	free(wr);
+}
+
+static void test_report_rping(void)
+{
+	struct probe_opstat *pg = opstat(5, 1000, 237500, 50000, 64);
+	struct probe_opts opts;
+	struct probe_outcome o = {
+		.last_state = PROBE_ST_DONE, .times = &times_all, .pings = pg,
+		.pings_verified = 5,
+	};
+	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
+	struct capture c;
+	char *got;
+
+	opts_native(&opts);
+	opts.rping = true;
+	opts.size = 64;
+	opts.iters = 5;
+	opts.depth = 4;		/* rping runs at depth 1 whatever -d says */
+	probe_report(capture_open(&c), "10.0.0.1:7174", &r);
+	got = capture_close(&c);
+	same(got,
+"rdma-probe 10.0.0.1:7174: rping protocol\n"
+"  operations     rping (server READ, then WRITE), 64 bytes x 5 pings, depth 1, verified, seed 0x00000000000abcde\n"
+"  bytes moved    640 (320 read by server, 320 written back)\n"
+"  phases         resolve addr 0.5 us, resolve route 1000.0 us, connect 1.000 ms, ops 9999.000 ms, disconnect 3.0 us, total 20.001 s\n"
+"  ping latency   min 50.0 us, p50 50.0 us, p90 50.0 us, p99 50.0 us, p99.9 50.0 us, max 50.0 us (5 ops)\n"
+"  ping bandwidth 0.3200 MB/s (0.003 Gb/s), 5000 ops/s over 1.000 ms\n"
+"  verification   OK: 5 pings, sink matched source\n",
+	     "report rping: every line; no descriptor or done phase; < 1 MB/s with 4 decimals");
+	free(got);
+	free(pg);
+}
+
+static void test_report_options(void)
+{
+	struct probe_opstat *rd = opstat(10, 1000, 1000000, 10000, 4096);
+	struct probe_opts opts;
+	struct probe_outcome o = {
+		.times = &times_none, .reads = rd, .reads_verified = 11,
+	};
+	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
+	struct capture c;
+	char *got;
+
+	opts_native(&opts);
+	opts.ops = PROTO_OP_READ;
+	opts.size = 4096;
+	opts.iters = 100000;
+	opts.duration_ms = 2500;
+	opts.depth = 8;
+	opts.verify = false;
+	opts.busy_poll = true;
+	probe_opstat_add(rd, 20000000, 620000000, 4096);	/* 600 ms */
+	probe_report(capture_open(&c), "h", &r);
+	got = capture_close(&c);
+	has(got, "rdma-probe h: rdmad protocol v",
+	    "report -D: header without welcome");
+	tap_ok(!strstr(got, "server connection"),
+	       "report -D: no server connection without a welcome");
+	has(got, "\n  operations     READ, 4096 bytes for 2.500 s (at most 100000) each, depth 8, not verified, busy-poll, seed 0x00000000000abcde\n",
+	    "report -D: duration, depth, --no-verify, --busy-poll");
+	has(got, "\n  phases         none completed\n",
+	    "report -D: no phase measured");
+	has(got, "\n  READ latency   min 10.0 us, p50 10.0 us, ",
+	    "report -D: p50 of mostly fast operations");
+	has(got, ", max 600.000 ms (11 ops)\n", "report -D: max in ms");
+	has(got, "\n  READ slow      1 of 11 operations took over 250.000 ms: retransmissions (packet loss on the path?); the fastest took 10.0 us\n",
+	    "report -D: the slow line names the limit and the fastest");
+	has(got, "\n  verification   OK: 11 READs not checked (--no-verify)\n",
+	    "report -D: --no-verify said so");
+	tap_ok(!strstr(got, "WRITE"), "report -D: no WRITE line for READ only");
+	free(got);
+	free(rd);
+}
+
+/* ---- JSON ------------------------------------------------------------ */
+
+/* Odd bytes in an error message: quote, backslash, newline, tab, 0x01,
+ * DEL and a byte that is not UTF-8. */
+static const char odd_error[] = "bad \"x\" \\ nl\n tab\t c\x01 del\x7f hi\xff";
+static const char odd_json[] =
+	"\"bad \\\"x\\\" \\\\ nl\\u000a tab\\u0009 c\\u0001 del\\u007f hi\\u00ff\"";
+
+static void test_json(void)
+{
+	struct probe_opstat *rd = opstat(3, 5000000, 495000, 10000, 65536);
+	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
+	struct probe_opts opts;
+	struct probe_outcome o[2];
+	struct probe_run runs[2];
+	struct capture c;
+	char *got, *want;
+
+	opts_native(&opts);
+	opts.parallel = 2;
+	memset(o, 0, sizeof(o));
+	o[0] = (struct probe_outcome){
+		.last_state = PROBE_ST_DONE, .times = &times_all, .reads = rd,
+		.writes = wr, .seed = SEED, .conn_id = 17,
+		.have_welcome = true, .write_crc = 0x1234abcd,
+		.reads_verified = 3, .writes_done = 3,
+		.error = "stale message of a passed connection",
+	};
+	o[1] = (struct probe_outcome){
+		.fail = PROBE_FAIL_TIMEOUT, .error = odd_error,
+		.fail_state = PROBE_ST_DESC, .last_state = PROBE_ST_FAILED,
+		.times = &times_none, .idx = 1, .seed = SEED + 1,
+	};
+	runs[0] = (struct probe_run){ .opts = &opts, .outcomes = o, .n = 2 };
+	runs[1] = (struct probe_run){ .opts = &opts, .outcomes = o, .n = 1 };
+
+	probe_report_json(capture_open(&c), &opts, "10.0.0.1:7471", runs, 2,
+			  6);
+	got = capture_close(&c);
+	tap_ok(json_valid(got), "json: one valid document, ASCII only");
+	if (!json_valid(got))
+		tap_diag("%s", got);
+	has(got, "{\"tool\": \"rdma-probe\", \"version\": \"",
+	    "json: tool and version first");
+	has(got, "\"target\": \"10.0.0.1:7471\", \"host\": \"10.0.0.1\", \"port\": 7471, \"source\": null,",
+	    "json: target, host, port, no source");
+	has(got, "\"protocol\": \"native\", \"options\": {\"op\": \"both\", \"size\": 65536, \"all_sizes\": false, \"iters\": 3, \"duration_ms\": 0, \"parallel\": 2, \"depth\": 1, \"verify\": true, \"busy_poll\": false, \"timeout_ms\": 10000, \"seed\": \"0x00000000000abcde\"}",
+	    "json: the options");
+	has(got, "\"latency_note\": \"depth 1: latency_ns is the latency of single operations\"",
+	    "json: the latency note for depth 1");
+	has(got, "{\"size\": 65536, \"connections\": 2, \"failed\": 1, \"exit_code\": 6, \"ok\": false, \"phases_ns\": {",
+	    "json: a failed run: counts, its exit code");
+	has(got, "{\"size\": 65536, \"connections\": 1, \"failed\": 0, \"exit_code\": 0, \"ok\": true, ",
+	    "json: a passed run");
+	has(got, "\"read\": {\"ops\": 3, \"bytes\": 196608, \"span_ns\": 1000000, \"mb_per_s\": 196.608, \"gb_per_s\": 1.572864, \"ops_per_s\": 3000.0, \"latency_ns\": {\"min\": 10000, \"p50\": 10000, \"p90\": 10000, \"p99\": 10000, \"p99_9\": 10000, \"max\": 10000, \"avg\": 10000}, \"slow_ops\": 0, \"slow_limit_ns\": 250000000}",
+	    "json: READ figures");
+	has(got, "\"write\": {\"ops\": 3, \"bytes\": 196608, ",
+	    "json: WRITE figures");
+	tap_ok(!strstr(got, "\"ping\""), "json: no ping figures natively");
+	has(got, "{\"index\": 0, \"seed\": \"0x00000000000abcde\", \"exit_code\": 0, \"class\": \"none\", \"error\": null, \"last_state\": \"",
+	    "json: a passed connection: class none, no error (even if set)");
+	has(got, "\"server_conn\": 17, \"reads_done\": 3, \"writes_done\": 3, \"write_crc32c\": \"0x1234abcd\", \"phases_ns\": {\"resolve_addr\": 500, \"resolve_route\": 999999, \"connect\": 1000000, \"descriptor\": 300, \"ops\": 9999000000, \"done\": 10000000000, \"disconnect\": 3000, \"total\": 20001005909}}",
+	    "json: a connection's counts and phases in ns");
+	want = fmt("{\"index\": 1, \"seed\": \"0x00000000000abcdf\", \"exit_code\": 6, \"class\": \"timeout\", \"error\": %s, \"last_state\": \"%s\", \"reads_done\": 0, \"writes_done\": 0, \"write_crc32c\": \"0x00000000\", \"phases_ns\": {}}",
+		   odd_json, probe_state_str(PROBE_ST_FAILED));
+	has(got, want, "json: a failed connection: class, escaped error, no phases");
+	free(want);
+	has(got, "\"phases_ns\": {\"resolve_addr\": {\"p50\": 500, \"max\": 500}, ",
+	    "json: a run's phases as p50 and max");
+	has(got, "\n ],\n \"exit_code\": 6, \"ok\": false}\n",
+	    "json: the exit code given, at the end");
+	free(got);
+
+	/* rping, with a source address: pings, no READ/WRITE counts. */
+	{
+		struct probe_opstat *pg = opstat(5, 1000, 237500, 50000, 64);
+		struct probe_outcome p = {
+			.times = &times_all, .pings = pg, .pings_verified = 5,
+			.seed = SEED,
+		};
+		struct probe_run rr = { .opts = &opts, .outcomes = &p, .n = 1 };
+
+		opts.rping = true;
+		opts.source = "10.99.0.2";
+		opts.depth = 4;
+		probe_report_json(capture_open(&c), &opts, "t", &rr, 1, 0);
+		got = capture_close(&c);
+		tap_ok(json_valid(got), "json rping: valid");
+		has(got, "\"source\": \"10.99.0.2\"", "json rping: source");
+		has(got, "\"protocol\": \"rping\", \"options\": {\"op\": \"both\", ",
+		    "json rping: protocol");
+		has(got, "\"depth\": 1, ", "json rping: depth 1");
+		has(got, "\"latency_note\": \"depth 1: ",
+		    "json rping: latency note of depth 1");
+		has(got, "\"ping\": {\"ops\": 5, \"bytes\": 320, \"span_ns\": 1000000, \"mb_per_s\": 0.320, ",
+		    "json rping: ping figures");
+		has(got, "\"pings_verified\": 5, \"phases_ns\": {",
+		    "json rping: pings verified");
+		tap_ok(!strstr(got, "reads_done"), "json rping: no READ counts");
+		has(got, "\"exit_code\": 0, \"ok\": true}\n", "json rping: ok");
+		free(got);
+		free(pg);
+	}
+	free(rd);
+	free(wr);
+}
+
+/* ---- --targets: matrix and JSON ------------------------------------- */
+
+struct mesh_fixture {
+	struct probe_opts opts;
+	struct probe_target t[4];
+	struct probe_mesh_row rows[4];
+	struct probe_outcome o[6];
+	struct probe_opstat *rd, *wr;
+	struct probe_mesh m;
+};
+
+static void target(struct probe_target *t, const char *text,
+		   const char *host, unsigned int line)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->text, sizeof(t->text), "%s", text);
+	snprintf(t->host, sizeof(t->host), "%s", host);
+	t->port = 7471;
+	t->line = line;
+}
+
+/*
+ * hostA        ok, 2 connections
+ * 10.0.0.2     both refused
+ * nosuch       does not resolve
+ * [fd00::1]    one passed, one timed out waiting for the descriptor
+ */
+static void mesh_build(struct mesh_fixture *f)
+{
+	struct probe_outcome ok = { .times = &times_all };
+	unsigned int i;
+
+	memset(f, 0, sizeof(*f));
+	f->rd = opstat(3, 5000000, 495000, 10000, 65536);
+	f->wr = opstat(3, 7000000, 490000, 20000, 65536);
+	ok.reads = f->rd;
+	ok.writes = f->wr;
+	opts_native(&f->opts);
+	f->opts.host = NULL;
+	f->opts.targets = "list.txt";
+	f->opts.source = "10.99.0.2";
+	f->opts.iters = 50;
+	f->opts.parallel = 2;
+	target(&f->t[0], "hostA", "hostA", 1);
+	target(&f->t[1], "10.0.0.2:7471", "10.0.0.2", 2);
+	target(&f->t[2], "nosuch", "nosuch", 4);
+	target(&f->t[3], "[fd00::1]:7471", "fd00::1", 5);
+	for (i = 0; i < 6; i++) {
+		f->o[i] = ok;
+		f->o[i].idx = i % 2;
+	}
+	for (i = 2; i < 4; i++) {
+		f->o[i].fail = PROBE_FAIL_CONNECT;
+		f->o[i].reason = "refused";
+		f->o[i].error = "connect to 10.0.0.2:7471: connection refused";
+		f->o[i].reads = f->o[i].writes = NULL;
+		f->o[i].times = &times_none;
+	}
+	f->o[5].fail = PROBE_FAIL_TIMEOUT;
+	f->o[5].fail_state = PROBE_ST_DESC;
+	f->o[5].error = odd_error;
+	f->o[5].reads = f->o[5].writes = NULL;
+	f->o[5].times = &times_none;
+	for (i = 0; i < 4; i++) {
+		f->rows[i].target = &f->t[i];
+		f->rows[i].run.opts = &f->opts;
+	}
+	snprintf(f->rows[0].dest.addr, PROBE_ADDR_LEN, "10.0.0.1:7471");
+	snprintf(f->rows[0].dest.host, PROBE_ADDR_LEN, "10.0.0.1");
+	f->rows[0].run.outcomes = &f->o[0];
+	f->rows[0].run.n = 2;
+	snprintf(f->rows[1].dest.addr, PROBE_ADDR_LEN, "10.0.0.2:7471");
+	snprintf(f->rows[1].dest.host, PROBE_ADDR_LEN, "10.0.0.2");
+	f->rows[1].run.outcomes = &f->o[2];
+	f->rows[1].run.n = 2;
+	f->rows[2].fail = PROBE_FAIL_ADDR;
+	f->rows[2].reason = "unknown host";
+	snprintf(f->rows[2].error, sizeof(f->rows[2].error),
+		 "cannot resolve target 'nosuch': Name or service not known");
+	snprintf(f->rows[3].dest.addr, PROBE_ADDR_LEN, "[fd00::1]:7471");
+	snprintf(f->rows[3].dest.host, PROBE_ADDR_LEN, "fd00::1");
+	f->rows[3].run.outcomes = &f->o[4];
+	f->rows[3].run.n = 2;
+	f->m.opts = &f->opts;
+	f->m.rows = f->rows;
+	f->m.n = 4;
+}
+
+static void mesh_free(struct mesh_fixture *f)
+{
+	free(f->rd);
+	free(f->wr);
+}
+
+#define ROW_FMT	"%-21s  %-37s  %10s  %10s  %10s  %10s  %10s  %10s\n"
+
+static void test_mesh(void)
+{
+	struct mesh_fixture f;
+	struct capture c;
+	char *got, *want;
+
+	mesh_build(&f);
+	tap_ok(probe_mesh_exit(&f.m) == 6,
+	       "mesh: exit 6 (timeout) over connect (4) and addr (2)");
+	probe_report_mesh(capture_open(&c), &f.m);
+	got = capture_close(&c);
+	want = fmt("rdma-probe: 4 targets, rdmad protocol, 65536 bytes x 50 each, depth 1, 2 connections each, from 10.99.0.2, seed 0x00000000000abcde\n"
+		   ROW_FMT ROW_FMT ROW_FMT ROW_FMT ROW_FMT
+		   "4 targets: 1 ok, 3 failed\n",
+		   "TARGET", "RESULT", "READ p50", "READ p99", "WRITE p50",
+		   "WRITE p99", "READ MB/s", "WRITE MB/s",
+		   "hostA (10.0.0.1:7471)", "ok", "10.0 us", "10.0 us",
+		   "20.0 us", "20.0 us", "393.22", "393.22",
+		   "10.0.0.2:7471", "connect: refused (2 of 2 failed)",
+		   "-", "-", "-", "-", "-", "-",
+		   "nosuch", "addr: unknown host",
+		   "-", "-", "-", "-", "-", "-",
+		   "[fd00::1]:7471", "timeout in descriptor (1 of 2 failed)",
+		   "10.0 us", "10.0 us", "20.0 us", "20.0 us", "196.61",
+		   "196.61");
+	same(got, want, "matrix: header, columns, one row per target, summary");
+	free(got);
+	free(want);
+
+	f.opts.verbosity = -1;
+	probe_report_mesh(capture_open(&c), &f.m);
+	got = capture_close(&c);
+	tap_ok(!strstr(got, "hostA") && strstr(got, "\nnosuch ") &&
+	       strstr(got, "4 targets: 1 ok, 3 failed\n"),
+	       "matrix -q: only the failed rows, and the summary");
+	free(got);
+	f.m.n = 1;
+	probe_report_mesh(capture_open(&c), &f.m);
+	got = capture_close(&c);
+	same(got, "", "matrix -q: nothing when every target passed");
+	free(got);
+	f.m.n = 4;
+	f.opts.verbosity = 0;
+
+	probe_report_mesh_json(capture_open(&c), &f.m, 6);
+	got = capture_close(&c);
+	tap_ok(json_valid(got), "mesh json: one valid document, ASCII only");
+	if (!json_valid(got))
+		tap_diag("%s", got);
+	has(got, "\"targets_file\": \"list.txt\", \"source\": \"10.99.0.2\",",
+	    "mesh json: file and source");
+	has(got, "{\"target\": \"hostA\", \"line\": 1, \"host\": \"hostA\", \"address\": \"10.0.0.1\", \"port\": 7471, \"result\": \"ok\", \"exit_code\": 0, \"class\": \"none\", \"error\": null, \"ok\": true, \"connections\": 2, \"failed\": 0, ",
+	    "mesh json: a passed row");
+	has(got, "{\"target\": \"10.0.0.2:7471\", \"line\": 2, \"host\": \"10.0.0.2\", \"address\": \"10.0.0.2\", \"port\": 7471, \"result\": \"connect: refused (2 of 2 failed)\", \"exit_code\": 4, \"class\": \"connect\", \"error\": \"connect to 10.0.0.2:7471: connection refused\", \"ok\": false, \"connections\": 2, \"failed\": 2, ",
+	    "mesh json: a refused row: its first connection's error");
+	has(got, "{\"target\": \"nosuch\", \"line\": 4, \"host\": \"nosuch\", \"address\": null, \"port\": 7471, \"result\": \"addr: unknown host\", \"exit_code\": 2, \"class\": \"addr\", \"error\": \"cannot resolve target 'nosuch': Name or service not known\", \"ok\": false, \"connections\": 0, \"failed\": 0, \"phases_ns\": {}, \"ops\": {}, \"conns\": []}",
+	    "mesh json: a row that did not resolve: no address, its own error");
+	want = fmt("\"result\": \"timeout in descriptor (1 of 2 failed)\", \"exit_code\": 6, \"class\": \"timeout\", \"error\": %s, \"ok\": false, \"connections\": 2, \"failed\": 1, ",
+		   odd_json);
+	has(got, want, "mesh json: the worst connection's error, escaped");
+	free(want);
+	has(got, "\n ],\n \"summary\": {\"targets\": 4, \"ok\": 1, \"failed\": 3},\n \"exit_code\": 6, \"ok\": false}\n",
+	    "mesh json: summary and exit code at the end");
+	free(got);
+	mesh_free(&f);
+}
+
+static void test_json_checker(void)
+{
+	tap_ok(json_valid("{\"a\": [1, -2.5e3, true, null, \"\\u00ff\"]}\n") &&
+	       !json_valid("{\"a\": 1,}") && !json_valid("{\"a\" 1}") &&
+	       !json_valid("[\"\x01\"]") && !json_valid("[\"\\x\"]") &&
+	       !json_valid("[1] [2]") && !json_valid("[01]") &&
+	       !json_valid("[\"\xc3\xa9\"]"),
+	       "the test's JSON checker rejects what it must");
+}
+
+int main(void)
+{
+	test_json_checker();
+	test_exit_codes();
+	test_report_native_ok();
+	test_report_native_many();
+	test_report_rping();
+	test_report_options();
+	test_json();
+	test_mesh();
+	return tap_done();
+}
