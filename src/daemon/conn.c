@@ -38,6 +38,7 @@
 #include "conn.h"
 #include "conn_fsm.h"
 #include "crc32c.h"
+#include "fd.h"
 #include "log.h"
 #include "pattern.h"
 #include "proto.h"
@@ -1274,7 +1275,7 @@ static int conn_setup(struct conn *c)
 	c->cc = ibv_create_comp_channel(id->verbs);
 	if (!c->cc)
 		return -errno ? -errno : -ENOMEM;
-	ret = rdmad_set_nonblock(c->cc->fd);
+	ret = fd_nonblock(c->cc->fd);
 	if (ret)
 		return ret;
 	c->cq = ibv_create_cq(id->verbs, CONN_CQ_DEPTH, c, c->cc, 0);

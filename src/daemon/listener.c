@@ -11,11 +11,11 @@
  * an unacked event.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "conn.h"
+#include "fd.h"
 #include "log.h"
 #include "rdmad.h"
 
@@ -24,19 +24,6 @@
 
 static int listener_open(struct rdmad_listener *l, const char **step);
 static void listener_schedule_retry(struct rdmad_listener *l);
-
-int rdmad_set_nonblock(int fd)
-{
-	int fl;
-
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	fl = fcntl(fd, F_GETFD);
-	if (fl < 0 || fcntl(fd, F_SETFD, fl | FD_CLOEXEC) < 0)
-		return -errno;
-	return 0;
-}
 
 static struct rdmad_listener *listener_of(struct rdmad *d,
 					  struct rdma_cm_id *id)
@@ -233,7 +220,7 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx)
 			ibv_get_device_name(ctx->device), strerror(errno));
 		return NULL;
 	}
-	ret = rdmad_set_nonblock(ctx->async_fd);
+	ret = fd_nonblock(ctx->async_fd);
 	if (ret) {
 		log_err("async fd of %s: %s",
 			ibv_get_device_name(ctx->device), strerror(-ret));
@@ -360,7 +347,7 @@ int listener_start(struct rdmad *d)
 			strerror(-ret));
 		return ret;
 	}
-	ret = rdmad_set_nonblock(d->cm_chan->fd);
+	ret = fd_nonblock(d->cm_chan->fd);
 	if (ret)
 		goto err_chan;
 	d->cm_ev = event_new(d->base, d->cm_chan->fd, EV_READ | EV_PERSIST,

@@ -92,8 +92,6 @@ struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx);
 /* CTX is going away (removed, fatal): stop watching its async fd. */
 void listener_device_gone(struct rdmad *d, struct ibv_context *ctx);
 
-/* Set O_NONBLOCK (and FD_CLOEXEC); 0 or -errno. */
-int rdmad_set_nonblock(int fd);
 
 /* rdmad.c: called by conn.c when a connection is gone. */
 void rdmad_conn_gone(struct rdmad *d);

@@ -15,7 +15,6 @@
 #include "probe.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <netdb.h>
 #include <stdarg.h>
@@ -28,6 +27,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "crc32c.h"
+#include "fd.h"
 #include "pattern.h"
 #include "proto.h"
 
@@ -154,15 +154,6 @@ static void conn_error(struct probe_conn *c, const char *fmt, ...)
 	vsnprintf(c->error, sizeof(c->error), fmt, ap);
 	va_end(ap);
 	probe_dbg(1, "%s: error: %s", c->name, c->error);
-}
-
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
 }
 
 static const char *wr_kind_str(enum wr_kind k)
@@ -305,7 +296,7 @@ static int conn_setup(struct probe_conn *c)
 				   strerror(-ret));
 			return ret;
 		}
-		ret = set_nonblock(c->comp_ch->fd);
+		ret = fd_nonblock(c->comp_ch->fd);
 		if (ret) {
 			conn_error(c, "completion channel: %s",
 				   strerror(-ret));
@@ -1330,7 +1321,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,
 			  "rdma_ucm module loaded?)", strerror(-ret));
 		return ret;
 	}
-	ret = set_nonblock(ctx->cm_ch->fd);
+	ret = fd_nonblock(ctx->cm_ch->fd);
 	if (ret) {
 		probe_err("rdma_cm event channel: %s", strerror(-ret));
 		goto err_ch;
