@@ -195,7 +195,9 @@ struct probe_ctx {
 	int active;		/* connections not finished yet */
 	struct probe_conn **conns;	/* of the current run */
 	unsigned int nconns;
-	bool interrupted;		/* SIGINT or SIGTERM seen */
+	unsigned int interrupted;	/* SIGINT or SIGTERM seen, times */
+	int signo;			/* the last of them */
+	bool stop;			/* leave the loop now (a second one) */
 };
 
 int probe_ctx_init(struct probe_ctx *ctx, struct event_base *base,

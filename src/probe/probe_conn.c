@@ -1109,11 +1109,6 @@ static int conn_send_auth(struct probe_conn *c)
 	struct proto_auth a;
 	int n, ret;
 
-	if (!c->opts->psk) {
-		conn_error(c, "server requires a pre-shared key: give it with "
-			   "--psk-file FILE");
-		return -EACCES;
-	}
 	ret = auth_mac(c->opts->psk, &c->welcome, &c->hello, a.mac);
 	if (ret) {
 		conn_error(c, "cannot compute the AUTH MAC: %s",
@@ -1159,6 +1154,13 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 			   "or iterations %u > %u)", o->size,
 			   c->welcome.max_size, o->iters, c->welcome.max_iters);
 		conn_feed(c, PROBE_EV_PROTO_ERR);
+		return;
+	}
+	if ((c->welcome.flags & PROTO_WELCOME_F_AUTH) && !o->psk) {
+		conn_reason(c, "key required");
+		conn_error(c, "server requires a pre-shared key: give it with "
+			   "--psk-file FILE");
+		conn_feed(c, PROBE_EV_KEY_ERR);
 		return;
 	}
 	if ((c->welcome.flags & PROTO_WELCOME_F_AUTH) && conn_send_auth(c)) {
@@ -1447,8 +1449,9 @@ static int ctx_spin(struct probe_ctx *ctx)
 	uint64_t now, next = 0;
 	unsigned int i, r;
 
-	while (ctx->active > 0) {
-		for (r = 0; r < PROBE_SPIN_ROUNDS && ctx->active > 0; r++)
+	while (ctx->active > 0 && !ctx->stop) {
+		for (r = 0; r < PROBE_SPIN_ROUNDS && ctx->active > 0 &&
+			    !ctx->stop; r++)
 			for (i = 0; i < ctx->nconns; i++)
 				conn_poll(ctx->conns[i]);
 		now = probe_now_ns();

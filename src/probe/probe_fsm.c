@@ -57,6 +57,13 @@ int probe_fail_exit(enum probe_fail fail)
 	return (unsigned)fail < PROBE_FAIL__COUNT ? fail_codes[fail] : 1;
 }
 
+bool probe_fail_worse(enum probe_fail a, enum probe_fail b)
+{
+	if (a == PROBE_FAIL_MISMATCH || b == PROBE_FAIL_MISMATCH)
+		return a == PROBE_FAIL_MISMATCH && b != PROBE_FAIL_MISMATCH;
+	return probe_fail_exit(a) > probe_fail_exit(b);
+}
+
 enum probe_event probe_abort_event(uint8_t reason)
 {
 	switch (reason) {
@@ -66,8 +73,9 @@ enum probe_event probe_abort_event(uint8_t reason)
 	case PROTO_ABORT_STALLED:
 		return PROBE_EV_SRV_TIMEOUT;
 	case PROTO_ABORT_PROTOCOL:
-	case PROTO_ABORT_AUTH:
 		return PROBE_EV_PROTO_ERR;
+	case PROTO_ABORT_AUTH:
+		return PROBE_EV_KEY_ERR;
 	default:
 		return PROBE_EV_SRV_ABORT;
 	}
@@ -163,6 +171,7 @@ static enum probe_fail fsm_fail_class(const struct probe_fsm *f,
 		return f->state == PROBE_ST_CONNECT ? PROBE_FAIL_CONNECT :
 						      PROBE_FAIL_COMPLETION;
 	case PROBE_EV_PROTO_ERR:	return PROBE_FAIL_PROTOCOL;
+	case PROBE_EV_KEY_ERR:		return PROBE_FAIL_KEY;
 	case PROBE_EV_WC_ERR:		return PROBE_FAIL_COMPLETION;
 	case PROBE_EV_SRV_TIMEOUT:	return PROBE_FAIL_TIMEOUT;
 	case PROBE_EV_SRV_ABORT:	return PROBE_FAIL_COMPLETION;
@@ -419,6 +428,7 @@ static bool fsm_error_event(enum probe_event ev)
 	case PROBE_EV_CHECK_BAD:
 	case PROBE_EV_RESULT_BAD:
 	case PROBE_EV_PROTO_ERR:
+	case PROBE_EV_KEY_ERR:
 	case PROBE_EV_WC_ERR:
 	case PROBE_EV_DISCONNECTED:
 	case PROBE_EV_TIMEOUT:
@@ -449,7 +459,8 @@ int probe_fsm_step(struct probe_fsm *f, enum probe_event ev,
 
 	connected = probe_fsm_connected(f->state);
 	/* Connected but the welcome was bad: close what is open. */
-	if (f->state == PROBE_ST_CONNECT && ev == PROBE_EV_PROTO_ERR)
+	if (f->state == PROBE_ST_CONNECT &&
+	    (ev == PROBE_EV_PROTO_ERR || ev == PROBE_EV_KEY_ERR))
 		connected = true;
 	/* The peer is gone: nothing left to disconnect. */
 	if (ev == PROBE_EV_DISCONNECTED) {

@@ -52,6 +52,7 @@
 	X(RESULT_BAD)		/* RESULT: server found a mismatch */	\
 	X(GO_AHEAD)		/* rping: server's go-ahead */		\
 	X(PROTO_ERR)		/* malformed or unexpected message */	\
+	X(KEY_ERR)		/* no key for a keyed server, or refused */ \
 	X(WC_ERR)		/* a work completion failed */		\
 	X(DISCONNECTED)		/* RDMA_CM_EVENT_DISCONNECTED */	\
 	X(TIMEOUT)		/* the step's deadline passed */	\
@@ -71,9 +72,13 @@
 	X(TIMEOUT,	6, "timed out (connect or a later step)")	\
 	X(COMPLETION,	7, "completion error or connection lost")	\
 	X(PROTOCOL,	8, "protocol error")				\
-	X(MISMATCH,	9, "data mismatch")
+	X(MISMATCH,	9, "data mismatch")					\
+	X(KEY,		10, "pre-shared key missing or refused")
 
 #define PROBE_EXIT_USAGE	64
+/* Interrupted: 128 + the signal, as a shell reports it. */
+#define PROBE_EXIT_SIGINT	130
+#define PROBE_EXIT_SIGTERM	143
 
 #define PROBE_X_ENUM(name, ...)	PROBE_ST_##name,
 enum probe_state { PROBE_STATES(PROBE_X_ENUM) PROBE_ST__COUNT };
@@ -162,10 +167,15 @@ const char *probe_event_str(enum probe_event ev);
 const char *probe_fail_str(enum probe_fail fail);
 int probe_fail_exit(enum probe_fail fail);
 /*
+ * Which of two failures a run reports: a data mismatch anywhere wins,
+ * then the larger exit code.  True if A is worse than B.
+ */
+bool probe_fail_worse(enum probe_fail a, enum probe_fail b);
+/*
  * The event a server's ABORT (enum proto_abort_reason) stands for: a
  * deadline or limit of the server's (timeout class), our protocol error
- * or wrong key (protocol class), anything else, unknown reasons included
- * (connection lost class).
+ * (protocol class), a wrong key (key class), anything else, unknown
+ * reasons included (connection lost class).
  */
 enum probe_event probe_abort_event(uint8_t reason);
 

@@ -110,6 +110,9 @@ static void usage(FILE *f)
 	PROBE_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
 	fprintf(f, "  %2d  usage error\n", PROBE_EXIT_USAGE);
+	fprintf(f, "  %d  interrupted by SIGINT (a second one ends the run "
+		"at once)\n", PROBE_EXIT_SIGINT);
+	fprintf(f, "  %d  terminated by SIGTERM\n", PROBE_EXIT_SIGTERM);
 }
 
 int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms)

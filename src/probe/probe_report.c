@@ -172,8 +172,7 @@ enum probe_fail probe_run_worst(const struct probe_run *r)
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++)
-		if (probe_fail_exit(r->outcomes[i].fail) >
-		    probe_fail_exit(worst))
+		if (probe_fail_worse(r->outcomes[i].fail, worst))
 			worst = r->outcomes[i].fail;
 	return worst;
 }
@@ -192,15 +191,15 @@ enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row)
 
 int probe_mesh_exit(const struct probe_mesh *m)
 {
+	enum probe_fail worst = PROBE_FAIL_NONE, f;
 	unsigned int i;
-	int code = 0, c;
 
 	for (i = 0; i < m->n; i++) {
-		c = probe_fail_exit(probe_mesh_row_fail(&m->rows[i]));
-		if (c > code)
-			code = c;
+		f = probe_mesh_row_fail(&m->rows[i]);
+		if (probe_fail_worse(f, worst))
+			worst = f;
 	}
-	return code;
+	return probe_fail_exit(worst);
 }
 
 static unsigned int run_failed(const struct probe_run *r)

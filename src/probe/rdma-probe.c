@@ -26,12 +26,23 @@ static uint64_t random_seed(void)
 	return probe_now_ns() ^ ((uint64_t)getpid() << 32);
 }
 
+/*
+ * SIGINT or SIGTERM: the first ends every connection the clean way
+ * (disconnect, then the report); a second leaves the loop at once, the
+ * report says what was done so far.  Either way the exit status is 128 +
+ * the signal.
+ */
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct probe_ctx *ctx = arg;
 	unsigned int i;
 
-	ctx->interrupted = true;
+	ctx->signo = (int)sig;
+	if (ctx->interrupted++) {
+		ctx->stop = true;
+		event_base_loopbreak(ctx->base);
+		return;
+	}
 	for (i = 0; i < ctx->nconns; i++)
 		probe_conn_abort(ctx->conns[i], sig == SIGINT ? "interrupted" :
 				 "terminated");
@@ -261,6 +272,9 @@ int main(int argc, char **argv)
 			break;
 	}
 out_sig:
+	if (ctx.interrupted)
+		code = ctx.signo == SIGTERM ? PROBE_EXIT_SIGTERM :
+					      PROBE_EXIT_SIGINT;
 	if (sigint)
 		event_free(sigint);
 	if (sigterm)

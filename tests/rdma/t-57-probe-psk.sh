@@ -1,6 +1,7 @@
 #!/bin/bash
 # rdma-probe --psk-file against a keyed rdmad: the right key gets verified
-# READ and WRITE; no key fails at once with a message naming the option;
+# READ and WRITE; no key fails at once with a message naming the option
+# and its own exit code (10);
 # a wrong key is cut off by the server; an unsafe key file is refused.
 source "$(dirname "$0")/lib.sh"
 port=7657
@@ -19,12 +20,15 @@ probe --psk-file "$key" -P 4 --op read -s 4k -n 5 >"$T/good4.log" 2>&1 ||
 
 probe --op read -s 4k -n 2 >"$T/nokey.log" 2>&1
 rc=$?
-[ $rc = 8 ] || { cat "$T/nokey.log" >&2; fail "no key: exit $rc, want 8"; }
+[ $rc = 10 ] || { cat "$T/nokey.log" >&2; fail "no key: exit $rc, want 10 (key class)"; }
 grep -q "requires a pre-shared key.*--psk-file" "$T/nokey.log" || fail "no key: message does not name --psk-file"
 
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$T/wrong"
 chmod 600 "$T/wrong"
-probe --psk-file "$T/wrong" --op read -s 4k -n 2 >"$T/wrong.log" 2>&1 && fail "a wrong key succeeded"
+probe --psk-file "$T/wrong" --op read -s 4k -n 2 >"$T/wrong.log" 2>&1
+rc=$?
+[ $rc != 0 ] || fail "a wrong key succeeded"
+log "wrong key: exit $rc: $(grep -m1 'rdma-probe:' "$T/wrong.log")"
 grep -q "authentication failed" "$T/rdmad.log" || fail "rdmad did not log the failed authentication"
 
 cp "$key" "$T/loose" && chmod 644 "$T/loose"

@@ -336,7 +336,7 @@ static void test_abort_reasons(void)
 		{ PROTO_ABORT_IDLE, PROBE_EV_SRV_TIMEOUT },
 		{ PROTO_ABORT_STALLED, PROBE_EV_SRV_TIMEOUT },
 		{ PROTO_ABORT_PROTOCOL, PROBE_EV_PROTO_ERR },
-		{ PROTO_ABORT_AUTH, PROBE_EV_PROTO_ERR },
+		{ PROTO_ABORT_AUTH, PROBE_EV_KEY_ERR },
 		{ PROTO_ABORT_SHUTDOWN, PROBE_EV_SRV_ABORT },
 		{ 0, PROBE_EV_SRV_ABORT },
 		{ 99, PROBE_EV_SRV_ABORT },
@@ -347,6 +347,41 @@ static void test_abort_reasons(void)
 		tap_ok(probe_abort_event(t[i].reason) == t[i].ev,
 		       "ABORT reason %u -> %s", t[i].reason,
 		       probe_event_str(t[i].ev));
+}
+
+/* A keyed server and no key (or a refused key): its own class, exit 10;
+ * the connection is up, so it closes the clean way. */
+static void test_key(void)
+{
+	struct probe_step st;
+	struct probe_fsm f;
+
+	reach(&f, PROBE_ST_CONNECT);
+	probe_fsm_step(&f, PROBE_EV_KEY_ERR, &st);
+	tap_ok(f.fail == PROBE_FAIL_KEY && probe_fail_exit(f.fail) == 10 &&
+	       f.state == PROBE_ST_CLOSING && (st.act & PROBE_ACT_DISCONNECT),
+	       "no key at the welcome: key class, exit 10, disconnect (%s)",
+	       probe_state_str(f.state));
+	reach(&f, PROBE_ST_DESC);
+	probe_fsm_step(&f, probe_abort_event(PROTO_ABORT_AUTH), &st);
+	tap_ok(f.fail == PROBE_FAIL_KEY && f.state == PROBE_ST_CLOSING,
+	       "ABORT for a wrong key while waiting for DESC: key class");
+}
+
+/* The worst of two failures: a mismatch anywhere, then the larger code. */
+static void test_worse(void)
+{
+	tap_ok(probe_fail_worse(PROBE_FAIL_MISMATCH, PROBE_FAIL_KEY) &&
+	       !probe_fail_worse(PROBE_FAIL_KEY, PROBE_FAIL_MISMATCH),
+	       "a mismatch is worse than a key failure (exit 10 > 9)");
+	tap_ok(probe_fail_worse(PROBE_FAIL_KEY, PROBE_FAIL_REJECTED) &&
+	       probe_fail_worse(PROBE_FAIL_TIMEOUT, PROBE_FAIL_REJECTED) &&
+	       !probe_fail_worse(PROBE_FAIL_REJECTED, PROBE_FAIL_TIMEOUT),
+	       "otherwise the larger exit code");
+	tap_ok(!probe_fail_worse(PROBE_FAIL_NONE, PROBE_FAIL_LOCAL) &&
+	       probe_fail_worse(PROBE_FAIL_LOCAL, PROBE_FAIL_NONE) &&
+	       !probe_fail_worse(PROBE_FAIL_MISMATCH, PROBE_FAIL_MISMATCH),
+	       "any failure is worse than none; nothing worse than itself");
 }
 
 /* Every state x every event: no crash, sane result, terminal is sticky. */
@@ -573,6 +608,8 @@ static void test_names(void)
 int main(void)
 {
 	test_abort_reasons();
+	test_key();
+	test_worse();
 	test_native_both();
 	test_native_iters();
 	test_rping();
