@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_sched.h - when rdmad probes one mesh peer: its schedule as a pure
+ * state machine, with a fake-able clock (every time is an argument).
+ *
+ * Each peer has one connection that lives across rounds and one timer.
+ * mesh_sched_step() maps (schedule, event, now) to the next schedule and
+ * the actions for the driver: connect, run a round (maybe a bandwidth
+ * sample), close, arm the timer at next.due, report the peer up or down.
+ * In "connecting" and "round" the timer is the deadline of that step;
+ * in "pending", "wait" and "backoff" it is when the next one starts.
+ *
+ *   idle -START-> pending -TIMER-> connecting -CONNECTED-> round
+ *   round -ROUND_OK/ROUND_BAD-> wait -TIMER-> round ...
+ *   connecting -CONNECT_FAILED/TIMER-> backoff -TIMER-> connecting
+ *   round, wait -LOST-> backoff; round -TIMER (deadline)-> backoff
+ *   any -STOP-> idle
+ *
+ * Spreading: a started peer first waits a random part of one interval,
+ * so a thousand peers configured at once do not connect at once; every
+ * wait between rounds is the interval give or take jitter_pct percent.
+ * Backoff: failed connects (or lost connections) since the last good
+ * round double the wait from backoff_min up to backoff_max, with the same
+ * jitter, so a healed partition brings peers back spread out, not as a
+ * storm.  Only a good round resets it: a peer that accepts and then fails
+ * every round keeps backing off.
+ *
+ * Bandwidth samples: each peer wants one every bw_every; it is taken in
+ * place of a round when the shared budget (struct mesh_budget) allows:
+ * one sample at a time on this host, and in total no more than
+ * bw_share_ppm of the time (a token bucket in nanoseconds of link time,
+ * filled at that rate, holding one sample at most; a sample that runs
+ * over its planned time is charged the excess).
+ */
+#ifndef RDMAD_MESH_SCHED_H
+#define RDMAD_MESH_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MESH_STATE_LIST(X)		\
+	X(IDLE, "idle")			\
+	X(PENDING, "pending")		\
+	X(CONNECTING, "connecting")	\
+	X(WAIT, "wait")			\
+	X(ROUND, "round")		\
+	X(BACKOFF, "backoff")
+
+#define MESH_EVENT_LIST(X)			\
+	X(START, "start")			\
+	X(TIMER, "timer")			\
+	X(CONNECTED, "connected")		\
+	X(CONNECT_FAILED, "connect-failed")	\
+	X(ROUND_OK, "round-ok")			\
+	X(ROUND_BAD, "round-bad")		\
+	X(LOST, "lost")				\
+	X(STOP, "stop")
+
+/* What is known of the peer's reachability. */
+#define MESH_REACH_LIST(X)		\
+	X(UNKNOWN, "unknown")		\
+	X(UP, "up")			\
+	X(DOWN, "down")
+
+#define X_STATE(n, s)	MESH_ST_##n,
+#define X_EVENT(n, s)	MESH_EV_##n,
+#define X_REACH(n, s)	MESH_REACH_##n,
+enum mesh_state { MESH_STATE_LIST(X_STATE) MESH_ST__COUNT };
+enum mesh_event { MESH_EVENT_LIST(X_EVENT) MESH_EV__COUNT };
+enum mesh_reach { MESH_REACH_LIST(X_REACH) MESH_REACH__COUNT };
+#undef X_STATE
+#undef X_EVENT
+#undef X_REACH
+
+/* Actions for the driver, in the order it carries them out. */
+enum mesh_action {
+	MESH_ACT_CLOSE	= 1u << 0,	/* close the peer's connection */
+	MESH_ACT_CONNECT = 1u << 1,	/* open a new one */
+	MESH_ACT_ROUND	= 1u << 2,	/* run one round on it */
+	MESH_ACT_BW	= 1u << 3,	/* with ROUND: a bandwidth sample */
+	MESH_ACT_TIMER	= 1u << 4,	/* the timer at next.due (0: off) */
+	MESH_ACT_UP	= 1u << 5,	/* reachability became up */
+	MESH_ACT_DOWN	= 1u << 6,	/* reachability became down */
+};
+
+struct mesh_sched_cfg {
+	uint64_t interval_ns;		/* between the starts of rounds */
+	unsigned int jitter_pct;	/* 0..50: waits vary by that much */
+	uint64_t connect_timeout_ns;
+	uint64_t round_timeout_ns;
+	uint64_t backoff_min_ns;
+	uint64_t backoff_max_ns;
+	uint64_t bw_every_ns;		/* per peer; 0: no samples */
+	uint64_t bw_duration_ns;	/* a sample's planned link time */
+	uint32_t bw_share_ppm;		/* of all time, for all samples */
+};
+
+/* Shared by every peer of one rdmad. */
+struct mesh_budget {
+	int64_t tokens;		/* ns of link time that may be spent now */
+	uint64_t last;		/* when tokens were last brought up to date */
+	bool busy;		/* a sample is running */
+	uint64_t busy_since;
+};
+
+struct mesh_sched {
+	enum mesh_state state;
+	enum mesh_reach reach;
+	uint64_t due;		/* the timer, absolute ns; 0: off */
+	uint64_t round_at;	/* when the round in flight started */
+	uint64_t bw_due;	/* a sample is wanted from then on; 0: never */
+	unsigned int fails;	/* connects failed/lost since a good round */
+	bool bw;		/* the round in flight is a sample */
+	uint64_t rng;		/* the jitter's random state */
+};
+
+struct mesh_step {
+	struct mesh_sched next;
+	unsigned int act;	/* enum mesh_action bits */
+	uint64_t wait_ns;	/* with TIMER: next.due - now, for the log */
+};
+
+/* Validate CFG: NULL, or what is wrong with it (a static string). */
+const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg);
+
+/* A peer's schedule, idle; SEED (any value) drives its jitter. */
+void mesh_sched_init(struct mesh_sched *s, uint64_t seed);
+/* The budget at NOW: full (one sample may start at once). */
+void mesh_budget_init(struct mesh_budget *b, const struct mesh_sched_cfg *cfg,
+		      uint64_t now);
+
+/*
+ * The transition for EV at NOW.  0 with *out filled, or -EPROTO when EV
+ * does not belong in that state (a stale completion, say): *out then
+ * holds CUR unchanged and no action.  B is updated when a bandwidth
+ * sample starts or ends.
+ */
+int mesh_sched_step(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
+
+/* The wait around BASE_NS with CFG's jitter (advances *RNG). */
+uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,
+			   uint64_t base_ns);
+/* The backoff after FAILS failures, before jitter. */
+uint64_t mesh_sched_backoff(const struct mesh_sched_cfg *cfg,
+			    unsigned int fails);
+
+const char *mesh_state_name(enum mesh_state s);
+const char *mesh_event_name(enum mesh_event e);
+const char *mesh_reach_name(enum mesh_reach r);
+
+#endif /* RDMAD_MESH_SCHED_H */
