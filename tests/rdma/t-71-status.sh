@@ -140,13 +140,17 @@ done
 grep -q "answered 403" "$T/denied.err" || fail "denied message: $(cat "$T/denied.err")"
 wait_log "http: request from 127.0.0.1 refused: not in \[http\] allow" 5
 # A reload to a taken port is refused as a whole; the endpoint stays.
-"$PY" -c 'import socket, time
+# The blocker says when it holds the port: under load a fixed sleep let
+# the reload run first, and rdmad took the port.
+"$PY" -c 'import socket, sys, time
 s = socket.socket()
 s.bind(("127.0.0.1", 9484))
 s.listen()
-time.sleep(15)' &
+open(sys.argv[1], "w").close()
+time.sleep(15)' "$T/blocker.ready" &
+for ((i = 0; i < 100; i++)); do [ -e "$T/blocker.ready" ] && break; sleep 0.1; done
+[ -e "$T/blocker.ready" ] || fail "the port blocker did not bind 127.0.0.1:9484 in 10 s"
 rdmad_conf $port "http.listen = 127.0.0.1:9484"
-sleep 1
 kill -HUP "$RDMAD_PID"
 wait_log "reload refused: \[http\] listen 127.0.0.1:9484: cannot listen" 10
 "$CTL" -a 127.0.0.1:9483 status >/dev/null 2>&1
