@@ -5,7 +5,7 @@
  *
  *   rdma-probe.c    main: options, event_base, signals, exit code
  *   probe_opts.c    command line parsing and validation (pure)
- *   probe_fsm.c     client state machine (pure)
+ *   rdma_client_fsm.c     client state machine (pure)
  *   probe_dest.c    name resolution of a destination (and -I)
  *   probe_conn.c    rdma_cm id, verbs resources, libevent wiring; the
  *                   context: CM channel, the run's connections, the loop
@@ -23,8 +23,8 @@
 #include <sys/socket.h>
 
 #include "auth.h"
-#include "probe_fsm.h"
 #include "probe_hist.h"
+#include "rdma_client_fsm.h"
 
 #define PROBE_DEFAULT_SIZE	(64u * 1024)
 #define PROBE_RPING_DEFAULT_SIZE 64u		/* stock rping -s buffer */
@@ -39,6 +39,12 @@
 #define PROBE_DEPTH_MAX		512u
 #define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
 #define PROBE_MESH_CONNS_MAX	4096u		/* --targets x -P */
+
+/* Exit status: a failed run's is its class's code (RDMA_CLIENT_FAILS). */
+#define PROBE_EXIT_USAGE	64
+/* Interrupted: 128 + the signal, as a shell reports it. */
+#define PROBE_EXIT_SIGINT	130
+#define PROBE_EXIT_SIGTERM	143
 
 /* ---- options (probe_opts.c) ------------------------------------------ */
 
@@ -163,11 +169,11 @@ struct probe_times {
 
 /* What a finished connection reports. */
 struct probe_outcome {
-	enum probe_fail fail;
+	enum rdma_client_fail fail;
 	const char *error;		/* the first failure's message */
 	const char *reason;		/* short: "busy", "refused"; or NULL */
-	enum probe_state fail_state;	/* where it failed (with fail) */
-	enum probe_state last_state;
+	enum rdma_client_state fail_state;	/* where it failed (with fail) */
+	enum rdma_client_state last_state;
 	const struct probe_times *times;
 	const struct probe_opstat *reads;	/* native READs */
 	const struct probe_opstat *writes;	/* native WRITEs */
@@ -235,9 +241,9 @@ struct probe_run {
 	unsigned int n;
 };
 
-/* The failure of a run with the largest exit code, PROBE_FAIL_NONE if
+/* The failure of a run with the largest exit code, RDMA_CLIENT_FAIL_NONE if
  * none; and that code. */
-enum probe_fail probe_run_worst(const struct probe_run *r);
+enum rdma_client_fail probe_run_worst(const struct probe_run *r);
 int probe_run_exit(const struct probe_run *r);
 
 void probe_report(FILE *f, const char *target, const struct probe_run *r);
@@ -254,7 +260,7 @@ struct probe_targets;
 struct probe_mesh_row {
 	const struct probe_target *target;
 	struct probe_dest dest;
-	enum probe_fail fail;		/* the row's own: name, set-up */
+	enum rdma_client_fail fail;		/* the row's own: name, set-up */
 	const char *reason;		/* short, with fail */
 	char error[320];		/* with fail */
 	struct probe_run run;		/* opts->parallel outcomes */
@@ -280,7 +286,7 @@ int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_targets *tl);
 /* The row's own failure, else the worst of its connections
  * (probe_report.c, with the run's). */
-enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
+enum rdma_client_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
 /* 0 if every target passed, else the largest code of any. */
 int probe_mesh_exit(const struct probe_mesh *m);
 /* Each failure's message on stderr: "rdma-probe: TARGET[: conn N]: ..." */

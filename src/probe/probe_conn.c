@@ -7,7 +7,7 @@
  * their destinations: see probe_ctx_*() at the end) and each connection's
  * completion channel are non-blocking fds in one event_base.
  * CM events, work completions, verification results and timer expiries
- * become PROBE_EV_* for the state machine (probe_fsm.c); conn_act() carries
+ * become RDMA_CLIENT_EV_* for the state machine (rdma_client_fsm.c); conn_act() carries
  * out the actions it returns.  Resources live until probe_conn_free(),
  * which releases whatever exists, in reverse order of setup, so every
  * error path ends in the same teardown.
@@ -59,7 +59,7 @@
 	"path"
 
 /* No follow-up event. */
-#define PROBE_EV_NONE		PROBE_EV__COUNT
+#define RDMA_CLIENT_EV_NONE		RDMA_CLIENT_EV__COUNT
 
 enum wr_kind {
 	WR_RECV = 1,
@@ -77,7 +77,7 @@ struct probe_conn {
 	const struct probe_dest *dest;
 	unsigned int idx;
 	char name[PROBE_ADDR_LEN + 16];	/* "[label ]conn N" in messages */
-	struct probe_fsm fsm;
+	struct rdma_client_fsm fsm;
 	uint64_t seed;		/* opts->seed + idx: own pattern */
 
 	struct rdma_cm_id *id;
@@ -127,18 +127,18 @@ struct probe_conn {
 	struct probe_opstat pings;
 	char error[320];
 	const char *reason;		/* short, static: "busy" */
-	enum probe_state fail_state;	/* state the first failure left */
+	enum rdma_client_state fail_state;	/* state the first failure left */
 	bool fail_seen;
 	bool started;
 	bool finished;
 };
 
-static void conn_feed(struct probe_conn *c, enum probe_event ev);
+static void conn_feed(struct probe_conn *c, enum rdma_client_event ev);
 
 /* Keep the first failure's short reason (a static string). */
 static void conn_reason(struct probe_conn *c, const char *reason)
 {
-	if (!c->reason && !probe_fsm_terminal(&c->fsm))
+	if (!c->reason && !rdma_client_fsm_terminal(&c->fsm))
 		c->reason = reason;
 }
 
@@ -148,7 +148,7 @@ static void conn_error(struct probe_conn *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (c->error[0] || probe_fsm_terminal(&c->fsm))
+	if (c->error[0] || rdma_client_fsm_terminal(&c->fsm))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(c->error, sizeof(c->error), fmt, ap);
@@ -169,17 +169,17 @@ static const char *wr_kind_str(enum wr_kind k)
 
 /* ---- state machine glue ---------------------------------------------- */
 
-static void conn_transition(void *arg, enum probe_state from,
-			    enum probe_state to, enum probe_event ev)
+static void conn_transition(void *arg, enum rdma_client_state from,
+			    enum rdma_client_state to, enum rdma_client_event ev)
 {
 	struct probe_conn *c = arg;
 
-	if (c->fsm.fail != PROBE_FAIL_NONE && !c->fail_seen) {
+	if (c->fsm.fail != RDMA_CLIENT_FAIL_NONE && !c->fail_seen) {
 		c->fail_seen = true;
 		c->fail_state = from;
 	}
-	probe_dbg(1, "%s: %s -> %s (%s)", c->name, probe_state_str(from),
-		  probe_state_str(to), probe_event_str(ev));
+	probe_dbg(1, "%s: %s -> %s (%s)", c->name, rdma_client_fsm_state_str(from),
+		  rdma_client_fsm_state_str(to), rdma_client_fsm_event_str(ev));
 }
 
 static void conn_arm_timer(struct probe_conn *c)
@@ -190,7 +190,7 @@ static void conn_arm_timer(struct probe_conn *c)
 	/* Every completion of an operation "restarts" the deadline; it
 	 * does so by moving c->progress (conn_wc), not the libevent timer,
 	 * which is armed once when OPS begins. */
-	if (c->fsm.state == PROBE_ST_OPS) {
+	if (c->fsm.state == RDMA_CLIENT_ST_OPS) {
 		if (c->ops_deadline)
 			return;
 		c->ops_deadline = true;
@@ -198,7 +198,7 @@ static void conn_arm_timer(struct probe_conn *c)
 	} else {
 		c->ops_deadline = false;
 	}
-	if (c->fsm.state == PROBE_ST_ADDR || c->fsm.state == PROBE_ST_ROUTE)
+	if (c->fsm.state == RDMA_CLIENT_ST_ADDR || c->fsm.state == RDMA_CLIENT_ST_ROUTE)
 		ms += PROBE_RESOLVE_GRACE_MS;
 	tv.tv_sec = ms / 1000;
 	tv.tv_usec = (ms % 1000) * 1000;
@@ -395,7 +395,7 @@ err_mr:
 	return ret;
 }
 
-static enum probe_event conn_connect(struct probe_conn *c)
+static enum rdma_client_event conn_connect(struct probe_conn *c)
 {
 	uint8_t hello_buf[PROTO_HELLO_LEN];
 	struct rdma_conn_param cp;
@@ -405,7 +405,7 @@ static enum probe_event conn_connect(struct probe_conn *c)
 	int ret;
 
 	if (conn_setup(c))
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 
 	memset(&cp, 0, sizeof(cp));
 	if (ibv_query_device(c->id->verbs, &da) == 0) {
@@ -439,16 +439,16 @@ static enum probe_event conn_connect(struct probe_conn *c)
 		if (ret < 0) {
 			conn_error(c, "cannot encode hello: %s",
 				   strerror(-ret));
-			return PROBE_EV_LOCAL_ERR;
+			return RDMA_CLIENT_EV_LOCAL_ERR;
 		}
 		cp.private_data = hello_buf;
 		cp.private_data_len = (uint8_t)ret;
 	}
 	if (rdma_connect(c->id, &cp)) {
 		conn_error(c, "rdma_connect: %s", strerror(errno));
-		return PROBE_EV_CONN_ERR;
+		return RDMA_CLIENT_EV_CONN_ERR;
 	}
-	return PROBE_EV_NONE;
+	return RDMA_CLIENT_EV_NONE;
 }
 
 /* ---- data path ------------------------------------------------------- */
@@ -492,7 +492,7 @@ static uint8_t *conn_slot(struct probe_conn *c, uint32_t iter)
  * state machine) guarantees that the slots they use are free: operation
  * i - depth has completed and, for a READ, been checked.
  */
-static enum probe_event conn_post_ops(struct probe_conn *c, bool read,
+static enum rdma_client_event conn_post_ops(struct probe_conn *c, bool read,
 				      uint32_t iter, uint32_t count)
 {
 	const struct probe_opts *o = c->opts;
@@ -537,9 +537,9 @@ static enum probe_event conn_post_ops(struct probe_conn *c, bool read,
 	if (ret) {
 		conn_error(c, "ibv_post_send (RDMA %s): %s",
 			   read ? "READ" : "WRITE", strerror(ret));
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 	}
-	return PROBE_EV_NONE;
+	return RDMA_CLIENT_EV_NONE;
 }
 
 /* Offset of the first difference, -1 if none. */
@@ -555,21 +555,21 @@ static ssize_t conn_check_read(struct probe_conn *c, const uint8_t *buf)
 	return i;
 }
 
-static enum probe_event conn_verify_read(struct probe_conn *c, uint32_t iter)
+static enum rdma_client_event conn_verify_read(struct probe_conn *c, uint32_t iter)
 {
 	const uint8_t *buf = conn_slot(c, iter);
 	ssize_t off;
 
 	off = conn_check_read(c, buf);
 	if (off < 0)
-		return PROBE_EV_CHECK_OK;
+		return RDMA_CLIENT_EV_CHECK_OK;
 	conn_error(c, "READ %u: data differs from the server's pattern "
 		   "at offset %zd (got 0x%02x, expected 0x%02x)", iter + 1,
 		   off, buf[off], c->ref[off]);
-	return PROBE_EV_CHECK_BAD;
+	return RDMA_CLIENT_EV_CHECK_BAD;
 }
 
-static enum probe_event conn_send_done(struct probe_conn *c)
+static enum rdma_client_event conn_send_done(struct probe_conn *c)
 {
 	struct proto_done d;
 	int n, ret;
@@ -589,7 +589,7 @@ static enum probe_event conn_send_done(struct probe_conn *c)
 	n = proto_done_encode(&d, conn_send_slot(c), PROBE_SLOT_LEN);
 	if (n < 0) {
 		conn_error(c, "cannot encode DONE: %s", strerror(-n));
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 	}
 	c->t.ops_end = probe_now_ns();
 	c->t.done_sent = c->t.ops_end;
@@ -597,9 +597,9 @@ static enum probe_event conn_send_done(struct probe_conn *c)
 			     c->msg_mr, (uint32_t)n, 0);
 	if (ret) {
 		conn_error(c, "ibv_post_send (DONE): %s", strerror(-ret));
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 	}
-	return PROBE_EV_NONE;
+	return RDMA_CLIENT_EV_NONE;
 }
 
 /*
@@ -625,7 +625,7 @@ static void rping_text(uint8_t *buf, uint32_t size, uint64_t seed,
 	buf[size - 1] = '\0';
 }
 
-static enum probe_event conn_rping_advert(struct probe_conn *c, bool source,
+static enum rdma_client_event conn_rping_advert(struct probe_conn *c, bool source,
 					  uint32_t iter)
 {
 	struct proto_rping_info info;
@@ -651,19 +651,19 @@ static enum probe_event conn_rping_advert(struct probe_conn *c, bool source,
 	n = proto_rping_encode(&info, conn_send_slot(c), PROBE_SLOT_LEN);
 	if (n < 0) {
 		conn_error(c, "cannot encode rping advert: %s", strerror(-n));
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 	}
 	ret = conn_post_send(c, WR_SEND, IBV_WR_SEND, conn_send_slot(c),
 			     c->msg_mr, (uint32_t)n, iter);
 	if (ret) {
 		conn_error(c, "ibv_post_send (rping advert): %s",
 			   strerror(-ret));
-		return PROBE_EV_LOCAL_ERR;
+		return RDMA_CLIENT_EV_LOCAL_ERR;
 	}
-	return PROBE_EV_NONE;
+	return RDMA_CLIENT_EV_NONE;
 }
 
-static enum probe_event conn_verify_sink(struct probe_conn *c, uint32_t iter)
+static enum rdma_client_event conn_verify_sink(struct probe_conn *c, uint32_t iter)
 {
 	uint32_t i, size = c->opts->size;
 
@@ -674,88 +674,88 @@ static enum probe_event conn_verify_sink(struct probe_conn *c, uint32_t iter)
 		if (c->rd_buf[i] != c->wr_buf[i])
 			break;
 	if (i == size)
-		return PROBE_EV_CHECK_OK;
+		return RDMA_CLIENT_EV_CHECK_OK;
 	conn_error(c, "ping %u of %u: sink differs from source at offset %u "
 		   "(got 0x%02x, expected 0x%02x)", iter + 1, c->opts->iters,
 		   i, c->rd_buf[i], c->wr_buf[i]);
-	return PROBE_EV_CHECK_BAD;
+	return RDMA_CLIENT_EV_CHECK_BAD;
 }
 
 /* ---- actions --------------------------------------------------------- */
 
-static enum probe_event conn_act(struct probe_conn *c,
-				 const struct probe_step *st)
+static enum rdma_client_event conn_act(struct probe_conn *c,
+				 const struct rdma_client_step *st)
 {
 	const struct probe_opts *o = c->opts;
-	enum probe_event ev = PROBE_EV_NONE;
+	enum rdma_client_event ev = RDMA_CLIENT_EV_NONE;
 	uint32_t a = st->act;
 	struct timeval tv;
 
-	if (a & PROBE_ACT_ARM_TIMER)
+	if (a & RDMA_CLIENT_ACT_ARM_TIMER)
 		conn_arm_timer(c);
-	if (a & PROBE_ACT_RESOLVE_ADDR) {
+	if (a & RDMA_CLIENT_ACT_RESOLVE_ADDR) {
 		c->t.start = probe_now_ns();
 		if (rdma_resolve_addr(c->id, c->dest->src_len ?
 				      (struct sockaddr *)&c->dest->src : NULL,
 				      (struct sockaddr *)&c->dest->dst,
 				      (int)o->timeout_ms)) {
 			conn_error(c, "rdma_resolve_addr: %s", strerror(errno));
-			ev = PROBE_EV_ADDR_ERR;
+			ev = RDMA_CLIENT_EV_ADDR_ERR;
 		}
 	}
-	if (a & PROBE_ACT_RESOLVE_ROUTE) {
+	if (a & RDMA_CLIENT_ACT_RESOLVE_ROUTE) {
 		if (rdma_resolve_route(c->id, (int)o->timeout_ms)) {
 			conn_error(c, "rdma_resolve_route: %s",
 				   strerror(errno));
-			ev = PROBE_EV_ROUTE_ERR;
+			ev = RDMA_CLIENT_EV_ROUTE_ERR;
 		}
 	}
-	if (a & PROBE_ACT_CONNECT)
+	if (a & RDMA_CLIENT_ACT_CONNECT)
 		ev = conn_connect(c);
-	if (a & PROBE_ACT_ARM_DURATION) {
+	if (a & RDMA_CLIENT_ACT_ARM_DURATION) {
 		tv.tv_sec = o->duration_ms / 1000;
 		tv.tv_usec = (o->duration_ms % 1000) * 1000;
 		evtimer_add(c->dur_timer, &tv);
 	}
-	if (a & PROBE_ACT_POST_READ)
+	if (a & RDMA_CLIENT_ACT_POST_READ)
 		ev = conn_post_ops(c, true, st->iter, st->count);
-	if (a & PROBE_ACT_POST_WRITE)
+	if (a & RDMA_CLIENT_ACT_POST_WRITE)
 		ev = conn_post_ops(c, false, st->iter, st->count);
-	if (a & PROBE_ACT_VERIFY_READ)
+	if (a & RDMA_CLIENT_ACT_VERIFY_READ)
 		ev = conn_verify_read(c, st->iter);
-	if (a & PROBE_ACT_SEND_DONE)
+	if (a & RDMA_CLIENT_ACT_SEND_DONE)
 		ev = conn_send_done(c);
-	if (a & PROBE_ACT_SEND_SOURCE)
+	if (a & RDMA_CLIENT_ACT_SEND_SOURCE)
 		ev = conn_rping_advert(c, true, st->iter);
-	if (a & PROBE_ACT_SEND_SINK)
+	if (a & RDMA_CLIENT_ACT_SEND_SINK)
 		ev = conn_rping_advert(c, false, st->iter);
-	if (a & PROBE_ACT_VERIFY_SINK)
+	if (a & RDMA_CLIENT_ACT_VERIFY_SINK)
 		ev = conn_verify_sink(c, st->iter);
-	if (a & PROBE_ACT_DISCONNECT) {
+	if (a & RDMA_CLIENT_ACT_DISCONNECT) {
 		c->t.disconnect = probe_now_ns();
 		if (rdma_disconnect(c->id)) {
 			/* Not connected (any more): nothing to wait for. */
 			probe_dbg(1, "%s: rdma_disconnect: %s", c->name,
 				  strerror(errno));
-			ev = PROBE_EV_DISCONNECTED;
+			ev = RDMA_CLIENT_EV_DISCONNECTED;
 		}
 	}
-	if (a & PROBE_ACT_FINISH)
+	if (a & RDMA_CLIENT_ACT_FINISH)
 		conn_finish(c);
 	return ev;
 }
 
-static void conn_feed(struct probe_conn *c, enum probe_event ev)
+static void conn_feed(struct probe_conn *c, enum rdma_client_event ev)
 {
-	struct probe_step st;
-	enum probe_state s;
+	struct rdma_client_step st;
+	enum rdma_client_state s;
 
-	while (ev != PROBE_EV_NONE) {
+	while (ev != RDMA_CLIENT_EV_NONE) {
 		s = c->fsm.state;
-		if (probe_fsm_step(&c->fsm, ev, &st) < 0)
+		if (rdma_client_fsm_step(&c->fsm, ev, &st) < 0)
 			conn_error(c, "protocol error: unexpected %s in "
-				   "state %s", probe_event_str(ev),
-				   probe_state_str(s));
+				   "state %s", rdma_client_fsm_event_str(ev),
+				   rdma_client_fsm_state_str(s));
 		ev = conn_act(c, &st);
 	}
 }
@@ -767,7 +767,7 @@ static void conn_feed(struct probe_conn *c, enum probe_event ev)
  * older one just disconnects).  Its disconnect follows; the reason is
  * what the run reports.
  */
-static enum probe_event conn_server_abort(struct probe_conn *c,
+static enum rdma_client_event conn_server_abort(struct probe_conn *c,
 					  const uint8_t *buf, uint32_t len)
 {
 	struct proto_abort a;
@@ -776,15 +776,15 @@ static enum probe_event conn_server_abort(struct probe_conn *c,
 
 	if (proto_abort_decode(buf, len, &a, &why)) {
 		conn_error(c, "bad ABORT from server: %s", why);
-		return PROBE_EV_PROTO_ERR;
+		return RDMA_CLIENT_EV_PROTO_ERR;
 	}
 	conn_reason(c, "ended by server");
 	conn_error(c, "server ended the session: %s",
 		   proto_abort_str(&a, text, sizeof(text)));
-	return probe_abort_event(a.reason);
+	return rdma_client_fsm_abort_event(a.reason);
 }
 
-static enum probe_event conn_native_msg(struct probe_conn *c,
+static enum rdma_client_event conn_native_msg(struct probe_conn *c,
 					const uint8_t *buf, uint32_t len)
 {
 	struct proto_result r;
@@ -795,7 +795,7 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 	if (type < 0) {
 		conn_error(c, "malformed message from server (%u bytes): %s",
 			   len, why);
-		return PROBE_EV_PROTO_ERR;
+		return RDMA_CLIENT_EV_PROTO_ERR;
 	}
 	switch (type) {
 	case PROTO_MSG_DESC:
@@ -803,23 +803,23 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 		    proto_desc_check(&c->desc, c->opts->size, c->opts->ops,
 				     &why)) {
 			conn_error(c, "bad descriptor from server: %s", why);
-			return PROBE_EV_PROTO_ERR;
+			return RDMA_CLIENT_EV_PROTO_ERR;
 		}
 		c->t.desc = probe_now_ns();
 		probe_dbg(2, "%s: DESC addr 0x%" PRIx64 " len %u access "
 			  "0x%x", c->name, c->desc.addr, c->desc.len,
 			  c->desc.access);
-		return PROBE_EV_DESC_OK;
+		return RDMA_CLIENT_EV_DESC_OK;
 	case PROTO_MSG_RESULT:
 		if (proto_result_decode(buf, len, &r, &why)) {
 			conn_error(c, "bad RESULT from server: %s", why);
-			return PROBE_EV_PROTO_ERR;
+			return RDMA_CLIENT_EV_PROTO_ERR;
 		}
 		c->t.result = probe_now_ns();
 		if (r.status == PROTO_RES_BAD_DONE) {
 			conn_error(c, "server found our DONE inconsistent with "
 				   "the hello");
-			return PROBE_EV_PROTO_ERR;
+			return RDMA_CLIENT_EV_PROTO_ERR;
 		}
 		if (r.status == PROTO_RES_MISMATCH) {
 			if (r.first_bad_offset == PROTO_NO_BAD_OFFSET)
@@ -833,20 +833,20 @@ static enum probe_event conn_native_msg(struct probe_conn *c,
 					   "server 0x%08x, probe 0x%08x)",
 					   r.first_bad_offset, r.crc32c_seen,
 					   c->write_crc);
-			return PROBE_EV_RESULT_BAD;
+			return RDMA_CLIENT_EV_RESULT_BAD;
 		}
 		if (c->fsm.writes_done && r.crc32c_seen != c->write_crc) {
 			conn_error(c, "server reports OK but saw crc32c "
 				   "0x%08x, probe wrote 0x%08x", r.crc32c_seen,
 				   c->write_crc);
-			return PROBE_EV_RESULT_BAD;
+			return RDMA_CLIENT_EV_RESULT_BAD;
 		}
-		return PROBE_EV_RESULT_OK;
+		return RDMA_CLIENT_EV_RESULT_OK;
 	case PROTO_MSG_ABORT:
 		return conn_server_abort(c, buf, len);
 	default:
 		conn_error(c, "unexpected message type %d from server", type);
-		return PROBE_EV_PROTO_ERR;
+		return RDMA_CLIENT_EV_PROTO_ERR;
 	}
 }
 
@@ -856,14 +856,14 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 	uint64_t posted, done;
 	uint32_t idx = WRID_IDX(wc->wr_id);
 	uint8_t buf[PROBE_SLOT_LEN];
-	enum probe_event ev;
+	enum rdma_client_event ev;
 	uint32_t len;
 	int ret;
 
 	if (wc->status != IBV_WC_SUCCESS) {
 		/* Flushed work requests are normal once closing. */
-		if (c->fsm.state == PROBE_ST_CLOSING ||
-		    probe_fsm_terminal(&c->fsm))
+		if (c->fsm.state == RDMA_CLIENT_ST_CLOSING ||
+		    rdma_client_fsm_terminal(&c->fsm))
 			return;
 		if (wc->status == IBV_WC_RETRY_EXC_ERR) {
 			conn_reason(c, "retry exceeded");
@@ -875,7 +875,7 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 		conn_error(c, "%s failed: %s (status %d, vendor error 0x%x)",
 			   wr_kind_str(kind), ibv_wc_status_str(wc->status),
 			   wc->status, wc->vendor_err);
-		conn_feed(c, PROBE_EV_WC_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_WC_ERR);
 		return;
 	}
 
@@ -889,17 +889,17 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 		ret = conn_post_recv(c, idx);
 		if (ret) {
 			conn_error(c, "ibv_post_recv: %s", strerror(-ret));
-			conn_feed(c, PROBE_EV_LOCAL_ERR);
+			conn_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 			return;
 		}
 		if (!c->opts->rping) {
 			ev = conn_native_msg(c, buf, len);
 		} else if (wc->byte_len == PROTO_RPING_INFO_LEN) {
-			ev = PROBE_EV_GO_AHEAD;
+			ev = RDMA_CLIENT_EV_GO_AHEAD;
 		} else {
 			conn_error(c, "rping go-ahead of %u bytes, expected %d",
 				   wc->byte_len, PROTO_RPING_INFO_LEN);
-			ev = PROBE_EV_PROTO_ERR;
+			ev = RDMA_CLIENT_EV_PROTO_ERR;
 		}
 		conn_feed(c, ev);
 		break;
@@ -915,7 +915,7 @@ static void conn_wc(struct probe_conn *c, const struct ibv_wc *wc)
 		done = probe_now_ns();
 		posted = c->slot_posted[idx % c->opts->depth];
 		c->progress = done;
-		conn_feed(c, PROBE_EV_OP_DONE);
+		conn_feed(c, RDMA_CLIENT_EV_OP_DONE);
 		probe_opstat_add(kind == WR_READ ? &c->reads : &c->writes,
 				 posted, done, c->opts->size);
 		break;
@@ -942,7 +942,7 @@ static int conn_poll_cq(struct probe_conn *c)
 	n = ibv_poll_cq(c->cq, PROBE_CQ_BATCH, wc);
 	if (n < 0) {
 		conn_error(c, "ibv_poll_cq failed");
-		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 		return 0;
 	}
 	for (i = 0; i < n && c->cq; i++)
@@ -993,7 +993,7 @@ static void cq_cb(evutil_socket_t fd, short what, void *arg)
 		return;
 	if (ibv_req_notify_cq(c->cq, 0)) {
 		conn_error(c, "ibv_req_notify_cq failed");
-		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 		return;
 	}
 	/* A full batch has a repoll timer coming already. */
@@ -1005,14 +1005,14 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct probe_conn *c = arg;
 	const struct probe_opts *o = c->opts;
-	enum probe_state s = c->fsm.state;
+	enum rdma_client_state s = c->fsm.state;
 	uint32_t ms = o->timeout_ms;
 	uint64_t now, due;
 	struct timeval tv;
 
 	/* OPS: the deadline runs from the last completion. */
 	if (c->ops_deadline &&
-	    (s == PROBE_ST_OPS || s == PROBE_ST_VERIFY)) {
+	    (s == RDMA_CLIENT_ST_OPS || s == RDMA_CLIENT_ST_VERIFY)) {
 		now = probe_now_ns();
 		due = c->progress + (uint64_t)ms * 1000000u;
 		if (now < due) {
@@ -1023,11 +1023,11 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 	}
-	if (s == PROBE_ST_ADDR || s == PROBE_ST_ROUTE) {
+	if (s == RDMA_CLIENT_ST_ADDR || s == RDMA_CLIENT_ST_ROUTE) {
 		ms += PROBE_RESOLVE_GRACE_MS;
 		conn_reason(c, "no answer");
 	}
-	if (s == PROBE_ST_OPS)
+	if (s == RDMA_CLIENT_ST_OPS)
 		conn_error(c, "RDMA %s %u of %u timed out after %u.%03u s",
 			   c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE",
 			   (c->fsm.cur_op == PROTO_OP_READ ? c->fsm.reads_done :
@@ -1035,8 +1035,8 @@ static void timer_cb(evutil_socket_t fd, short what, void *arg)
 			   ms % 1000);
 	else
 		conn_error(c, "%s timed out after %u.%03u s",
-			   probe_state_step(s), ms / 1000, ms % 1000);
-	conn_feed(c, PROBE_EV_TIMEOUT);
+			   rdma_client_fsm_state_step(s), ms / 1000, ms % 1000);
+	conn_feed(c, RDMA_CLIENT_EV_TIMEOUT);
 }
 
 static void dur_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -1045,7 +1045,7 @@ static void dur_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	probe_dbg(1, "%s: duration over for the %ss", c->name,
 		  c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE");
-	conn_feed(c, PROBE_EV_STOP);
+	conn_feed(c, RDMA_CLIENT_EV_STOP);
 }
 
 /* ---- CM events ------------------------------------------------------- */
@@ -1057,7 +1057,7 @@ struct cm_info {
 	uint32_t pdata_len;
 };
 
-static enum probe_event conn_rejected(struct probe_conn *c,
+static enum rdma_client_event conn_rejected(struct probe_conn *c,
 				      const struct cm_info *e)
 {
 	struct proto_reject rej;
@@ -1068,13 +1068,13 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 		conn_error(c, "connection refused: nothing listens on port %u",
 			   c->dest->port);
 		conn_reason(c, "refused");
-		return PROBE_EV_CONN_ERR;
+		return RDMA_CLIENT_EV_CONN_ERR;
 	}
 	if (e->status != CM_REJ_CONSUMER_DEFINED) {
 		conn_reason(c, "rejected by the CM");
 		conn_error(c, "connection rejected by the peer's CM "
 			   "(reason %d)", e->status);
-		return PROBE_EV_CONN_ERR;
+		return RDMA_CLIENT_EV_CONN_ERR;
 	}
 	if (proto_classify(e->pdata, e->pdata_len) != PROTO_KIND_NATIVE) {
 		conn_error(c, "rejected by server (no reason given)");
@@ -1097,7 +1097,7 @@ static enum probe_event conn_rejected(struct probe_conn *c,
 		conn_error(c, "rejected by server: %s",
 			   proto_reject_reason_str(rej.reason));
 	}
-	return PROBE_EV_REJECTED;
+	return RDMA_CLIENT_EV_REJECTED;
 }
 
 /*
@@ -1136,13 +1136,13 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 
 	c->t.established = probe_now_ns();
 	if (o->rping) {
-		conn_feed(c, PROBE_EV_ESTABLISHED);
+		conn_feed(c, RDMA_CLIENT_EV_ESTABLISHED);
 		return;
 	}
 	if (proto_welcome_decode(e->pdata, e->pdata_len, &c->welcome, &why)) {
 		conn_error(c, "server did not answer with an rdmad welcome "
 			   "(%s); for an rping server use --rping", why);
-		conn_feed(c, PROBE_EV_PROTO_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_PROTO_ERR);
 		return;
 	}
 	c->have_welcome = true;
@@ -1153,21 +1153,21 @@ static void conn_established(struct probe_conn *c, const struct cm_info *e)
 		conn_error(c, "server accepted beyond its limits (size %u > %u "
 			   "or iterations %u > %u)", o->size,
 			   c->welcome.max_size, o->iters, c->welcome.max_iters);
-		conn_feed(c, PROBE_EV_PROTO_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_PROTO_ERR);
 		return;
 	}
 	if ((c->welcome.flags & PROTO_WELCOME_F_AUTH) && !o->psk) {
 		conn_reason(c, "key required");
 		conn_error(c, "server requires a pre-shared key: give it with "
 			   "--psk-file FILE");
-		conn_feed(c, PROBE_EV_KEY_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_KEY_ERR);
 		return;
 	}
 	if ((c->welcome.flags & PROTO_WELCOME_F_AUTH) && conn_send_auth(c)) {
-		conn_feed(c, PROBE_EV_PROTO_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_PROTO_ERR);
 		return;
 	}
-	conn_feed(c, PROBE_EV_ESTABLISHED);
+	conn_feed(c, RDMA_CLIENT_EV_ESTABLISHED);
 }
 
 /* -v: which device and source address rdma_cm picked. */
@@ -1199,23 +1199,23 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		c->t.addr = probe_now_ns();
 		conn_log_local(c);
-		conn_feed(c, PROBE_EV_ADDR_OK);
+		conn_feed(c, RDMA_CLIENT_EV_ADDR_OK);
 		break;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		conn_reason(c, "unreachable");
 		conn_error(c, "address resolution failed: %s",
 			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
-		conn_feed(c, PROBE_EV_ADDR_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_ADDR_ERR);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		c->t.route = probe_now_ns();
-		conn_feed(c, PROBE_EV_ROUTE_OK);
+		conn_feed(c, RDMA_CLIENT_EV_ROUTE_OK);
 		break;
 	case RDMA_CM_EVENT_ROUTE_ERROR:
 		conn_reason(c, "unreachable");
 		conn_error(c, "route resolution failed: %s",
 			   strerror(e->status < 0 ? -e->status : EHOSTUNREACH));
-		conn_feed(c, PROBE_EV_ROUTE_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_ROUTE_ERR);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
 		conn_established(c, e);
@@ -1226,30 +1226,30 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 	case RDMA_CM_EVENT_UNREACHABLE:
 		conn_reason(c, "unreachable");
 		why = strerror(e->status < 0 ? -e->status : ETIMEDOUT);
-		if (c->fsm.state == PROBE_ST_CONNECT)
+		if (c->fsm.state == RDMA_CLIENT_ST_CONNECT)
 			conn_error(c, "server unreachable: %s", why);
 		else
 			conn_error(c, "connection lost: rdma_cm reports the "
 				   "server unreachable (%s); a partition, a "
 				   "crashed host or heavy loss on the path",
 				   why);
-		conn_feed(c, PROBE_EV_CONN_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_CONN_ERR);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
 		conn_reason(c, "connect error");
 		conn_error(c, "connect error: %s",
 			   strerror(e->status < 0 ? -e->status : ECONNABORTED));
-		conn_feed(c, PROBE_EV_CONN_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_CONN_ERR);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		/* Completions that arrived before the disconnect count. */
 		for (i = 0; i < 64 && conn_poll_cq(c) == PROBE_CQ_BATCH; i++)
 			;
 		c->t.closed = probe_now_ns();
-		if (!probe_fsm_terminal(&c->fsm) &&
-		    c->fsm.state != PROBE_ST_CLOSING) {
+		if (!rdma_client_fsm_terminal(&c->fsm) &&
+		    c->fsm.state != RDMA_CLIENT_ST_CLOSING) {
 			if (c->opts->rping &&
-			    c->fsm.state == PROBE_ST_RPING_SRC)
+			    c->fsm.state == RDMA_CLIENT_ST_RPING_SRC)
 				conn_error(c, "server disconnected during "
 					   "ping %u (is its buffer smaller "
 					   "than %u bytes? start rping -s "
@@ -1257,13 +1257,13 @@ static void conn_cm_event(struct probe_conn *c, const struct cm_info *e)
 					   c->opts->size);
 			else
 				conn_error(c, "server disconnected during %s",
-					   probe_state_step(c->fsm.state));
+					   rdma_client_fsm_state_step(c->fsm.state));
 		}
-		conn_feed(c, PROBE_EV_DISCONNECTED);
+		conn_feed(c, RDMA_CLIENT_EV_DISCONNECTED);
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_error(c, "RDMA device removed");
-		conn_feed(c, PROBE_EV_LOCAL_ERR);
+		conn_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 		break;
 	default:
 		/* TIMEWAIT_EXIT, ADDR_CHANGE, CONNECT_RESPONSE...: nothing
@@ -1374,8 +1374,8 @@ static int conn_new(struct probe_ctx *ctx, const struct probe_opts *o,
 	snprintf(c->name, sizeof(c->name), "%s%sconn %u", label ? label : "",
 		 label ? " " : "", idx);
 	c->seed = o->seed + idx;
-	probe_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
-	probe_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
+	rdma_client_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
+	rdma_client_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
 	c->fsm.on_transition = conn_transition;
 	c->fsm.arg = c;
 	probe_opstat_init(&c->reads);
@@ -1405,7 +1405,7 @@ static void conn_start(struct probe_conn *c)
 {
 	c->started = true;
 	c->ctx->active++;
-	conn_feed(c, PROBE_EV_START);
+	conn_feed(c, RDMA_CLIENT_EV_START);
 }
 
 int probe_ctx_add(struct probe_ctx *ctx, const struct probe_opts *opts,
@@ -1491,20 +1491,20 @@ void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
 
 void probe_conn_abort(struct probe_conn *c, const char *why)
 {
-	if (probe_fsm_terminal(&c->fsm))
+	if (rdma_client_fsm_terminal(&c->fsm))
 		return;
 	conn_reason(c, why);
 	conn_error(c, "%s", why);
-	conn_feed(c, PROBE_EV_LOCAL_ERR);
+	conn_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 }
 
 void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->fail = probe_fsm_terminal(&c->fsm) ? c->fsm.fail :
-		  (c->fsm.fail != PROBE_FAIL_NONE ? c->fsm.fail :
-		   PROBE_FAIL_LOCAL);
-	o->error = c->error[0] ? c->error : probe_fail_str(o->fail);
+	o->fail = rdma_client_fsm_terminal(&c->fsm) ? c->fsm.fail :
+		  (c->fsm.fail != RDMA_CLIENT_FAIL_NONE ? c->fsm.fail :
+		   RDMA_CLIENT_FAIL_LOCAL);
+	o->error = c->error[0] ? c->error : rdma_client_fsm_fail_str(o->fail);
 	o->reason = c->reason;
 	o->fail_state = c->fail_seen ? c->fail_state : c->fsm.state;
 	o->last_state = c->fsm.state;

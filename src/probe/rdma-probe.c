@@ -146,7 +146,7 @@ static int mesh_main(struct probe_ctx *ctx, const struct probe_opts *opts,
 	ret = probe_mesh_run(m, ctx, opts, tl);
 	if (ret) {
 		probe_err("cannot set up the connections: %s", strerror(-ret));
-		return probe_fail_exit(PROBE_FAIL_LOCAL);
+		return rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 	}
 	code = probe_mesh_exit(m);
 	if (!opts->json) {
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
 	} else if (probe_dest_resolve(&dest, "HOST", opts.host, opts.port,
 				      opts.source, why, sizeof(why))) {
 		probe_err("%s", why);
-		code = probe_fail_exit(PROBE_FAIL_ADDR);
+		code = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_ADDR);
 		if (opts.json)
 			probe_report_json(stdout, &opts, opts.host, NULL, 0,
 					  code);
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 		probe_dest_format(&dest, target, sizeof(target));
 	}
 
-	code = probe_fail_exit(PROBE_FAIL_LOCAL);
+	code = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 	base = event_base_new();
 	if (!base) {
 		probe_err("cannot create the event loop");
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
 		if (ret) {
 			probe_err("cannot set up the connections: %s",
 				  strerror(-ret));
-			code = probe_fail_exit(PROBE_FAIL_LOCAL);
+			code = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 			break;
 		}
 		c = probe_run_exit(&runs[i]);
@@ -264,7 +264,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		for (j = 0; j < runs[i].n; j++)
-			if (runs[i].outcomes[j].fail != PROBE_FAIL_NONE)
+			if (runs[i].outcomes[j].fail != RDMA_CLIENT_FAIL_NONE)
 				probe_err("%s: conn %u: %s", target, j,
 					  runs[i].outcomes[j].error);
 		/* A sweep stops at the first size that fails. */

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * probe_fsm.h - rdma-probe's client state machine, one per connection.
+ * rdma_client_fsm.h - the client connection's state machine (rdma-probe's,
+ * and any embedder's of rdma_client.h), one per connection.
  *
- * Pure: no fds, no verbs, no clock.  probe_conn.c turns CM events, work
- * completions, verification results and timer expiries into PROBE_EV_*,
- * calls probe_fsm_step() and carries out the PROBE_ACT_* it gets back.
+ * Pure: no fds, no verbs, no clock.  rdma_client.c turns CM events, work
+ * completions, verification results and timer expiries into
+ * RDMA_CLIENT_EV_*, calls rdma_client_fsm_step() and carries out the
+ * RDMA_CLIENT_ACT_* it gets back.
  *
  * Native flow:  IDLE -> ADDR -> ROUTE -> CONNECT -> DESC -> OPS <-> VERIFY
  *               -> RESULT -> CLOSING -> DONE
@@ -13,14 +15,14 @@
  * Any failure ends in FAILED, through CLOSING (disconnect first) when the
  * connection was established.  The first failure is kept in fsm->fail.
  */
-#ifndef RDMAD_PROBE_FSM_H
-#define RDMAD_PROBE_FSM_H
+#ifndef RDMAD_RDMA_CLIENT_FSM_H
+#define RDMAD_RDMA_CLIENT_FSM_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 /* X(name, step): step names the work a state waits for, for messages. */
-#define PROBE_STATES(X)							\
+#define RDMA_CLIENT_STATES(X)							\
 	X(IDLE,		"start")					\
 	X(ADDR,		"address resolution")				\
 	X(ROUTE,	"route resolution")				\
@@ -35,7 +37,7 @@
 	X(DONE,		"done")						\
 	X(FAILED,	"failed")
 
-#define PROBE_EVENTS(X)							\
+#define RDMA_CLIENT_EVENTS(X)							\
 	X(START)		/* begin: resolve the address */	\
 	X(ADDR_OK)		/* RDMA_CM_EVENT_ADDR_RESOLVED */	\
 	X(ADDR_ERR)		/* ADDR_ERROR, or resolve_addr failed */ \
@@ -61,8 +63,12 @@
 	X(SRV_TIMEOUT)		/* ABORT: a server deadline passed */	\
 	X(SRV_ABORT)		/* ABORT: server ended it (shutdown...) */
 
-/* X(name, exit code, description).  Exit 64 (usage) is not a run failure. */
-#define PROBE_FAILS(X)							\
+/*
+ * X(name, code, description).  The code is rdma-probe's exit status for
+ * the class (docs/rdma-probe.md), so it never changes; 64 (usage) is not
+ * a run failure and no class has it.
+ */
+#define RDMA_CLIENT_FAILS(X)							\
 	X(NONE,		0, "all data verified")				\
 	X(LOCAL,	1, "local error")				\
 	X(ADDR,		2, "address resolution failed or timed out")	\
@@ -75,53 +81,57 @@
 	X(MISMATCH,	9, "data mismatch")					\
 	X(KEY,		10, "pre-shared key missing or refused")
 
-#define PROBE_EXIT_USAGE	64
-/* Interrupted: 128 + the signal, as a shell reports it. */
-#define PROBE_EXIT_SIGINT	130
-#define PROBE_EXIT_SIGTERM	143
-
-#define PROBE_X_ENUM(name, ...)	PROBE_ST_##name,
-enum probe_state { PROBE_STATES(PROBE_X_ENUM) PROBE_ST__COUNT };
-#undef PROBE_X_ENUM
-#define PROBE_X_ENUM(name)	PROBE_EV_##name,
-enum probe_event { PROBE_EVENTS(PROBE_X_ENUM) PROBE_EV__COUNT };
-#undef PROBE_X_ENUM
-#define PROBE_X_ENUM(name, ...)	PROBE_FAIL_##name,
-enum probe_fail { PROBE_FAILS(PROBE_X_ENUM) PROBE_FAIL__COUNT };
-#undef PROBE_X_ENUM
+#define RDMA_CLIENT_X_ENUM(name, ...)	RDMA_CLIENT_ST_##name,
+enum rdma_client_state {
+	RDMA_CLIENT_STATES(RDMA_CLIENT_X_ENUM)
+	RDMA_CLIENT_ST__COUNT
+};
+#undef RDMA_CLIENT_X_ENUM
+#define RDMA_CLIENT_X_ENUM(name)	RDMA_CLIENT_EV_##name,
+enum rdma_client_event {
+	RDMA_CLIENT_EVENTS(RDMA_CLIENT_X_ENUM)
+	RDMA_CLIENT_EV__COUNT
+};
+#undef RDMA_CLIENT_X_ENUM
+#define RDMA_CLIENT_X_ENUM(name, ...)	RDMA_CLIENT_FAIL_##name,
+enum rdma_client_fail {
+	RDMA_CLIENT_FAILS(RDMA_CLIENT_X_ENUM)
+	RDMA_CLIENT_FAIL__COUNT
+};
+#undef RDMA_CLIENT_X_ENUM
 
 /* Actions, carried out in this bit order. */
-#define PROBE_ACT_ARM_TIMER	(1u << 0)	/* (re)start step deadline */
-#define PROBE_ACT_RESOLVE_ADDR	(1u << 1)
-#define PROBE_ACT_RESOLVE_ROUTE	(1u << 2)
-#define PROBE_ACT_CONNECT	(1u << 3)	/* QP etc., rdma_connect */
-#define PROBE_ACT_POST_READ	(1u << 4)	/* READs .iter.. +.count */
-#define PROBE_ACT_POST_WRITE	(1u << 5)	/* WRITEs .iter.. +.count */
-#define PROBE_ACT_VERIFY_READ	(1u << 6)	/* check what READ .iter got */
-#define PROBE_ACT_SEND_DONE	(1u << 7)	/* native DONE message */
-#define PROBE_ACT_SEND_SOURCE	(1u << 8)	/* rping: fill source, advert */
-#define PROBE_ACT_SEND_SINK	(1u << 9)	/* rping: sink advert */
-#define PROBE_ACT_VERIFY_SINK	(1u << 10)	/* rping: sink == source? */
-#define PROBE_ACT_DISCONNECT	(1u << 11)
-#define PROBE_ACT_FINISH	(1u << 12)	/* terminal: stop this conn */
-#define PROBE_ACT_ARM_DURATION	(1u << 13)	/* -D: start this kind's clock */
+#define RDMA_CLIENT_ACT_ARM_TIMER	(1u << 0)	/* (re)start step deadline */
+#define RDMA_CLIENT_ACT_RESOLVE_ADDR	(1u << 1)
+#define RDMA_CLIENT_ACT_RESOLVE_ROUTE	(1u << 2)
+#define RDMA_CLIENT_ACT_CONNECT	(1u << 3)	/* QP etc., rdma_connect */
+#define RDMA_CLIENT_ACT_POST_READ	(1u << 4)	/* READs .iter.. +.count */
+#define RDMA_CLIENT_ACT_POST_WRITE	(1u << 5)	/* WRITEs .iter.. +.count */
+#define RDMA_CLIENT_ACT_VERIFY_READ	(1u << 6)	/* check what READ .iter got */
+#define RDMA_CLIENT_ACT_SEND_DONE	(1u << 7)	/* native DONE message */
+#define RDMA_CLIENT_ACT_SEND_SOURCE	(1u << 8)	/* rping: fill source, advert */
+#define RDMA_CLIENT_ACT_SEND_SINK	(1u << 9)	/* rping: sink advert */
+#define RDMA_CLIENT_ACT_VERIFY_SINK	(1u << 10)	/* rping: sink == source? */
+#define RDMA_CLIENT_ACT_DISCONNECT	(1u << 11)
+#define RDMA_CLIENT_ACT_FINISH	(1u << 12)	/* terminal: stop this conn */
+#define RDMA_CLIENT_ACT_ARM_DURATION	(1u << 13)	/* -D: this kind's clock */
 
-struct probe_step {
-	uint32_t act;		/* PROBE_ACT_* */
+struct rdma_client_step {
+	uint32_t act;		/* RDMA_CLIENT_ACT_* */
 	uint32_t iter;		/* of POST_*, VERIFY_*, SEND_SOURCE/SINK */
 	uint32_t count;		/* POST_*: operations iter..iter+count-1 */
 };
 
-struct probe_fsm {
-	enum probe_state state;
-	enum probe_fail fail;	/* first failure, PROBE_FAIL_NONE if none */
-	/* What was asked for (set by probe_fsm_init). */
+struct rdma_client_fsm {
+	enum rdma_client_state state;
+	enum rdma_client_fail fail;	/* first failure, RDMA_CLIENT_FAIL_NONE if none */
+	/* What was asked for (set by rdma_client_fsm_init). */
 	bool rping;
 	bool verify;
 	uint8_t ops;		/* PROTO_OP_* (native) */
 	uint32_t iters;		/* per kind; with duration, the cap */
 	uint32_t depth;		/* native operations in flight, >= 1 */
-	bool duration;		/* run each kind until PROBE_EV_STOP */
+	bool duration;		/* run each kind until RDMA_CLIENT_EV_STOP */
 	/* Progress. */
 	uint8_t cur_op;		/* PROTO_OP_READ/_WRITE in OPS and VERIFY */
 	uint32_t limit;		/* operations of cur_op to complete */
@@ -132,51 +142,53 @@ struct probe_fsm {
 	uint32_t writes_done;
 	uint32_t pings_done;	/* rping iterations verified */
 	/* Transition log: called by the setter on every state change. */
-	void (*on_transition)(void *arg, enum probe_state from,
-			      enum probe_state to, enum probe_event ev);
+	void (*on_transition)(void *arg, enum rdma_client_state from,
+			      enum rdma_client_state to, enum rdma_client_event ev);
 	void *arg;
 };
 
-void probe_fsm_init(struct probe_fsm *f, bool rping, uint8_t ops,
+void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping, uint8_t ops,
 		    uint32_t iters, bool verify);
 /*
  * Native pipelining (default depth 1, no duration): keep up to depth
- * operations in flight.  With duration, PROBE_ACT_ARM_DURATION starts each
- * kind and PROBE_EV_STOP ends it (iters is then a cap).  The last WRITE
+ * operations in flight.  With duration, RDMA_CLIENT_ACT_ARM_DURATION starts
+ * each kind and RDMA_CLIENT_EV_STOP ends it (iters is then a cap).  The last WRITE
  * of a run is always posted alone, once every earlier WRITE has completed,
  * so the server's buffer holds exactly that WRITE's bytes at DONE.
  */
-void probe_fsm_pipeline(struct probe_fsm *f, uint32_t depth, bool duration);
+void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
+			      bool duration);
 
 /*
  * Feed one event.  Fills *out with the actions to carry out.  Returns 0,
  * or -EPROTO when the event is illegal in the current state: the machine
- * then records PROBE_FAIL_PROTOCOL and heads for FAILED (out says how).
+ * then records RDMA_CLIENT_FAIL_PROTOCOL and heads for FAILED (out says how).
  * Events in DONE/FAILED are ignored.
  */
-int probe_fsm_step(struct probe_fsm *f, enum probe_event ev,
-		   struct probe_step *out);
+int rdma_client_fsm_step(struct rdma_client_fsm *f, enum rdma_client_event ev,
+		   struct rdma_client_step *out);
 
-bool probe_fsm_terminal(const struct probe_fsm *f);
+bool rdma_client_fsm_terminal(const struct rdma_client_fsm *f);
 /* The connection is up (a disconnect is needed to close it). */
-bool probe_fsm_connected(enum probe_state s);
+bool rdma_client_fsm_connected(enum rdma_client_state s);
 
-const char *probe_state_str(enum probe_state s);
-const char *probe_state_step(enum probe_state s);
-const char *probe_event_str(enum probe_event ev);
-const char *probe_fail_str(enum probe_fail fail);
-int probe_fail_exit(enum probe_fail fail);
+const char *rdma_client_fsm_state_str(enum rdma_client_state s);
+const char *rdma_client_fsm_state_step(enum rdma_client_state s);
+const char *rdma_client_fsm_event_str(enum rdma_client_event ev);
+const char *rdma_client_fsm_fail_str(enum rdma_client_fail fail);
+int rdma_client_fsm_fail_code(enum rdma_client_fail fail);
 /*
  * Which of two failures a run reports: a data mismatch anywhere wins,
  * then the larger exit code.  True if A is worse than B.
  */
-bool probe_fail_worse(enum probe_fail a, enum probe_fail b);
+bool rdma_client_fsm_fail_worse(enum rdma_client_fail a,
+				enum rdma_client_fail b);
 /*
  * The event a server's ABORT (enum proto_abort_reason) stands for: a
  * deadline or limit of the server's (timeout class), our protocol error
  * (protocol class), a wrong key (key class), anything else, unknown
  * reasons included (connection lost class).
  */
-enum probe_event probe_abort_event(uint8_t reason);
+enum rdma_client_event rdma_client_fsm_abort_event(uint8_t reason);
 
-#endif /* RDMAD_PROBE_FSM_H */
+#endif /* RDMAD_RDMA_CLIENT_FSM_H */
