@@ -85,7 +85,7 @@ int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		if (row->fail != RDMA_CLIENT_FAIL_NONE)
 			continue;
 		for (j = 0; j < opts->parallel; j++)
-			probe_conn_outcome(ctx->conns[k++],
+			probe_ctx_outcome(ctx->conns[k++],
 					   &row->run.outcomes[j]);
 		row->run.n = opts->parallel;
 	}
@@ -115,9 +115,7 @@ void probe_mesh_free(struct probe_mesh *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nconns; i++)
-		probe_conn_free(m->conns[i]);
-	free(m->conns);
+	probe_ctx_free_conns(m->conns, m->nconns);
 	for (i = 0; i < m->n; i++)
 		free(m->rows[i].run.outcomes);
 	free(m->rows);

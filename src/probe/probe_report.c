@@ -46,14 +46,6 @@ void probe_dbg(int level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-uint64_t probe_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- per-kind statistics ---------------------------------------------- */
 
 void probe_opstat_init(struct probe_opstat *s)
@@ -227,7 +219,7 @@ static const char *const phase_keys[PH__COUNT] = {
 
 /* Duration of a phase in ns, or -1 when the connection did not go
  * through it. */
-static int64_t phase_ns(const struct probe_times *t, enum phase p)
+static int64_t phase_ns(const struct rdma_client_times *t, enum phase p)
 {
 	uint64_t a = 0, b = 0;
 
@@ -527,7 +519,8 @@ static void json_fail(FILE *f, enum rdma_client_fail fail)
 	char key[16];
 
 	fail_key(fail, key, sizeof(key));
-	fprintf(f, "\"exit_code\": %d, \"class\": ", rdma_client_fsm_fail_code(fail));
+	fprintf(f, "\"exit_code\": %d, \"class\": ",
+		rdma_client_fsm_fail_code(fail));
 	json_str(f, key);
 }
 

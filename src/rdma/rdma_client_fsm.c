@@ -58,7 +58,8 @@ const char *rdma_client_fsm_event_str(enum rdma_client_event ev)
 
 const char *rdma_client_fsm_fail_str(enum rdma_client_fail fail)
 {
-	return (unsigned)fail < RDMA_CLIENT_FAIL__COUNT ? fail_texts[fail] : "?";
+	return (unsigned)fail < RDMA_CLIENT_FAIL__COUNT ? fail_texts[fail] :
+							 "?";
 }
 
 int rdma_client_fsm_fail_code(enum rdma_client_fail fail)
@@ -70,7 +71,8 @@ bool rdma_client_fsm_fail_worse(enum rdma_client_fail a,
 				enum rdma_client_fail b)
 {
 	if (a == RDMA_CLIENT_FAIL_MISMATCH || b == RDMA_CLIENT_FAIL_MISMATCH)
-		return a == RDMA_CLIENT_FAIL_MISMATCH && b != RDMA_CLIENT_FAIL_MISMATCH;
+		return a == RDMA_CLIENT_FAIL_MISMATCH &&
+		       b != RDMA_CLIENT_FAIL_MISMATCH;
 	return rdma_client_fsm_fail_code(a) > rdma_client_fsm_fail_code(b);
 }
 
@@ -91,8 +93,8 @@ enum rdma_client_event rdma_client_fsm_abort_event(uint8_t reason)
 	}
 }
 
-void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping, uint8_t ops,
-		    uint32_t iters, bool verify)
+void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping,
+			  uint8_t ops, uint32_t iters, bool verify)
 {
 	memset(f, 0, sizeof(*f));
 	f->state = RDMA_CLIENT_ST_IDLE;
@@ -115,7 +117,8 @@ void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
 
 bool rdma_client_fsm_terminal(const struct rdma_client_fsm *f)
 {
-	return f->state == RDMA_CLIENT_ST_DONE || f->state == RDMA_CLIENT_ST_FAILED;
+	return f->state == RDMA_CLIENT_ST_DONE ||
+	       f->state == RDMA_CLIENT_ST_FAILED;
 }
 
 bool rdma_client_fsm_connected(enum rdma_client_state s)
@@ -147,10 +150,13 @@ static void rdma_client_fsm_set_state(struct rdma_client_fsm *f,
 		f->on_transition(f->arg, from, to, ev);
 }
 
+/* The first failure: its class and where it happened. */
 static void fsm_record(struct rdma_client_fsm *f, enum rdma_client_fail fail)
 {
-	if (f->fail == RDMA_CLIENT_FAIL_NONE)
-		f->fail = fail;
+	if (f->fail != RDMA_CLIENT_FAIL_NONE)
+		return;
+	f->fail = fail;
+	f->fail_state = f->state;
 }
 
 /* Fail; close the connection first when it is up. */
@@ -161,7 +167,8 @@ static void fsm_fail(struct rdma_client_fsm *f, enum rdma_client_fail fail,
 	fsm_record(f, fail);
 	if (connected) {
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_CLOSING, ev);
-		out->act |= RDMA_CLIENT_ACT_DISCONNECT | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_DISCONNECT |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 	} else {
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_FAILED, ev);
 		out->act |= RDMA_CLIENT_ACT_FINISH;
@@ -170,29 +177,29 @@ static void fsm_fail(struct rdma_client_fsm *f, enum rdma_client_fail fail,
 
 /* The failure class an error event stands for in the current state. */
 static enum rdma_client_fail fsm_fail_class(const struct rdma_client_fsm *f,
-				      enum rdma_client_event ev)
+						  enum rdma_client_event ev)
 {
 	switch (ev) {
 	case RDMA_CLIENT_EV_ADDR_ERR:		return RDMA_CLIENT_FAIL_ADDR;
 	case RDMA_CLIENT_EV_ROUTE_ERR:	return RDMA_CLIENT_FAIL_ROUTE;
-	case RDMA_CLIENT_EV_REJECTED:		return RDMA_CLIENT_FAIL_REJECTED;
+	case RDMA_CLIENT_EV_REJECTED:	return RDMA_CLIENT_FAIL_REJECTED;
 	case RDMA_CLIENT_EV_CONN_ERR:
 		/* rdma_cm reports UNREACHABLE or CONNECT_ERROR on a connection
 		 * that was up when the peer stops answering (a partition):
 		 * that is a connection lost, not a failed connect. */
-		return f->state == RDMA_CLIENT_ST_CONNECT ? RDMA_CLIENT_FAIL_CONNECT :
-						      RDMA_CLIENT_FAIL_COMPLETION;
+		return f->state == RDMA_CLIENT_ST_CONNECT ?
+		       RDMA_CLIENT_FAIL_CONNECT : RDMA_CLIENT_FAIL_COMPLETION;
 	case RDMA_CLIENT_EV_PROTO_ERR:	return RDMA_CLIENT_FAIL_PROTOCOL;
 	case RDMA_CLIENT_EV_KEY_ERR:		return RDMA_CLIENT_FAIL_KEY;
-	case RDMA_CLIENT_EV_WC_ERR:		return RDMA_CLIENT_FAIL_COMPLETION;
+	case RDMA_CLIENT_EV_WC_ERR:	return RDMA_CLIENT_FAIL_COMPLETION;
 	case RDMA_CLIENT_EV_SRV_TIMEOUT:	return RDMA_CLIENT_FAIL_TIMEOUT;
 	case RDMA_CLIENT_EV_SRV_ABORT:	return RDMA_CLIENT_FAIL_COMPLETION;
 	case RDMA_CLIENT_EV_LOCAL_ERR:	return RDMA_CLIENT_FAIL_LOCAL;
 	case RDMA_CLIENT_EV_CHECK_BAD:
 	case RDMA_CLIENT_EV_RESULT_BAD:	return RDMA_CLIENT_FAIL_MISMATCH;
 	case RDMA_CLIENT_EV_DISCONNECTED:
-		return f->state == RDMA_CLIENT_ST_CONNECT ? RDMA_CLIENT_FAIL_CONNECT :
-						      RDMA_CLIENT_FAIL_COMPLETION;
+		return f->state == RDMA_CLIENT_ST_CONNECT ?
+		       RDMA_CLIENT_FAIL_CONNECT : RDMA_CLIENT_FAIL_COMPLETION;
 	case RDMA_CLIENT_EV_TIMEOUT:
 		/* Resolution steps time out in rdma_cm itself; the probe's
 		 * own timer there is a backstop of the same class. */
@@ -232,12 +239,14 @@ static void fsm_fill(struct rdma_client_fsm *f, enum rdma_client_event ev,
 	if (fsm_kind_done(f) >= f->limit && !f->inflight) {
 		if (f->cur_op == PROTO_OP_READ && (f->ops & PROTO_OP_WRITE)) {
 			fsm_begin_kind(f, PROTO_OP_WRITE);
-			out->act |= f->duration ? RDMA_CLIENT_ACT_ARM_DURATION : 0;
+			if (f->duration)
+				out->act |= RDMA_CLIENT_ACT_ARM_DURATION;
 			fsm_fill(f, ev, out);
 			return;
 		}
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_RESULT, ev);
-		out->act |= RDMA_CLIENT_ACT_SEND_DONE | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_SEND_DONE |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		return;
 	}
 	if (f->cur_op == PROTO_OP_READ) {
@@ -290,7 +299,8 @@ static void fsm_next_ping(struct rdma_client_fsm *f, enum rdma_client_event ev,
 {
 	if (f->pings_done < f->iters) {
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_RPING_SRC, ev);
-		out->act |= RDMA_CLIENT_ACT_SEND_SOURCE | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_SEND_SOURCE |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		out->iter = f->pings_done;
 		return;
 	}
@@ -324,13 +334,15 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		if (ev != RDMA_CLIENT_EV_START)
 			return 0;
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ADDR, ev);
-		out->act |= RDMA_CLIENT_ACT_RESOLVE_ADDR | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_RESOLVE_ADDR |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		return 1;
 	case RDMA_CLIENT_ST_ADDR:
 		if (ev != RDMA_CLIENT_EV_ADDR_OK)
 			return 0;
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUTE, ev);
-		out->act |= RDMA_CLIENT_ACT_RESOLVE_ROUTE | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_RESOLVE_ROUTE |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		return 1;
 	case RDMA_CLIENT_ST_ROUTE:
 		if (ev != RDMA_CLIENT_EV_ROUTE_OK)
@@ -339,12 +351,23 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		out->act |= RDMA_CLIENT_ACT_CONNECT | RDMA_CLIENT_ACT_ARM_TIMER;
 		return 1;
 	case RDMA_CLIENT_ST_CONNECT:
+		if (ev == RDMA_CLIENT_EV_ACCEPTED) {
+			out->act |= RDMA_CLIENT_ACT_ESTABLISH;
+			return 1;
+		}
 		if (ev == RDMA_CLIENT_EV_ESTABLISHED) {
 			fsm_established(f, ev, out);
 			return 1;
 		}
+		/* The server wants proof of the key before it goes on. */
+		if (ev == RDMA_CLIENT_EV_ESTABLISHED_AUTH && !f->rping) {
+			out->act |= RDMA_CLIENT_ACT_SEND_AUTH;
+			fsm_established(f, ev, out);
+			return 1;
+		}
 		/* The server may send DESC before we see ESTABLISHED. */
-		if (ev == RDMA_CLIENT_EV_DESC_OK && !f->rping && !f->desc_ready) {
+		if (ev == RDMA_CLIENT_EV_DESC_OK && !f->rping &&
+		    !f->desc_ready) {
 			f->desc_ready = true;
 			return 1;
 		}
@@ -390,13 +413,15 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		if (ev != RDMA_CLIENT_EV_RESULT_OK)
 			return 0;
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_CLOSING, ev);
-		out->act |= RDMA_CLIENT_ACT_DISCONNECT | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_DISCONNECT |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		return 1;
 	case RDMA_CLIENT_ST_RPING_SRC:
 		if (ev != RDMA_CLIENT_EV_GO_AHEAD)
 			return 0;
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_RPING_SINK, ev);
-		out->act |= RDMA_CLIENT_ACT_SEND_SINK | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->act |= RDMA_CLIENT_ACT_SEND_SINK |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
 		out->iter = f->pings_done;
 		return 1;
 	case RDMA_CLIENT_ST_RPING_SINK:
@@ -408,8 +433,10 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		return 1;
 	case RDMA_CLIENT_ST_CLOSING:
 		if (ev == RDMA_CLIENT_EV_DISCONNECTED) {
-			rdma_client_fsm_set_state(f, f->fail == RDMA_CLIENT_FAIL_NONE ?
-					    RDMA_CLIENT_ST_DONE : RDMA_CLIENT_ST_FAILED,
+			rdma_client_fsm_set_state(f, f->fail ==
+						  RDMA_CLIENT_FAIL_NONE ?
+						  RDMA_CLIENT_ST_DONE :
+						  RDMA_CLIENT_ST_FAILED,
 					    ev);
 			out->act |= RDMA_CLIENT_ACT_FINISH;
 			return 1;
@@ -455,7 +482,7 @@ static bool fsm_error_event(enum rdma_client_event ev)
 }
 
 int rdma_client_fsm_step(struct rdma_client_fsm *f, enum rdma_client_event ev,
-		   struct rdma_client_step *out)
+			 struct rdma_client_step *out)
 {
 	bool connected;
 

@@ -12,8 +12,14 @@
  *               -> RESULT -> CLOSING -> DONE
  * rping flow:   IDLE -> ADDR -> ROUTE -> CONNECT -> RPING_SRC -> RPING_SINK
  *               -> VERIFY -> (RPING_SRC ...) -> CLOSING -> DONE
+ * In CONNECT, the server's answer (ACCEPTED) asks for ESTABLISH: the
+ * driver readies the QP and checks the welcome, which is ESTABLISHED, or
+ * ESTABLISHED_AUTH when the server wants proof of the key (SEND_AUTH
+ * with the next step).  An answer that comes after the connection failed
+ * (a connect timeout) does nothing.
  * Any failure ends in FAILED, through CLOSING (disconnect first) when the
- * connection was established.  The first failure is kept in fsm->fail.
+ * connection was established.  The first failure is kept in fsm->fail,
+ * the state it happened in in fsm->fail_state.
  */
 #ifndef RDMAD_RDMA_CLIENT_FSM_H
 #define RDMAD_RDMA_CLIENT_FSM_H
@@ -22,7 +28,7 @@
 #include <stdint.h>
 
 /* X(name, step): step names the work a state waits for, for messages. */
-#define RDMA_CLIENT_STATES(X)							\
+#define RDMA_CLIENT_STATES(X)						\
 	X(IDLE,		"start")					\
 	X(ADDR,		"address resolution")				\
 	X(ROUTE,	"route resolution")				\
@@ -37,13 +43,15 @@
 	X(DONE,		"done")						\
 	X(FAILED,	"failed")
 
-#define RDMA_CLIENT_EVENTS(X)							\
+#define RDMA_CLIENT_EVENTS(X)						\
 	X(START)		/* begin: resolve the address */	\
 	X(ADDR_OK)		/* RDMA_CM_EVENT_ADDR_RESOLVED */	\
 	X(ADDR_ERR)		/* ADDR_ERROR, or resolve_addr failed */ \
 	X(ROUTE_OK)		/* RDMA_CM_EVENT_ROUTE_RESOLVED */	\
 	X(ROUTE_ERR)		/* ROUTE_ERROR, or resolve_route failed */ \
-	X(ESTABLISHED)		/* connected (welcome checked) */	\
+	X(ACCEPTED)		/* CONNECT_RESPONSE: the server accepts */ \
+	X(ESTABLISHED)		/* connection up (welcome checked) */	\
+	X(ESTABLISHED_AUTH)	/* the same; the server wants AUTH */	\
 	X(REJECTED)		/* rejected by the server */		\
 	X(CONN_ERR)		/* refused, unreachable, connect error */ \
 	X(DESC_OK)		/* valid DESC received */		\
@@ -68,7 +76,7 @@
  * the class (docs/rdma-probe.md), so it never changes; 64 (usage) is not
  * a run failure and no class has it.
  */
-#define RDMA_CLIENT_FAILS(X)							\
+#define RDMA_CLIENT_FAILS(X)						\
 	X(NONE,		0, "all data verified")				\
 	X(LOCAL,	1, "local error")				\
 	X(ADDR,		2, "address resolution failed or timed out")	\
@@ -78,7 +86,7 @@
 	X(TIMEOUT,	6, "timed out (connect or a later step)")	\
 	X(COMPLETION,	7, "completion error or connection lost")	\
 	X(PROTOCOL,	8, "protocol error")				\
-	X(MISMATCH,	9, "data mismatch")					\
+	X(MISMATCH,	9, "data mismatch")				\
 	X(KEY,		10, "pre-shared key missing or refused")
 
 #define RDMA_CLIENT_X_ENUM(name, ...)	RDMA_CLIENT_ST_##name,
@@ -100,21 +108,26 @@ enum rdma_client_fail {
 };
 #undef RDMA_CLIENT_X_ENUM
 
-/* Actions, carried out in this bit order. */
-#define RDMA_CLIENT_ACT_ARM_TIMER	(1u << 0)	/* (re)start step deadline */
+/*
+ * Actions, carried out in this bit order; when one of the connection's
+ * steps (CONNECT, ESTABLISH, SEND_AUTH) fails, the rest are not.
+ */
+#define RDMA_CLIENT_ACT_ARM_TIMER	(1u << 0)	/* (re)start deadline */
 #define RDMA_CLIENT_ACT_RESOLVE_ADDR	(1u << 1)
 #define RDMA_CLIENT_ACT_RESOLVE_ROUTE	(1u << 2)
-#define RDMA_CLIENT_ACT_CONNECT	(1u << 3)	/* QP etc., rdma_connect */
-#define RDMA_CLIENT_ACT_POST_READ	(1u << 4)	/* READs .iter.. +.count */
-#define RDMA_CLIENT_ACT_POST_WRITE	(1u << 5)	/* WRITEs .iter.. +.count */
-#define RDMA_CLIENT_ACT_VERIFY_READ	(1u << 6)	/* check what READ .iter got */
-#define RDMA_CLIENT_ACT_SEND_DONE	(1u << 7)	/* native DONE message */
-#define RDMA_CLIENT_ACT_SEND_SOURCE	(1u << 8)	/* rping: fill source, advert */
-#define RDMA_CLIENT_ACT_SEND_SINK	(1u << 9)	/* rping: sink advert */
-#define RDMA_CLIENT_ACT_VERIFY_SINK	(1u << 10)	/* rping: sink == source? */
-#define RDMA_CLIENT_ACT_DISCONNECT	(1u << 11)
-#define RDMA_CLIENT_ACT_FINISH	(1u << 12)	/* terminal: stop this conn */
-#define RDMA_CLIENT_ACT_ARM_DURATION	(1u << 13)	/* -D: this kind's clock */
+#define RDMA_CLIENT_ACT_CONNECT		(1u << 3)	/* QP, HELLO, connect */
+#define RDMA_CLIENT_ACT_ESTABLISH	(1u << 4)	/* QP ready, welcome */
+#define RDMA_CLIENT_ACT_SEND_AUTH	(1u << 5)	/* native AUTH */
+#define RDMA_CLIENT_ACT_ARM_DURATION	(1u << 6)	/* this kind's clock */
+#define RDMA_CLIENT_ACT_POST_READ	(1u << 7)	/* .iter .. + .count */
+#define RDMA_CLIENT_ACT_POST_WRITE	(1u << 8)	/* .iter .. + .count */
+#define RDMA_CLIENT_ACT_VERIFY_READ	(1u << 9)	/* READ .iter's data */
+#define RDMA_CLIENT_ACT_SEND_DONE	(1u << 10)	/* native DONE */
+#define RDMA_CLIENT_ACT_SEND_SOURCE	(1u << 11)	/* rping: source */
+#define RDMA_CLIENT_ACT_SEND_SINK	(1u << 12)	/* rping: sink */
+#define RDMA_CLIENT_ACT_VERIFY_SINK	(1u << 13)	/* sink == source? */
+#define RDMA_CLIENT_ACT_DISCONNECT	(1u << 14)
+#define RDMA_CLIENT_ACT_FINISH		(1u << 15)	/* terminal: stop */
 
 struct rdma_client_step {
 	uint32_t act;		/* RDMA_CLIENT_ACT_* */
@@ -124,7 +137,8 @@ struct rdma_client_step {
 
 struct rdma_client_fsm {
 	enum rdma_client_state state;
-	enum rdma_client_fail fail;	/* first failure, RDMA_CLIENT_FAIL_NONE if none */
+	enum rdma_client_fail fail;	/* first failure, or FAIL_NONE */
+	enum rdma_client_state fail_state;	/* where it happened */
 	/* What was asked for (set by rdma_client_fsm_init). */
 	bool rping;
 	bool verify;
@@ -143,18 +157,20 @@ struct rdma_client_fsm {
 	uint32_t pings_done;	/* rping iterations verified */
 	/* Transition log: called by the setter on every state change. */
 	void (*on_transition)(void *arg, enum rdma_client_state from,
-			      enum rdma_client_state to, enum rdma_client_event ev);
+			      enum rdma_client_state to,
+			      enum rdma_client_event ev);
 	void *arg;
 };
 
-void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping, uint8_t ops,
-		    uint32_t iters, bool verify);
+void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping,
+			  uint8_t ops, uint32_t iters, bool verify);
 /*
  * Native pipelining (default depth 1, no duration): keep up to depth
- * operations in flight.  With duration, RDMA_CLIENT_ACT_ARM_DURATION starts
- * each kind and RDMA_CLIENT_EV_STOP ends it (iters is then a cap).  The last WRITE
- * of a run is always posted alone, once every earlier WRITE has completed,
- * so the server's buffer holds exactly that WRITE's bytes at DONE.
+ * operations in flight.  With duration, RDMA_CLIENT_ACT_ARM_DURATION
+ * starts each kind and RDMA_CLIENT_EV_STOP ends it (iters is then a cap).
+ * The last WRITE of a run is always posted alone, once every earlier WRITE
+ * has completed, so the server's buffer holds exactly that WRITE's bytes
+ * at DONE.
  */
 void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
 			      bool duration);
@@ -166,7 +182,7 @@ void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
  * Events in DONE/FAILED are ignored.
  */
 int rdma_client_fsm_step(struct rdma_client_fsm *f, enum rdma_client_event ev,
-		   struct rdma_client_step *out);
+			 struct rdma_client_step *out);
 
 bool rdma_client_fsm_terminal(const struct rdma_client_fsm *f);
 /* The connection is up (a disconnect is needed to close it). */

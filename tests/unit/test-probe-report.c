@@ -246,7 +246,7 @@ static void opts_native(struct probe_opts *o)
  * 10.000 s, 3.0 us (2 us between RESULT and the disconnect call are no
  * phase); total 20001005909 ns.
  */
-static const struct probe_times times_all = {
+static const struct rdma_client_times times_all = {
 	.start = 1000000000ull,
 	.addr = 1000000500ull,
 	.route = 1001000499ull,
@@ -260,7 +260,7 @@ static const struct probe_times times_all = {
 	.closed = 21001005909ull,
 };
 
-static const struct probe_times times_none;
+static const struct rdma_client_times times_none;
 
 /* ---- exit codes ------------------------------------------------------ */
 
@@ -358,7 +358,7 @@ static void test_report_native_ok(void)
 
 static void test_report_native_many(void)
 {
-	struct probe_times t[3];
+	struct rdma_client_times t[3];
 	struct probe_opstat *rd = opstat(3, 5000000, 495000, 10000, 65536);
 	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
 	struct probe_outcome o[3];
