@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* test-rdma-client-fsm.c - the client connection's state machine, table-driven. */
+/*
+ * test-rdma-client-fsm.c - the client connection's state machine,
+ * table-driven.
+ */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
@@ -8,8 +11,16 @@
 #include "proto.h"
 #include "tap.h"
 
+#define state_str	rdma_client_fsm_state_str
+#define code		rdma_client_fsm_fail_code
+#define event_str	rdma_client_fsm_event_str
+
+#define ST(x)	RDMA_CLIENT_ST_##x
+#define EV(x)	RDMA_CLIENT_EV_##x
+#define ACT(x)	RDMA_CLIENT_ACT_##x
+#define FAIL(x)	RDMA_CLIENT_FAIL_##x
 #define RW	(PROTO_OP_READ | PROTO_OP_WRITE)
-#define T	RDMA_CLIENT_ACT_ARM_TIMER
+#define T	ACT(ARM_TIMER)
 
 struct row {
 	enum rdma_client_event ev;
@@ -53,9 +64,9 @@ static bool run(struct rdma_client_fsm *f, const struct row *rows, size_t n,
 		    st.act != rows[i].act) {
 			tap_diag("%s row %zu: %s -> state %s act 0x%x ret %d, "
 				 "want %s act 0x%x ret %d", name, i,
-				 rdma_client_fsm_event_str(rows[i].ev),
-				 rdma_client_fsm_state_str(f->state), st.act, ret,
-				 rdma_client_fsm_state_str(rows[i].want), rows[i].act,
+				 event_str(rows[i].ev),
+				 state_str(f->state), st.act, ret,
+				 state_str(rows[i].want), rows[i].act,
 				 rows[i].ret);
 			return false;
 		}
@@ -66,26 +77,26 @@ static bool run(struct rdma_client_fsm *f, const struct row *rows, size_t n,
 #define RUN(f, rows, name) run(f, rows, sizeof(rows) / sizeof(rows[0]), name)
 
 static const struct row setup[] = {
-	{ RDMA_CLIENT_EV_START, RDMA_CLIENT_ST_ADDR, RDMA_CLIENT_ACT_RESOLVE_ADDR | T, 0 },
-	{ RDMA_CLIENT_EV_ADDR_OK, RDMA_CLIENT_ST_ROUTE, RDMA_CLIENT_ACT_RESOLVE_ROUTE | T, 0 },
-	{ RDMA_CLIENT_EV_ROUTE_OK, RDMA_CLIENT_ST_CONNECT, RDMA_CLIENT_ACT_CONNECT | T, 0 },
+	{ EV(START), ST(ADDR), ACT(RESOLVE_ADDR) | T, 0 },
+	{ EV(ADDR_OK), ST(ROUTE), ACT(RESOLVE_ROUTE) | T, 0 },
+	{ EV(ROUTE_OK), ST(CONNECT), ACT(CONNECT) | T, 0 },
 };
 
 static void test_native_both(void)
 {
 	static const struct row rows[] = {
-		{ RDMA_CLIENT_EV_ESTABLISHED, RDMA_CLIENT_ST_DESC, T, 0 },
-		{ RDMA_CLIENT_EV_DESC_OK, RDMA_CLIENT_ST_OPS, RDMA_CLIENT_ACT_POST_READ | T, 0 },
-		{ RDMA_CLIENT_EV_OP_DONE, RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_ACT_VERIFY_READ, 0 },
-		{ RDMA_CLIENT_EV_CHECK_OK, RDMA_CLIENT_ST_OPS, RDMA_CLIENT_ACT_POST_READ | T, 0 },
-		{ RDMA_CLIENT_EV_OP_DONE, RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_ACT_VERIFY_READ, 0 },
-		{ RDMA_CLIENT_EV_CHECK_OK, RDMA_CLIENT_ST_OPS, RDMA_CLIENT_ACT_POST_WRITE | T, 0 },
-		{ RDMA_CLIENT_EV_OP_DONE, RDMA_CLIENT_ST_OPS, RDMA_CLIENT_ACT_POST_WRITE | T, 0 },
-		{ RDMA_CLIENT_EV_OP_DONE, RDMA_CLIENT_ST_RESULT, RDMA_CLIENT_ACT_SEND_DONE | T, 0 },
-		{ RDMA_CLIENT_EV_RESULT_OK, RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T, 0 },
-		{ RDMA_CLIENT_EV_WC_ERR, RDMA_CLIENT_ST_CLOSING, 0, 0 },	/* flushed */
-		{ RDMA_CLIENT_EV_DISCONNECTED, RDMA_CLIENT_ST_DONE, RDMA_CLIENT_ACT_FINISH, 0 },
-		{ RDMA_CLIENT_EV_TIMEOUT, RDMA_CLIENT_ST_DONE, 0, 0 },	/* ignored */
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(OPS), ACT(POST_READ) | T, 0 },
+		{ EV(OP_DONE), ST(VERIFY), ACT(VERIFY_READ), 0 },
+		{ EV(CHECK_OK), ST(OPS), ACT(POST_READ) | T, 0 },
+		{ EV(OP_DONE), ST(VERIFY), ACT(VERIFY_READ), 0 },
+		{ EV(CHECK_OK), ST(OPS), ACT(POST_WRITE) | T, 0 },
+		{ EV(OP_DONE), ST(OPS), ACT(POST_WRITE) | T, 0 },
+		{ EV(OP_DONE), ST(RESULT), ACT(SEND_DONE) | T, 0 },
+		{ EV(RESULT_OK), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		{ EV(WC_ERR), ST(CLOSING), 0, 0 },	/* flushed */
+		{ EV(DISCONNECTED), ST(DONE), ACT(FINISH), 0 },
+		{ EV(TIMEOUT), ST(DONE), 0, 0 },	/* ignored */
 	};
 	struct rdma_client_fsm f;
 	bool ok;
@@ -94,11 +105,28 @@ static void test_native_both(void)
 	transition_ok = true;
 	init(&f, false, RW, 2, true);
 	ok = RUN(&f, setup, "setup") && RUN(&f, rows, "native both");
-	tap_ok(ok && f.fail == RDMA_CLIENT_FAIL_NONE && f.reads_done == 2 &&
+	tap_ok(ok && f.fail == FAIL(NONE) && f.reads_done == 2 &&
 	       f.writes_done == 2, "native READ+WRITE: reads first, then "
 	       "writes, DONE, RESULT, disconnect");
 	tap_ok(transition_ok && transitions == 12,
 	       "the setter reports every state change once (%d)", transitions);
+}
+
+/* Count the posts of a step: READs and WRITEs, each in iteration order. */
+static void count_posts(const struct rdma_client_step *st, uint32_t *reads,
+			uint32_t *writes, bool *in_order)
+{
+	uint32_t *n = NULL;
+
+	if (st->act & ACT(POST_READ))
+		n = reads;
+	else if (st->act & ACT(POST_WRITE))
+		n = writes;
+	if (!n)
+		return;
+	if (st->iter != *n || st->count != 1)
+		*in_order = false;
+	*n += st->count;
 }
 
 static void test_native_iters(void)
@@ -106,80 +134,142 @@ static void test_native_iters(void)
 	struct rdma_client_fsm f;
 	struct rdma_client_step st;
 	uint32_t i, reads = 0, writes = 0;
+	bool in_order = true;
 
 	init(&f, false, PROTO_OP_WRITE, 5, true);
 	run(&f, setup, 3, "setup");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &st);	/* early DESC */
-	tap_ok(f.state == RDMA_CLIENT_ST_CONNECT && f.desc_ready && st.act == 0,
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);	/* early DESC */
+	tap_ok(f.state == ST(CONNECT) && f.desc_ready && st.act == 0,
 	       "DESC before ESTABLISHED is kept, no action yet");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	tap_ok(f.state == RDMA_CLIENT_ST_OPS && (st.act & RDMA_CLIENT_ACT_POST_WRITE) &&
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	tap_ok(f.state == ST(OPS) && (st.act & ACT(POST_WRITE)) &&
 	       st.iter == 0, "ESTABLISHED after DESC starts the WRITEs");
-	for (i = 0; i < 10 && f.state == RDMA_CLIENT_ST_OPS; i++) {
-		if (st.act & RDMA_CLIENT_ACT_POST_WRITE && st.iter == writes)
-			writes++;
-		rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st);
+	for (i = 0; i < 10 && f.state == ST(OPS); i++) {
+		count_posts(&st, &reads, &writes, &in_order);
+		rdma_client_fsm_step(&f, EV(OP_DONE), &st);
 	}
-	tap_ok(writes == 5 && reads == 0 && f.state == RDMA_CLIENT_ST_RESULT &&
-	       st.act == (RDMA_CLIENT_ACT_SEND_DONE | T),
-	       "write only: 5 WRITEs with iterations 0..4, then DONE");
+	tap_ok(writes == 5 && reads == 0 && in_order &&
+	       f.state == ST(RESULT) && st.act == (ACT(SEND_DONE) | T),
+	       "write only: 5 WRITEs with iterations 0..4, no READ, then "
+	       "DONE (%u READs, %u WRITEs)", reads, writes);
 
 	init(&f, false, PROTO_OP_READ, 3, false);
 	run(&f, setup, 3, "setup");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &st);
-	for (i = 0; i < 10 && f.state == RDMA_CLIENT_ST_OPS; i++)
-		rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st);
-	tap_ok(f.reads_done == 3 && f.state == RDMA_CLIENT_ST_RESULT,
-	       "read only without verification: no VERIFY step");
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
+	reads = writes = 0;
+	in_order = true;
+	for (i = 0; i < 10 && f.state == ST(OPS); i++) {
+		count_posts(&st, &reads, &writes, &in_order);
+		if (st.act & ACT(VERIFY_READ))
+			in_order = false;
+		rdma_client_fsm_step(&f, EV(OP_DONE), &st);
+	}
+	tap_ok(reads == 3 && writes == 0 && in_order && f.reads_done == 3 &&
+	       f.state == ST(RESULT),
+	       "read only without verification: 3 READs, no WRITE, no VERIFY "
+	       "step (%u READs, %u WRITEs)", reads, writes);
+}
+
+/*
+ * The connection comes up: the server's answer asks for ESTABLISH; the
+ * welcome (checked by the driver) is ESTABLISHED, or ESTABLISHED_AUTH,
+ * which asks for the AUTH send with the next step.  An answer after a
+ * connect timeout does nothing at all: no ESTABLISH, no AUTH.
+ */
+static void test_connect(void)
+{
+	static const struct row keyed[] = {
+		{ EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH), 0 },
+		{ EV(ESTABLISHED_AUTH), ST(DESC), ACT(SEND_AUTH) | T, 0 },
+		{ EV(DESC_OK), ST(OPS), ACT(POST_READ) | T, 0 },
+	};
+	static const struct row plain[] = {
+		{ EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH), 0 },
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+	};
+	static const struct row late[] = {
+		{ EV(TIMEOUT), ST(FAILED), ACT(FINISH), 0 },
+		{ EV(ACCEPTED), ST(FAILED), 0, 0 },
+		{ EV(ESTABLISHED_AUTH), ST(FAILED), 0, 0 },
+		{ EV(ESTABLISHED), ST(FAILED), 0, 0 },
+		{ EV(DESC_OK), ST(FAILED), 0, 0 },
+	};
+	static const struct row rping[] = {
+		{ EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH), 0 },
+		{ EV(ESTABLISHED_AUTH), ST(FAILED), ACT(FINISH), -EPROTO },
+	};
+	struct rdma_client_fsm f;
+	bool ok;
+
+	init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, keyed, "keyed");
+	tap_ok(ok && f.fail == FAIL(NONE), "keyed server: ESTABLISH, then "
+	       "AUTH with the wait for DESC, then the READs");
+
+	init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, plain, "plain");
+	tap_ok(ok, "server without a key: ESTABLISH, no AUTH");
+
+	init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, late, "late answer");
+	tap_ok(ok && f.fail == FAIL(TIMEOUT) && f.fail_state == ST(CONNECT),
+	       "connect timeout, then the server's late answer: no "
+	       "ESTABLISH, no AUTH, still the timeout in CONNECT");
+
+	init(&f, true, 0, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, rping, "rping");
+	tap_ok(ok && f.fail == FAIL(PROTOCOL),
+	       "rping: a welcome that asks for AUTH is a protocol error");
 }
 
 static void test_rping(void)
 {
 	static const struct row rows[] = {
-		{ RDMA_CLIENT_EV_ESTABLISHED, RDMA_CLIENT_ST_RPING_SRC,
-		  RDMA_CLIENT_ACT_SEND_SOURCE | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_RPING_SINK,
-		  RDMA_CLIENT_ACT_SEND_SINK | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_ACT_VERIFY_SINK, 0 },
-		{ RDMA_CLIENT_EV_CHECK_OK, RDMA_CLIENT_ST_RPING_SRC,
-		  RDMA_CLIENT_ACT_SEND_SOURCE | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_RPING_SINK,
-		  RDMA_CLIENT_ACT_SEND_SINK | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_ACT_VERIFY_SINK, 0 },
-		{ RDMA_CLIENT_EV_CHECK_OK, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, 0 },
-		{ RDMA_CLIENT_EV_DISCONNECTED, RDMA_CLIENT_ST_DONE, RDMA_CLIENT_ACT_FINISH, 0 },
+		{ EV(ESTABLISHED), ST(RPING_SRC),
+		  ACT(SEND_SOURCE) | T, 0 },
+		{ EV(GO_AHEAD), ST(RPING_SINK),
+		  ACT(SEND_SINK) | T, 0 },
+		{ EV(GO_AHEAD), ST(VERIFY), ACT(VERIFY_SINK), 0 },
+		{ EV(CHECK_OK), ST(RPING_SRC),
+		  ACT(SEND_SOURCE) | T, 0 },
+		{ EV(GO_AHEAD), ST(RPING_SINK),
+		  ACT(SEND_SINK) | T, 0 },
+		{ EV(GO_AHEAD), ST(VERIFY), ACT(VERIFY_SINK), 0 },
+		{ EV(CHECK_OK), ST(CLOSING),
+		  ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(DONE), ACT(FINISH), 0 },
 	};
 	static const struct row bad[] = {
-		{ RDMA_CLIENT_EV_ESTABLISHED, RDMA_CLIENT_ST_RPING_SRC,
-		  RDMA_CLIENT_ACT_SEND_SOURCE | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_RPING_SINK,
-		  RDMA_CLIENT_ACT_SEND_SINK | T, 0 },
-		{ RDMA_CLIENT_EV_GO_AHEAD, RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_ACT_VERIFY_SINK, 0 },
-		{ RDMA_CLIENT_EV_CHECK_BAD, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, 0 },
-		{ RDMA_CLIENT_EV_DISCONNECTED, RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, 0 },
+		{ EV(ESTABLISHED), ST(RPING_SRC),
+		  ACT(SEND_SOURCE) | T, 0 },
+		{ EV(GO_AHEAD), ST(RPING_SINK),
+		  ACT(SEND_SINK) | T, 0 },
+		{ EV(GO_AHEAD), ST(VERIFY), ACT(VERIFY_SINK), 0 },
+		{ EV(CHECK_BAD), ST(CLOSING),
+		  ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(FAILED), ACT(FINISH), 0 },
 	};
 	struct rdma_client_fsm f;
 	bool ok;
 
 	init(&f, true, 0, 2, false);
 	ok = RUN(&f, setup, "setup") && RUN(&f, rows, "rping");
-	tap_ok(ok && f.fail == RDMA_CLIENT_FAIL_NONE && f.pings_done == 2 &&
+	tap_ok(ok && f.fail == FAIL(NONE) && f.pings_done == 2 &&
 	       f.verify, "rping: source advert, sink advert, verify, twice");
 
 	init(&f, true, 0, 2, true);
 	ok = RUN(&f, setup, "setup") && RUN(&f, bad, "rping mismatch");
-	tap_ok(ok && f.fail == RDMA_CLIENT_FAIL_MISMATCH &&
+	tap_ok(ok && f.fail == FAIL(MISMATCH) &&
 	       rdma_client_fsm_fail_code(f.fail) == 9,
 	       "rping sink mismatch: disconnect, then FAILED with exit 9");
 
 	init(&f, true, 0, 2, true);
 	run(&f, setup, 3, "setup");
-	tap_ok(rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &(struct rdma_client_step){ 0 })
-	       == -EPROTO && f.state == RDMA_CLIENT_ST_FAILED &&
-	       f.fail == RDMA_CLIENT_FAIL_PROTOCOL,
+	tap_ok(rdma_client_fsm_step(&f, EV(DESC_OK),
+				    &(struct rdma_client_step){ 0 })
+	       == -EPROTO && f.state == ST(FAILED) &&
+	       f.fail == FAIL(PROTOCOL),
 	       "rping: a DESC is illegal");
 }
 
@@ -197,9 +287,9 @@ struct fail_case {
 static void reach(struct rdma_client_fsm *f, enum rdma_client_state s)
 {
 	static const enum rdma_client_event path[] = {
-		RDMA_CLIENT_EV_START, RDMA_CLIENT_EV_ADDR_OK, RDMA_CLIENT_EV_ROUTE_OK,
-		RDMA_CLIENT_EV_ESTABLISHED, RDMA_CLIENT_EV_DESC_OK, RDMA_CLIENT_EV_OP_DONE,
-		RDMA_CLIENT_EV_CHECK_OK, RDMA_CLIENT_EV_OP_DONE, RDMA_CLIENT_EV_RESULT_OK,
+		EV(START), EV(ADDR_OK), EV(ROUTE_OK),
+		EV(ESTABLISHED), EV(DESC_OK), EV(OP_DONE),
+		EV(CHECK_OK), EV(OP_DONE), EV(RESULT_OK),
 	};
 	struct rdma_client_step st;
 	size_t i;
@@ -212,74 +302,74 @@ static void reach(struct rdma_client_fsm *f, enum rdma_client_state s)
 static void test_failures(void)
 {
 	static const struct fail_case cases[] = {
-		{ "ADDR_ERR", RDMA_CLIENT_ST_ADDR, RDMA_CLIENT_EV_ADDR_ERR, RDMA_CLIENT_ST_FAILED,
-		  RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_ADDR, 0 },
-		{ "timeout in ADDR", RDMA_CLIENT_ST_ADDR, RDMA_CLIENT_EV_TIMEOUT,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_ADDR, 0 },
-		{ "ROUTE_ERR", RDMA_CLIENT_ST_ROUTE, RDMA_CLIENT_EV_ROUTE_ERR,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_ROUTE, 0 },
-		{ "timeout in ROUTE", RDMA_CLIENT_ST_ROUTE, RDMA_CLIENT_EV_TIMEOUT,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_ROUTE, 0 },
-		{ "REJECTED", RDMA_CLIENT_ST_CONNECT, RDMA_CLIENT_EV_REJECTED,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_REJECTED, 0 },
-		{ "CONN_ERR", RDMA_CLIENT_ST_CONNECT, RDMA_CLIENT_EV_CONN_ERR,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_CONNECT, 0 },
-		{ "timeout in CONNECT", RDMA_CLIENT_ST_CONNECT, RDMA_CLIENT_EV_TIMEOUT,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_TIMEOUT, 0 },
-		{ "bad welcome", RDMA_CLIENT_ST_CONNECT, RDMA_CLIENT_EV_PROTO_ERR,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_PROTOCOL, 0 },
-		{ "local error in CONNECT", RDMA_CLIENT_ST_CONNECT,
-		  RDMA_CLIENT_EV_LOCAL_ERR, RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH,
-		  RDMA_CLIENT_FAIL_LOCAL, 0 },
-		{ "timeout in DESC", RDMA_CLIENT_ST_DESC, RDMA_CLIENT_EV_TIMEOUT,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_TIMEOUT, 0 },
-		{ "bad DESC", RDMA_CLIENT_ST_DESC, RDMA_CLIENT_EV_PROTO_ERR,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_PROTOCOL, 0 },
-		{ "WC_ERR in OPS", RDMA_CLIENT_ST_OPS, RDMA_CLIENT_EV_WC_ERR,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "peer gone in OPS", RDMA_CLIENT_ST_OPS, RDMA_CLIENT_EV_DISCONNECTED,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "unreachable in OPS (partition)", RDMA_CLIENT_ST_OPS,
-		  RDMA_CLIENT_EV_CONN_ERR, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "READ mismatch", RDMA_CLIENT_ST_VERIFY, RDMA_CLIENT_EV_CHECK_BAD,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_MISMATCH, 0 },
-		{ "RESULT mismatch", RDMA_CLIENT_ST_RESULT, RDMA_CLIENT_EV_RESULT_BAD,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_MISMATCH, 0 },
-		{ "peer gone in RESULT", RDMA_CLIENT_ST_RESULT,
-		  RDMA_CLIENT_EV_DISCONNECTED, RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH,
-		  RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "disconnect timeout", RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_EV_TIMEOUT,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_TIMEOUT, 0 },
-		{ "second ESTABLISHED", RDMA_CLIENT_ST_OPS, RDMA_CLIENT_EV_ESTABLISHED,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_PROTOCOL, -EPROTO },
-		{ "RESULT while in OPS", RDMA_CLIENT_ST_OPS, RDMA_CLIENT_EV_RESULT_OK,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_PROTOCOL, -EPROTO },
-		{ "GO_AHEAD in native", RDMA_CLIENT_ST_DESC, RDMA_CLIENT_EV_GO_AHEAD,
-		  RDMA_CLIENT_ST_CLOSING, RDMA_CLIENT_ACT_DISCONNECT | T,
-		  RDMA_CLIENT_FAIL_PROTOCOL, -EPROTO },
-		{ "server deadline ABORT in OPS", RDMA_CLIENT_ST_OPS,
-		  RDMA_CLIENT_EV_SRV_TIMEOUT, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, RDMA_CLIENT_FAIL_TIMEOUT, 0 },
-		{ "server shutdown ABORT in OPS", RDMA_CLIENT_ST_OPS,
-		  RDMA_CLIENT_EV_SRV_ABORT, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "server ABORT in RESULT", RDMA_CLIENT_ST_RESULT,
-		  RDMA_CLIENT_EV_SRV_ABORT, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, RDMA_CLIENT_FAIL_COMPLETION, 0 },
-		{ "server deadline ABORT in DESC", RDMA_CLIENT_ST_DESC,
-		  RDMA_CLIENT_EV_SRV_TIMEOUT, RDMA_CLIENT_ST_CLOSING,
-		  RDMA_CLIENT_ACT_DISCONNECT | T, RDMA_CLIENT_FAIL_TIMEOUT, 0 },
-		{ "OP_DONE before connect", RDMA_CLIENT_ST_ROUTE, RDMA_CLIENT_EV_OP_DONE,
-		  RDMA_CLIENT_ST_FAILED, RDMA_CLIENT_ACT_FINISH, RDMA_CLIENT_FAIL_PROTOCOL,
+		{ "ADDR_ERR", ST(ADDR), EV(ADDR_ERR), ST(FAILED),
+		  ACT(FINISH), FAIL(ADDR), 0 },
+		{ "timeout in ADDR", ST(ADDR), EV(TIMEOUT),
+		  ST(FAILED), ACT(FINISH), FAIL(ADDR), 0 },
+		{ "ROUTE_ERR", ST(ROUTE), EV(ROUTE_ERR),
+		  ST(FAILED), ACT(FINISH), FAIL(ROUTE), 0 },
+		{ "timeout in ROUTE", ST(ROUTE), EV(TIMEOUT),
+		  ST(FAILED), ACT(FINISH), FAIL(ROUTE), 0 },
+		{ "REJECTED", ST(CONNECT), EV(REJECTED),
+		  ST(FAILED), ACT(FINISH), FAIL(REJECTED), 0 },
+		{ "CONN_ERR", ST(CONNECT), EV(CONN_ERR),
+		  ST(FAILED), ACT(FINISH), FAIL(CONNECT), 0 },
+		{ "timeout in CONNECT", ST(CONNECT), EV(TIMEOUT),
+		  ST(FAILED), ACT(FINISH), FAIL(TIMEOUT), 0 },
+		{ "bad welcome", ST(CONNECT), EV(PROTO_ERR),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(PROTOCOL), 0 },
+		{ "local error in CONNECT", ST(CONNECT),
+		  EV(LOCAL_ERR), ST(FAILED), ACT(FINISH),
+		  FAIL(LOCAL), 0 },
+		{ "timeout in DESC", ST(DESC), EV(TIMEOUT),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(TIMEOUT), 0 },
+		{ "bad DESC", ST(DESC), EV(PROTO_ERR),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(PROTOCOL), 0 },
+		{ "WC_ERR in OPS", ST(OPS), EV(WC_ERR),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(COMPLETION), 0 },
+		{ "peer gone in OPS", ST(OPS), EV(DISCONNECTED),
+		  ST(FAILED), ACT(FINISH), FAIL(COMPLETION), 0 },
+		{ "unreachable in OPS (partition)", ST(OPS),
+		  EV(CONN_ERR), ST(CLOSING),
+		  ACT(DISCONNECT) | T, FAIL(COMPLETION), 0 },
+		{ "READ mismatch", ST(VERIFY), EV(CHECK_BAD),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(MISMATCH), 0 },
+		{ "RESULT mismatch", ST(RESULT), EV(RESULT_BAD),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(MISMATCH), 0 },
+		{ "peer gone in RESULT", ST(RESULT),
+		  EV(DISCONNECTED), ST(FAILED), ACT(FINISH),
+		  FAIL(COMPLETION), 0 },
+		{ "disconnect timeout", ST(CLOSING), EV(TIMEOUT),
+		  ST(FAILED), ACT(FINISH), FAIL(TIMEOUT), 0 },
+		{ "second ESTABLISHED", ST(OPS), EV(ESTABLISHED),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(PROTOCOL), -EPROTO },
+		{ "RESULT while in OPS", ST(OPS), EV(RESULT_OK),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(PROTOCOL), -EPROTO },
+		{ "GO_AHEAD in native", ST(DESC), EV(GO_AHEAD),
+		  ST(CLOSING), ACT(DISCONNECT) | T,
+		  FAIL(PROTOCOL), -EPROTO },
+		{ "server deadline ABORT in OPS", ST(OPS),
+		  EV(SRV_TIMEOUT), ST(CLOSING),
+		  ACT(DISCONNECT) | T, FAIL(TIMEOUT), 0 },
+		{ "server shutdown ABORT in OPS", ST(OPS),
+		  EV(SRV_ABORT), ST(CLOSING),
+		  ACT(DISCONNECT) | T, FAIL(COMPLETION), 0 },
+		{ "server ABORT in RESULT", ST(RESULT),
+		  EV(SRV_ABORT), ST(CLOSING),
+		  ACT(DISCONNECT) | T, FAIL(COMPLETION), 0 },
+		{ "server deadline ABORT in DESC", ST(DESC),
+		  EV(SRV_TIMEOUT), ST(CLOSING),
+		  ACT(DISCONNECT) | T, FAIL(TIMEOUT), 0 },
+		{ "OP_DONE before connect", ST(ROUTE), EV(OP_DONE),
+		  ST(FAILED), ACT(FINISH), FAIL(PROTOCOL),
 		  -EPROTO },
 	};
 	const struct fail_case *fc;
@@ -293,33 +383,37 @@ static void test_failures(void)
 		reach(&f, fc->at);
 		if (f.state != fc->at) {
 			tap_ok(0, "%s: could not reach %s", fc->name,
-			       rdma_client_fsm_state_str(fc->at));
+			       state_str(fc->at));
 			continue;
 		}
 		ret = rdma_client_fsm_step(&f, fc->ev, &st);
 		tap_ok(ret == fc->ret && f.state == fc->want &&
-		       st.act == fc->act && f.fail == fc->fail,
-		       "%s in %s -> %s, %s (got %s, act 0x%x, fail %s)",
-		       rdma_client_fsm_event_str(fc->ev), rdma_client_fsm_state_str(fc->at),
-		       rdma_client_fsm_state_str(fc->want), rdma_client_fsm_fail_str(fc->fail),
-		       rdma_client_fsm_state_str(f.state), st.act,
-		       rdma_client_fsm_fail_str(f.fail));
+		       st.act == fc->act && f.fail == fc->fail &&
+		       f.fail_state == fc->at,
+		       "%s in %s -> %s, %s, failed in %s (got %s, act 0x%x, "
+		       "fail %s in %s)", event_str(fc->ev), state_str(fc->at),
+		       state_str(fc->want), rdma_client_fsm_fail_str(fc->fail),
+		       state_str(fc->at), state_str(f.state), st.act,
+		       rdma_client_fsm_fail_str(f.fail),
+		       state_str(f.fail_state));
 	}
 
 	/* The first failure is kept. */
-	reach(&f, RDMA_CLIENT_ST_OPS);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_WC_ERR, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_CHECK_BAD, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_TIMEOUT, &st);
-	tap_ok(f.state == RDMA_CLIENT_ST_FAILED && f.fail == RDMA_CLIENT_FAIL_COMPLETION,
-	       "the first failure's class is kept through closing");
+	reach(&f, ST(OPS));
+	rdma_client_fsm_step(&f, EV(WC_ERR), &st);
+	rdma_client_fsm_step(&f, EV(CHECK_BAD), &st);
+	rdma_client_fsm_step(&f, EV(TIMEOUT), &st);
+	tap_ok(f.state == ST(FAILED) && f.fail == FAIL(COMPLETION) &&
+	       f.fail_state == ST(OPS),
+	       "the first failure's class and state are kept through "
+	       "closing");
 
 	/* ABORT, then the server's disconnect: the ABORT's class stays. */
-	reach(&f, RDMA_CLIENT_ST_OPS);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_SRV_TIMEOUT, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_WC_ERR, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DISCONNECTED, &st);
-	tap_ok(f.state == RDMA_CLIENT_ST_FAILED && f.fail == RDMA_CLIENT_FAIL_TIMEOUT &&
+	reach(&f, ST(OPS));
+	rdma_client_fsm_step(&f, EV(SRV_TIMEOUT), &st);
+	rdma_client_fsm_step(&f, EV(WC_ERR), &st);
+	rdma_client_fsm_step(&f, EV(DISCONNECTED), &st);
+	tap_ok(f.state == ST(FAILED) && f.fail == FAIL(TIMEOUT) &&
 	       rdma_client_fsm_fail_code(f.fail) == 6,
 	       "server deadline ABORT, then disconnect: timed out, exit 6");
 }
@@ -331,22 +425,22 @@ static void test_abort_reasons(void)
 		uint8_t reason;
 		enum rdma_client_event ev;
 	} t[] = {
-		{ PROTO_ABORT_SESSION, RDMA_CLIENT_EV_SRV_TIMEOUT },
-		{ PROTO_ABORT_DURATION, RDMA_CLIENT_EV_SRV_TIMEOUT },
-		{ PROTO_ABORT_IDLE, RDMA_CLIENT_EV_SRV_TIMEOUT },
-		{ PROTO_ABORT_STALLED, RDMA_CLIENT_EV_SRV_TIMEOUT },
-		{ PROTO_ABORT_PROTOCOL, RDMA_CLIENT_EV_PROTO_ERR },
-		{ PROTO_ABORT_AUTH, RDMA_CLIENT_EV_KEY_ERR },
-		{ PROTO_ABORT_SHUTDOWN, RDMA_CLIENT_EV_SRV_ABORT },
-		{ 0, RDMA_CLIENT_EV_SRV_ABORT },
-		{ 99, RDMA_CLIENT_EV_SRV_ABORT },
+		{ PROTO_ABORT_SESSION, EV(SRV_TIMEOUT) },
+		{ PROTO_ABORT_DURATION, EV(SRV_TIMEOUT) },
+		{ PROTO_ABORT_IDLE, EV(SRV_TIMEOUT) },
+		{ PROTO_ABORT_STALLED, EV(SRV_TIMEOUT) },
+		{ PROTO_ABORT_PROTOCOL, EV(PROTO_ERR) },
+		{ PROTO_ABORT_AUTH, EV(KEY_ERR) },
+		{ PROTO_ABORT_SHUTDOWN, EV(SRV_ABORT) },
+		{ 0, EV(SRV_ABORT) },
+		{ 99, EV(SRV_ABORT) },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		tap_ok(rdma_client_fsm_abort_event(t[i].reason) == t[i].ev,
 		       "ABORT reason %u -> %s", t[i].reason,
-		       rdma_client_fsm_event_str(t[i].ev));
+		       event_str(t[i].ev));
 }
 
 /* A keyed server and no key (or a refused key): its own class, exit 10;
@@ -356,85 +450,215 @@ static void test_key(void)
 	struct rdma_client_step st;
 	struct rdma_client_fsm f;
 
-	reach(&f, RDMA_CLIENT_ST_CONNECT);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_KEY_ERR, &st);
-	tap_ok(f.fail == RDMA_CLIENT_FAIL_KEY && rdma_client_fsm_fail_code(f.fail) == 10 &&
-	       f.state == RDMA_CLIENT_ST_CLOSING && (st.act & RDMA_CLIENT_ACT_DISCONNECT),
+	reach(&f, ST(CONNECT));
+	rdma_client_fsm_step(&f, EV(KEY_ERR), &st);
+	tap_ok(f.fail == FAIL(KEY) && rdma_client_fsm_fail_code(f.fail) == 10 &&
+	       f.state == ST(CLOSING) && (st.act & ACT(DISCONNECT)),
 	       "no key at the welcome: key class, exit 10, disconnect (%s)",
-	       rdma_client_fsm_state_str(f.state));
-	reach(&f, RDMA_CLIENT_ST_DESC);
-	rdma_client_fsm_step(&f, rdma_client_fsm_abort_event(PROTO_ABORT_AUTH), &st);
-	tap_ok(f.fail == RDMA_CLIENT_FAIL_KEY && f.state == RDMA_CLIENT_ST_CLOSING,
+	       state_str(f.state));
+	reach(&f, ST(DESC));
+	rdma_client_fsm_step(&f, rdma_client_fsm_abort_event(PROTO_ABORT_AUTH),
+			     &st);
+	tap_ok(f.fail == FAIL(KEY) && f.state == ST(CLOSING),
 	       "ABORT for a wrong key while waiting for DESC: key class");
 }
 
 /* The worst of two failures: a mismatch anywhere, then the larger code. */
 static void test_worse(void)
 {
-	tap_ok(rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_MISMATCH, RDMA_CLIENT_FAIL_KEY) &&
-	       !rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_KEY, RDMA_CLIENT_FAIL_MISMATCH),
+	tap_ok(rdma_client_fsm_fail_worse(FAIL(MISMATCH), FAIL(KEY)) &&
+	       !rdma_client_fsm_fail_worse(FAIL(KEY), FAIL(MISMATCH)),
 	       "a mismatch is worse than a key failure (exit 10 > 9)");
-	tap_ok(rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_KEY, RDMA_CLIENT_FAIL_REJECTED) &&
-	       rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_TIMEOUT, RDMA_CLIENT_FAIL_REJECTED) &&
-	       !rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_REJECTED, RDMA_CLIENT_FAIL_TIMEOUT),
+	tap_ok(rdma_client_fsm_fail_worse(FAIL(KEY), FAIL(REJECTED)) &&
+	       rdma_client_fsm_fail_worse(FAIL(TIMEOUT), FAIL(REJECTED)) &&
+	       !rdma_client_fsm_fail_worse(FAIL(REJECTED), FAIL(TIMEOUT)),
 	       "otherwise the larger exit code");
-	tap_ok(!rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_NONE, RDMA_CLIENT_FAIL_LOCAL) &&
-	       rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_LOCAL, RDMA_CLIENT_FAIL_NONE) &&
-	       !rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_MISMATCH, RDMA_CLIENT_FAIL_MISMATCH),
+	tap_ok(!rdma_client_fsm_fail_worse(FAIL(NONE), FAIL(LOCAL)) &&
+	       rdma_client_fsm_fail_worse(FAIL(LOCAL), FAIL(NONE)) &&
+	       !rdma_client_fsm_fail_worse(FAIL(MISMATCH), FAIL(MISMATCH)),
 	       "any failure is worse than none; nothing worse than itself");
 }
 
-/* Every state x every event: no crash, sane result, terminal is sticky. */
+/*
+ * Every state x every event, each with its exact outcome: the next state,
+ * the actions, the return, the failure class and where it was recorded.
+ * The states are reached as reach() does (native READ+WRITE, 1 iteration,
+ * verified), the rping ones with rping, 1 iteration.
+ */
+
+/* The expected events of each state, as reached. */
+static const struct legal {
+	enum rdma_client_state s;
+	enum rdma_client_event ev;
+	enum rdma_client_state next;
+	uint32_t act;
+} legal[] = {
+	{ ST(IDLE), EV(START), ST(ADDR), ACT(RESOLVE_ADDR) | T },
+	{ ST(ADDR), EV(ADDR_OK), ST(ROUTE), ACT(RESOLVE_ROUTE) | T },
+	{ ST(ROUTE), EV(ROUTE_OK), ST(CONNECT), ACT(CONNECT) | T },
+	{ ST(CONNECT), EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH) },
+	{ ST(CONNECT), EV(ESTABLISHED), ST(DESC), T },
+	{ ST(CONNECT), EV(ESTABLISHED_AUTH), ST(DESC), ACT(SEND_AUTH) | T },
+	{ ST(CONNECT), EV(DESC_OK), ST(CONNECT), 0 },
+	{ ST(DESC), EV(DESC_OK), ST(OPS), ACT(POST_READ) | T },
+	{ ST(OPS), EV(OP_DONE), ST(VERIFY), ACT(VERIFY_READ) },
+	/* STOP with the only READ in flight: nothing more to post. */
+	{ ST(OPS), EV(STOP), ST(OPS), T },
+	{ ST(VERIFY), EV(CHECK_OK), ST(OPS), ACT(POST_WRITE) | T },
+	{ ST(RESULT), EV(RESULT_OK), ST(CLOSING), ACT(DISCONNECT) | T },
+	{ ST(RPING_SRC), EV(GO_AHEAD), ST(RPING_SINK), ACT(SEND_SINK) | T },
+	{ ST(RPING_SINK), EV(GO_AHEAD), ST(VERIFY), ACT(VERIFY_SINK) },
+	{ ST(CLOSING), EV(DISCONNECTED), ST(DONE), ACT(FINISH) },
+	{ ST(CLOSING), EV(TIMEOUT), ST(FAILED), ACT(FINISH) },
+};
+
+/* The class of each failure event; CONN_ERR, DISCONNECTED and TIMEOUT
+ * depend on the state (below). */
+static const enum rdma_client_fail err_class[RDMA_CLIENT_EV__COUNT] = {
+	[EV(ADDR_ERR)] = FAIL(ADDR),
+	[EV(ROUTE_ERR)] = FAIL(ROUTE),
+	[EV(REJECTED)] = FAIL(REJECTED),
+	[EV(CONN_ERR)] = FAIL(COMPLETION),
+	[EV(CHECK_BAD)] = FAIL(MISMATCH),
+	[EV(RESULT_BAD)] = FAIL(MISMATCH),
+	[EV(PROTO_ERR)] = FAIL(PROTOCOL),
+	[EV(KEY_ERR)] = FAIL(KEY),
+	[EV(WC_ERR)] = FAIL(COMPLETION),
+	[EV(DISCONNECTED)] = FAIL(COMPLETION),
+	[EV(TIMEOUT)] = FAIL(TIMEOUT),
+	[EV(LOCAL_ERR)] = FAIL(LOCAL),
+	[EV(SRV_TIMEOUT)] = FAIL(TIMEOUT),
+	[EV(SRV_ABORT)] = FAIL(COMPLETION),
+};
+
+struct expect {
+	enum rdma_client_state next;
+	uint32_t act;
+	int ret;
+	enum rdma_client_fail fail;	/* NONE: no failure recorded */
+};
+
+static struct expect expect_of(enum rdma_client_state s,
+			       enum rdma_client_event e)
+{
+	struct expect x = { s, 0, 0, FAIL(NONE) };
+	bool up;
+	size_t i;
+
+	for (i = 0; i < sizeof(legal) / sizeof(legal[0]); i++) {
+		if (legal[i].s == s && legal[i].ev == e) {
+			x.next = legal[i].next;
+			x.act = legal[i].act;
+			if (s == ST(CLOSING) && e == EV(TIMEOUT))
+				x.fail = FAIL(TIMEOUT);
+			return x;
+		}
+	}
+	/* Over, closing, or a duration timer outside OPS: nothing. */
+	if (s == ST(DONE) || s == ST(FAILED) || s == ST(CLOSING) ||
+	    e == EV(STOP))
+		return x;
+	up = s == ST(DESC) || s == ST(OPS) || s == ST(VERIFY) ||
+	     s == ST(RESULT) || s == ST(RPING_SRC) || s == ST(RPING_SINK) ||
+	     (s == ST(CONNECT) && (e == EV(PROTO_ERR) || e == EV(KEY_ERR)));
+	x.fail = err_class[e];
+	if (x.fail == FAIL(NONE)) {
+		x.fail = FAIL(PROTOCOL);	/* legal, but not here */
+		x.ret = -EPROTO;
+	}
+	if (s == ST(CONNECT) && (e == EV(CONN_ERR) || e == EV(DISCONNECTED)))
+		x.fail = FAIL(CONNECT);
+	if (e == EV(TIMEOUT) && s == ST(ADDR))
+		x.fail = FAIL(ADDR);
+	if (e == EV(TIMEOUT) && s == ST(ROUTE))
+		x.fail = FAIL(ROUTE);
+	/* The peer is gone: nothing to disconnect. */
+	if (up && e != EV(DISCONNECTED)) {
+		x.next = ST(CLOSING);
+		x.act = ACT(DISCONNECT) | T;
+	} else {
+		x.next = ST(FAILED);
+		x.act = ACT(FINISH);
+	}
+	return x;
+}
+
+static void reach_any(struct rdma_client_fsm *f, enum rdma_client_state s)
+{
+	struct rdma_client_step st;
+
+	if (s == ST(RPING_SRC) || s == ST(RPING_SINK)) {
+		init(f, true, 0, 1, true);
+		run(f, setup, 3, "setup");
+		rdma_client_fsm_step(f, EV(ESTABLISHED), &st);
+		if (s == ST(RPING_SINK))
+			rdma_client_fsm_step(f, EV(GO_AHEAD), &st);
+	} else if (s == ST(DONE)) {
+		reach(f, ST(CLOSING));
+		rdma_client_fsm_step(f, EV(DISCONNECTED), &st);
+	} else if (s == ST(FAILED)) {
+		reach(f, ST(ADDR));
+		rdma_client_fsm_step(f, EV(ADDR_ERR), &st);
+	} else {
+		reach(f, s);
+	}
+}
+
 static void test_matrix(void)
 {
 	struct rdma_client_step st;
 	struct rdma_client_fsm f;
-	int s, e, ret, bad = 0, ignored_terminal = 1;
+	enum rdma_client_fail before;
+	enum rdma_client_state before_at, at;
+	struct expect x;
+	int s, e, ret, bad = 0, cells = 0;
+	bool ok;
 
-	for (s = 0; s < RDMA_CLIENT_ST__COUNT; s++) {
-		for (e = 0; e < RDMA_CLIENT_EV__COUNT; e++) {
-			reach(&f, (enum rdma_client_state)s);
-			if (s == RDMA_CLIENT_ST_DONE) {
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DISCONNECTED, &st);
-			} else if (s == RDMA_CLIENT_ST_FAILED) {
-				init(&f, false, RW, 1, true);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_START, &st);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ADDR_ERR, &st);
-			} else if (s == RDMA_CLIENT_ST_RPING_SRC ||
-				   s == RDMA_CLIENT_ST_RPING_SINK) {
-				init(&f, true, 0, 1, true);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_START, &st);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ADDR_OK, &st);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ROUTE_OK, &st);
-				rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-				if (s == RDMA_CLIENT_ST_RPING_SINK)
-					rdma_client_fsm_step(&f, RDMA_CLIENT_EV_GO_AHEAD,
-						       &st);
-			}
+	for (s = 0; s < ST(_COUNT); s++) {
+		for (e = 0; e < EV(_COUNT); e++) {
+			reach_any(&f, (enum rdma_client_state)s);
 			if ((int)f.state != s) {
 				tap_diag("cannot reach %s",
-					 rdma_client_fsm_state_str((enum rdma_client_state)s));
+					 state_str((enum rdma_client_state)s));
 				bad++;
 				continue;
 			}
-			ret = rdma_client_fsm_step(&f, (enum rdma_client_event)e, &st);
-			if (ret != 0 && ret != -EPROTO)
+			before = f.fail;
+			before_at = f.fail_state;
+			x = expect_of((enum rdma_client_state)s,
+				      (enum rdma_client_event)e);
+			/* A failure already recorded (FAILED) stays. */
+			if (before != FAIL(NONE))
+				x.fail = before;
+			ret = rdma_client_fsm_step(&f,
+						   (enum rdma_client_event)e,
+						   &st);
+			cells++;
+			ok = ret == x.ret && f.state == x.next &&
+			     st.act == x.act && f.fail == x.fail;
+			at = before != FAIL(NONE) ? before_at :
+			     (enum rdma_client_state)s;
+			if (ok && x.fail != FAIL(NONE))
+				ok = f.fail_state == at;
+			if (!ok) {
 				bad++;
-			if (ret == -EPROTO && (f.fail != RDMA_CLIENT_FAIL_PROTOCOL ||
-			    (f.state != RDMA_CLIENT_ST_FAILED &&
-			     f.state != RDMA_CLIENT_ST_CLOSING)))
-				bad++;
-			if ((s == RDMA_CLIENT_ST_DONE || s == RDMA_CLIENT_ST_FAILED) &&
-			    (ret || (int)f.state != s || st.act))
-				ignored_terminal = 0;
-			if ((st.act & RDMA_CLIENT_ACT_FINISH) &&
-			    !rdma_client_fsm_terminal(&f))
-				bad++;
+				tap_diag("%s + %s: got %s act 0x%x ret %d fail "
+					 "%s in %s; want %s act 0x%x ret %d "
+					 "fail %s",
+					 state_str((enum rdma_client_state)s),
+					 event_str((enum rdma_client_event)e),
+					 state_str(f.state), st.act, ret,
+					 rdma_client_fsm_fail_str(f.fail),
+					 state_str(f.fail_state),
+					 state_str(x.next), x.act, x.ret,
+					 rdma_client_fsm_fail_str(x.fail));
+			}
 		}
 	}
-	tap_ok(bad == 0, "every state x event: legal or rejected as a "
-	       "protocol error (%d bad)", bad);
-	tap_ok(ignored_terminal, "DONE and FAILED ignore every event");
+	tap_ok(bad == 0 && cells == ST(_COUNT) * EV(_COUNT),
+	       "every state x event (%d): the exact next state, actions, "
+	       "return, failure class and where it failed (%d differ)",
+	       cells, bad);
 }
 
 /*
@@ -448,20 +672,21 @@ struct pipe_log {
 	uint32_t steps;
 };
 
-static void pipe_apply(struct rdma_client_fsm *f, const struct rdma_client_step *st,
+static void pipe_apply(struct rdma_client_fsm *f,
+		       const struct rdma_client_step *st,
 		       struct pipe_log *lg, uint32_t *inflight)
 {
 	uint32_t *posted;
 
-	if (!(st->act & (RDMA_CLIENT_ACT_POST_READ | RDMA_CLIENT_ACT_POST_WRITE)))
+	if (!(st->act & (ACT(POST_READ) | ACT(POST_WRITE))))
 		return;
-	posted = st->act & RDMA_CLIENT_ACT_POST_READ ? &lg->reads_posted :
+	posted = st->act & ACT(POST_READ) ? &lg->reads_posted :
 						 &lg->writes_posted;
 	if (st->iter != *posted)
 		lg->in_order = false;
 	if (!st->count)
 		lg->count_ok = false;
-	if ((st->act & RDMA_CLIENT_ACT_POST_WRITE) &&
+	if ((st->act & ACT(POST_WRITE)) &&
 	    st->iter + st->count == f->limit &&
 	    (st->count != 1 || *inflight != 0))
 		lg->last_alone = false;
@@ -480,20 +705,20 @@ static void pipe_run(struct rdma_client_fsm *f, struct pipe_log *lg,
 	memset(lg, 0, sizeof(*lg));
 	lg->in_order = lg->last_alone = lg->count_ok = true;
 	run(f, setup, 3, "setup");
-	rdma_client_fsm_step(f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	rdma_client_fsm_step(f, RDMA_CLIENT_EV_DESC_OK, &st);
+	rdma_client_fsm_step(f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(f, EV(DESC_OK), &st);
 	pipe_apply(f, &st, lg, &inflight);
-	while (f->state == RDMA_CLIENT_ST_OPS && lg->steps < 10000) {
+	while (f->state == ST(OPS) && lg->steps < 10000) {
 		lg->steps++;
 		if (lg->steps == stop_after) {
-			rdma_client_fsm_step(f, RDMA_CLIENT_EV_STOP, &st);
+			rdma_client_fsm_step(f, EV(STOP), &st);
 			pipe_apply(f, &st, lg, &inflight);
 			continue;
 		}
-		rdma_client_fsm_step(f, RDMA_CLIENT_EV_OP_DONE, &st);
+		rdma_client_fsm_step(f, EV(OP_DONE), &st);
 		inflight--;
-		if (st.act & RDMA_CLIENT_ACT_VERIFY_READ)
-			rdma_client_fsm_step(f, RDMA_CLIENT_EV_CHECK_OK, &st);
+		if (st.act & ACT(VERIFY_READ))
+			rdma_client_fsm_step(f, EV(CHECK_OK), &st);
 		pipe_apply(f, &st, lg, &inflight);
 	}
 }
@@ -507,7 +732,7 @@ static void test_depth(void)
 	init(&f, false, RW, 10, true);
 	rdma_client_fsm_pipeline(&f, 4, false);
 	pipe_run(&f, &lg, 0);
-	tap_ok(f.state == RDMA_CLIENT_ST_RESULT && f.reads_done == 10 &&
+	tap_ok(f.state == ST(RESULT) && f.reads_done == 10 &&
 	       f.writes_done == 10 && lg.reads_posted == 10 &&
 	       lg.writes_posted == 10 && lg.in_order && lg.count_ok,
 	       "depth 4: 10 READs and 10 WRITEs posted in order, then DONE");
@@ -518,22 +743,22 @@ static void test_depth(void)
 	init(&f, false, PROTO_OP_READ, 3, false);
 	rdma_client_fsm_pipeline(&f, 8, false);
 	run(&f, setup, 3, "setup");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &st);
-	tap_ok(st.act == (RDMA_CLIENT_ACT_POST_READ | T) && st.iter == 0 &&
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
+	tap_ok(st.act == (ACT(POST_READ) | T) && st.iter == 0 &&
 	       st.count == 3, "depth above iterations: all 3 READs at once");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st);
-	tap_ok(f.state == RDMA_CLIENT_ST_RESULT &&
-	       rdma_client_fsm_step(&f, RDMA_CLIENT_EV_OP_DONE, &st) == -EPROTO,
+	rdma_client_fsm_step(&f, EV(OP_DONE), &st);
+	rdma_client_fsm_step(&f, EV(OP_DONE), &st);
+	rdma_client_fsm_step(&f, EV(OP_DONE), &st);
+	tap_ok(f.state == ST(RESULT) &&
+	       rdma_client_fsm_step(&f, EV(OP_DONE), &st) == -EPROTO,
 	       "a completion nobody posted is a protocol error");
 
 	init(&f, false, PROTO_OP_WRITE, 2, true);
 	rdma_client_fsm_pipeline(&f, 4, false);
 	run(&f, setup, 3, "setup");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &st);
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
 	tap_ok(st.count == 1 && st.iter == 0, "2 WRITEs at depth 4: the "
 	       "first goes alone, since the second is the last");
 }
@@ -547,17 +772,17 @@ static void test_duration(void)
 	init(&f, false, RW, 1000, true);
 	rdma_client_fsm_pipeline(&f, 4, true);
 	run(&f, setup, 3, "setup");
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_ESTABLISHED, &st);
-	rdma_client_fsm_step(&f, RDMA_CLIENT_EV_DESC_OK, &st);
-	tap_ok((st.act & RDMA_CLIENT_ACT_ARM_DURATION) &&
-	       (st.act & RDMA_CLIENT_ACT_POST_READ) && st.count == 4,
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
+	tap_ok((st.act & ACT(ARM_DURATION)) &&
+	       (st.act & ACT(POST_READ)) && st.count == 4,
 	       "duration: the READ clock starts with the first READs");
 
 	/* STOP after 20 steps of READs: drain, then WRITEs with a clock. */
 	init(&f, false, PROTO_OP_READ, 1000, true);
 	rdma_client_fsm_pipeline(&f, 4, true);
 	pipe_run(&f, &lg, 20);
-	tap_ok(f.state == RDMA_CLIENT_ST_RESULT && f.reads_done == lg.reads_posted &&
+	tap_ok(f.state == ST(RESULT) && f.reads_done == lg.reads_posted &&
 	       f.reads_done < 1000 && f.reads_done >= 20,
 	       "duration READ: STOP drains what is in flight, then DONE "
 	       "(%u READs)", f.reads_done);
@@ -565,7 +790,7 @@ static void test_duration(void)
 	init(&f, false, PROTO_OP_WRITE, 1000, true);
 	rdma_client_fsm_pipeline(&f, 4, true);
 	pipe_run(&f, &lg, 20);
-	tap_ok(f.state == RDMA_CLIENT_ST_RESULT && f.writes_done == lg.writes_posted &&
+	tap_ok(f.state == ST(RESULT) && f.writes_done == lg.writes_posted &&
 	       f.writes_done < 1000 && lg.last_alone && lg.max_inflight == 4,
 	       "duration WRITE: STOP drains, then one last WRITE alone (%u)",
 	       f.writes_done);
@@ -573,10 +798,10 @@ static void test_duration(void)
 	init(&f, false, PROTO_OP_WRITE, 5, true);
 	rdma_client_fsm_pipeline(&f, 2, true);
 	pipe_run(&f, &lg, 0);
-	tap_ok(f.state == RDMA_CLIENT_ST_RESULT && f.writes_done == 5 &&
+	tap_ok(f.state == ST(RESULT) && f.writes_done == 5 &&
 	       lg.last_alone, "duration: the iteration cap still ends a run");
-	tap_ok(rdma_client_fsm_step(&f, RDMA_CLIENT_EV_STOP, &st) == 0 &&
-	       f.state == RDMA_CLIENT_ST_RESULT && st.act == 0,
+	tap_ok(rdma_client_fsm_step(&f, EV(STOP), &st) == 0 &&
+	       f.state == ST(RESULT) && st.act == 0,
 	       "a late STOP is ignored");
 }
 
@@ -584,22 +809,22 @@ static void test_names(void)
 {
 	int i, j, ok = 1;
 
-	for (i = 0; i < RDMA_CLIENT_ST__COUNT; i++)
-		if (!strcmp(rdma_client_fsm_state_str((enum rdma_client_state)i), "?") ||
-		    !strcmp(rdma_client_fsm_state_step((enum rdma_client_state)i), "?"))
+	for (i = 0; i < ST(_COUNT); i++)
+		if (!strcmp(state_str((enum rdma_client_state)i), "?") ||
+		    !strcmp(rdma_client_fsm_state_step(
+				    (enum rdma_client_state)i), "?"))
 			ok = 0;
-	for (i = 0; i < RDMA_CLIENT_EV__COUNT; i++)
-		if (!strcmp(rdma_client_fsm_event_str((enum rdma_client_event)i), "?"))
+	for (i = 0; i < EV(_COUNT); i++)
+		if (!strcmp(event_str((enum rdma_client_event)i), "?"))
 			ok = 0;
 	tap_ok(ok, "every state and event has a name");
 
-	ok = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_NONE) == 0;
-	for (i = 0; i < RDMA_CLIENT_FAIL__COUNT; i++)
-		for (j = i + 1; j < RDMA_CLIENT_FAIL__COUNT; j++)
-			if (rdma_client_fsm_fail_code((enum rdma_client_fail)i) ==
-			    rdma_client_fsm_fail_code((enum rdma_client_fail)j) ||
-			    rdma_client_fsm_fail_code((enum rdma_client_fail)j) ==
-			    64)
+	ok = rdma_client_fsm_fail_code(FAIL(NONE)) == 0;
+	for (i = 0; i < FAIL(_COUNT); i++)
+		for (j = i + 1; j < FAIL(_COUNT); j++)
+			if (code((enum rdma_client_fail)i) ==
+			    code((enum rdma_client_fail)j) ||
+			    code((enum rdma_client_fail)j) == 64)
 				ok = 0;
 	tap_ok(ok, "exit codes: 0 for success, distinct per failure class, "
 	       "none is 64");
@@ -612,6 +837,7 @@ int main(void)
 	test_worse();
 	test_native_both();
 	test_native_iters();
+	test_connect();
 	test_rping();
 	test_failures();
 	test_matrix();
