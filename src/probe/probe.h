@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * probe.h - rdma-probe: options, logging, the run context and the
- * connection object shared by its files.
+ * probe.h - rdma-probe: options, logging, the run context, outcomes and
+ * reports shared by its files.
  *
  *   rdma-probe.c    main: options, event_base, signals, exit code
  *   probe_opts.c    command line parsing and validation (pure)
- *   probe_fsm.c     client state machine (pure)
  *   probe_dest.c    name resolution of a destination (and -I)
- *   probe_conn.c    rdma_cm id, verbs resources, libevent wiring; the
- *                   context: CM channel, the run's connections, the loop
+ *   probe_ctx.c     the context: CM channel, the loop, the run's
+ *                   connections on the RDMA layer's client module
+ *                   (src/rdma/rdma_client.h; its state machine,
+ *                   rdma_client_fsm.h, gives the failure classes)
  *   probe_mesh.c    --targets: every host of a list at once
  *   probe_targets.c the --targets file (pure)
  *   probe_report.c  latency figures, exit codes, the human report, the
@@ -23,8 +24,8 @@
 #include <sys/socket.h>
 
 #include "auth.h"
-#include "probe_fsm.h"
 #include "probe_hist.h"
+#include "rdma_client_types.h"
 
 #define PROBE_DEFAULT_SIZE	(64u * 1024)
 #define PROBE_RPING_DEFAULT_SIZE 64u		/* stock rping -s buffer */
@@ -39,6 +40,12 @@
 #define PROBE_DEPTH_MAX		512u
 #define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
 #define PROBE_MESH_CONNS_MAX	4096u		/* --targets x -P */
+
+/* Exit status: a failed run's is its class's code (RDMA_CLIENT_FAILS). */
+#define PROBE_EXIT_USAGE	64
+/* Interrupted: 128 + the signal, as a shell reports it. */
+#define PROBE_EXIT_SIGINT	130
+#define PROBE_EXIT_SIGTERM	143
 
 /* ---- options (probe_opts.c) ------------------------------------------ */
 
@@ -113,8 +120,6 @@ void probe_opstat_add(struct probe_opstat *s, uint64_t posted, uint64_t done,
 void probe_opstat_merge(struct probe_opstat *dst,
 			const struct probe_opstat *src);
 
-uint64_t probe_now_ns(void);
-
 /* ---- destination (probe_dest.c) ------------------------------------- */
 
 #define PROBE_ADDR_LEN		64	/* "[v6 address]:port" and NUL */
@@ -141,34 +146,20 @@ int probe_dest_resolve(struct probe_dest *d, const char *what,
 /* "addr:port", plus " from src" with -I. */
 void probe_dest_format(const struct probe_dest *d, char *buf, size_t len);
 
-/* ---- connection (probe_conn.c) --------------------------------------- */
+/* ---- connections (probe_ctx.c) -------------------------------------- */
 
 struct probe_ctx;
 struct probe_conn;
-
-/* Moments of a connection's life, CLOCK_MONOTONIC ns (0: not reached). */
-struct probe_times {
-	uint64_t start;		/* rdma_resolve_addr called */
-	uint64_t addr;		/* ADDR_RESOLVED */
-	uint64_t route;		/* ROUTE_RESOLVED, rdma_connect called */
-	uint64_t established;	/* ESTABLISHED */
-	uint64_t desc;		/* DESC received (native) */
-	uint64_t ops_start;	/* first operation posted */
-	uint64_t ops_end;	/* last operation verified */
-	uint64_t done_sent;	/* DONE posted (native) */
-	uint64_t result;	/* RESULT received (native) */
-	uint64_t disconnect;	/* rdma_disconnect called */
-	uint64_t closed;	/* DISCONNECTED */
-};
+struct rdma_cm_chan;
 
 /* What a finished connection reports. */
 struct probe_outcome {
-	enum probe_fail fail;
+	enum rdma_client_fail fail;
 	const char *error;		/* the first failure's message */
 	const char *reason;		/* short: "busy", "refused"; or NULL */
-	enum probe_state fail_state;	/* where it failed (with fail) */
-	enum probe_state last_state;
-	const struct probe_times *times;
+	enum rdma_client_state fail_state;	/* where it failed */
+	enum rdma_client_state last_state;
+	const struct rdma_client_times *times;	/* the client module's */
 	const struct probe_opstat *reads;	/* native READs */
 	const struct probe_opstat *writes;	/* native WRITEs */
 	const struct probe_opstat *pings;	/* rping round trips */
@@ -189,8 +180,7 @@ struct probe_outcome {
  */
 struct probe_ctx {
 	struct event_base *base;
-	struct rdma_event_channel *cm_ch;
-	struct event *cm_ev;
+	struct rdma_cm_chan *chan;
 	bool busy_poll;
 	int active;		/* connections not finished yet */
 	struct probe_conn **conns;	/* of the current run */
@@ -219,12 +209,13 @@ int probe_ctx_run(struct probe_ctx *ctx);
 void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
 		       unsigned int *nkept);
 
-/* Fail the connection from outside (signal); why: a static string. */
-void probe_conn_abort(struct probe_conn *c, const char *why);
-void probe_conn_outcome(const struct probe_conn *c, struct probe_outcome *o);
-/* Release the RDMA resources and events, keep the figures. */
-void probe_conn_release(struct probe_conn *c);
-void probe_conn_free(struct probe_conn *c);
+/* Fail every connection of the run from outside (a signal); why: a
+ * static string. */
+void probe_ctx_abort(struct probe_ctx *ctx, const char *why);
+/* A connection's outcome; it points into c (until freed). */
+void probe_ctx_outcome(struct probe_conn *c, struct probe_outcome *o);
+/* Free kept connections and their array. */
+void probe_ctx_free_conns(struct probe_conn **v, unsigned int n);
 
 /* ---- report (probe_report.c) ----------------------------------------- */
 
@@ -235,9 +226,9 @@ struct probe_run {
 	unsigned int n;
 };
 
-/* The failure of a run with the largest exit code, PROBE_FAIL_NONE if
+/* The failure of a run with the largest exit code, RDMA_CLIENT_FAIL_NONE if
  * none; and that code. */
-enum probe_fail probe_run_worst(const struct probe_run *r);
+enum rdma_client_fail probe_run_worst(const struct probe_run *r);
 int probe_run_exit(const struct probe_run *r);
 
 void probe_report(FILE *f, const char *target, const struct probe_run *r);
@@ -254,7 +245,7 @@ struct probe_targets;
 struct probe_mesh_row {
 	const struct probe_target *target;
 	struct probe_dest dest;
-	enum probe_fail fail;		/* the row's own: name, set-up */
+	enum rdma_client_fail fail;	/* the row's own: name, set-up */
 	const char *reason;		/* short, with fail */
 	char error[320];		/* with fail */
 	struct probe_run run;		/* opts->parallel outcomes */
@@ -280,7 +271,7 @@ int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_targets *tl);
 /* The row's own failure, else the worst of its connections
  * (probe_report.c, with the run's). */
-enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
+enum rdma_client_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
 /* 0 if every target passed, else the largest code of any. */
 int probe_mesh_exit(const struct probe_mesh *m);
 /* Each failure's message on stderr: "rdma-probe: TARGET[: conn N]: ..." */

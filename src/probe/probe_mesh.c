@@ -22,7 +22,7 @@ static void mesh_resolve(struct probe_mesh_row *row,
 
 	if (probe_dest_resolve(&row->dest, "target", t->host, t->port,
 			       opts->source, row->error, sizeof(row->error))) {
-		row->fail = PROBE_FAIL_ADDR;
+		row->fail = RDMA_CLIENT_FAIL_ADDR;
 		row->reason = "unknown host";
 	}
 }
@@ -38,7 +38,7 @@ static int mesh_add(struct probe_mesh_row *row, struct probe_ctx *ctx,
 	ret = probe_ctx_add(ctx, opts, &row->dest, row->target->text,
 			    opts->parallel);
 	if (ret) {
-		row->fail = PROBE_FAIL_LOCAL;
+		row->fail = RDMA_CLIENT_FAIL_LOCAL;
 		row->reason = "set-up failed";
 		snprintf(row->error, sizeof(row->error), "cannot set up the "
 			 "connections: %s", strerror(-ret));
@@ -68,7 +68,7 @@ int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 	}
 	for (i = 0; i < m->n; i++) {
 		row = &m->rows[i];
-		if (row->fail != PROBE_FAIL_NONE)
+		if (row->fail != RDMA_CLIENT_FAIL_NONE)
 			continue;
 		ret = mesh_add(row, ctx, opts);
 		if (ret)
@@ -82,10 +82,10 @@ int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 	/* Connections are in ctx->conns in row order, parallel each. */
 	for (i = 0; i < m->n; i++) {
 		row = &m->rows[i];
-		if (row->fail != PROBE_FAIL_NONE)
+		if (row->fail != RDMA_CLIENT_FAIL_NONE)
 			continue;
 		for (j = 0; j < opts->parallel; j++)
-			probe_conn_outcome(ctx->conns[k++],
+			probe_ctx_outcome(ctx->conns[k++],
 					   &row->run.outcomes[j]);
 		row->run.n = opts->parallel;
 	}
@@ -102,10 +102,10 @@ void probe_mesh_log_errors(const struct probe_mesh *m)
 
 	for (i = 0; i < m->n; i++) {
 		row = &m->rows[i];
-		if (row->fail != PROBE_FAIL_NONE)
+		if (row->fail != RDMA_CLIENT_FAIL_NONE)
 			probe_err("%s: %s", row->target->text, row->error);
 		for (j = 0; j < row->run.n; j++)
-			if (row->run.outcomes[j].fail != PROBE_FAIL_NONE)
+			if (row->run.outcomes[j].fail != RDMA_CLIENT_FAIL_NONE)
 				probe_err("%s: conn %u: %s", row->target->text,
 					  j, row->run.outcomes[j].error);
 	}
@@ -115,9 +115,7 @@ void probe_mesh_free(struct probe_mesh *m)
 {
 	unsigned int i;
 
-	for (i = 0; i < m->nconns; i++)
-		probe_conn_free(m->conns[i]);
-	free(m->conns);
+	probe_ctx_free_conns(m->conns, m->nconns);
 	for (i = 0; i < m->n; i++)
 		free(m->rows[i].run.outcomes);
 	free(m->rows);

@@ -107,7 +107,7 @@ static void usage(FILE *f)
 		PROBE_DURATION_ITERS, PROBE_DEFAULT_TIMEOUT_MS / 1000,
 		PROBE_TARGETS_MAX);
 #define PROBE_X_HELP(name, code, text) fprintf(f, "  %2d  %s\n", code, text);
-	PROBE_FAILS(PROBE_X_HELP)
+	RDMA_CLIENT_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
 	fprintf(f, "  %2d  usage error\n", PROBE_EXIT_USAGE);
 	fprintf(f, "  %d  interrupted by SIGINT (a second one ends the run "

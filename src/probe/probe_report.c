@@ -46,14 +46,6 @@ void probe_dbg(int level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-uint64_t probe_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* ---- per-kind statistics ---------------------------------------------- */
 
 void probe_opstat_init(struct probe_opstat *s)
@@ -165,41 +157,41 @@ static bool run_figures(const struct probe_run *r, enum kind k,
 	return x->ops != 0;
 }
 
-/* The failure with the largest exit code, PROBE_FAIL_NONE if none. */
-enum probe_fail probe_run_worst(const struct probe_run *r)
+/* The failure with the largest exit code, RDMA_CLIENT_FAIL_NONE if none. */
+enum rdma_client_fail probe_run_worst(const struct probe_run *r)
 {
-	enum probe_fail worst = PROBE_FAIL_NONE;
+	enum rdma_client_fail worst = RDMA_CLIENT_FAIL_NONE;
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++)
-		if (probe_fail_worse(r->outcomes[i].fail, worst))
+		if (rdma_client_fsm_fail_worse(r->outcomes[i].fail, worst))
 			worst = r->outcomes[i].fail;
 	return worst;
 }
 
 int probe_run_exit(const struct probe_run *r)
 {
-	return probe_fail_exit(probe_run_worst(r));
+	return rdma_client_fsm_fail_code(probe_run_worst(r));
 }
 
-enum probe_fail probe_mesh_row_fail(const struct probe_mesh_row *row)
+enum rdma_client_fail probe_mesh_row_fail(const struct probe_mesh_row *row)
 {
-	if (row->fail != PROBE_FAIL_NONE)
+	if (row->fail != RDMA_CLIENT_FAIL_NONE)
 		return row->fail;
 	return probe_run_worst(&row->run);
 }
 
 int probe_mesh_exit(const struct probe_mesh *m)
 {
-	enum probe_fail worst = PROBE_FAIL_NONE, f;
+	enum rdma_client_fail worst = RDMA_CLIENT_FAIL_NONE, f;
 	unsigned int i;
 
 	for (i = 0; i < m->n; i++) {
 		f = probe_mesh_row_fail(&m->rows[i]);
-		if (probe_fail_worse(f, worst))
+		if (rdma_client_fsm_fail_worse(f, worst))
 			worst = f;
 	}
-	return probe_fail_exit(worst);
+	return rdma_client_fsm_fail_code(worst);
 }
 
 static unsigned int run_failed(const struct probe_run *r)
@@ -207,7 +199,7 @@ static unsigned int run_failed(const struct probe_run *r)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < r->n; i++)
-		n += r->outcomes[i].fail != PROBE_FAIL_NONE;
+		n += r->outcomes[i].fail != RDMA_CLIENT_FAIL_NONE;
 	return n;
 }
 
@@ -227,7 +219,7 @@ static const char *const phase_keys[PH__COUNT] = {
 
 /* Duration of a phase in ns, or -1 when the connection did not go
  * through it. */
-static int64_t phase_ns(const struct probe_times *t, enum phase p)
+static int64_t phase_ns(const struct rdma_client_times *t, enum phase p)
 {
 	uint64_t a = 0, b = 0;
 
@@ -284,16 +276,16 @@ static unsigned int phase_stats(const struct probe_run *r, enum phase p,
 }
 
 /* The failure class in lower case: "none", "addr", "rejected"... */
-static void fail_key(enum probe_fail fail, char *key, size_t len)
+static void fail_key(enum rdma_client_fail fail, char *key, size_t len)
 {
 	static const char *const keys[] = {
-#define PROBE_X_KEY(name, code, text) [PROBE_FAIL_##name] = #name,
-		PROBE_FAILS(PROBE_X_KEY)
-#undef PROBE_X_KEY
+#define RDMA_CLIENT_X_KEY(name, code, text) [RDMA_CLIENT_FAIL_##name] = #name,
+		RDMA_CLIENT_FAILS(RDMA_CLIENT_X_KEY)
+#undef RDMA_CLIENT_X_KEY
 	};
 	size_t i;
 
-	snprintf(key, len, "%s", (unsigned)fail < PROBE_FAIL__COUNT ?
+	snprintf(key, len, "%s", (unsigned)fail < RDMA_CLIENT_FAIL__COUNT ?
 		 keys[fail] : "LOCAL");
 	for (i = 0; key[i]; i++)
 		key[i] = (char)(key[i] >= 'A' && key[i] <= 'Z' ?
@@ -401,10 +393,10 @@ static void verification_line(FILE *f, const struct probe_run *r)
 	fprintf(f, "  %-14s ", "verification");
 	if (failed) {
 		fprintf(f, "FAILED (exit %d, %s): ", probe_run_exit(r),
-			probe_fail_str(probe_run_worst(r)));
+			rdma_client_fsm_fail_str(probe_run_worst(r)));
 		for (i = 0; i < r->n; i++) {
 			o = &r->outcomes[i];
-			if (o->fail == PROBE_FAIL_NONE)
+			if (o->fail == RDMA_CLIENT_FAIL_NONE)
 				continue;
 			if (r->n == 1) {
 				fprintf(f, "%s\n", o->error);
@@ -416,8 +408,8 @@ static void verification_line(FILE *f, const struct probe_run *r)
 			if (shown++ == 10)
 				break;
 			fprintf(f, "  conn %-9u exit %d (%s): %s\n", o->idx,
-				probe_fail_exit(o->fail),
-				probe_fail_str(o->fail), o->error);
+				rdma_client_fsm_fail_code(o->fail),
+				rdma_client_fsm_fail_str(o->fail), o->error);
 		}
 		return;
 	}
@@ -522,12 +514,13 @@ static const char *op_name(uint8_t ops)
 	return ops == PROTO_OP_READ ? "read" : "write";
 }
 
-static void json_fail(FILE *f, enum probe_fail fail)
+static void json_fail(FILE *f, enum rdma_client_fail fail)
 {
 	char key[16];
 
 	fail_key(fail, key, sizeof(key));
-	fprintf(f, "\"exit_code\": %d, \"class\": ", probe_fail_exit(fail));
+	fprintf(f, "\"exit_code\": %d, \"class\": ",
+		rdma_client_fsm_fail_code(fail));
 	json_str(f, key);
 }
 
@@ -561,9 +554,9 @@ static void json_conn(FILE *f, const struct probe_outcome *o, bool rping)
 		o->idx, o->seed);
 	json_fail(f, o->fail);
 	fputs(", \"error\": ", f);
-	json_str(f, o->fail == PROBE_FAIL_NONE ? NULL : o->error);
+	json_str(f, o->fail == RDMA_CLIENT_FAIL_NONE ? NULL : o->error);
 	fputs(", \"last_state\": ", f);
-	json_str(f, probe_state_str(o->last_state));
+	json_str(f, rdma_client_fsm_state_str(o->last_state));
 	if (o->have_welcome)
 		fprintf(f, ", \"server_conn\": %" PRIu64, o->conn_id);
 	if (rping)
@@ -673,7 +666,7 @@ void probe_report_json(FILE *f, const struct probe_opts *opts,
 /* The outcome that gave a row its class: the first with the worst. */
 static const struct probe_outcome *row_worst(const struct probe_mesh_row *row)
 {
-	enum probe_fail f = probe_run_worst(&row->run);
+	enum rdma_client_fail f = probe_run_worst(&row->run);
 	unsigned int i;
 
 	for (i = 0; i < row->run.n; i++)
@@ -690,29 +683,30 @@ static const struct probe_outcome *row_worst(const struct probe_mesh_row *row)
 static void row_result(const struct probe_mesh_row *row, char *buf,
 		       size_t len)
 {
-	enum probe_fail f = probe_mesh_row_fail(row);
+	enum rdma_client_fail f = probe_mesh_row_fail(row);
 	const struct probe_outcome *o = NULL;
 	const char *reason = row->reason;
 	unsigned int failed = run_failed(&row->run);
 	char key[16];
 	int n;
 
-	if (f == PROBE_FAIL_NONE) {
+	if (f == RDMA_CLIENT_FAIL_NONE) {
 		snprintf(buf, len, "ok");
 		return;
 	}
 	fail_key(f, key, sizeof(key));
-	if (row->fail == PROBE_FAIL_NONE) {
+	if (row->fail == RDMA_CLIENT_FAIL_NONE) {
 		o = row_worst(row);
 		reason = o ? o->reason : NULL;
 	}
 	if (reason)
 		n = snprintf(buf, len, "%s: %s", key, reason);
-	else if (o && (f == PROBE_FAIL_TIMEOUT || f == PROBE_FAIL_COMPLETION ||
-		       f == PROBE_FAIL_PROTOCOL))
+	else if (o && (f == RDMA_CLIENT_FAIL_TIMEOUT ||
+		       f == RDMA_CLIENT_FAIL_COMPLETION ||
+		       f == RDMA_CLIENT_FAIL_PROTOCOL))
 		n = snprintf(buf, len, "%s%s in %s", key,
-			     f == PROBE_FAIL_TIMEOUT ? "" : " error",
-			     probe_state_step(o->fail_state));
+			     f == RDMA_CLIENT_FAIL_TIMEOUT ? "" : " error",
+			     rdma_client_fsm_state_step(o->fail_state));
 	else
 		n = snprintf(buf, len, "%s", key);
 	if (row->run.n > 1 && n > 0 && (size_t)n < len)
@@ -725,7 +719,7 @@ static void row_result(const struct probe_mesh_row *row, char *buf,
 static void row_target(const struct probe_mesh_row *row, char *buf,
 		       size_t len)
 {
-	if (row->fail == PROBE_FAIL_ADDR ||
+	if (row->fail == RDMA_CLIENT_FAIL_ADDR ||
 	    !strcasecmp(row->dest.addr, row->target->text))
 		snprintf(buf, len, "%s", row->target->text);
 	else
@@ -754,7 +748,7 @@ static unsigned int mesh_failed(const struct probe_mesh *m)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < m->n; i++)
-		n += probe_mesh_row_fail(&m->rows[i]) != PROBE_FAIL_NONE;
+		n += probe_mesh_row_fail(&m->rows[i]) != RDMA_CLIENT_FAIL_NONE;
 	return n;
 }
 
@@ -805,7 +799,7 @@ void probe_report_mesh(FILE *f, const struct probe_mesh *m)
 	fputc('\n', f);
 	for (i = 0; i < m->n; i++) {
 		if (quiet && probe_mesh_row_fail(&m->rows[i]) ==
-			     PROBE_FAIL_NONE)
+			     RDMA_CLIENT_FAIL_NONE)
 			continue;
 		row_target(&m->rows[i], tgt, sizeof(tgt));
 		row_result(&m->rows[i], res, sizeof(res));
@@ -825,7 +819,7 @@ void probe_report_mesh(FILE *f, const struct probe_mesh *m)
 
 static void json_mesh_row(FILE *f, const struct probe_mesh_row *row)
 {
-	enum probe_fail fail = probe_mesh_row_fail(row);
+	enum rdma_client_fail fail = probe_mesh_row_fail(row);
 	const struct probe_outcome *o = row_worst(row);
 	char res[96];
 
@@ -834,17 +828,17 @@ static void json_mesh_row(FILE *f, const struct probe_mesh_row *row)
 	fprintf(f, ", \"line\": %u, \"host\": ", row->target->line);
 	json_str(f, row->target->host);
 	fputs(", \"address\": ", f);
-	json_str(f, row->fail == PROBE_FAIL_ADDR ? NULL : row->dest.host);
+	json_str(f, row->fail == RDMA_CLIENT_FAIL_ADDR ? NULL : row->dest.host);
 	fprintf(f, ", \"port\": %u, \"result\": ", row->target->port);
 	row_result(row, res, sizeof(res));
 	json_str(f, res);
 	fputs(", ", f);
 	json_fail(f, fail);
 	fputs(", \"error\": ", f);
-	json_str(f, row->fail != PROBE_FAIL_NONE ? row->error :
-		 fail != PROBE_FAIL_NONE && o ? o->error : NULL);
+	json_str(f, row->fail != RDMA_CLIENT_FAIL_NONE ? row->error :
+		 fail != RDMA_CLIENT_FAIL_NONE && o ? o->error : NULL);
 	fprintf(f, ", \"ok\": %s, \"connections\": %u, \"failed\": %u, ",
-		fail == PROBE_FAIL_NONE ? "true" : "false", row->run.n,
+		fail == RDMA_CLIENT_FAIL_NONE ? "true" : "false", row->run.n,
 		run_failed(&row->run));
 	json_run_figures(f, &row->run);
 	fputc('}', f);

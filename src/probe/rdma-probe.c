@@ -5,6 +5,7 @@
  */
 #include "probe.h"
 #include "probe_targets.h"
+#include "clock.h"
 #include "fdlimit.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ static uint64_t random_seed(void)
 
 	if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) == sizeof(seed))
 		return seed;
-	return probe_now_ns() ^ ((uint64_t)getpid() << 32);
+	return clock_now_ns() ^ ((uint64_t)getpid() << 32);
 }
 
 /*
@@ -35,7 +36,6 @@ static uint64_t random_seed(void)
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
 {
 	struct probe_ctx *ctx = arg;
-	unsigned int i;
 
 	ctx->signo = (int)sig;
 	if (ctx->interrupted++) {
@@ -43,9 +43,7 @@ static void signal_cb(evutil_socket_t sig, short what, void *arg)
 		event_base_loopbreak(ctx->base);
 		return;
 	}
-	for (i = 0; i < ctx->nconns; i++)
-		probe_conn_abort(ctx->conns[i], sig == SIGINT ? "interrupted" :
-				 "terminated");
+	probe_ctx_abort(ctx, sig == SIGINT ? "interrupted" : "terminated");
 }
 
 /*
@@ -72,7 +70,7 @@ static int run_once(struct probe_ctx *ctx, const struct probe_opts *opts,
 	if (probe_ctx_run(ctx))
 		probe_err("event loop failed");
 	for (i = 0; i < n; i++)
-		probe_conn_outcome(ctx->conns[i], &r->outcomes[i]);
+		probe_ctx_outcome(ctx->conns[i], &r->outcomes[i]);
 	r->n = n;
 	return 0;
 }
@@ -146,7 +144,7 @@ static int mesh_main(struct probe_ctx *ctx, const struct probe_opts *opts,
 	ret = probe_mesh_run(m, ctx, opts, tl);
 	if (ret) {
 		probe_err("cannot set up the connections: %s", strerror(-ret));
-		return probe_fail_exit(PROBE_FAIL_LOCAL);
+		return rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 	}
 	code = probe_mesh_exit(m);
 	if (!opts->json) {
@@ -210,7 +208,7 @@ int main(int argc, char **argv)
 	} else if (probe_dest_resolve(&dest, "HOST", opts.host, opts.port,
 				      opts.source, why, sizeof(why))) {
 		probe_err("%s", why);
-		code = probe_fail_exit(PROBE_FAIL_ADDR);
+		code = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_ADDR);
 		if (opts.json)
 			probe_report_json(stdout, &opts, opts.host, NULL, 0,
 					  code);
@@ -219,7 +217,7 @@ int main(int argc, char **argv)
 		probe_dest_format(&dest, target, sizeof(target));
 	}
 
-	code = probe_fail_exit(PROBE_FAIL_LOCAL);
+	code = rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 	base = event_base_new();
 	if (!base) {
 		probe_err("cannot create the event loop");
@@ -253,7 +251,8 @@ int main(int argc, char **argv)
 		if (ret) {
 			probe_err("cannot set up the connections: %s",
 				  strerror(-ret));
-			code = probe_fail_exit(PROBE_FAIL_LOCAL);
+			code = rdma_client_fsm_fail_code(
+				RDMA_CLIENT_FAIL_LOCAL);
 			break;
 		}
 		c = probe_run_exit(&runs[i]);
@@ -264,7 +263,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		for (j = 0; j < runs[i].n; j++)
-			if (runs[i].outcomes[j].fail != PROBE_FAIL_NONE)
+			if (runs[i].outcomes[j].fail != RDMA_CLIENT_FAIL_NONE)
 				probe_err("%s: conn %u: %s", target, j,
 					  runs[i].outcomes[j].error);
 		/* A sweep stops at the first size that fails. */
@@ -292,9 +291,7 @@ out_json:
 	probe_mesh_free(&mesh);
 	probe_targets_free(&tl);
 	for (i = 0; i < nruns; i++) {
-		for (j = 0; j < nkept[i]; j++)
-			probe_conn_free(kept[i][j]);
-		free(kept[i]);
+		probe_ctx_free_conns(kept[i], nkept[i]);
 		free(runs[i].outcomes);
 	}
 	return code;

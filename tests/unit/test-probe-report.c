@@ -246,7 +246,7 @@ static void opts_native(struct probe_opts *o)
  * 10.000 s, 3.0 us (2 us between RESULT and the disconnect call are no
  * phase); total 20001005909 ns.
  */
-static const struct probe_times times_all = {
+static const struct rdma_client_times times_all = {
 	.start = 1000000000ull,
 	.addr = 1000000500ull,
 	.route = 1001000499ull,
@@ -260,7 +260,7 @@ static const struct probe_times times_all = {
 	.closed = 21001005909ull,
 };
 
-static const struct probe_times times_none;
+static const struct rdma_client_times times_none;
 
 /* ---- exit codes ------------------------------------------------------ */
 
@@ -273,47 +273,47 @@ static void test_exit_codes(void)
 
 	memset(o, 0, sizeof(o));
 	r.n = 0;
-	tap_ok(probe_run_worst(&r) == PROBE_FAIL_NONE && !probe_run_exit(&r),
+	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_run_exit(&r),
 	       "exit: an empty run passes");
 	r.n = 3;
-	tap_ok(probe_run_worst(&r) == PROBE_FAIL_NONE && !probe_run_exit(&r),
+	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_run_exit(&r),
 	       "exit: every connection passed: 0");
-	o[1].fail = PROBE_FAIL_CONNECT;
-	o[2].fail = PROBE_FAIL_TIMEOUT;
-	tap_ok(probe_run_worst(&r) == PROBE_FAIL_TIMEOUT &&
+	o[1].fail = RDMA_CLIENT_FAIL_CONNECT;
+	o[2].fail = RDMA_CLIENT_FAIL_TIMEOUT;
+	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_TIMEOUT &&
 	       probe_run_exit(&r) == 6,
 	       "exit: timeout (6) beats an earlier connect (4)");
-	o[0].fail = PROBE_FAIL_MISMATCH;
-	o[3].fail = PROBE_FAIL_PROTOCOL;
+	o[0].fail = RDMA_CLIENT_FAIL_MISMATCH;
+	o[3].fail = RDMA_CLIENT_FAIL_PROTOCOL;
 	r.n = 4;
-	tap_ok(probe_run_worst(&r) == PROBE_FAIL_MISMATCH &&
+	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_MISMATCH &&
 	       probe_run_exit(&r) == 9, "exit: mismatch (9) is the worst");
-	o[0].fail = PROBE_FAIL_LOCAL;
+	o[0].fail = RDMA_CLIENT_FAIL_LOCAL;
 	tap_ok(probe_run_exit(&r) == 8, "exit: protocol (8) beats local (1)");
 
 	memset(rows, 0, sizeof(rows));
 	memset(o, 0, sizeof(o));
 	rows[0].run = (struct probe_run){ .outcomes = &o[0], .n = 1 };
 	rows[1].run = (struct probe_run){ .outcomes = &o[1], .n = 2 };
-	rows[2].fail = PROBE_FAIL_ADDR;
+	rows[2].fail = RDMA_CLIENT_FAIL_ADDR;
 	m.n = 3;
 	tap_ok(probe_mesh_exit(&m) == 2 &&
-	       probe_mesh_row_fail(&rows[2]) == PROBE_FAIL_ADDR &&
-	       probe_mesh_row_fail(&rows[0]) == PROBE_FAIL_NONE,
+	       probe_mesh_row_fail(&rows[2]) == RDMA_CLIENT_FAIL_ADDR &&
+	       probe_mesh_row_fail(&rows[0]) == RDMA_CLIENT_FAIL_NONE,
 	       "mesh exit: a name that does not resolve: 2");
-	o[2].fail = PROBE_FAIL_REJECTED;
+	o[2].fail = RDMA_CLIENT_FAIL_REJECTED;
 	tap_ok(probe_mesh_exit(&m) == 5 &&
-	       probe_mesh_row_fail(&rows[1]) == PROBE_FAIL_REJECTED,
+	       probe_mesh_row_fail(&rows[1]) == RDMA_CLIENT_FAIL_REJECTED,
 	       "mesh exit: the largest code of any row (rejected, 5)");
-	rows[2].fail = PROBE_FAIL_LOCAL;
+	rows[2].fail = RDMA_CLIENT_FAIL_LOCAL;
 	rows[2].run = (struct probe_run){ .outcomes = &o[3], .n = 1 };
-	o[3].fail = PROBE_FAIL_MISMATCH;
-	tap_ok(probe_mesh_row_fail(&rows[2]) == PROBE_FAIL_LOCAL &&
+	o[3].fail = RDMA_CLIENT_FAIL_MISMATCH;
+	tap_ok(probe_mesh_row_fail(&rows[2]) == RDMA_CLIENT_FAIL_LOCAL &&
 	       probe_mesh_exit(&m) == 5,
 	       "mesh exit: a row's own failure wins over its connections'");
-	rows[2].fail = PROBE_FAIL_NONE;
-	o[2].fail = PROBE_FAIL_NONE;
-	o[3].fail = PROBE_FAIL_NONE;
+	rows[2].fail = RDMA_CLIENT_FAIL_NONE;
+	o[2].fail = RDMA_CLIENT_FAIL_NONE;
+	o[3].fail = RDMA_CLIENT_FAIL_NONE;
 	tap_ok(probe_mesh_exit(&m) == 0, "mesh exit: every target passed: 0");
 }
 
@@ -325,7 +325,7 @@ static void test_report_native_ok(void)
 	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
 	struct probe_opts opts;
 	struct probe_outcome o = {
-		.fail = PROBE_FAIL_NONE, .last_state = PROBE_ST_DONE,
+		.fail = RDMA_CLIENT_FAIL_NONE, .last_state = RDMA_CLIENT_ST_DONE,
 		.times = &times_all, .reads = rd, .writes = wr,
 		.seed = SEED, .conn_id = 17, .max_size = 1048576,
 		.max_iters = 1000, .have_welcome = true,
@@ -358,7 +358,7 @@ static void test_report_native_ok(void)
 
 static void test_report_native_many(void)
 {
-	struct probe_times t[3];
+	struct rdma_client_times t[3];
 	struct probe_opstat *rd = opstat(3, 5000000, 495000, 10000, 65536);
 	struct probe_opstat *wr = opstat(3, 7000000, 490000, 20000, 65536);
 	struct probe_outcome o[3];
@@ -407,10 +407,10 @@ static void test_report_native_many(void)
 		for (i = 0; i < 12; i++) {
 			f[i].times = &times_none;
 			f[i].idx = i;
-			f[i].fail = i ? PROBE_FAIL_TIMEOUT : PROBE_FAIL_NONE;
+			f[i].fail = i ? RDMA_CLIENT_FAIL_TIMEOUT : RDMA_CLIENT_FAIL_NONE;
 			f[i].error = "timed out waiting for the descriptor";
 		}
-		f[3].fail = PROBE_FAIL_MISMATCH;
+		f[3].fail = RDMA_CLIENT_FAIL_MISMATCH;
 		f[3].error = "READ 2: byte 17 differs";
 		probe_report(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
@@ -433,7 +433,7 @@ static void test_report_native_many(void)
 		free(got);
 
 		rf.n = 2;
-		f[1].fail = PROBE_FAIL_CONNECT;
+		f[1].fail = RDMA_CLIENT_FAIL_CONNECT;
 		f[1].error = "connection refused";
 		probe_report(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
@@ -443,7 +443,7 @@ static void test_report_native_many(void)
 		free(got);
 
 		rf.n = 1;
-		f[0].fail = PROBE_FAIL_REJECTED;
+		f[0].fail = RDMA_CLIENT_FAIL_REJECTED;
 		f[0].error = "rejected by 10.0.0.1:7471: busy: 64/64 connections";
 		probe_report(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
@@ -461,7 +461,7 @@ static void test_report_rping(void)
 	struct probe_opstat *pg = opstat(5, 1000, 237500, 50000, 64);
 	struct probe_opts opts;
 	struct probe_outcome o = {
-		.last_state = PROBE_ST_DONE, .times = &times_all, .pings = pg,
+		.last_state = RDMA_CLIENT_ST_DONE, .times = &times_all, .pings = pg,
 		.pings_verified = 5,
 	};
 	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
@@ -552,15 +552,15 @@ static void test_json(void)
 	opts.parallel = 2;
 	memset(o, 0, sizeof(o));
 	o[0] = (struct probe_outcome){
-		.last_state = PROBE_ST_DONE, .times = &times_all, .reads = rd,
+		.last_state = RDMA_CLIENT_ST_DONE, .times = &times_all, .reads = rd,
 		.writes = wr, .seed = SEED, .conn_id = 17,
 		.have_welcome = true, .write_crc = 0x1234abcd,
 		.reads_verified = 3, .writes_done = 3,
 		.error = "stale message of a passed connection",
 	};
 	o[1] = (struct probe_outcome){
-		.fail = PROBE_FAIL_TIMEOUT, .error = odd_error,
-		.fail_state = PROBE_ST_DESC, .last_state = PROBE_ST_FAILED,
+		.fail = RDMA_CLIENT_FAIL_TIMEOUT, .error = odd_error,
+		.fail_state = RDMA_CLIENT_ST_DESC, .last_state = RDMA_CLIENT_ST_FAILED,
 		.times = &times_none, .idx = 1, .seed = SEED + 1,
 	};
 	runs[0] = (struct probe_run){ .opts = &opts, .outcomes = o, .n = 2 };
@@ -594,7 +594,7 @@ static void test_json(void)
 	has(got, "\"server_conn\": 17, \"reads_done\": 3, \"writes_done\": 3, \"write_crc32c\": \"0x1234abcd\", \"phases_ns\": {\"resolve_addr\": 500, \"resolve_route\": 999999, \"connect\": 1000000, \"descriptor\": 300, \"ops\": 9999000000, \"done\": 10000000000, \"disconnect\": 3000, \"total\": 20001005909}}",
 	    "json: a connection's counts and phases in ns");
 	want = fmt("{\"index\": 1, \"seed\": \"0x00000000000abcdf\", \"exit_code\": 6, \"class\": \"timeout\", \"error\": %s, \"last_state\": \"%s\", \"reads_done\": 0, \"writes_done\": 0, \"write_crc32c\": \"0x00000000\", \"phases_ns\": {}}",
-		   odd_json, probe_state_str(PROBE_ST_FAILED));
+		   odd_json, rdma_client_fsm_state_str(RDMA_CLIENT_ST_FAILED));
 	has(got, want, "json: a failed connection: class, escaped error, no phases");
 	free(want);
 	has(got, "\"phases_ns\": {\"resolve_addr\": {\"p50\": 500, \"max\": 500}, ",
@@ -689,14 +689,14 @@ static void mesh_build(struct mesh_fixture *f)
 		f->o[i].idx = i % 2;
 	}
 	for (i = 2; i < 4; i++) {
-		f->o[i].fail = PROBE_FAIL_CONNECT;
+		f->o[i].fail = RDMA_CLIENT_FAIL_CONNECT;
 		f->o[i].reason = "refused";
 		f->o[i].error = "connect to 10.0.0.2:7471: connection refused";
 		f->o[i].reads = f->o[i].writes = NULL;
 		f->o[i].times = &times_none;
 	}
-	f->o[5].fail = PROBE_FAIL_TIMEOUT;
-	f->o[5].fail_state = PROBE_ST_DESC;
+	f->o[5].fail = RDMA_CLIENT_FAIL_TIMEOUT;
+	f->o[5].fail_state = RDMA_CLIENT_ST_DESC;
 	f->o[5].error = odd_error;
 	f->o[5].reads = f->o[5].writes = NULL;
 	f->o[5].times = &times_none;
@@ -712,7 +712,7 @@ static void mesh_build(struct mesh_fixture *f)
 	snprintf(f->rows[1].dest.host, PROBE_ADDR_LEN, "10.0.0.2");
 	f->rows[1].run.outcomes = &f->o[2];
 	f->rows[1].run.n = 2;
-	f->rows[2].fail = PROBE_FAIL_ADDR;
+	f->rows[2].fail = RDMA_CLIENT_FAIL_ADDR;
 	f->rows[2].reason = "unknown host";
 	snprintf(f->rows[2].error, sizeof(f->rows[2].error),
 		 "cannot resolve target 'nosuch': Name or service not known");

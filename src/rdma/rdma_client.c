@@ -1,0 +1,776 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client.c - the client connection's driver (see rdma_client.h).
+ *
+ * CM events (from the embedder's channel, through our handler),
+ * completions (rdma_qp's callback: its channel in the loop, or
+ * rdma_client_poll), verification results and timer expiries become
+ * RDMA_CLIENT_EV_* for the state machine; rdma_client_act() carries out
+ * the actions it returns, the sessions' through rdma_client_native.c and
+ * rdma_client_rping.c.  Resources live until rdma_client_release, which
+ * frees whatever exists in the layer's one teardown order.
+ */
+#include <errno.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "container_of.h"
+#include "rdma_client.h"
+#include "rdma_client_conn.h"
+#include "rdma_client_native.h"
+#include "rdma_client_rping.h"
+#include "rdma_dev.h"
+#include "rdma_log.h"
+
+#define RDMA_CLIENT_RESOLVE_GRACE_MS	1000	/* past rdma_cm's timeout */
+
+/* What a transport retry exceeded means, in words (ASCII: --json escapes
+ * other bytes one by one). */
+#define RDMA_CLIENT_RETRY_EXC_TEXT "transport retry exceeded: the peer " \
+	"stopped acknowledging; packet loss, a partition, or an MTU " \
+	"mismatch on the path"
+
+/* ---- the state machine's glue ---------------------------------------- */
+
+static void rdma_client_transition(void *arg, enum rdma_client_state from,
+				   enum rdma_client_state to,
+				   enum rdma_client_event ev)
+{
+	struct rdma_client *c = arg;
+
+	rdma_client_conn_log(c, LOG_INFO, "%s -> %s (%s)",
+			     rdma_client_fsm_state_str(from),
+			     rdma_client_fsm_state_str(to),
+			     rdma_client_fsm_event_str(ev));
+	if (c->ops->state)
+		c->ops->state(c->arg, from, to, ev);
+}
+
+static void rdma_client_arm_timer(struct rdma_client *c)
+{
+	uint32_t ms = c->o.timeout_ms;
+	struct timeval tv;
+
+	/* Every completion of an operation "restarts" the deadline; it
+	 * does so by moving c->progress, not the libevent timer, which is
+	 * armed once when OPS begins. */
+	if (c->fsm.state == RDMA_CLIENT_ST_OPS) {
+		if (c->ops_deadline)
+			return;
+		c->ops_deadline = true;
+		c->progress = clock_now_ns();
+	} else {
+		c->ops_deadline = false;
+	}
+	if (c->fsm.state == RDMA_CLIENT_ST_ADDR ||
+	    c->fsm.state == RDMA_CLIENT_ST_ROUTE)
+		ms += RDMA_CLIENT_RESOLVE_GRACE_MS;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	if (evtimer_add(c->timer, &tv))
+		rdma_client_conn_log(c, LOG_ERR, "cannot arm the step "
+				     "deadline");
+}
+
+static void rdma_client_finish(struct rdma_client *c)
+{
+	struct rdma_client_outcome o;
+
+	if (c->finished)
+		return;
+	c->finished = true;
+	evtimer_del(c->timer);
+	evtimer_del(c->dur_timer);
+	if (c->started && c->ops->done) {
+		rdma_client_outcome(c, &o);
+		c->ops->done(c->arg, &o);
+	}
+}
+
+/* ---- resources and connect ------------------------------------------- */
+
+static void rdma_client_wc(void *arg, const struct ibv_wc *wc);
+static void rdma_client_qp_fatal(void *arg, const char *what);
+
+static const struct rdma_qp_ops rdma_client_qp_ops = {
+	.wc = rdma_client_wc,
+	.fatal = rdma_client_qp_fatal,
+};
+
+/*
+ * PD, CQ, QP (in INIT), buffers, pre-posted receives.  On failure -errno
+ * with c->error set; whatever was made goes with rdma_client_release.
+ */
+static int rdma_client_setup(struct rdma_client *c)
+{
+	const struct rdma_client_opts *o = &c->o;
+	struct rdma_qp_attr qa = {
+		.send_depth = (o->rping ? 1 : o->depth) + RDMA_CLIENT_SQ_EXTRA,
+		.recv_depth = RDMA_CLIENT_RECV_SLOTS,
+		.polled = o->busy_poll,
+	};
+	const char *step = "?";
+	uint32_t i;
+	int ret;
+
+	ret = rdma_qp_create(&c->q, c->base, c->id, &qa, &rdma_client_qp_ops,
+			     c, &step);
+	if (ret) {
+		rdma_client_conn_error(c, "%s: %s", step, strerror(-ret));
+		return ret;
+	}
+	c->qp = true;
+	ret = rdma_qp_buf(&c->q, &c->msg,
+			  (RDMA_CLIENT_RECV_SLOTS + 1) * RDMA_CLIENT_SLOT_LEN,
+			  IBV_ACCESS_LOCAL_WRITE);
+	if (!ret)
+		ret = o->rping ? rdma_client_rping_bufs(c) :
+				 rdma_client_native_bufs(c);
+	if (ret) {
+		rdma_client_conn_error(c, "cannot allocate or register %u x "
+				       "%u-byte buffers: %s",
+				       o->rping ? 2 : o->depth, o->size,
+				       strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < RDMA_CLIENT_RECV_SLOTS; i++) {
+		ret = rdma_client_conn_post_recv(c, i);
+		if (ret) {
+			rdma_client_conn_error(c, "ibv_post_recv: %s",
+					       strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* The device's limits on READs in flight: from the embedder's registry,
+ * or asked; 1 if neither answers. */
+static void rdma_client_dev_attr(struct rdma_client *c,
+				 struct ibv_device_attr *da)
+{
+	struct rdma_dev *dev = NULL;
+
+	if (c->o.devs)
+		dev = rdma_dev_get(c->o.devs, c->id->verbs);
+	if (dev) {
+		*da = dev->attr;
+		return;
+	}
+	if (!c->o.devs && !ibv_query_device(c->id->verbs, da))
+		return;
+	memset(da, 0, sizeof(*da));
+	da->max_qp_init_rd_atom = 1;
+	da->max_qp_rd_atom = 1;
+}
+
+static enum rdma_client_event rdma_client_connect(struct rdma_client *c)
+{
+	uint8_t hello[PROTO_HELLO_LEN];
+	struct ibv_device_attr da;
+	uint8_t len = 0;
+	int ret;
+
+	if (rdma_client_setup(c))
+		return RDMA_CLIENT_EV_LOCAL_ERR;
+	if (!c->o.rping) {
+		ret = rdma_client_native_hello(c, hello, sizeof(hello));
+		if (ret < 0) {
+			rdma_client_conn_error(c, "cannot encode hello: %s",
+					       strerror(-ret));
+			return RDMA_CLIENT_EV_LOCAL_ERR;
+		}
+		len = (uint8_t)ret;
+	}
+	rdma_client_dev_attr(c, &da);
+	ret = rdma_qp_connect(&c->q, &da, len ? hello : NULL, len);
+	if (ret) {
+		rdma_client_conn_error(c, "rdma_connect: %s", strerror(-ret));
+		return RDMA_CLIENT_EV_CONN_ERR;
+	}
+	return RDMA_CLIENT_EV_NONE;
+}
+
+/*
+ * The server accepted: our QP to RTR and RTS, rdma_establish (the
+ * connection is up: no ESTABLISHED event follows), then the welcome.
+ */
+static enum rdma_client_event rdma_client_establish(struct rdma_client *c)
+{
+	char qpd[160];
+	int ret;
+
+	ret = rdma_qp_establish(&c->q);
+	if (ret) {
+		rdma_client_conn_reason(c, "connect error");
+		rdma_client_conn_error(c, "connect error: cannot establish the "
+				       "connection: %s", strerror(-ret));
+		return RDMA_CLIENT_EV_CONN_ERR;
+	}
+	c->t.established = clock_now_ns();
+	rdma_qp_describe(&c->q, qpd, sizeof(qpd));
+	rdma_client_conn_log(c, LOG_DEBUG, "%s", qpd);
+	if (c->o.rping)
+		return RDMA_CLIENT_EV_ESTABLISHED;
+	return rdma_client_native_welcome(c);
+}
+
+/* ---- actions --------------------------------------------------------- */
+
+static enum rdma_client_event rdma_client_act(struct rdma_client *c,
+					      const struct rdma_client_step *st)
+{
+	const struct rdma_client_opts *o = &c->o;
+	enum rdma_client_event ev = RDMA_CLIENT_EV_NONE;
+	uint32_t a = st->act;
+	struct timeval tv;
+	int ret;
+
+	if (a & RDMA_CLIENT_ACT_ARM_TIMER)
+		rdma_client_arm_timer(c);
+	if (a & RDMA_CLIENT_ACT_RESOLVE_ADDR) {
+		c->t.start = clock_now_ns();
+		if (rdma_resolve_addr(c->id, o->src.ss_family ?
+				      (struct sockaddr *)&o->src : NULL,
+				      (struct sockaddr *)&o->dst,
+				      (int)o->timeout_ms)) {
+			rdma_client_conn_error(c, "rdma_resolve_addr: %s",
+					       strerror(errno));
+			ev = RDMA_CLIENT_EV_ADDR_ERR;
+		}
+	}
+	if (a & RDMA_CLIENT_ACT_RESOLVE_ROUTE) {
+		if (rdma_resolve_route(c->id, (int)o->timeout_ms)) {
+			rdma_client_conn_error(c, "rdma_resolve_route: %s",
+					       strerror(errno));
+			ev = RDMA_CLIENT_EV_ROUTE_ERR;
+		}
+	}
+	if (a & RDMA_CLIENT_ACT_CONNECT)
+		ev = rdma_client_connect(c);
+	if (a & RDMA_CLIENT_ACT_ESTABLISH)
+		ev = rdma_client_establish(c);
+	if (a & RDMA_CLIENT_ACT_SEND_AUTH)
+		ev = rdma_client_native_send_auth(c);
+	if (ev != RDMA_CLIENT_EV_NONE)
+		return ev;
+	if (a & RDMA_CLIENT_ACT_ARM_DURATION) {
+		tv.tv_sec = o->duration_ms / 1000;
+		tv.tv_usec = (o->duration_ms % 1000) * 1000;
+		if (evtimer_add(c->dur_timer, &tv))
+			rdma_client_conn_log(c, LOG_ERR, "cannot arm the "
+					     "duration");
+	}
+	if (a & RDMA_CLIENT_ACT_POST_READ)
+		ev = rdma_client_native_post(c, true, st->iter, st->count);
+	if (a & RDMA_CLIENT_ACT_POST_WRITE)
+		ev = rdma_client_native_post(c, false, st->iter, st->count);
+	if (a & RDMA_CLIENT_ACT_VERIFY_READ)
+		ev = rdma_client_native_verify(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_SEND_DONE)
+		ev = rdma_client_native_send_done(c);
+	if (a & RDMA_CLIENT_ACT_SEND_SOURCE)
+		ev = rdma_client_rping_advert(c, true, st->iter);
+	if (a & RDMA_CLIENT_ACT_SEND_SINK)
+		ev = rdma_client_rping_advert(c, false, st->iter);
+	if (a & RDMA_CLIENT_ACT_VERIFY_SINK)
+		ev = rdma_client_rping_verify(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_DISCONNECT) {
+		c->t.disconnect = clock_now_ns();
+		ret = c->qp ? rdma_qp_disconnect(&c->q) : -ENOTCONN;
+		if (ret) {
+			/* Not connected (any more): nothing to wait for. */
+			rdma_client_conn_log(c, LOG_INFO, "rdma_disconnect: %s",
+					     strerror(-ret));
+			ev = RDMA_CLIENT_EV_DISCONNECTED;
+		}
+	}
+	if (a & RDMA_CLIENT_ACT_FINISH)
+		rdma_client_finish(c);
+	return ev;
+}
+
+static void rdma_client_feed(struct rdma_client *c,
+			     enum rdma_client_event ev)
+{
+	struct rdma_client_step st;
+	enum rdma_client_state s;
+
+	while (ev != RDMA_CLIENT_EV_NONE) {
+		s = c->fsm.state;
+		if (rdma_client_fsm_step(&c->fsm, ev, &st) < 0)
+			rdma_client_conn_error(c, "protocol error: unexpected "
+					       "%s in state %s",
+					       rdma_client_fsm_event_str(ev),
+					       rdma_client_fsm_state_str(s));
+		ev = rdma_client_act(c, &st);
+	}
+}
+
+/* ---- completions ----------------------------------------------------- */
+
+static void rdma_client_wc_err(struct rdma_client *c,
+			       const struct ibv_wc *wc)
+{
+	const char *kind = rdma_wr_str(rdma_wr_kind(wc->wr_id));
+
+	/* Flushed work requests are normal once closing. */
+	if (c->fsm.state == RDMA_CLIENT_ST_CLOSING ||
+	    rdma_client_fsm_terminal(&c->fsm))
+		return;
+	if (wc->status == IBV_WC_RETRY_EXC_ERR) {
+		rdma_client_conn_reason(c, "retry exceeded");
+		rdma_client_conn_error(c, "%s failed: %s (status %d, vendor "
+				       "error 0x%x)", kind,
+				       RDMA_CLIENT_RETRY_EXC_TEXT, wc->status,
+				       wc->vendor_err);
+	}
+	rdma_client_conn_error(c, "%s failed: %s (status %d, vendor error "
+			       "0x%x)", kind, ibv_wc_status_str(wc->status),
+			       wc->status, wc->vendor_err);
+	rdma_client_feed(c, RDMA_CLIENT_EV_WC_ERR);
+}
+
+static void rdma_client_recv(struct rdma_client *c, const struct ibv_wc *wc)
+{
+	uint32_t idx = rdma_wr_idx(wc->wr_id), len;
+	uint8_t buf[RDMA_CLIENT_SLOT_LEN];
+	enum rdma_client_event ev;
+	int ret;
+
+	if (idx >= RDMA_CLIENT_RECV_SLOTS)
+		return;
+	len = wc->byte_len < RDMA_CLIENT_SLOT_LEN ? wc->byte_len :
+						    RDMA_CLIENT_SLOT_LEN;
+	memcpy(buf, c->msg.p + idx * RDMA_CLIENT_SLOT_LEN, len);
+	ret = rdma_client_conn_post_recv(c, idx);
+	if (ret) {
+		rdma_client_conn_error(c, "ibv_post_recv: %s", strerror(-ret));
+		rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
+		return;
+	}
+	if (c->o.rping)
+		ev = rdma_client_rping_msg(c, wc->byte_len);
+	else
+		ev = rdma_client_native_msg(c, buf, len);
+	rdma_client_feed(c, ev);
+}
+
+/* A native RDMA READ or WRITE completed. */
+static void rdma_client_op_done(struct rdma_client *c,
+				const struct ibv_wc *wc)
+{
+	bool read = rdma_wr_kind(wc->wr_id) == RDMA_WR_READ;
+	uint64_t posted, done;
+
+	/* Timestamp first; then check and post the next operation (which
+	 * reuses this slot's post time at depth 1); the embedder's figure
+	 * is bookkeeping and comes last. */
+	done = clock_now_ns();
+	posted = rdma_client_native_posted(c, rdma_wr_idx(wc->wr_id));
+	c->progress = done;
+	rdma_client_feed(c, RDMA_CLIENT_EV_OP_DONE);
+	if (c->ops->op)
+		c->ops->op(c->arg, read ? RDMA_CLIENT_OP_READ :
+			   RDMA_CLIENT_OP_WRITE, c->o.size, posted, done);
+}
+
+static void rdma_client_wc(void *arg, const struct ibv_wc *wc)
+{
+	struct rdma_client *c = arg;
+
+	if (wc->status != IBV_WC_SUCCESS) {
+		rdma_client_wc_err(c, wc);
+		return;
+	}
+	switch (rdma_wr_kind(wc->wr_id)) {
+	case RDMA_WR_RECV:
+		rdma_client_recv(c, wc);
+		break;
+	case RDMA_WR_READ:
+	case RDMA_WR_WRITE:
+		if (!c->o.rping && c->slot_posted)
+			rdma_client_op_done(c, wc);
+		break;
+	default:
+		break;
+	}
+}
+
+static void rdma_client_qp_fatal(void *arg, const char *what)
+{
+	struct rdma_client *c = arg;
+
+	rdma_client_conn_error(c, "asynchronous error: %s", what);
+	rdma_client_feed(c, RDMA_CLIENT_EV_WC_ERR);
+}
+
+int rdma_client_poll(struct rdma_client *c)
+{
+	int n;
+
+	if (c->finished || !c->qp)
+		return 0;
+	n = rdma_qp_poll(&c->q);
+	if (n < 0) {
+		rdma_client_conn_error(c, "ibv_poll_cq failed");
+		rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
+		return 0;
+	}
+	return n;
+}
+
+/* ---- timers ---------------------------------------------------------- */
+
+static void rdma_client_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdma_client *c = arg;
+	enum rdma_client_state s = c->fsm.state;
+	uint32_t ms = c->o.timeout_ms;
+	uint64_t now, due;
+	struct timeval tv;
+	bool read;
+
+	(void)fd;
+	(void)what;
+	/* OPS: the deadline runs from the last completion. */
+	if (c->ops_deadline &&
+	    (s == RDMA_CLIENT_ST_OPS || s == RDMA_CLIENT_ST_VERIFY)) {
+		now = clock_now_ns();
+		due = c->progress + (uint64_t)ms * 1000000u;
+		if (now < due) {
+			due = (due - now) / 1000u + 1;	/* us */
+			tv.tv_sec = (time_t)(due / 1000000u);
+			tv.tv_usec = (suseconds_t)(due % 1000000u);
+			if (!evtimer_add(c->timer, &tv))
+				return;
+		}
+	}
+	if (s == RDMA_CLIENT_ST_ADDR || s == RDMA_CLIENT_ST_ROUTE) {
+		ms += RDMA_CLIENT_RESOLVE_GRACE_MS;
+		rdma_client_conn_reason(c, "no answer");
+	}
+	read = c->fsm.cur_op == PROTO_OP_READ;
+	if (s == RDMA_CLIENT_ST_OPS)
+		rdma_client_conn_error(c, "RDMA %s %u of %u timed out after "
+				       "%u.%03u s", read ? "READ" : "WRITE",
+				       (read ? c->fsm.reads_done :
+					       c->fsm.writes_done) + 1,
+				       c->o.iters, ms / 1000, ms % 1000);
+	else
+		rdma_client_conn_error(c, "%s timed out after %u.%03u s",
+				       rdma_client_fsm_state_step(s), ms / 1000,
+				       ms % 1000);
+	rdma_client_feed(c, RDMA_CLIENT_EV_TIMEOUT);
+}
+
+static void rdma_client_dur_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct rdma_client *c = arg;
+
+	(void)fd;
+	(void)what;
+	rdma_client_conn_log(c, LOG_INFO, "duration over for the %ss",
+			     c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE");
+	rdma_client_feed(c, RDMA_CLIENT_EV_STOP);
+}
+
+/* ---- CM events ------------------------------------------------------- */
+
+static enum rdma_client_event rdma_client_rejected(struct rdma_client *c,
+						   const struct rdma_cm_ev *e)
+{
+	struct proto_reject rej;
+	const char *why = NULL, *reason;
+	const struct sockaddr_in *sin = (const void *)&c->o.dst;
+	size_t n;
+
+	if (e->status == RDMA_CM_REJ_INVALID_SERVICE_ID) {
+		rdma_client_conn_error(c, "connection refused: nothing listens "
+				       "on port %u", ntohs(sin->sin_port));
+		rdma_client_conn_reason(c, "refused");
+		return RDMA_CLIENT_EV_CONN_ERR;
+	}
+	if (e->status != RDMA_CM_REJ_CONSUMER_DEFINED) {
+		rdma_client_conn_reason(c, "rejected by the CM");
+		rdma_client_conn_error(c, "connection rejected by the peer's "
+				       "CM (reason %d)", e->status);
+		return RDMA_CLIENT_EV_CONN_ERR;
+	}
+	if (proto_classify(e->pdata, e->pdata_len) != PROTO_KIND_NATIVE) {
+		rdma_client_conn_error(c, "rejected by server (no reason "
+				       "given)");
+	} else if (proto_reject_decode(e->pdata, e->pdata_len, &rej, &why)) {
+		rdma_client_conn_error(c, "rejected by server (unreadable "
+				       "reason: %s)", why);
+	} else if (rej.text[0]) {
+		reason = proto_reject_reason_str(rej.reason);
+		rdma_client_conn_reason(c, reason);
+		/* "busy: 64/64 connections"; a text that already starts
+		 * with the reason is not prefixed twice. */
+		n = strlen(reason);
+		if (!strncmp(rej.text, reason, n) && rej.text[n] == ':')
+			rdma_client_conn_error(c, "rejected by server: %s",
+					       rej.text);
+		else
+			rdma_client_conn_error(c, "rejected by server: %s: %s",
+					       reason, rej.text);
+	} else {
+		rdma_client_conn_reason(c, proto_reject_reason_str(rej.reason));
+		rdma_client_conn_error(c, "rejected by server: %s",
+				       proto_reject_reason_str(rej.reason));
+	}
+	return RDMA_CLIENT_EV_REJECTED;
+}
+
+/* Which device and source address rdma_cm picked. */
+static void rdma_client_log_local(struct rdma_client *c)
+{
+	struct sockaddr *sa = rdma_get_local_addr(c->id);
+	char host[INET6_ADDRSTRLEN] = "?";
+	const char *dev = "?";
+
+	if (c->o.log_prio < LOG_INFO)
+		return;
+	if (sa)
+		getnameinfo(sa, sa->sa_family == AF_INET6 ?
+			    sizeof(struct sockaddr_in6) :
+			    sizeof(struct sockaddr_in), host, sizeof(host),
+			    NULL, 0, NI_NUMERICHOST);
+	if (c->id->verbs)
+		dev = ibv_get_device_name(c->id->verbs->device);
+	rdma_client_conn_log(c, LOG_INFO, "local address %s on %s port %u",
+			     host, dev, c->id->port_num);
+}
+
+static void rdma_client_disconnected(struct rdma_client *c)
+{
+	/* Completions that arrived before the disconnect count. */
+	if (c->qp)
+		rdma_qp_poll(&c->q);
+	c->t.closed = clock_now_ns();
+	if (!rdma_client_fsm_terminal(&c->fsm) &&
+	    c->fsm.state != RDMA_CLIENT_ST_CLOSING) {
+		if (c->o.rping && c->fsm.state == RDMA_CLIENT_ST_RPING_SRC)
+			rdma_client_conn_error(c, "server disconnected during "
+					       "ping %u (is its buffer smaller "
+					       "than %u bytes? start rping -s "
+					       "with -S)",
+					       c->fsm.pings_done + 1,
+					       c->o.size);
+		else
+			rdma_client_conn_error(c, "server disconnected during "
+					       "%s", rdma_client_fsm_state_step(
+						       c->fsm.state));
+	}
+	rdma_client_feed(c, RDMA_CLIENT_EV_DISCONNECTED);
+}
+
+static int rdma_client_status(int status, int dflt)
+{
+	return status < 0 ? -status : dflt;
+}
+
+static void rdma_client_cm_event(struct rdma_cm_handler *h,
+				 const struct rdma_cm_ev *e)
+{
+	struct rdma_client *c = container_of(h, struct rdma_client, cmh);
+	const char *why;
+
+	rdma_client_conn_log(c, LOG_INFO, "CM event %s, status %d",
+			     rdma_event_str(e->type), e->status);
+	switch (e->type) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		c->t.addr = clock_now_ns();
+		rdma_client_log_local(c);
+		rdma_client_feed(c, RDMA_CLIENT_EV_ADDR_OK);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		rdma_client_conn_reason(c, "unreachable");
+		rdma_client_conn_error(c, "address resolution failed: %s",
+				       strerror(rdma_client_status(e->status,
+				       EHOSTUNREACH)));
+		rdma_client_feed(c, RDMA_CLIENT_EV_ADDR_ERR);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		c->t.route = clock_now_ns();
+		rdma_client_feed(c, RDMA_CLIENT_EV_ROUTE_OK);
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		rdma_client_conn_reason(c, "unreachable");
+		rdma_client_conn_error(c, "route resolution failed: %s",
+				       strerror(rdma_client_status(e->status,
+				       EHOSTUNREACH)));
+		rdma_client_feed(c, RDMA_CLIENT_EV_ROUTE_ERR);
+		break;
+	case RDMA_CM_EVENT_CONNECT_RESPONSE:
+		/* The welcome is read once the machine says establish. */
+		c->resp = *e;
+		rdma_client_feed(c, RDMA_CLIENT_EV_ACCEPTED);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		rdma_client_feed(c, rdma_client_rejected(c, e));
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		rdma_client_conn_reason(c, "unreachable");
+		why = strerror(rdma_client_status(e->status, ETIMEDOUT));
+		if (c->fsm.state == RDMA_CLIENT_ST_CONNECT)
+			rdma_client_conn_error(c, "server unreachable: %s",
+					       why);
+		else
+			rdma_client_conn_error(c, "connection lost: rdma_cm "
+					       "reports the server unreachable "
+					       "(%s); a partition, a crashed "
+					       "host or heavy loss on the path",
+					       why);
+		rdma_client_feed(c, RDMA_CLIENT_EV_CONN_ERR);
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		rdma_client_conn_reason(c, "connect error");
+		rdma_client_conn_error(c, "connect error: %s",
+				       strerror(rdma_client_status(e->status,
+				       ECONNABORTED)));
+		rdma_client_feed(c, RDMA_CLIENT_EV_CONN_ERR);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		rdma_client_disconnected(c);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		rdma_client_conn_error(c, "RDMA device removed");
+		rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
+		break;
+	default:
+		/* TIMEWAIT_EXIT, ADDR_CHANGE...: nothing to do. */
+		break;
+	}
+}
+
+/* ---- life cycle ------------------------------------------------------ */
+
+int rdma_client_new(struct rdma_client **out, struct event_base *base,
+		    struct rdma_cm_chan *chan,
+		    const struct rdma_client_opts *o,
+		    const struct rdma_client_ops *ops, void *arg)
+{
+	struct rdma_client *c;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->o = *o;
+	c->o.name[sizeof(c->o.name) - 1] = '\0';
+	if (!c->o.depth || c->o.rping)
+		c->o.depth = 1;
+	c->ops = ops;
+	c->arg = arg;
+	c->base = base;
+	c->chan = chan;
+	c->cmh.event = rdma_client_cm_event;
+	rdma_client_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
+	rdma_client_fsm_pipeline(&c->fsm, c->o.depth, o->duration_ms != 0);
+	c->fsm.on_transition = rdma_client_transition;
+	c->fsm.arg = c;
+
+	ret = -ENOMEM;
+	c->timer = evtimer_new(base, rdma_client_timer_cb, c);
+	c->dur_timer = evtimer_new(base, rdma_client_dur_cb, c);
+	if (!c->timer || !c->dur_timer)
+		goto err;
+	ret = rdma_cm_id_new(chan, &c->cmh, &c->id);
+	if (ret) {
+		rdma_log(LOG_ERR, "rdma_create_id: %s", strerror(-ret));
+		goto err;
+	}
+	*out = c;
+	return 0;
+err:
+	rdma_client_free(c);
+	return ret;
+}
+
+void rdma_client_start(struct rdma_client *c)
+{
+	if (c->started)
+		return;
+	c->started = true;
+	rdma_client_feed(c, RDMA_CLIENT_EV_START);
+}
+
+void rdma_client_abort(struct rdma_client *c, const char *why)
+{
+	if (rdma_client_fsm_terminal(&c->fsm))
+		return;
+	rdma_client_conn_reason(c, why);
+	rdma_client_conn_error(c, "%s", why);
+	rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
+}
+
+bool rdma_client_finished(const struct rdma_client *c)
+{
+	return c->finished;
+}
+
+void rdma_client_outcome(const struct rdma_client *c,
+			 struct rdma_client_outcome *o)
+{
+	const struct rdma_client_fsm *f = &c->fsm;
+
+	memset(o, 0, sizeof(*o));
+	o->fail = f->fail;
+	if (!rdma_client_fsm_terminal(f) && f->fail == RDMA_CLIENT_FAIL_NONE)
+		o->fail = RDMA_CLIENT_FAIL_LOCAL;	/* never finished */
+	o->error = c->error[0] ? c->error : rdma_client_fsm_fail_str(o->fail);
+	o->reason = c->reason;
+	o->fail_state = f->fail != RDMA_CLIENT_FAIL_NONE ? f->fail_state :
+							   f->state;
+	o->last_state = f->state;
+	o->times = &c->t;
+	o->seed = c->o.seed;
+	o->have_welcome = c->have_welcome;
+	o->conn_id = c->welcome.conn_id;
+	o->max_size = c->welcome.max_size;
+	o->max_iters = c->welcome.max_iters;
+	o->write_crc = c->write_crc;
+	o->reads_verified = f->reads_done;
+	o->writes_done = f->writes_done;
+	o->pings_verified = f->pings_done;
+}
+
+/* The layer's teardown order: events, QP with its buffers, CQ and PD,
+ * then the cm_id; a second call finds nothing left. */
+void rdma_client_release(struct rdma_client *c)
+{
+	if (c->timer)
+		event_free(c->timer);
+	if (c->dur_timer)
+		event_free(c->dur_timer);
+	c->timer = c->dur_timer = NULL;
+	if (c->qp)
+		rdma_qp_destroy(&c->q);
+	c->qp = false;
+	free(c->ref);
+	free(c->sges);
+	free(c->wrs);
+	free(c->slot_posted);
+	c->ref = NULL;
+	c->sges = NULL;
+	c->wrs = NULL;
+	c->slot_posted = NULL;
+	if (c->id)
+		rdma_destroy_id(c->id);
+	c->id = NULL;
+	c->finished = true;
+}
+
+void rdma_client_free(struct rdma_client *c)
+{
+	if (!c)
+		return;
+	rdma_client_release(c);
+	free(c);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client.h - the client side of one connection to an rdmad (native
+ * protocol) or rping server, embeddable in any libevent loop: resolve,
+ * connect, then the native session (DESC, READs checked against the
+ * server's pattern, WRITEs of our own pattern, DONE and the server's
+ * RESULT; AUTH when the server has a pre-shared key) or the rping session,
+ * then disconnect.  rdma-probe runs many at once; rdmad embeds the same
+ * module to probe its peers.
+ *
+ * The embedder owns the event_base and the rdma_cm channel (which it may
+ * share with its own listeners and connections: every id has its own
+ * handler).  It gets results through callbacks: each operation as it
+ * completes (so it keeps its own histograms), each state change, and the
+ * outcome once the connection is over.  Every decision is the state
+ * machine's (rdma_client_fsm.h); this module carries out its actions:
+ *
+ *   rdma_client_types.h   options, callbacks, moments, outcome
+ *   rdma_client.c         life cycle, CM events, deadlines, completions
+ *   rdma_client_conn.c    the connection object, its messages and sends
+ *   rdma_client_native.c  the native session: HELLO, welcome, AUTH, DESC,
+ *                         READ/WRITE posting and checks, DONE, RESULT
+ *   rdma_client_rping.c   the rping session: adverts, sink check
+ *
+ * Life: rdma_client_new(), rdma_client_start(), then callbacks from the
+ * loop until ops->done; rdma_client_release() frees the RDMA resources at
+ * once and keeps the figures; rdma_client_free().  Neither release nor
+ * free may be called from inside one of the client's own callbacks
+ * (defer them to the loop).
+ */
+#ifndef RDMAD_RDMA_CLIENT_H
+#define RDMAD_RDMA_CLIENT_H
+
+#include <stdbool.h>
+
+#include <event2/event.h>
+
+#include "rdma_client_types.h"
+#include "rdma_cm.h"
+
+struct rdma_client;
+
+/*
+ * A connection on CHAN (whose loop is BASE) with options O, reporting to
+ * OPS(ARG); it does nothing until rdma_client_start.  0 or -errno.
+ */
+int rdma_client_new(struct rdma_client **out, struct event_base *base,
+		    struct rdma_cm_chan *chan,
+		    const struct rdma_client_opts *o,
+		    const struct rdma_client_ops *ops, void *arg);
+/* Begin: resolve the address. */
+void rdma_client_start(struct rdma_client *c);
+/* Fail the connection from outside (a signal, a shutdown); WHY is a
+ * static string, its short reason and message.  Nothing once over. */
+void rdma_client_abort(struct rdma_client *c, const char *why);
+/* busy_poll: take the completions there are now; their count. */
+int rdma_client_poll(struct rdma_client *c);
+/* ops->done was called. */
+bool rdma_client_finished(const struct rdma_client *c);
+void rdma_client_outcome(const struct rdma_client *c,
+			 struct rdma_client_outcome *o);
+/* Free the RDMA resources and events now, keep the outcome. */
+void rdma_client_release(struct rdma_client *c);
+void rdma_client_free(struct rdma_client *c);
+
+#endif /* RDMAD_RDMA_CLIENT_H */

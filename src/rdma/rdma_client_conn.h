@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client_conn.h - what the client driver (rdma_client.c) and its two
+ * sessions (rdma_client_native.c, rdma_client_rping.c) share: the
+ * connection object, its messages and its sends.  Not for embedders: they
+ * use rdma_client.h.
+ */
+#ifndef RDMAD_RDMA_CLIENT_CONN_H
+#define RDMAD_RDMA_CLIENT_CONN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event2/event.h>
+
+#include "proto.h"
+#include "rdma_client_types.h"
+#include "rdma_client_fsm.h"
+#include "rdma_cm.h"
+#include "rdma_qp.h"
+
+#define RDMA_CLIENT_RECV_SLOTS	2
+#define RDMA_CLIENT_SLOT_LEN	PROTO_MSG_MAX
+#define RDMA_CLIENT_SQ_EXTRA	2	/* sends besides the RDMA ops */
+
+/* No follow-up event. */
+#define RDMA_CLIENT_EV_NONE	RDMA_CLIENT_EV__COUNT
+
+struct rdma_client {
+	struct rdma_client_opts o;
+	const struct rdma_client_ops *ops;
+	void *arg;
+	struct event_base *base;
+	struct rdma_cm_chan *chan;
+	struct rdma_cm_handler cmh;
+	struct rdma_cm_id *id;
+	struct rdma_qp q;
+	bool qp;			/* q is made */
+	struct rdma_client_fsm fsm;
+
+	struct event *timer;
+	/* In OPS the step deadline is armed once and runs from the last
+	 * completion (progress) rather than being re-armed per operation:
+	 * the timer moves it on when there was progress since. */
+	bool ops_deadline;
+	uint64_t progress;		/* CLOCK_MONOTONIC ns */
+	struct event *dur_timer;	/* duration: ends each op kind */
+
+	/* RDMA_CLIENT_RECV_SLOTS receive slots, then one send slot. */
+	struct rdma_buf msg;
+	/* Native: depth slots of size bytes; operation i uses slot
+	 * i % depth, free again once i has completed (and been checked). */
+	struct rdma_buf data;
+	uint64_t *slot_posted;		/* [depth] post time */
+	struct ibv_send_wr *wrs;	/* [depth] for chained posts */
+	struct ibv_sge *sges;		/* [depth] */
+	uint8_t *ref;			/* READ reference: pattern(READ) */
+	/* rping: the sink the server writes, the source it reads. */
+	struct rdma_buf sink;
+	struct rdma_buf source;
+
+	struct rdma_cm_ev resp;		/* CONNECT_RESPONSE, for the welcome */
+	struct proto_welcome welcome;
+	bool have_welcome;
+	struct proto_hello hello;	/* as sent, for the AUTH MAC */
+	struct proto_desc desc;
+	uint32_t write_crc;
+
+	struct rdma_client_times t;
+	uint64_t ping_posted;
+	uint32_t pings_timed;
+	char error[320];
+	const char *reason;		/* short, static: "busy" */
+	bool started;
+	bool finished;
+};
+
+/* Keep the first failure's short reason (a static string); its message
+ * (logged); nothing once the connection is over. */
+void rdma_client_conn_reason(struct rdma_client *c, const char *reason);
+__attribute__((format(printf, 2, 3)))
+void rdma_client_conn_error(struct rdma_client *c, const char *fmt, ...);
+/* A line about C, "NAME: ...", through the layer's logger. */
+__attribute__((format(printf, 3, 4)))
+void rdma_client_conn_log(struct rdma_client *c, int prio,
+			  const char *fmt, ...);
+/* The send slot; a SEND of its first LEN bytes (wr index IDX). */
+uint8_t *rdma_client_conn_send_slot(struct rdma_client *c);
+int rdma_client_conn_send(struct rdma_client *c, uint32_t len, uint32_t idx);
+/* Receive slot SLOT (again). */
+int rdma_client_conn_post_recv(struct rdma_client *c, uint32_t slot);
+
+#endif /* RDMAD_RDMA_CLIENT_CONN_H */

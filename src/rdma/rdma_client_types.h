@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client_types.h - what an embedder of the client module
+ * (rdma_client.h) gives it and gets back: the options, the callbacks, the
+ * moments and the outcome of a connection.
+ */
+#ifndef RDMAD_RDMA_CLIENT_TYPES_H
+#define RDMAD_RDMA_CLIENT_TYPES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <syslog.h>
+
+#include "auth.h"
+#include "rdma_client_fsm.h"
+
+struct rdma_devs;
+
+#define RDMA_CLIENT_NAME_LEN	96
+
+/* What to run; copied by rdma_client_new (psk and devs are borrowed). */
+struct rdma_client_opts {
+	struct sockaddr_storage dst;	/* the server, with its port */
+	struct sockaddr_storage src;	/* ss_family 0: rdma_cm picks */
+	bool rping;		/* the rping protocol, else rdmad's native */
+	uint8_t ops;		/* native: PROTO_OP_READ | PROTO_OP_WRITE */
+	uint32_t size;		/* bytes per operation */
+	uint32_t iters;		/* per kind; with duration_ms, a cap */
+	uint32_t duration_ms;	/* native: each kind runs this long; 0: iters */
+	uint32_t timeout_ms;	/* deadline of each step */
+	uint32_t depth;		/* native operations in flight, >= 1 */
+	uint64_t seed;		/* this connection's pattern seed */
+	bool verify;		/* native: check every READ */
+	bool busy_poll;		/* no completion channel: rdma_client_poll() */
+	const struct auth_key *psk;	/* NULL: none */
+	struct rdma_devs *devs;	/* device attributes from here; NULL: query */
+	char name[RDMA_CLIENT_NAME_LEN];	/* in log lines: "conn 0" */
+	/* Lines (rdma_log.h) up to this syslog priority are made at all:
+	 * LOG_INFO for transitions and errors, LOG_DEBUG for a line per
+	 * operation; below LOG_INFO only LOG_ERR lines (the default, 0). */
+	int log_prio;
+};
+
+enum rdma_client_op {
+	RDMA_CLIENT_OP_READ,	/* native RDMA READ, checked */
+	RDMA_CLIENT_OP_WRITE,	/* native RDMA WRITE */
+	RDMA_CLIENT_OP_PING,	/* rping round trip, checked */
+};
+
+/* Moments of a connection's life, CLOCK_MONOTONIC ns (0: not reached). */
+struct rdma_client_times {
+	uint64_t start;		/* address resolution asked for */
+	uint64_t addr;		/* ADDR_RESOLVED */
+	uint64_t route;		/* ROUTE_RESOLVED, connect asked for */
+	uint64_t established;	/* the connection is up */
+	uint64_t desc;		/* DESC received (native) */
+	uint64_t ops_start;	/* first operation posted */
+	uint64_t ops_end;	/* last operation verified */
+	uint64_t done_sent;	/* DONE posted (native) */
+	uint64_t result;	/* RESULT received (native) */
+	uint64_t disconnect;	/* disconnect asked for */
+	uint64_t closed;	/* DISCONNECTED */
+};
+
+/* What a connection reports; pointers stay valid until rdma_client_free. */
+struct rdma_client_outcome {
+	enum rdma_client_fail fail;	/* the class; its code is the exit */
+	const char *error;		/* the first failure's message */
+	const char *reason;		/* short: "busy", "refused"; or NULL */
+	enum rdma_client_state fail_state;	/* where it failed */
+	enum rdma_client_state last_state;
+	const struct rdma_client_times *times;
+	uint64_t seed;
+	bool have_welcome;		/* native: the server's welcome */
+	uint64_t conn_id;		/* its connection number */
+	uint32_t max_size, max_iters;	/* its limits */
+	uint32_t write_crc;		/* CRC32C of the last WRITE */
+	uint32_t reads_verified;
+	uint32_t writes_done;
+	uint32_t pings_verified;
+};
+
+struct rdma_client_ops {
+	/* An operation completed (and was checked, if it is checked):
+	 * BYTES moved, posted at POSTED and done at DONE (ns). */
+	void (*op)(void *arg, enum rdma_client_op kind, uint32_t bytes,
+		   uint64_t posted, uint64_t done);
+	/* The state machine moved (optional). */
+	void (*state)(void *arg, enum rdma_client_state from,
+		      enum rdma_client_state to, enum rdma_client_event ev);
+	/* The connection is over (DONE or FAILED); once. */
+	void (*done)(void *arg, const struct rdma_client_outcome *o);
+};
+
+#endif /* RDMAD_RDMA_CLIENT_TYPES_H */
