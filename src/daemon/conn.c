@@ -7,20 +7,21 @@
  * that changes it, and logs "old -> new"), and carries out the actions
  * the state machine asks for.  Failures stay with the connection.
  *
- * Work request ids carry their kind in the upper 32 bits, so that error
- * completions (whose opcode is undefined) can be accounted for.
+ * The verbs objects, their completions and async errors are the RDMA
+ * layer's (rdma_qp.h, rdma_cq.h, rdma_dev.h); work request ids are
+ * rdma_wr.h's.
  *
  * Liveness: while conn_fsm_liveness_wanted() says so, a timer of
  * [timeouts] liveness runs; at its end the FSM posts one zero-length RDMA
- * WRITE (WR_LIVE: no rkey, no peer CPU, no bytes, not an RDMA operation
+ * WRITE (RDMA_WR_LIVE: no rkey, no peer CPU, no bytes, not an RDMA operation
  * of the session).  Its success re-arms the timer; a transport retry
  * exceeded on it, or on any of our work requests, is PEER_LOST: result
  * peer-unreachable, reaped at once.
  *
- * Teardown, whatever the path: QP to error (rdma_disconnect), wait until
- * every posted work request has completed or flushed (bounded by the
- * close deadline), then from a deferred callback: ack CQ events, destroy
- * QP, CQ, MRs, PD, completion channel, and the cm_id last.
+ * Teardown, whatever the path, in the layer's order: rdma_qp_disconnect
+ * (QP to error), wait until every posted work request has completed or
+ * flushed (bounded by the close deadline), then from a deferred callback
+ * rdma_qp_destroy, and the cm_id last.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,48 +36,21 @@
 #include "acl.h"
 #include "addr.h"
 #include "auth.h"
+#include "container_of.h"
 #include "conn.h"
 #include "conn_fsm.h"
 #include "crc32c.h"
-#include "fd.h"
 #include "log.h"
 #include "pattern.h"
 #include "proto.h"
+#include "rdma_qp.h"
 
 #define CONN_RECV_DEPTH		4
 #define CONN_SEND_DEPTH		8
-#define CONN_CQ_DEPTH		(CONN_RECV_DEPTH + CONN_SEND_DEPTH + 4)
 #define CONN_SEND_SLOTS		4
-#define CONN_CQ_ACK_BATCH	16
-#define CONN_POLL_BATCH		8
 /* control messages: receive slots, then send slots */
 #define CONN_CTL_LEN		((size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) * \
 				 PROTO_MSG_MAX)
-
-/*
- * The transport's budget for a silent peer, on our QP: each try waits the
- * local ACK timeout, 4.096 us * 2^17 = 0.537 s, and 6 retries follow the
- * first try, so a peer that stopped acknowledging is given up on about
- * 3.8 s after our last unanswered packet.  rdma_cm would take the client's
- * retry count (7 from rping and rdma-probe, which soft-RoCE takes as
- * "retry forever") and an ACK timeout of 19 (2.1 s) on soft-RoCE: a dead
- * peer would never be detected there.  So rdmad moves its QP through
- * INIT, RTR and RTS itself and sets both (conn_qp_init, conn_qp_rts).
- */
-#define CONN_ACK_TIMEOUT	17
-#define CONN_RETRY_CNT		6
-
-enum conn_wr_kind {
-	WR_RECV = 1,
-	WR_SEND = 2,
-	WR_READ = 3,
-	WR_WRITE = 4,
-	WR_LIVE = 5,	/* zero-length RDMA WRITE: is the peer there? */
-	WR_ABORT = 6,	/* SEND of our ABORT */
-};
-#define WR_ID(kind, slot)	(((uint64_t)(kind) << 32) | (uint32_t)(slot))
-#define WR_KIND(id)		((enum conn_wr_kind)((id) >> 32))
-#define WR_SLOT(id)		((uint32_t)(id))
 
 struct conn {
 	TAILQ_ENTRY(conn) link;
@@ -89,14 +63,10 @@ struct conn {
 	int counted;			/* active in d->stats */
 	int linked;			/* in d->conns */
 
+	struct rdma_cm_handler cmh;	/* the cm_id's context */
 	struct rdma_cm_id *cm_id;
-	struct rdmad_device *dev;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	unsigned int cq_unacked;
-	struct event *cq_ev;
+	struct rdma_dev *dev;
+	struct rdma_qp qp;
 	struct event *timer;
 	struct event *free_ev;
 	struct event *life_timer;	/* [limits] max_duration */
@@ -105,16 +75,11 @@ struct conn {
 	enum conn_deadline deadline;
 
 	/* control messages: CONN_RECV_DEPTH receive slots, then sends */
-	uint8_t *ctl;
-	struct ibv_mr *ctl_mr;
+	struct rdma_buf ctl;
 	unsigned int send_next;
 
 	/* data buffer */
-	void *buf;
-	size_t buf_len;
-	struct ibv_mr *buf_mr;
-
-	unsigned int posted_send, posted_recv;
+	struct rdma_buf buf;
 
 	/* native */
 	struct proto_hello hello;
@@ -290,25 +255,15 @@ static void conn_arm_liveness(struct conn *c)
 	}
 }
 
-/*
- * What the transport will do for a silent peer: each try waits the local
- * ACK timeout (4.096 us * 2^timeout), then retry_cnt more tries.
- */
+/* What the transport will do for a silent peer (t-29 reads it). */
 static void conn_log_qp(struct conn *c)
 {
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-	double t;
+	char d[192];
 
-	if (LOG_DEBUG > log_get_level() || !c->qp ||
-	    ibv_query_qp(c->qp, &a, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			 IBV_QP_RNR_RETRY, &ia))
+	if (LOG_DEBUG > log_get_level())
 		return;
-	t = a.timeout ? 4.096e-6 * (double)(1ull << a.timeout) : 0;
-	conn_log(c, LOG_DEBUG, NULL, "QP: local ACK timeout %u (%.3f s), "
-		 "retry count %u, RNR retry %u: a silent peer is given up "
-		 "on after about %.1f s", a.timeout, t, a.retry_cnt,
-		 a.rnr_retry, t * (a.retry_cnt + 1));
+	rdma_qp_describe(&c->qp, d, sizeof(d));
+	conn_log(c, LOG_DEBUG, NULL, "%s", d);
 }
 
 /* The only place the state changes; -EIO if the new state's deadline
@@ -335,83 +290,45 @@ static int conn_set_state(struct conn *c, const struct conn_fsm *next,
 
 static uint8_t *recv_slot(struct conn *c, unsigned int i)
 {
-	return c->ctl + (size_t)i * PROTO_MSG_MAX;
+	return c->ctl.p + (size_t)i * PROTO_MSG_MAX;
 }
 
 static int post_recv(struct conn *c, unsigned int slot)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)recv_slot(c, slot),
-		.length = PROTO_MSG_MAX,
-		.lkey = c->ctl_mr->lkey,
-	};
-	struct ibv_recv_wr wr = {
-		.wr_id = WR_ID(WR_RECV, slot),
-		.sg_list = &sge,
-		.num_sge = 1,
-	}, *bad;
-	int ret;
-
-	ret = ibv_post_recv(c->qp, &wr, &bad);
-	if (ret)
-		return -ret;
-	c->posted_recv++;
-	return 0;
-}
-
-/* Post one send-queue work request; counted until it completes. */
-static int post_send_wr(struct conn *c, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int ret;
-
-	ret = ibv_post_send(c->qp, wr, &bad);
-	if (ret)
-		return -ret;
-	c->posted_send++;
-	return 0;
+	return rdma_qp_post_recv(&c->qp, rdma_wr_id(RDMA_WR_RECV, slot),
+				 recv_slot(c, slot), PROTO_MSG_MAX,
+				 c->ctl.mr->lkey);
 }
 
 /* Post a SEND of LEN bytes already written into the slot P. */
-static int post_send_kind(struct conn *c, enum conn_wr_kind kind, uint8_t *p,
+static int post_send_kind(struct conn *c, enum rdma_wr_kind kind, uint8_t *p,
 			  size_t len)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)p,
 		.length = (uint32_t)len,
-		.lkey = c->ctl_mr->lkey,
+		.lkey = c->ctl.mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(kind, 0),
+		.wr_id = rdma_wr_id(kind, 0),
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
 	};
 
-	return post_send_wr(c, &wr);
+	return rdma_qp_post_send(&c->qp, &wr);
 }
 
 static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
 {
-	return post_send_kind(c, WR_SEND, p, len);
+	return post_send_kind(c, RDMA_WR_SEND, p, len);
 }
 
-/*
- * Liveness check: a zero-length RDMA WRITE.  No data, so no local or
- * remote key is involved (IBA C9-88: a zero-length RDMA operation needs
- * no valid address or rkey), and the peer's HCA answers it without its
- * CPU.  An ACK is a sign of life; silence ends in retry exceeded.
- */
+/* Liveness check: a zero-length RDMA WRITE (rdma_qp.h). */
 static int post_liveness(struct conn *c)
 {
-	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(WR_LIVE, 0),
-		.num_sge = 0,
-		.opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
-	int ret = post_send_wr(c, &wr);
+	int ret = rdma_qp_post_liveness(&c->qp, rdma_wr_id(RDMA_WR_LIVE, 0));
 
 	if (!ret)
 		stats_liveness_check(&c->d->stats);
@@ -423,69 +340,32 @@ static uint8_t *send_slot(struct conn *c)
 	unsigned int i = CONN_RECV_DEPTH + c->send_next;
 
 	c->send_next = (c->send_next + 1) % CONN_SEND_SLOTS;
-	return c->ctl + (size_t)i * PROTO_MSG_MAX;
+	return c->ctl.p + (size_t)i * PROTO_MSG_MAX;
 }
 
 static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t raddr,
 		     uint32_t rkey, uint32_t len)
 {
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)c->buf,
+		.addr = (uintptr_t)c->buf.p,
 		.length = len,
-		.lkey = c->buf_mr->lkey,
+		.lkey = c->buf.mr->lkey,
 	};
 	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(op == IBV_WR_RDMA_READ ? WR_READ : WR_WRITE, 0),
+		.wr_id = rdma_wr_id(op == IBV_WR_RDMA_READ ? RDMA_WR_READ :
+				    RDMA_WR_WRITE, 0),
 		.sg_list = &sge,
 		.num_sge = 1,
 		.opcode = op,
 		.send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
 	};
-	int ret = post_send_wr(c, &wr);
+	int ret = rdma_qp_post_send(&c->qp, &wr);
 
 	if (ret)
 		return ret;
 	c->t_post[op == IBV_WR_RDMA_READ ? STATS_OP_READ : STATS_OP_WRITE] =
 		mono_ns();
-	return 0;
-}
-
-/* ---- data buffer ----------------------------------------------------- */
-
-static void buf_free(struct conn *c)
-{
-	if (c->buf_mr)
-		ibv_dereg_mr(c->buf_mr);
-	if (c->buf_mr)
-		c->d->registered -= c->buf_len;
-	c->buf_mr = NULL;
-	free(c->buf);
-	c->buf = NULL;
-	c->buf_len = 0;
-}
-
-static int buf_alloc(struct conn *c, size_t len, int access)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	int ret;
-
-	buf_free(c);
-	ret = posix_memalign(&c->buf, pg > 0 ? (size_t)pg : 4096, len);
-	if (ret) {
-		c->buf = NULL;
-		return -ret;
-	}
-	memset(c->buf, 0, len);
-	c->buf_mr = ibv_reg_mr(c->pd, c->buf, len, access);
-	if (!c->buf_mr) {
-		ret = -errno;
-		free(c->buf);
-		c->buf = NULL;
-		return ret ? ret : -ENOMEM;
-	}
-	c->buf_len = len;
-	c->d->registered += len;
 	return 0;
 }
 
@@ -500,11 +380,11 @@ static int native_buf_alloc(struct conn *c)
 		access |= IBV_ACCESS_REMOTE_READ;
 	if (c->hello.ops & PROTO_OP_WRITE)
 		access |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	ret = buf_alloc(c, c->hello.size, access);
+	ret = rdma_qp_buf(&c->qp, &c->buf, c->hello.size, access);
 	if (ret)
 		return ret;
 	if (c->hello.ops & PROTO_OP_READ)
-		pattern_fill(c->buf, c->buf_len, c->hello.seed,
+		pattern_fill(c->buf.p, c->buf.len, c->hello.seed,
 			     PROTO_ITER_READ);
 	return 0;
 }
@@ -516,14 +396,14 @@ static int act_send_desc(struct conn *c)
 	int n;
 
 	/* With a key the buffer exists only once the client proved it. */
-	if (!c->buf_mr) {
+	if (!c->buf.mr) {
 		n = native_buf_alloc(c);
 		if (n)
 			return n;
 	}
-	desc.addr = (uintptr_t)c->buf;
-	desc.rkey = c->buf_mr->rkey;
-	desc.len = (uint32_t)c->buf_len;
+	desc.addr = (uintptr_t)c->buf.p;
+	desc.rkey = c->buf.mr->rkey;
+	desc.len = (uint32_t)c->buf.len;
 	desc.access = c->hello.ops;
 	p = send_slot(c);
 	n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
@@ -564,8 +444,8 @@ static void act_verify(struct conn *c)
 		   d->writes_done, (uint64_t)d->writes_done * h->size, 0);
 	if (!d->writes_done)
 		return;
-	r->crc32c_seen = crc32c(0, c->buf, h->size);
-	bad = pattern_check(c->buf, h->size, h->seed, d->last_write_iter);
+	r->crc32c_seen = crc32c(0, c->buf.p, h->size);
+	bad = pattern_check(c->buf.p, h->size, h->seed, d->last_write_iter);
 	if (bad >= 0 || r->crc32c_seen != d->crc32c) {
 		r->status = PROTO_RES_MISMATCH;
 		if (bad >= 0)
@@ -601,7 +481,7 @@ static int act_send_abort(struct conn *c)
 		return n;
 	conn_log(c, LOG_DEBUG, NULL, "ABORT to the client: %s",
 		 proto_abort_str(&c->abort, text, sizeof(text)));
-	return post_send_kind(c, WR_ABORT, p, (size_t)n);
+	return post_send_kind(c, RDMA_WR_ABORT, p, (size_t)n);
 }
 
 static int act_post_read(struct conn *c)
@@ -610,21 +490,22 @@ static int act_post_read(struct conn *c)
 
 	/* The server is the initiator of both READ and WRITE in rping
 	 * mode: its buffer needs no remote access at all. */
-	if (c->src.size > c->buf_len &&
-	    c->d->registered - c->buf_len + c->src.size >
+	if (c->src.size > c->buf.len &&
+	    rdma_buf_registered() - c->buf.len + c->src.size >
 	    c->d->cfg.max_registered_bytes) {
 		conn_log(c, LOG_WARNING, NULL, "rping source of %u bytes "
 			 "would take registered memory past [limits] "
 			 "max_registered_bytes (%llu bytes, %llu in use)",
 			 c->src.size,
 			 (unsigned long long)c->d->cfg.max_registered_bytes,
-			 (unsigned long long)c->d->registered);
+			 (unsigned long long)rdma_buf_registered());
 		conn_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
 			    "reached");
 		return -ENOBUFS;
 	}
-	if (c->src.size > c->buf_len) {
-		ret = buf_alloc(c, c->src.size, IBV_ACCESS_LOCAL_WRITE);
+	if (c->src.size > c->buf.len) {
+		ret = rdma_qp_buf(&c->qp, &c->buf, c->src.size,
+				  IBV_ACCESS_LOCAL_WRITE);
 		if (ret)
 			return ret;
 	}
@@ -652,22 +533,22 @@ static int act_send_go(struct conn *c)
 
 static void act_disconnect(struct conn *c)
 {
-	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	int ret;
 
-	/* Also answers a peer's DREQ.  Fails harmlessly if never
-	 * connected; the QP goes to error either way so that every
-	 * posted work request completes (flushed). */
-	rdma_disconnect(c->cm_id);
-	if (c->qp && ibv_modify_qp(c->qp, &attr, IBV_QP_STATE))
-		conn_log(c, LOG_WARNING, NULL, "cannot move the QP to the "
-			 "error state: %s; its work requests may not flush, "
-			 "the close deadline ends the wait",
-			 strerror(errno));
+	/* Also answers a peer's DREQ.  rdma_disconnect fails harmlessly if
+	 * never connected or already disconnected; the QP goes to error
+	 * either way so that every posted work request completes (flushed);
+	 * if it could not, the close deadline ends the wait. */
+	ret = rdma_qp_disconnect(&c->qp);
+	if (ret)
+		conn_log(c, LOG_DEBUG, NULL, "disconnect: %s; the close "
+			 "deadline bounds the wait for flushes",
+			 strerror(-ret));
 }
 
 static int conn_drained(const struct conn *c)
 {
-	return c->posted_send == 0 && c->posted_recv == 0;
+	return c->qp.posted_send == 0 && c->qp.posted_recv == 0;
 }
 
 /* Carry out ACTS; returns -errno of the first failing post. */
@@ -836,47 +717,29 @@ static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 	return CONN_EV_RECV_ADVERT;
 }
 
-static const char *wr_kind_name(enum conn_wr_kind kind)
-{
-	switch (kind) {
-	case WR_RECV:	return "receive";
-	case WR_SEND:	return "send";
-	case WR_READ:	return "RDMA READ";
-	case WR_WRITE:	return "RDMA WRITE";
-	case WR_LIVE:	return "liveness check";
-	case WR_ABORT:	return "ABORT send";
-	}
-	return "unknown work request";
-}
-
 /*
  * The transport gave up on one of our work requests: the peer stopped
  * acknowledging (crash, partition, cable).  Nothing more reaches it, so
  * no ABORT: reap the connection now.
  */
-static void conn_peer_lost(struct conn *c, enum conn_wr_kind kind)
+static void conn_peer_lost(struct conn *c, enum rdma_wr_kind kind)
 {
 	double quiet = (double)(mono_ns() - c->t_heard) / 1e9;
 
 	conn_log(c, LOG_WARNING, NULL, "peer %s stopped acknowledging: "
 		 "transport retry exceeded on the %s; connection reaped "
 		 "after %.1f s without a sign of life (connected %.1f s)",
-		 c->peer, wr_kind_name(kind), quiet, elapsed(&c->t_open));
+		 c->peer, rdma_wr_str(kind), quiet, elapsed(&c->t_open));
 	conn_result(c, STATS_RES_PEER_UNREACHABLE, "transport retry exceeded "
 		    "on the %s, %.1f s after the peer's last sign of life",
-		    wr_kind_name(kind), quiet);
+		    rdma_wr_str(kind), quiet);
 	conn_fire(c, CONN_EV_PEER_LOST);
 }
 
 static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 {
-	enum conn_wr_kind kind = WR_KIND(wc->wr_id);
+	enum rdma_wr_kind kind = rdma_wr_kind(wc->wr_id);
 	enum conn_event ev;
-
-	if (kind == WR_RECV)
-		c->posted_recv--;
-	else
-		c->posted_send--;
 
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
@@ -887,7 +750,7 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 			return;
 		}
 		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
-			 "(vendor error %#x)", wr_kind_name(kind),
+			 "(vendor error %#x)", rdma_wr_str(kind),
 			 ibv_wc_status_str(wc->status), wc->vendor_err);
 		conn_result(c, STATS_RES_COMPLETION_ERROR, "%s",
 			    ibv_wc_status_str(wc->status));
@@ -898,12 +761,12 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	c->t_heard = mono_ns();
 
 	switch (kind) {
-	case WR_RECV:
-		ev = conn_recv_event(c, recv_slot(c, WR_SLOT(wc->wr_id)),
+	case RDMA_WR_RECV:
+		ev = conn_recv_event(c, recv_slot(c, rdma_wr_idx(wc->wr_id)),
 				     wc->byte_len);
 		if (c->fsm.life == CONN_LIFE_ACCEPTING ||
 		    c->fsm.life == CONN_LIFE_ESTABLISHED) {
-			int ret = post_recv(c, WR_SLOT(wc->wr_id));
+			int ret = post_recv(c, rdma_wr_idx(wc->wr_id));
 
 			if (ret) {
 				conn_result(c, STATS_RES_POST_FAILED, "repost "
@@ -913,26 +776,26 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		}
 		conn_fire(c, ev);
 		break;
-	case WR_SEND:
+	case RDMA_WR_SEND:
 		conn_fire(c, CONN_EV_SEND_COMPLETE);
 		break;
-	case WR_READ:
+	case RDMA_WR_READ:
 		c->bytes += c->read_len;
 		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
 			   c->read_len, mono_ns() - c->t_post[STATS_OP_READ]);
 		conn_fire(c, CONN_EV_READ_COMPLETE);
 		break;
-	case WR_WRITE:
+	case RDMA_WR_WRITE:
 		c->bytes += c->write_len;
 		c->rounds++;
 		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
 			   c->write_len, mono_ns() - c->t_post[STATS_OP_WRITE]);
 		conn_fire(c, CONN_EV_WRITE_COMPLETE);
 		break;
-	case WR_LIVE:
+	case RDMA_WR_LIVE:
 		conn_fire(c, CONN_EV_LIVE_OK);
 		break;
-	case WR_ABORT:
+	case RDMA_WR_ABORT:
 		conn_fire(c, CONN_EV_ABORT_SENT);
 		break;
 	default:
@@ -944,56 +807,17 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	}
 }
 
-static void conn_poll(struct conn *c)
+/* The layer's completion callback: one completion, counts updated. */
+static void conn_wc_cb(void *arg, const struct ibv_wc *wc)
 {
-	struct ibv_wc wc[CONN_POLL_BATCH];
-	int n, i;
+	struct conn *c = arg;
 
-	do {
-		n = ibv_poll_cq(c->cq, CONN_POLL_BATCH, wc);
-		if (n < 0) {
-			conn_result(c, STATS_RES_COMPLETION_ERROR,
-				    "ibv_poll_cq "
-				    "failed");
-			conn_fire(c, CONN_EV_FATAL);
-			return;
-		}
-		for (i = 0; i < n; i++) {
-			conn_wc(c, &wc[i]);
-			if (c->fsm.life == CONN_LIFE_CLOSED)
-				return;
-		}
-	} while (n == CONN_POLL_BATCH);
-
+	if (c->fsm.life == CONN_LIFE_CLOSED)
+		return;		/* its teardown is queued */
+	conn_wc(c, wc);
 	/* Flushed work requests are not events; their end is. */
 	if (c->fsm.life == CONN_LIFE_DRAINING && conn_drained(c))
 		conn_fire(c, CONN_EV_DRAINED);
-}
-
-static void conn_cq_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-	struct ibv_cq *cq;
-	void *ctx;
-	int got = 0;
-
-	/* Drain the channel until EAGAIN; acks in batches. */
-	while (ibv_get_cq_event(c->cc, &cq, &ctx) == 0) {
-		got++;
-		if (++c->cq_unacked >= CONN_CQ_ACK_BATCH) {
-			ibv_ack_cq_events(c->cq, c->cq_unacked);
-			c->cq_unacked = 0;
-		}
-	}
-	if (!got || c->fsm.life == CONN_LIFE_CLOSED)
-		return;
-	/* Re-arm first, then poll until empty: nothing slips between. */
-	if (ibv_req_notify_cq(c->cq, 0)) {
-		conn_result(c, STATS_RES_COMPLETION_ERROR,
-			    "ibv_req_notify_cq failed");
-		conn_fire(c, CONN_EV_FATAL);
-	}
-	conn_poll(c);
 }
 
 static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -1032,8 +856,10 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 /* ---- CM events ----------------------------------------------------------- */
 
-void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
+static void conn_cm_event(struct rdma_cm_handler *h,
+			  const struct rdma_cm_ev *e)
 {
+	struct conn *c = container_of(h, struct conn, cmh);
 	char s[64];
 
 	switch (e->type) {
@@ -1073,7 +899,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
-		listener_device_gone(c->d, c->cm_id->verbs);
+		rdma_dev_forget(&c->d->devs, c->cm_id->verbs);
 		conn_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
@@ -1094,7 +920,7 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 	}
 }
 
-void conn_qp_fatal(struct conn *c, const char *what)
+static void conn_qp_fatal(struct conn *c, const char *what)
 {
 	conn_log(c, LOG_WARNING, NULL, "async error: %s", what);
 	conn_result(c, STATS_RES_DEVICE_ERROR, "%s", what);
@@ -1126,11 +952,9 @@ void conn_shutdown_all(struct rdmad *d)
 
 /* ---- setup and teardown -------------------------------------------- */
 
-/* Free everything, in the safe order; the cm_id goes last. */
+/* Free everything, in the layer's order; the cm_id goes last. */
 static void conn_release(struct conn *c)
 {
-	if (c->cq_ev)
-		event_free(c->cq_ev);
 	if (c->timer)
 		event_free(c->timer);
 	if (c->free_ev)
@@ -1139,22 +963,7 @@ static void conn_release(struct conn *c)
 		event_free(c->life_timer);
 	if (c->live_timer)
 		event_free(c->live_timer);
-	if (c->cq && c->cq_unacked)
-		ibv_ack_cq_events(c->cq, c->cq_unacked);
-	if (c->qp)
-		ibv_destroy_qp(c->qp);
-	if (c->cq)
-		ibv_destroy_cq(c->cq);
-	buf_free(c);
-	if (c->ctl_mr) {
-		ibv_dereg_mr(c->ctl_mr);
-		c->d->registered -= CONN_CTL_LEN;
-	}
-	free(c->ctl);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	if (c->cc)
-		ibv_destroy_comp_channel(c->cc);
+	rdma_qp_destroy(&c->qp);
 	if (c->cm_id)
 		rdma_destroy_id(c->cm_id);
 	if (c->linked)
@@ -1180,10 +989,10 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	ok = c->res == STATS_RES_OK;
 	ctx.bytes = (int64_t)c->bytes;
 	ctx.result = stats_result_name(c->res);
-	if (c->posted_send || c->posted_recv)
+	if (!conn_drained(c))
 		conn_log(c, LOG_DEBUG, NULL, "%u send and %u receive work "
 			 "requests not flushed; destroying anyway",
-			 c->posted_send, c->posted_recv);
+			 c->qp.posted_send, c->qp.posted_recv);
 	log_conn(ok ? LOG_INFO : LOG_NOTICE, &ctx,
 		 "close: %s, result %s (%s), %" PRIu64 " bytes, %" PRIu64
 		 " %s, %.3fs", conn_proto_name(c->fsm.proto), ctx.result,
@@ -1231,83 +1040,42 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 	conn_fire(c, CONN_EV_TIMEOUT);
 }
 
-/*
- * Move our QP to STATE with the attributes rdma_cm computed for this
- * connection; RTR gets RD (the READs the peer may have in flight to us),
- * RTS gets INIT (ours to it) and our own retry budget.
- */
-static int conn_qp_move(struct conn *c, enum ibv_qp_state state,
-			uint8_t rd, uint8_t init)
-{
-	struct ibv_qp_attr a;
-	int mask = 0;
+static void conn_wc_cb(void *arg, const struct ibv_wc *wc);
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = state;
-	if (rdma_init_qp_attr(c->cm_id, &a, &mask))
-		return -errno ? -errno : -EIO;
-	if (state == IBV_QPS_RTR)
-		a.max_dest_rd_atomic = rd;
-	if (state == IBV_QPS_RTS) {
-		a.max_rd_atomic = init;
-		a.timeout = CONN_ACK_TIMEOUT;
-		a.retry_cnt = CONN_RETRY_CNT;
-		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT;
-	}
-	if (ibv_modify_qp(c->qp, &a, mask))
-		return -errno ? -errno : -EIO;
-	return 0;
+static void conn_fatal_cb(void *arg, const char *what)
+{
+	conn_qp_fatal(arg, what);
 }
+
+static const struct rdma_qp_ops conn_qp_ops = {
+	.wc = conn_wc_cb,
+	.fatal = conn_fatal_cb,
+};
 
 static int conn_setup(struct conn *c)
 {
+	static const struct rdma_qp_attr qa = {
+		.send_depth = CONN_SEND_DEPTH,
+		.recv_depth = CONN_RECV_DEPTH,
+	};
 	struct rdma_cm_id *id = c->cm_id;
-	struct ibv_qp_init_attr qa;
+	const char *step;
 	unsigned int i;
 	int ret;
 
-	c->dev = listener_device(c->d, id->verbs);
+	c->dev = rdma_dev_get(&c->d->devs, id->verbs);
 	if (!c->dev)
 		return -ENODEV;
-	c->pd = ibv_alloc_pd(id->verbs);
-	if (!c->pd)
-		return -errno ? -errno : -ENOMEM;
-	c->cc = ibv_create_comp_channel(id->verbs);
-	if (!c->cc)
-		return -errno ? -errno : -ENOMEM;
-	ret = fd_nonblock(c->cc->fd);
+	ret = rdma_qp_create(&c->qp, c->d->base, id, &qa, &conn_qp_ops, c,
+			     &step);
+	if (ret) {
+		conn_log(c, LOG_DEBUG, NULL, "%s: %s", step, strerror(-ret));
+		return ret;
+	}
+	ret = rdma_qp_buf(&c->qp, &c->ctl, CONN_CTL_LEN,
+			  IBV_ACCESS_LOCAL_WRITE);
 	if (ret)
 		return ret;
-	c->cq = ibv_create_cq(id->verbs, CONN_CQ_DEPTH, c, c->cc, 0);
-	if (!c->cq)
-		return -errno ? -errno : -ENOMEM;
-	if (ibv_req_notify_cq(c->cq, 0))
-		return -EIO;
-
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_context = c;
-	qa.send_cq = c->cq;
-	qa.recv_cq = c->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = CONN_SEND_DEPTH;
-	qa.cap.max_recv_wr = CONN_RECV_DEPTH;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	c->qp = ibv_create_qp(c->pd, &qa);
-	if (!c->qp)
-		return -errno ? -errno : -ENOMEM;
-	ret = conn_qp_move(c, IBV_QPS_INIT, 0, 0);
-	if (ret)
-		return ret;
-
-	c->ctl = calloc(1, CONN_CTL_LEN);
-	if (!c->ctl)
-		return -ENOMEM;
-	c->ctl_mr = ibv_reg_mr(c->pd, c->ctl, CONN_CTL_LEN,
-			       IBV_ACCESS_LOCAL_WRITE);
-	if (!c->ctl_mr)
-		return -errno ? -errno : -ENOMEM;
-	c->d->registered += CONN_CTL_LEN;
 
 	/* Native without a key: the buffer now, so that a client that
 	 * cannot have it is rejected rather than accepted and dropped. */
@@ -1323,30 +1091,23 @@ static int conn_setup(struct conn *c)
 			return ret;
 	}
 
-	c->cq_ev = event_new(c->d->base, c->cc->fd, EV_READ | EV_PERSIST,
-			     conn_cq_cb, c);
 	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
 	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
 	c->life_timer = evtimer_new(c->d->base, conn_life_cb, c);
 	c->live_timer = evtimer_new(c->d->base, conn_live_cb, c);
-	if (!c->cq_ev || !c->timer || !c->free_ev || !c->life_timer ||
-	    !c->live_timer)
+	if (!c->timer || !c->free_ev || !c->life_timer || !c->live_timer)
 		return -ENOMEM;
-	if (event_add(c->cq_ev, NULL))
-		return -EIO;
 	if (c->d->cfg.max_duration_ms &&
 	    timer_set_ms(c->life_timer, c->d->cfg.max_duration_ms))
 		return -EIO;
 	return 0;
 }
 
-static int conn_accept(struct conn *c, const struct conn_cm_event *e)
+static int conn_accept(struct conn *c, const struct rdma_cm_ev *e)
 {
-	const struct ibv_device_attr *a = &c->dev->attr;
-	struct rdma_conn_param cp;
 	uint8_t pdata[PROTO_WELCOME_AUTH_LEN];
 	struct proto_welcome *w = &c->welcome;
-	int rd = a->max_qp_rd_atom, init = a->max_qp_init_rd_atom, n;
+	int n = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->version = PROTO_VERSION;
@@ -1358,35 +1119,15 @@ static int conn_accept(struct conn *c, const struct conn_cm_event *e)
 		if (auth_nonce(w->nonce))
 			return -EIO;
 	}
-
-	memset(&cp, 0, sizeof(cp));
-	/* Incoming READs (native client): our responder resources, no
-	 * more than the peer will initiate.  Outgoing READs (rping): our
-	 * initiator depth, no more than the peer will answer. */
-	cp.responder_resources = (uint8_t)(e->initiator_depth < rd ?
-					   e->initiator_depth : rd);
-	cp.initiator_depth = (uint8_t)(e->responder_resources < init ?
-				       e->responder_resources : init);
-	cp.retry_count = 7;
-	cp.rnr_retry_count = 7;
 	if (c->fsm.proto == CONN_PROTO_NATIVE) {
 		n = proto_welcome_encode(w, pdata, sizeof(pdata));
 		if (n < 0)
 			return n;
-		cp.private_data = pdata;
-		cp.private_data_len = (uint8_t)n;
 	}
-	/* Our QP, our transitions (see CONN_RETRY_CNT): ready to receive
-	 * and to send before the client hears of the accept. */
-	n = conn_qp_move(c, IBV_QPS_RTR, cp.responder_resources, 0);
-	if (!n)
-		n = conn_qp_move(c, IBV_QPS_RTS, 0, cp.initiator_depth);
-	if (n)
-		return n;
-	cp.qp_num = c->qp->qp_num;
-	if (rdma_accept(c->cm_id, &cp))
-		return -errno ? -errno : -EIO;
-	return 0;
+	/* Incoming READs (native client) and outgoing ones (rping) within
+	 * what the peer and the device allow; our QP, our retry budget. */
+	return rdma_qp_accept(&c->qp, e, &c->dev->attr, n ? pdata : NULL,
+			      (uint8_t)n);
 }
 
 /* The reason code the client reads in the reject private data. */
@@ -1450,7 +1191,7 @@ static unsigned int conn_count_host(struct rdmad *d, const struct sockaddr *sa)
 	return n;
 }
 
-void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
+void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
 {
 	const struct rdmad_config *cfg = &d->cfg;
 	struct proto_hello hello;
@@ -1517,10 +1258,10 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	/* Pinned memory: this connection's buffer and control slots on
 	 * top of what every live connection holds. */
 	need = CONN_CTL_LEN + (kind == PROTO_KIND_NATIVE ? hello.size : 0);
-	if (d->registered + need > cfg->max_registered_bytes)
+	if (rdma_buf_registered() + need > cfg->max_registered_bytes)
 		REJECT(d, e->id, peer, STATS_REJ_BUSY,
 		       "busy: registered memory %llu + %llu bytes would "
-		       "exceed max_registered_bytes %llu, retry later", (unsigned long long)d->registered,
+		       "exceed max_registered_bytes %llu, retry later", (unsigned long long)rdma_buf_registered(),
 		       (unsigned long long)need,
 		       (unsigned long long)cfg->max_registered_bytes);
 
@@ -1532,7 +1273,8 @@ void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
 	c->res = STATS_RES_N;
 	c->id = ++d->next_conn_id;
 	c->cm_id = e->id;
-	e->id->context = c;
+	c->cmh.event = conn_cm_event;
+	rdma_cm_id_handler(e->id, &c->cmh);
 	memcpy(c->peer, peer, sizeof(c->peer));
 	if (sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6))
 		memcpy(&c->peer_addr, sa, sa->sa_family == AF_INET ?

@@ -34,6 +34,7 @@
 #include "conn.h"
 #include "fdlimit.h"
 #include "log.h"
+#include "rdma_log.h"
 #include "version.h"
 #include "rdmad.h"
 
@@ -106,6 +107,40 @@ static void raise_nofile(void)
 		log_debug("cannot raise the open files limit: %s",
 			  strerror(-ret));
 }
+
+/* The RDMA layer's lines go to our log. */
+static void rdmad_rdma_log(int prio, const char *msg)
+{
+	log_msg(prio, "%s", msg);
+}
+
+/* A port of a device went down or came back. */
+static void rdmad_dev_port(void *arg, struct ibv_context *ctx, uint8_t port,
+			   bool up)
+{
+	const char *name = ibv_get_device_name(ctx->device);
+
+	if (up) {
+		log_notice("device %s: port up", name);
+		return;
+	}
+	log_warn("device %s: port %d down; dropping the connections on it",
+		 name, port);
+	conn_device_fatal(arg, ctx, port, "port down");
+}
+
+/* A device had a fatal error; the registry let go of it already. */
+static void rdmad_dev_fatal(void *arg, struct ibv_context *ctx)
+{
+	log_err("device %s: fatal error; dropping its connections",
+		ibv_get_device_name(ctx->device));
+	conn_device_fatal(arg, ctx, 0, "device fatal");
+}
+
+static const struct rdma_dev_ops rdmad_dev_ops = {
+	.port = rdmad_dev_port,
+	.fatal = rdmad_dev_fatal,
+};
 
 void rdmad_conn_gone(struct rdmad *d)
 {
@@ -314,6 +349,17 @@ int main(int argc, char **argv)
 			fatal(EX_OSERR, "cannot install signal handlers");
 	}
 
+	rdma_log_set(rdmad_rdma_log);
+	rdma_devs_init(&d->devs, d->base, &rdmad_dev_ops, d);
+	ret = rdma_cm_chan_open(&d->cm, d->base);
+	if (ret) {
+		log_err("rdma_create_event_channel: %s (is rdma_ucm loaded "
+			"and /dev/infiniband/rdma_cm accessible?)",
+			strerror(-ret));
+		log_err("not started: cannot listen (%s)", strerror(-ret));
+		code = EX_UNAVAILABLE;
+		goto out;
+	}
 	ret = listener_start(d);
 	if (ret) {
 		log_err("not started: cannot listen (%s)", strerror(-ret));
@@ -345,19 +391,19 @@ int main(int argc, char **argv)
 out:
 	http_stop(d);
 	/* Whatever is left (stop deadline passed) goes with the process. */
-	for (i = 0; i < d->n_devices; i++)
-		if (d->devices[i].async_ev)
-			event_free(d->devices[i].async_ev);
-	if (d->cm_ev)
-		event_free(d->cm_ev);
+	rdma_devs_fini(&d->devs);
 	if (d->stop_timer)
 		event_free(d->stop_timer);
 	if (drain_timer)
 		event_free(drain_timer);
 	if (watchdog_timer)
 		event_free(watchdog_timer);
-	if (TAILQ_EMPTY(&d->conns) && d->cm_chan)
-		rdma_destroy_event_channel(d->cm_chan);
+	/* With connections left their ids hold the channel: it goes with
+	 * the process. */
+	if (TAILQ_EMPTY(&d->conns))
+		rdma_cm_chan_close(&d->cm);
+	else if (d->cm.ev)
+		event_free(d->cm.ev);
 	auth_key_clear(&d->cfg.psk);
 	for (i = 0; i < 3; i++)
 		if (sigev[i])

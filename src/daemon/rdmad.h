@@ -12,10 +12,10 @@
 #include <time.h>
 
 #include <event2/event.h>
-#include <infiniband/verbs.h>
-#include <rdma/rdma_cma.h>
 
 #include "config.h"
+#include "rdma_cm.h"
+#include "rdma_dev.h"
 #include "stats.h"
 
 #ifndef TAILQ_FOREACH_SAFE	/* not in glibc's sys/queue.h */
@@ -29,6 +29,7 @@ struct conn;
 TAILQ_HEAD(conn_list, conn);
 
 struct rdmad_listener {
+	struct rdma_cm_handler cmh;	/* its id's context */
 	struct rdma_cm_id *id;		/* NULL while the device is gone */
 	const struct config_listen *addr;
 	struct rdmad *d;
@@ -36,30 +37,18 @@ struct rdmad_listener {
 	unsigned int retry_ms;
 };
 
-/* A verbs device seen on some connection: its async event fd. */
-#define RDMAD_MAX_DEVICES	16
-struct rdmad_device {
-	struct ibv_context *ctx;
-	struct event *async_ev;
-	struct ibv_device_attr attr;
-	struct rdmad *d;
-};
-
 struct rdmad {
 	struct event_base *base;
 	struct rdmad_config cfg;
 	const char *config_path;
 
-	struct rdma_event_channel *cm_chan;
-	struct event *cm_ev;
+	struct rdma_cm_chan cm;		/* listeners' and connections' ids */
 	struct rdmad_listener listeners[CONFIG_MAX_LISTEN];
 	unsigned int n_listeners;
 
-	struct rdmad_device devices[RDMAD_MAX_DEVICES];
-	unsigned int n_devices;	/* slots used so far; freed ones have ctx NULL */
+	struct rdma_devs devs;		/* devices in use, their async events */
 
 	struct conn_list conns;
-	uint64_t registered;		/* bytes the connections registered */
 	uint64_t next_conn_id;
 	struct stats stats;
 	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
@@ -87,10 +76,6 @@ void listener_stop(struct rdmad *d);
  */
 int listener_reload(struct rdmad *d, const struct rdmad_config *cfg,
 		    char *err, size_t errlen);
-/* The device entry of CTX, registering its async fd on first use. */
-struct rdmad_device *listener_device(struct rdmad *d, struct ibv_context *ctx);
-/* CTX is going away (removed, fatal): stop watching its async fd. */
-void listener_device_gone(struct rdmad *d, struct ibv_context *ctx);
 
 
 /* rdmad.c: called by conn.c when a connection is gone. */
