@@ -54,14 +54,14 @@
 
 struct conn {
 	TAILQ_ENTRY(conn) link;
-	struct rdmad *d;
+	struct conn_set *s;
 	uint64_t id;
 	char peer[INET6_ADDRSTRLEN + 8];
 	struct sockaddr_storage peer_addr;	/* for per-host counts */
 	struct timespec t_open;
 	struct conn_fsm fsm;
-	int counted;			/* active in d->stats */
-	int linked;			/* in d->conns */
+	int counted;			/* active in s->stats */
+	int linked;			/* in s->list */
 
 	struct rdma_cm_handler cmh;	/* the cm_id's context */
 	struct rdma_cm_id *cm_id;
@@ -231,7 +231,7 @@ static int conn_arm_deadline(struct conn *c)
 	if (dl == c->deadline)
 		return 0;
 	c->deadline = dl;
-	if (timer_set_ms(c->timer, deadline_ms(&c->d->cfg, dl))) {
+	if (timer_set_ms(c->timer, deadline_ms(c->s->cfg, dl))) {
 		c->deadline = CONN_DL_NONE;
 		return -EIO;
 	}
@@ -242,7 +242,7 @@ static int conn_arm_deadline(struct conn *c)
  * failure is logged: the deadline still bounds the wait. */
 static void conn_arm_liveness(struct conn *c)
 {
-	unsigned int ms = c->d->cfg.liveness_ms;
+	unsigned int ms = c->s->cfg->liveness_ms;
 	int want = ms && conn_fsm_liveness_wanted(&c->fsm);
 
 	if (want == c->live_armed)
@@ -331,7 +331,7 @@ static int post_liveness(struct conn *c)
 	int ret = rdma_qp_post_liveness(&c->qp, rdma_wr_id(RDMA_WR_LIVE, 0));
 
 	if (!ret)
-		stats_liveness_check(&c->d->stats);
+		stats_liveness_check(c->s->stats);
 	return ret;
 }
 
@@ -438,9 +438,9 @@ static void act_verify(struct conn *c)
 			    d->last_write_iter, h->ops, h->iters);
 		return;
 	}
-	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_READ,
+	stats_rdma(c->s->stats, STATS_PROTO_NATIVE, STATS_OP_READ,
 		   d->reads_done, (uint64_t)d->reads_done * h->size, 0);
-	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_WRITE,
+	stats_rdma(c->s->stats, STATS_PROTO_NATIVE, STATS_OP_WRITE,
 		   d->writes_done, (uint64_t)d->writes_done * h->size, 0);
 	if (!d->writes_done)
 		return;
@@ -492,12 +492,12 @@ static int act_post_read(struct conn *c)
 	 * mode: its buffer needs no remote access at all. */
 	if (c->src.size > c->buf.len &&
 	    rdma_buf_registered() - c->buf.len + c->src.size >
-	    c->d->cfg.max_registered_bytes) {
+	    c->s->cfg->max_registered_bytes) {
 		conn_log(c, LOG_WARNING, NULL, "rping source of %u bytes "
 			 "would take registered memory past [limits] "
 			 "max_registered_bytes (%llu bytes, %llu in use)",
 			 c->src.size,
-			 (unsigned long long)c->d->cfg.max_registered_bytes,
+			 (unsigned long long)c->s->cfg->max_registered_bytes,
 			 (unsigned long long)rdma_buf_registered());
 		conn_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
 			    "reached");
@@ -652,7 +652,7 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 		conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
 		return CONN_EV_RECV_BAD;
 	}
-	ret = auth_verify(&c->d->cfg.psk, &c->welcome, &c->hello, a.mac);
+	ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, a.mac);
 	if (ret) {
 		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
 			 "disconnecting (nothing revealed)",
@@ -671,7 +671,7 @@ static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
 static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
 				       uint32_t len)
 {
-	const struct rdmad_config *cfg = &c->d->cfg;
+	const struct rdmad_config *cfg = c->s->cfg;
 	struct proto_rping_info info;
 	const char *why = NULL;
 	int type;
@@ -744,7 +744,7 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
 			return;		/* QP in error: we are closing */
-		stats_wc_error(&c->d->stats, wc->status);
+		stats_wc_error(c->s->stats, wc->status);
 		if (wc->status == IBV_WC_RETRY_EXC_ERR) {
 			conn_peer_lost(c, kind);
 			return;
@@ -781,14 +781,14 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		break;
 	case RDMA_WR_READ:
 		c->bytes += c->read_len;
-		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
+		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
 			   c->read_len, mono_ns() - c->t_post[STATS_OP_READ]);
 		conn_fire(c, CONN_EV_READ_COMPLETE);
 		break;
 	case RDMA_WR_WRITE:
 		c->bytes += c->write_len;
 		c->rounds++;
-		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
+		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
 			   c->write_len, mono_ns() - c->t_post[STATS_OP_WRITE]);
 		conn_fire(c, CONN_EV_WRITE_COMPLETE);
 		break;
@@ -831,14 +831,14 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 	if (dl == CONN_DL_LINGER) {
 		conn_log(c, LOG_INFO, NULL, "client did not disconnect within "
 			 "%ums of its RESULT; disconnecting it",
-			 c->d->cfg.linger_timeout_ms);
+			 c->s->cfg->linger_timeout_ms);
 		/* The session itself is over; keep its outcome. */
 		conn_result(c, STATS_RES_OK, "client lingered after RESULT");
 	} else if (dl == CONN_DL_CLOSE) {
 		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
-			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
+			 "state %s; forcing it", c->s->cfg->close_timeout_ms, s);
 	} else {
-		unsigned int ms = deadline_ms(&c->d->cfg, dl);
+		unsigned int ms = deadline_ms(c->s->cfg, dl);
 
 		conn_log(c, LOG_WARNING, NULL, "no progress for %ums in "
 			 "state %s (%s deadline); disconnecting", ms, s,
@@ -866,7 +866,7 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 	case RDMA_CM_EVENT_ESTABLISHED:
 		/* Once per connection (a client's first message may
 		 * complete before this event: the state says nothing). */
-		stats_established(&c->d->stats, conn_sproto(c),
+		stats_established(c->s->stats, conn_sproto(c),
 				  elapsed_ns(&c->t_open));
 		c->t_heard = mono_ns();
 		conn_log_qp(c);
@@ -899,7 +899,7 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
-		rdma_dev_forget(&c->d->devs, c->cm_id->verbs);
+		rdma_dev_forget(c->s->devs, c->cm_id->verbs);
 		conn_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
@@ -927,24 +927,24 @@ static void conn_qp_fatal(struct conn *c, const char *what)
 	conn_fire(c, CONN_EV_FATAL);
 }
 
-void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
+void conn_device_fatal(struct conn_set *s, struct ibv_context *ctx,
 		       uint8_t port, const char *what)
 {
 	struct conn *c, *tmp;
 
-	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp)
+	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp)
 		if (c->cm_id->verbs == ctx &&
 		    (!port || c->cm_id->port_num == port))
 			conn_qp_fatal(c, what);
 }
 
-void conn_shutdown_all(struct rdmad *d)
+void conn_shutdown_all(struct conn_set *s)
 {
 	struct conn *c, *tmp;
 
-	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp) {
+	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp) {
 		conn_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
-		conn_abort_why(c, PROTO_ABORT_SHUTDOWN, d->cfg.drain_timeout_ms,
+		conn_abort_why(c, PROTO_ABORT_SHUTDOWN, s->cfg->drain_timeout_ms,
 			       "%s", "");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 	}
@@ -967,14 +967,14 @@ static void conn_release(struct conn *c)
 	if (c->cm_id)
 		rdma_destroy_id(c->cm_id);
 	if (c->linked)
-		TAILQ_REMOVE(&c->d->conns, c, link);
+		TAILQ_REMOVE(&c->s->list, c, link);
 	free(c);
 }
 
 static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
-	struct rdmad *d = c->d;
+	struct conn_set *s = c->s;
 	struct log_ctx ctx = {
 		.conn = c->id,
 		.peer = c->peer,
@@ -1002,11 +1002,12 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 		 elapsed(&c->t_open));
 	if (c->counted) {
 		c->counted = 0;
-		stats_closed(&d->stats, conn_sproto(c), c->res,
+		stats_closed(s->stats, conn_sproto(c), c->res,
 			     elapsed_ns(&c->t_open));
 	}
 	conn_release(c);
-	rdmad_conn_gone(d);
+	if (s->gone)
+		s->gone(s->arg);
 }
 
 /* [timeouts] liveness: the connection has been quiet that long. */
@@ -1032,10 +1033,10 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 	conn_fsm_str(&c->fsm, s, sizeof(s));
 	conn_log(c, LOG_WARNING, NULL, "connection older than max_duration "
 		 "(%ums) in state %s; disconnecting",
-		 c->d->cfg.max_duration_ms, s);
+		 c->s->cfg->max_duration_ms, s);
 	conn_result(c, STATS_RES_TIMEOUT, "max_duration %ums reached in %s",
-		    c->d->cfg.max_duration_ms, s);
-	conn_abort_why(c, PROTO_ABORT_DURATION, c->d->cfg.max_duration_ms,
+		    c->s->cfg->max_duration_ms, s);
+	conn_abort_why(c, PROTO_ABORT_DURATION, c->s->cfg->max_duration_ms,
 		       "%s", "");
 	conn_fire(c, CONN_EV_TIMEOUT);
 }
@@ -1063,10 +1064,10 @@ static int conn_setup(struct conn *c)
 	unsigned int i;
 	int ret;
 
-	c->dev = rdma_dev_get(&c->d->devs, id->verbs);
+	c->dev = rdma_dev_get(c->s->devs, id->verbs);
 	if (!c->dev)
 		return -ENODEV;
-	ret = rdma_qp_create(&c->qp, c->d->base, id, &qa, &conn_qp_ops, c,
+	ret = rdma_qp_create(&c->qp, c->s->base, id, &qa, &conn_qp_ops, c,
 			     &step);
 	if (ret) {
 		conn_log(c, LOG_DEBUG, NULL, "%s: %s", step, strerror(-ret));
@@ -1091,14 +1092,14 @@ static int conn_setup(struct conn *c)
 			return ret;
 	}
 
-	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
-	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
-	c->life_timer = evtimer_new(c->d->base, conn_life_cb, c);
-	c->live_timer = evtimer_new(c->d->base, conn_live_cb, c);
+	c->timer = evtimer_new(c->s->base, conn_timer_cb, c);
+	c->free_ev = event_new(c->s->base, -1, 0, conn_free_cb, c);
+	c->life_timer = evtimer_new(c->s->base, conn_life_cb, c);
+	c->live_timer = evtimer_new(c->s->base, conn_live_cb, c);
 	if (!c->timer || !c->free_ev || !c->life_timer || !c->live_timer)
 		return -ENOMEM;
-	if (c->d->cfg.max_duration_ms &&
-	    timer_set_ms(c->life_timer, c->d->cfg.max_duration_ms))
+	if (c->s->cfg->max_duration_ms &&
+	    timer_set_ms(c->life_timer, c->s->cfg->max_duration_ms))
 		return -EIO;
 	return 0;
 }
@@ -1111,8 +1112,8 @@ static int conn_accept(struct conn *c, const struct rdma_cm_ev *e)
 
 	memset(w, 0, sizeof(*w));
 	w->version = PROTO_VERSION;
-	w->max_size = c->d->cfg.max_buffer_size;
-	w->max_iters = c->d->cfg.max_iterations;
+	w->max_size = c->s->cfg->max_buffer_size;
+	w->max_iters = c->s->cfg->max_iterations;
 	w->conn_id = c->id;
 	if (c->fsm.auth) {
 		w->flags = PROTO_WELCOME_F_AUTH;
@@ -1148,10 +1149,10 @@ static uint8_t wire_reason(enum stats_reject why)
 	}
 }
 
-static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
+static void reject(struct conn_set *s, struct rdma_cm_id *id, const char *peer,
 		   enum stats_reject why, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
+static void reject(struct conn_set *s, struct rdma_cm_id *id, const char *peer,
 		   enum stats_reject why, const char *fmt, ...)
 {
 	uint8_t reason = wire_reason(why);
@@ -1171,7 +1172,7 @@ static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
 	if (rdma_reject(id, pdata, (uint8_t)(n > 0 ? n : 0)))
 		log_debug("rdma_reject: %s", strerror(errno));
 	rdma_destroy_id(id);
-	stats_rejected(&d->stats, why);
+	stats_rejected(s->stats, why);
 	log_conn(LOG_NOTICE, &ctx, "rejected (%s): %s",
 		 proto_reject_reason_str(reason), text);
 }
@@ -1179,21 +1180,21 @@ static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
 #define REJECT(...)	do { reject(__VA_ARGS__); return; } while (0)
 
 /* Live connections from the host of SA. */
-static unsigned int conn_count_host(struct rdmad *d, const struct sockaddr *sa)
+static unsigned int conn_count_host(struct conn_set *s, const struct sockaddr *sa)
 {
 	unsigned int n = 0;
 	struct conn *c;
 
-	TAILQ_FOREACH(c, &d->conns, link)
+	TAILQ_FOREACH(c, &s->list, link)
 		if (c->counted &&
 		    acl_same_host((struct sockaddr *)&c->peer_addr, sa))
 			n++;
 	return n;
 }
 
-void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
+void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 {
-	const struct rdmad_config *cfg = &d->cfg;
+	const struct rdmad_config *cfg = s->cfg;
 	struct proto_hello hello;
 	enum proto_kind kind;
 	const char *why = NULL;
@@ -1208,50 +1209,50 @@ void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
 	addr_str(sa, peer, sizeof(peer));
 	kind = proto_classify(e->pdata, e->pdata_len);
 
-	if (d->stopping)
-		REJECT(d, e->id, peer, STATS_REJ_SHUTDOWN,
+	if (s->stopping)
+		REJECT(s, e->id, peer, STATS_REJ_SHUTDOWN,
 			      "shutting down: rdmad is stopping");
 	/* Access lists first: nothing is allocated for a refused peer. */
 	if (acl_check(&cfg->allow, &cfg->deny, sa, &why))
-		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: %s", why);
+		REJECT(s, e->id, peer, STATS_REJ_DENIED, "denied: %s", why);
 	if (kind == PROTO_KIND_UNKNOWN)
-		REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
+		REJECT(s, e->id, peer, STATS_REJ_BAD_HELLO,
 			      "unknown protocol: neither rdmad hello nor "
 			      "rping");
 	if (kind == PROTO_KIND_NATIVE) {
 		ret = proto_hello_decode(e->pdata, e->pdata_len, &hello, &why);
 		if (ret == -EPROTO)
-			REJECT(d, e->id, peer, STATS_REJ_VERSION,
+			REJECT(s, e->id, peer, STATS_REJ_VERSION,
 				      "unsupported protocol version %u, "
 				      "server speaks %u", e->pdata[4],
 				      PROTO_VERSION);
 		if (ret)
-			REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
+			REJECT(s, e->id, peer, STATS_REJ_BAD_HELLO,
 				      "bad hello: %s", why);
 	}
 	if (kind == PROTO_KIND_RPING && cfg->psk.len)
-		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: this server "
+		REJECT(s, e->id, peer, STATS_REJ_DENIED, "denied: this server "
 		       "requires a pre-shared key; the rping protocol cannot "
 		       "authenticate");
-	if (rdmad_n_conns(d) >= cfg->max_connections)
-		REJECT(d, e->id, peer, STATS_REJ_BUSY,
+	if (conn_set_count(s) >= cfg->max_connections)
+		REJECT(s, e->id, peer, STATS_REJ_BUSY,
 			      "busy: %u/%u connections, retry later",
-			      rdmad_n_conns(d), cfg->max_connections);
+			      conn_set_count(s), cfg->max_connections);
 	if (cfg->max_per_host) {
-		unsigned int same = conn_count_host(d, sa);
+		unsigned int same = conn_count_host(s, sa);
 
 		if (same >= cfg->max_per_host)
-			REJECT(d, e->id, peer, STATS_REJ_BUSY_HOST,
+			REJECT(s, e->id, peer, STATS_REJ_BUSY_HOST,
 			       "busy: %u/%u connections from this host, "
 			       "retry later", same, cfg->max_per_host);
 	}
 	if (kind == PROTO_KIND_NATIVE) {
 		if (hello.size > cfg->max_buffer_size)
-			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
+			REJECT(s, e->id, peer, STATS_REJ_LIMIT,
 				      "size %u exceeds server limit %u",
 				      hello.size, cfg->max_buffer_size);
 		if (hello.iters > cfg->max_iterations)
-			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
+			REJECT(s, e->id, peer, STATS_REJ_LIMIT,
 				      "iterations %u exceed server limit %u",
 				      hello.iters, cfg->max_iterations);
 	}
@@ -1259,7 +1260,7 @@ void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
 	 * top of what every live connection holds. */
 	need = CONN_CTL_LEN + (kind == PROTO_KIND_NATIVE ? hello.size : 0);
 	if (rdma_buf_registered() + need > cfg->max_registered_bytes)
-		REJECT(d, e->id, peer, STATS_REJ_BUSY,
+		REJECT(s, e->id, peer, STATS_REJ_BUSY,
 		       "busy: registered memory %llu + %llu bytes would "
 		       "exceed max_registered_bytes %llu, retry later", (unsigned long long)rdma_buf_registered(),
 		       (unsigned long long)need,
@@ -1267,11 +1268,11 @@ void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
-		REJECT(d, e->id, peer, STATS_REJ_RESOURCES,
+		REJECT(s, e->id, peer, STATS_REJ_RESOURCES,
 		       "server out of memory");
-	c->d = d;
+	c->s = s;
 	c->res = STATS_RES_N;
-	c->id = ++d->next_conn_id;
+	c->id = ++s->next_id;
 	c->cm_id = e->id;
 	c->cmh.event = conn_cm_event;
 	rdma_cm_id_handler(e->id, &c->cmh);
@@ -1319,40 +1320,65 @@ void conn_connect_request(struct rdmad *d, const struct rdma_cm_ev *e)
 					"retry later", pdata, sizeof(pdata));
 
 		rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
-		stats_rejected(&d->stats, accepting ? STATS_REJ_ACCEPT_FAILED :
+		stats_rejected(s->stats, accepting ? STATS_REJ_ACCEPT_FAILED :
 			       STATS_REJ_RESOURCES);
 		conn_release(c);
 		return;
 	}
 
-	TAILQ_INSERT_TAIL(&d->conns, c, link);
+	TAILQ_INSERT_TAIL(&s->list, c, link);
 	c->linked = 1;
 	c->counted = 1;
-	stats_accepted(&d->stats, conn_sproto(c));
+	stats_accepted(s->stats, conn_sproto(c));
 	if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
 			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
 			 hello.ops & PROTO_OP_READ ? "read" : "",
 			 hello.ops == PROTO_OP_MASK ? "+" : "",
 			 hello.ops & PROTO_OP_WRITE ? "write" : "",
-			 hello.size, hello.iters, rdmad_n_conns(d),
+			 hello.size, hello.iters, conn_set_count(s),
 			 cfg->max_connections,
 			 c->fsm.auth ? ", key required" : "");
 	else
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
-			 "connection %u/%u", rdmad_n_conns(d),
+			 "connection %u/%u", conn_set_count(s),
 			 cfg->max_connections);
 }
 
-/* ---- status ------------------------------------------------------------ */
+/* ---- the set ----------------------------------------------------------- */
 
-unsigned int conn_snapshot(struct rdmad *d, struct stats_conn *out,
+void conn_set_init(struct conn_set *s, struct event_base *base,
+		   const struct rdmad_config *cfg, struct stats *stats,
+		   struct rdma_devs *devs, void (*gone)(void *arg),
+		   void *arg)
+{
+	memset(s, 0, sizeof(*s));
+	s->base = base;
+	s->cfg = cfg;
+	s->stats = stats;
+	s->devs = devs;
+	s->gone = gone;
+	s->arg = arg;
+	TAILQ_INIT(&s->list);
+}
+
+unsigned int conn_set_count(const struct conn_set *s)
+{
+	return (unsigned int)stats_active_total(s->stats);
+}
+
+bool conn_set_empty(const struct conn_set *s)
+{
+	return TAILQ_EMPTY(&s->list);
+}
+
+unsigned int conn_snapshot(const struct conn_set *s, struct stats_conn *out,
 			   unsigned int max)
 {
 	unsigned int n = 0;
 	struct conn *c;
 
-	TAILQ_FOREACH(c, &d->conns, link) {
+	TAILQ_FOREACH(c, &s->list, link) {
 		struct stats_conn *o;
 
 		if (n >= max)
