@@ -208,7 +208,7 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->n_listeners = listener_view(&d->listeners, ls);
 	v->listeners = ls;
 	v->conns = conns;
-	v->n_conns = conns ? conn_snapshot(&d->conns, conns, max) : 0;
+	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
 }
 
 static unsigned int rdmad_n_conns(void *arg)
