@@ -48,6 +48,8 @@
 
 static void conn_cm_event(struct rdma_cm_handler *h,
 			  const struct rdma_cm_ev *e);
+static int conn_accept(struct conn *c);
+static void conn_reject_accept(struct conn *c);
 
 /* ---- state and deadline ------------------------------------------------ */
 
@@ -105,11 +107,22 @@ static int conn_drained(const struct conn *c)
 }
 
 /* Carry out ACTS; returns -errno of the first failing post. */
-static int conn_do(struct conn *c, unsigned int acts)
+static int conn_do(struct conn *c, unsigned int acts,
+		   const struct conn_fsm *prev)
 {
+	char s[64];
 	int ret = 0;
 
-	if (acts & CONN_ACT_SEND_DESC)
+	if (acts & CONN_ACT_ACCEPT)
+		ret = conn_accept(c);
+	if (acts & CONN_ACT_REJECT)
+		conn_reject_accept(c);
+	if (acts & CONN_ACT_LEFT_CLEAN)
+		conn_log_result(c, STATS_RES_OK, "client disconnected");
+	if (acts & CONN_ACT_LEFT_ABORTED)
+		conn_log_result(c, STATS_RES_ABORTED, "client left in state %s",
+				conn_fsm_str(prev, s, sizeof(s)));
+	if (!ret && (acts & CONN_ACT_SEND_DESC))
 		ret = conn_native_send_desc(c);
 	if (!ret && (acts & CONN_ACT_VERIFY))
 		conn_native_verify(c);
@@ -135,6 +148,7 @@ static int conn_do(struct conn *c, unsigned int acts)
 /* Feed one event to the state machine and carry out what it says. */
 void conn_fire(struct conn *c, enum conn_event ev)
 {
+	struct conn_fsm prev;
 	struct conn_step st;
 	char s[64];
 	int ret, armed;
@@ -155,8 +169,13 @@ void conn_fire(struct conn *c, enum conn_event ev)
 			ev = CONN_EV_RECV_BAD;
 			continue;
 		}
+		prev = c->fsm;
 		armed = conn_set_state(c, &st.next, ev);
-		ret = conn_do(c, st.actions);
+		ret = conn_do(c, st.actions, &prev);
+		if (ret && (st.actions & CONN_ACT_ACCEPT)) {
+			ev = CONN_EV_ACCEPT_FAILED;	/* logged */
+			continue;
+		}
 		if (ret) {
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
 				 "request: %s; disconnecting",
@@ -245,8 +264,7 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	case RDMA_WR_RECV:
 		ev = conn_recv(c, conn_post_recv_slot(c, rdma_wr_idx(wc->wr_id)),
 			       wc->byte_len);
-		if (c->fsm.life == CONN_LIFE_ACCEPTING ||
-		    c->fsm.life == CONN_LIFE_ESTABLISHED) {
+		if (conn_fsm_recv_repost(&c->fsm)) {
 			int ret = conn_post_recv(c, rdma_wr_idx(wc->wr_id));
 
 			if (ret) {
@@ -310,7 +328,6 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 			  const struct rdma_cm_ev *e)
 {
 	struct conn *c = container_of(h, struct conn, cmh);
-	char s[64];
 
 	switch (e->type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
@@ -323,25 +340,7 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 		conn_fire(c, CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		if (c->res == STATS_RES_N &&
-		    c->fsm.life != CONN_LIFE_CLOSING) {
-			int clean;
-
-			conn_fsm_str(&c->fsm, s, sizeof(s));
-			/* The client may leave as soon as RESULT arrives,
-			 * before we poll our send completion of it. */
-			clean = c->fsm.proto == CONN_PROTO_NATIVE ?
-				c->fsm.send == CONN_SS_RESULT_POSTED ||
-				c->fsm.send == CONN_SS_RESULT_SENT :
-				c->fsm.life == CONN_LIFE_ESTABLISHED &&
-				c->fsm.send == CONN_SS_IDLE;
-			if (clean)
-				conn_log_result(c, STATS_RES_OK,
-						"client disconnected");
-			else
-				conn_log_result(c, STATS_RES_ABORTED,
-						"client left in state %s", s);
-		}
+		/* Clean or aborted: the state machine says (LEFT_*). */
 		conn_fire(c, CONN_EV_DISCONNECTED);
 		break;
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
@@ -484,13 +483,11 @@ static int conn_setup(struct conn *c)
 			return ret;
 	}
 
-	c->free_ev = event_new(c->s->base, -1, 0, conn_free_cb, c);
-	if (!c->free_ev)
-		return -ENOMEM;
-	return conn_timer_init(c);
+	return 0;
 }
 
-static int conn_accept(struct conn *c, const struct rdma_cm_ev *e)
+/* Accept E: the welcome (native) in its private data. */
+static int conn_accept_req(struct conn *c, const struct rdma_cm_ev *e)
 {
 	uint8_t pdata[PROTO_WELCOME_AUTH_LEN];
 	struct proto_welcome *w = &c->welcome;
@@ -515,6 +512,45 @@ static int conn_accept(struct conn *c, const struct rdma_cm_ev *e)
 	 * what the peer and the device allow; our QP, our retry budget. */
 	return rdma_qp_accept(&c->qp, e, &c->dev->attr, n ? pdata : NULL,
 			      (uint8_t)n);
+}
+
+/* CONN_ACT_ACCEPT: the connection's verbs objects, buffers and receives,
+ * then the accept of its request.  0 or -errno (logged). */
+static int conn_accept(struct conn *c)
+{
+	int ret;
+
+	ret = conn_setup(c);
+	if (ret) {
+		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
+			 "rejected it (unless the client went away while "
+			 "connecting, check memlock limits and device "
+			 "resources)", strerror(-ret));
+		return ret;
+	}
+	c->accepting = 1;
+	ret = conn_accept_req(c, c->req);
+	if (ret)
+		conn_log(c, LOG_WARNING, NULL, "cannot accept: %s; released "
+			 "it (a client that went away while connecting looks "
+			 "like this)", strerror(-ret));
+	return ret;
+}
+
+/* CONN_ACT_REJECT: the accept failed; nothing was announced.  The owner
+ * of the request frees the connection (conn_connect_request). */
+static void conn_reject_accept(struct conn *c)
+{
+	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
+	int n;
+
+	n = proto_reject_encode(PROTO_REJ_RESOURCES, "server could not "
+				"allocate resources, retry later", pdata,
+				sizeof(pdata));
+	rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
+	stats_rejected(c->s->stats, c->accepting ? STATS_REJ_ACCEPT_FAILED :
+			STATS_REJ_RESOURCES);
+	c->rejected = 1;
 }
 
 /* Refuse the request on ID: tell the client WHY in its private data. */
@@ -570,9 +606,8 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 	const struct proto_hello *hello;
 	struct conn_admit a;
 	char peer[INET6_ADDRSTRLEN + 8];
-	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
 	struct conn *c;
-	int ret, n, accepting = 0;
+	int ret;
 
 	addr_str(sa, peer, sizeof(peer));
 	if (cfg->max_per_host)
@@ -609,37 +644,21 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 	if (a.kind == PROTO_KIND_NATIVE)
 		c->hello = a.hello;
 
-	ret = conn_setup(c);
-	if (!ret) {
-		struct conn_step st;
-
-		conn_fsm_step(&c->fsm, CONN_EV_CONNECT_REQUEST, &st);
-		ret = conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
-		if (!ret) {
-			ret = conn_accept(c, e);
-			accepting = 1;
-		}
-	}
+	/* The timers first: the state machine arms them from its first
+	 * step on. */
+	c->free_ev = event_new(s->base, -1, 0, conn_free_cb, c);
+	ret = c->free_ev ? conn_timer_init(c) : -ENOMEM;
 	if (ret) {
-		/* Nothing was announced: reject and free directly. */
-		if (accepting)
-			conn_log(c, LOG_WARNING, NULL, "cannot accept: %s; "
-				 "released it (a client that went away "
-				 "while connecting looks like this)",
-				 strerror(-ret));
-		else
-			conn_log(c, LOG_WARNING, NULL, "cannot set up "
-				 "connection: %s; rejected it (unless the "
-				 "client went away while connecting, check "
-				 "memlock limits and device resources)",
-				 strerror(-ret));
-		n = proto_reject_encode(PROTO_REJ_RESOURCES,
-					"server could not allocate resources, "
-					"retry later", pdata, sizeof(pdata));
-
-		rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
-		stats_rejected(s->stats, accepting ? STATS_REJ_ACCEPT_FAILED :
-			       STATS_REJ_RESOURCES);
+		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
+			 "rejected it", strerror(-ret));
+		conn_reject_accept(c);
+		conn_release(c);
+		return;
+	}
+	c->req = e;
+	conn_fire(c, CONN_EV_CONNECT_REQUEST);
+	c->req = NULL;
+	if (c->rejected) {
 		conn_release(c);
 		return;
 	}

@@ -68,6 +68,9 @@ struct conn {
 
 	struct rdma_cm_handler cmh;	/* the cm_id's context */
 	struct rdma_cm_id *cm_id;
+	const struct rdma_cm_ev *req;	/* CONNECT_REQUEST, while accepting */
+	int accepting;			/* rdma_qp_accept was tried */
+	int rejected;			/* refused: never announced */
 	struct rdma_dev *dev;
 	struct rdma_qp qp;
 	struct event *timer;
