@@ -1,314 +1,67 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * conn.c - one rdmad client connection (see conn.h).
+ * conn.c - the connection driver (see conn.h): admission (conn_admit.c)
+ * and accept, CM events, completions, deadlines and teardown.
  *
  * conn.c turns CM events, work completions and deadline expiries into
  * conn_fsm events, moves the state with conn_set_state() (the one place
  * that changes it, and logs "old -> new"), and carries out the actions
- * the state machine asks for.  Failures stay with the connection.
+ * the state machine asks for: the native session's (conn_native.c), the
+ * rping session's (conn_rping.c), liveness checks, disconnect and
+ * teardown.  Failures stay with the connection.
  *
- * Work request ids carry their kind in the upper 32 bits, so that error
- * completions (whose opcode is undefined) can be accounted for.
+ * The verbs objects, their completions and async errors are the RDMA
+ * layer's (rdma_qp.h, rdma_cq.h, rdma_dev.h); work request ids are
+ * rdma_wr.h's.
  *
  * Liveness: while conn_fsm_liveness_wanted() says so, a timer of
  * [timeouts] liveness runs; at its end the FSM posts one zero-length RDMA
- * WRITE (WR_LIVE: no rkey, no peer CPU, no bytes, not an RDMA operation
- * of the session).  Its success re-arms the timer; a transport retry
- * exceeded on it, or on any of our work requests, is PEER_LOST: result
- * peer-unreachable, reaped at once.
+ * WRITE (RDMA_WR_LIVE: no rkey, no peer CPU, no bytes, not an RDMA
+ * operation of the session).  Its success re-arms the timer; a transport
+ * retry exceeded on it, or on any of our work requests, is PEER_LOST:
+ * result peer-unreachable, reaped at once.
  *
- * Teardown, whatever the path: QP to error (rdma_disconnect), wait until
- * every posted work request has completed or flushed (bounded by the
- * close deadline), then from a deferred callback: ack CQ events, destroy
- * QP, CQ, MRs, PD, completion channel, and the cm_id last.
+ * Teardown, whatever the path, in the layer's order: rdma_qp_disconnect
+ * (QP to error), wait until every posted work request has completed or
+ * flushed (bounded by the close deadline), then from a deferred callback
+ * rdma_qp_destroy, and the cm_id last.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "acl.h"
 #include "addr.h"
 #include "auth.h"
+#include "clock.h"
 #include "conn.h"
-#include "conn_fsm.h"
-#include "crc32c.h"
-#include "fd.h"
+#include "conn_admit.h"
+#include "conn_log.h"
+#include "conn_native.h"
+#include "conn_post.h"
+#include "conn_rping.h"
+#include "conn_timer.h"
+#include "container_of.h"
 #include "log.h"
-#include "pattern.h"
-#include "proto.h"
 
-#define CONN_RECV_DEPTH		4
-#define CONN_SEND_DEPTH		8
-#define CONN_CQ_DEPTH		(CONN_RECV_DEPTH + CONN_SEND_DEPTH + 4)
-#define CONN_SEND_SLOTS		4
-#define CONN_CQ_ACK_BATCH	16
-#define CONN_POLL_BATCH		8
-/* control messages: receive slots, then send slots */
-#define CONN_CTL_LEN		((size_t)(CONN_RECV_DEPTH + CONN_SEND_SLOTS) * \
-				 PROTO_MSG_MAX)
-
-/*
- * The transport's budget for a silent peer, on our QP: each try waits the
- * local ACK timeout, 4.096 us * 2^17 = 0.537 s, and 6 retries follow the
- * first try, so a peer that stopped acknowledging is given up on about
- * 3.8 s after our last unanswered packet.  rdma_cm would take the client's
- * retry count (7 from rping and rdma-probe, which soft-RoCE takes as
- * "retry forever") and an ACK timeout of 19 (2.1 s) on soft-RoCE: a dead
- * peer would never be detected there.  So rdmad moves its QP through
- * INIT, RTR and RTS itself and sets both (conn_qp_init, conn_qp_rts).
- */
-#define CONN_ACK_TIMEOUT	17
-#define CONN_RETRY_CNT		6
-
-enum conn_wr_kind {
-	WR_RECV = 1,
-	WR_SEND = 2,
-	WR_READ = 3,
-	WR_WRITE = 4,
-	WR_LIVE = 5,	/* zero-length RDMA WRITE: is the peer there? */
-	WR_ABORT = 6,	/* SEND of our ABORT */
-};
-#define WR_ID(kind, slot)	(((uint64_t)(kind) << 32) | (uint32_t)(slot))
-#define WR_KIND(id)		((enum conn_wr_kind)((id) >> 32))
-#define WR_SLOT(id)		((uint32_t)(id))
-
-struct conn {
-	TAILQ_ENTRY(conn) link;
-	struct rdmad *d;
-	uint64_t id;
-	char peer[INET6_ADDRSTRLEN + 8];
-	struct sockaddr_storage peer_addr;	/* for per-host counts */
-	struct timespec t_open;
-	struct conn_fsm fsm;
-	int counted;			/* active in d->stats */
-	int linked;			/* in d->conns */
-
-	struct rdma_cm_id *cm_id;
-	struct rdmad_device *dev;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	unsigned int cq_unacked;
-	struct event *cq_ev;
-	struct event *timer;
-	struct event *free_ev;
-	struct event *life_timer;	/* [limits] max_duration */
-	struct event *live_timer;	/* [timeouts] liveness */
-	int live_armed;
-	enum conn_deadline deadline;
-
-	/* control messages: CONN_RECV_DEPTH receive slots, then sends */
-	uint8_t *ctl;
-	struct ibv_mr *ctl_mr;
-	unsigned int send_next;
-
-	/* data buffer */
-	void *buf;
-	size_t buf_len;
-	struct ibv_mr *buf_mr;
-
-	unsigned int posted_send, posted_recv;
-
-	/* native */
-	struct proto_hello hello;
-	struct proto_welcome welcome;	/* as sent (nonce with a key) */
-	struct proto_done done;
-	struct proto_result result;
-
-	/* rping */
-	struct proto_rping_info src, sink;
-	uint32_t read_len, write_len;
-
-	uint64_t bytes;
-	uint64_t rounds;
-	uint64_t t_post[STATS_OP_N];	/* rping: our RDMA op posted, ns */
-	uint64_t t_heard;		/* the peer's last sign of life, ns */
-	struct proto_abort abort;	/* why we end it; reason 0: unset */
-	enum stats_result res;		/* outcome, STATS_RES_N: undecided */
-	char why[160];			/* detail for the close line */
-};
-
-static void conn_fire(struct conn *c, enum conn_event ev);
-
-/* ---- logging -------------------------------------------------------- */
-
-static void conn_log(struct conn *c, int prio, const char *msgid,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void conn_log(struct conn *c, int prio, const char *msgid,
-		     const char *fmt, ...)
-{
-	char msg[512], state[64];
-	struct log_ctx ctx = {
-		.conn = c->id,
-		.peer = c->peer,
-		.proto = conn_proto_name(c->fsm.proto),
-		.bytes = -1,
-		.msgid = msgid,
-	};
-	va_list ap;
-
-	if (prio > log_get_level())
-		return;
-	ctx.state = conn_fsm_str(&c->fsm, state, sizeof(state));
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	log_conn(prio, &ctx, "%s", msg);
-}
-
-/* Record the outcome once; the first cause wins. */
-static void conn_result(struct conn *c, enum stats_result res,
-			const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void conn_result(struct conn *c, enum stats_result res,
-			const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->res != STATS_RES_N)
-		return;
-	c->res = res;
-	va_start(ap, fmt);
-	vsnprintf(c->why, sizeof(c->why), fmt, ap);
-	va_end(ap);
-}
-
-/* What the ABORT will tell the client; the first cause wins, as for the
- * result. */
-static void conn_abort_why(struct conn *c, uint8_t reason, uint32_t limit_ms,
-			   const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void conn_abort_why(struct conn *c, uint8_t reason, uint32_t limit_ms,
-			   const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->abort.reason)
-		return;
-	c->abort.reason = reason;
-	c->abort.limit_ms = limit_ms;
-	va_start(ap, fmt);
-	vsnprintf(c->abort.text, sizeof(c->abort.text), fmt, ap);
-	va_end(ap);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-}
-
-static uint64_t elapsed_ns(const struct timespec *t0)
-{
-	uint64_t t = (uint64_t)t0->tv_sec * 1000000000u +
-		     (uint64_t)t0->tv_nsec, now = mono_ns();
-
-	return now > t ? now - t : 0;
-}
-
-static enum stats_proto conn_sproto(const struct conn *c)
-{
-	return c->fsm.proto == CONN_PROTO_RPING ? STATS_PROTO_RPING :
-						  STATS_PROTO_NATIVE;
-}
-
-/* Seconds since T0, for the logs. */
-static double elapsed(const struct timespec *t0)
-{
-	return (double)elapsed_ns(t0) / 1e9;
-}
+static void conn_cm_event(struct rdma_cm_handler *h,
+			  const struct rdma_cm_ev *e);
+static int conn_accept(struct conn *c);
+static void conn_reject_accept(struct conn *c);
 
 /* ---- state and deadline ------------------------------------------------ */
 
-static unsigned int deadline_ms(const struct rdmad_config *cfg,
-				enum conn_deadline dl)
-{
-	switch (dl) {
-	case CONN_DL_ACCEPT:	return cfg->accept_timeout_ms;
-	case CONN_DL_SESSION:	return cfg->session_timeout_ms;
-	case CONN_DL_IDLE:	return cfg->idle_timeout_ms;
-	case CONN_DL_IO:	return cfg->io_timeout_ms;
-	case CONN_DL_LINGER:	return cfg->linger_timeout_ms;
-	case CONN_DL_CLOSE:	return cfg->close_timeout_ms;
-	case CONN_DL_NONE:
-	default:		return 0;
-	}
-}
-
-/* Start TIMER for MS milliseconds; 0 stops it. */
-static int timer_set_ms(struct event *timer, unsigned int ms)
-{
-	struct timeval tv = {
-		.tv_sec = ms / 1000,
-		.tv_usec = (ms % 1000) * 1000,
-	};
-
-	if (!ms)
-		return evtimer_del(timer);
-	return evtimer_add(timer, &tv);
-}
-
-/* Re-arm the timer only when the kind of deadline changes; -EIO if it
- * cannot be armed (the connection would wait without a bound). */
-static int conn_arm_deadline(struct conn *c)
-{
-	enum conn_deadline dl = conn_fsm_deadline(&c->fsm);
-
-	if (dl == c->deadline)
-		return 0;
-	c->deadline = dl;
-	if (timer_set_ms(c->timer, deadline_ms(&c->d->cfg, dl))) {
-		c->deadline = CONN_DL_NONE;
-		return -EIO;
-	}
-	return 0;
-}
-
-/* Run the liveness timer exactly while the state wants checks.  A
- * failure is logged: the deadline still bounds the wait. */
-static void conn_arm_liveness(struct conn *c)
-{
-	unsigned int ms = c->d->cfg.liveness_ms;
-	int want = ms && conn_fsm_liveness_wanted(&c->fsm);
-
-	if (want == c->live_armed)
-		return;
-	c->live_armed = want;
-	if (timer_set_ms(c->live_timer, want ? ms : 0)) {
-		c->live_armed = 0;
-		conn_log(c, LOG_WARNING, NULL, "cannot arm the liveness timer; "
-			 "a vanished peer is found by the deadline only");
-	}
-}
-
-/*
- * What the transport will do for a silent peer: each try waits the local
- * ACK timeout (4.096 us * 2^timeout), then retry_cnt more tries.
- */
+/* What the transport will do for a silent peer (t-29 reads it). */
 static void conn_log_qp(struct conn *c)
 {
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-	double t;
+	char d[192];
 
-	if (LOG_DEBUG > log_get_level() || !c->qp ||
-	    ibv_query_qp(c->qp, &a, IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			 IBV_QP_RNR_RETRY, &ia))
+	if (LOG_DEBUG > log_get_level())
 		return;
-	t = a.timeout ? 4.096e-6 * (double)(1ull << a.timeout) : 0;
-	conn_log(c, LOG_DEBUG, NULL, "QP: local ACK timeout %u (%.3f s), "
-		 "retry count %u, RNR retry %u: a silent peer is given up "
-		 "on after about %.1f s", a.timeout, t, a.retry_cnt,
-		 a.rnr_retry, t * (a.retry_cnt + 1));
+	rdma_qp_describe(&c->qp, d, sizeof(d));
+	conn_log(c, LOG_DEBUG, NULL, "%s", d);
 }
 
 /* The only place the state changes; -EIO if the new state's deadline
@@ -327,380 +80,75 @@ static int conn_set_state(struct conn *c, const struct conn_fsm *next,
 			 conn_fsm_str(next, b, sizeof(b)),
 			 conn_event_name(ev));
 	c->fsm = *next;
-	conn_arm_liveness(c);
-	return conn_arm_deadline(c);
-}
-
-/* ---- posting work requests ------------------------------------------- */
-
-static uint8_t *recv_slot(struct conn *c, unsigned int i)
-{
-	return c->ctl + (size_t)i * PROTO_MSG_MAX;
-}
-
-static int post_recv(struct conn *c, unsigned int slot)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)recv_slot(c, slot),
-		.length = PROTO_MSG_MAX,
-		.lkey = c->ctl_mr->lkey,
-	};
-	struct ibv_recv_wr wr = {
-		.wr_id = WR_ID(WR_RECV, slot),
-		.sg_list = &sge,
-		.num_sge = 1,
-	}, *bad;
-	int ret;
-
-	ret = ibv_post_recv(c->qp, &wr, &bad);
-	if (ret)
-		return -ret;
-	c->posted_recv++;
-	return 0;
-}
-
-/* Post one send-queue work request; counted until it completes. */
-static int post_send_wr(struct conn *c, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int ret;
-
-	ret = ibv_post_send(c->qp, wr, &bad);
-	if (ret)
-		return -ret;
-	c->posted_send++;
-	return 0;
-}
-
-/* Post a SEND of LEN bytes already written into the slot P. */
-static int post_send_kind(struct conn *c, enum conn_wr_kind kind, uint8_t *p,
-			  size_t len)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)p,
-		.length = (uint32_t)len,
-		.lkey = c->ctl_mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(kind, 0),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
-
-	return post_send_wr(c, &wr);
-}
-
-static int post_send_msg(struct conn *c, uint8_t *p, size_t len)
-{
-	return post_send_kind(c, WR_SEND, p, len);
-}
-
-/*
- * Liveness check: a zero-length RDMA WRITE.  No data, so no local or
- * remote key is involved (IBA C9-88: a zero-length RDMA operation needs
- * no valid address or rkey), and the peer's HCA answers it without its
- * CPU.  An ACK is a sign of life; silence ends in retry exceeded.
- */
-static int post_liveness(struct conn *c)
-{
-	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(WR_LIVE, 0),
-		.num_sge = 0,
-		.opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
-	int ret = post_send_wr(c, &wr);
-
-	if (!ret)
-		stats_liveness_check(&c->d->stats);
-	return ret;
-}
-
-static uint8_t *send_slot(struct conn *c)
-{
-	unsigned int i = CONN_RECV_DEPTH + c->send_next;
-
-	c->send_next = (c->send_next + 1) % CONN_SEND_SLOTS;
-	return c->ctl + (size_t)i * PROTO_MSG_MAX;
-}
-
-static int post_rdma(struct conn *c, enum ibv_wr_opcode op, uint64_t raddr,
-		     uint32_t rkey, uint32_t len)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)c->buf,
-		.length = len,
-		.lkey = c->buf_mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = WR_ID(op == IBV_WR_RDMA_READ ? WR_READ : WR_WRITE, 0),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = raddr, .rkey = rkey },
-	};
-	int ret = post_send_wr(c, &wr);
-
-	if (ret)
-		return ret;
-	c->t_post[op == IBV_WR_RDMA_READ ? STATS_OP_READ : STATS_OP_WRITE] =
-		mono_ns();
-	return 0;
-}
-
-/* ---- data buffer ----------------------------------------------------- */
-
-static void buf_free(struct conn *c)
-{
-	if (c->buf_mr)
-		ibv_dereg_mr(c->buf_mr);
-	if (c->buf_mr)
-		c->d->registered -= c->buf_len;
-	c->buf_mr = NULL;
-	free(c->buf);
-	c->buf = NULL;
-	c->buf_len = 0;
-}
-
-static int buf_alloc(struct conn *c, size_t len, int access)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	int ret;
-
-	buf_free(c);
-	ret = posix_memalign(&c->buf, pg > 0 ? (size_t)pg : 4096, len);
-	if (ret) {
-		c->buf = NULL;
-		return -ret;
-	}
-	memset(c->buf, 0, len);
-	c->buf_mr = ibv_reg_mr(c->pd, c->buf, len, access);
-	if (!c->buf_mr) {
-		ret = -errno;
-		free(c->buf);
-		c->buf = NULL;
-		return ret ? ret : -ENOMEM;
-	}
-	c->buf_len = len;
-	c->d->registered += len;
-	return 0;
+	conn_timer_liveness(c);
+	return conn_timer_deadline(c);
 }
 
 /* ---- actions ----------------------------------------------------------- */
 
-/* Least access: only what the client said it will do. */
-static int native_buf_alloc(struct conn *c)
-{
-	int ret, access = 0;
-
-	if (c->hello.ops & PROTO_OP_READ)
-		access |= IBV_ACCESS_REMOTE_READ;
-	if (c->hello.ops & PROTO_OP_WRITE)
-		access |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	ret = buf_alloc(c, c->hello.size, access);
-	if (ret)
-		return ret;
-	if (c->hello.ops & PROTO_OP_READ)
-		pattern_fill(c->buf, c->buf_len, c->hello.seed,
-			     PROTO_ITER_READ);
-	return 0;
-}
-
-static int act_send_desc(struct conn *c)
-{
-	struct proto_desc desc;
-	uint8_t *p;
-	int n;
-
-	/* With a key the buffer exists only once the client proved it. */
-	if (!c->buf_mr) {
-		n = native_buf_alloc(c);
-		if (n)
-			return n;
-	}
-	desc.addr = (uintptr_t)c->buf;
-	desc.rkey = c->buf_mr->rkey;
-	desc.len = (uint32_t)c->buf_len;
-	desc.access = c->hello.ops;
-	p = send_slot(c);
-	n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
-	if (n < 0)
-		return n;
-	return post_send_msg(c, p, (size_t)n);
-}
-
-static void act_verify(struct conn *c)
-{
-	const struct proto_hello *h = &c->hello;
-	const struct proto_done *d = &c->done;
-	struct proto_result *r = &c->result;
-	ssize_t bad;
-
-	r->status = PROTO_RES_OK;
-	r->crc32c_seen = 0;
-	r->first_bad_offset = PROTO_NO_BAD_OFFSET;
-	c->bytes = ((uint64_t)d->reads_done + d->writes_done) * h->size;
-	c->rounds = (uint64_t)d->reads_done + d->writes_done;
-
-	if (d->reads_done > h->iters || d->writes_done > h->iters ||
-	    (d->reads_done && !(h->ops & PROTO_OP_READ)) ||
-	    (d->writes_done && !(h->ops & PROTO_OP_WRITE)) ||
-	    (d->writes_done && d->last_write_iter >= h->iters) ||
-	    (!d->writes_done && d->crc32c)) {
-		r->status = PROTO_RES_BAD_DONE;
-		conn_result(c, STATS_RES_BAD_DONE,
-			    "DONE inconsistent with hello: "
-			    "reads %u writes %u last_write_iter %u, asked "
-			    "ops %#x iters %u", d->reads_done, d->writes_done,
-			    d->last_write_iter, h->ops, h->iters);
-		return;
-	}
-	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_READ,
-		   d->reads_done, (uint64_t)d->reads_done * h->size, 0);
-	stats_rdma(&c->d->stats, STATS_PROTO_NATIVE, STATS_OP_WRITE,
-		   d->writes_done, (uint64_t)d->writes_done * h->size, 0);
-	if (!d->writes_done)
-		return;
-	r->crc32c_seen = crc32c(0, c->buf, h->size);
-	bad = pattern_check(c->buf, h->size, h->seed, d->last_write_iter);
-	if (bad >= 0 || r->crc32c_seen != d->crc32c) {
-		r->status = PROTO_RES_MISMATCH;
-		if (bad >= 0)
-			r->first_bad_offset = (uint32_t)bad;
-		conn_result(c, STATS_RES_MISMATCH,
-			    "written data differ: first bad "
-			    "offset %zd, crc32c seen %08x, client says %08x",
-			    bad, r->crc32c_seen, d->crc32c);
-	}
-}
-
-static int act_send_result(struct conn *c)
-{
-	uint8_t *p = send_slot(c);
-	int n = proto_result_encode(&c->result, p, PROTO_MSG_MAX);
-
-	if (n < 0)
-		return n;
-	return post_send_msg(c, p, (size_t)n);
-}
-
-/* Tell the client why we end its session; the disconnect waits for it. */
-static int act_send_abort(struct conn *c)
-{
-	uint8_t *p = send_slot(c);
-	char text[160];
-	int n;
-
-	if (!c->abort.reason)
-		conn_abort_why(c, PROTO_ABORT_STALLED, 0, "%s", c->why);
-	n = proto_abort_encode(&c->abort, p, PROTO_MSG_MAX);
-	if (n < 0)
-		return n;
-	conn_log(c, LOG_DEBUG, NULL, "ABORT to the client: %s",
-		 proto_abort_str(&c->abort, text, sizeof(text)));
-	return post_send_kind(c, WR_ABORT, p, (size_t)n);
-}
-
-static int act_post_read(struct conn *c)
+static void conn_disconnect(struct conn *c)
 {
 	int ret;
 
-	/* The server is the initiator of both READ and WRITE in rping
-	 * mode: its buffer needs no remote access at all. */
-	if (c->src.size > c->buf_len &&
-	    c->d->registered - c->buf_len + c->src.size >
-	    c->d->cfg.max_registered_bytes) {
-		conn_log(c, LOG_WARNING, NULL, "rping source of %u bytes "
-			 "would take registered memory past [limits] "
-			 "max_registered_bytes (%llu bytes, %llu in use)",
-			 c->src.size,
-			 (unsigned long long)c->d->cfg.max_registered_bytes,
-			 (unsigned long long)c->d->registered);
-		conn_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
-			    "reached");
-		return -ENOBUFS;
-	}
-	if (c->src.size > c->buf_len) {
-		ret = buf_alloc(c, c->src.size, IBV_ACCESS_LOCAL_WRITE);
-		if (ret)
-			return ret;
-	}
-	c->read_len = c->src.size;
-	return post_rdma(c, IBV_WR_RDMA_READ, c->src.buf, c->src.rkey,
-			 c->read_len);
-}
-
-static int act_post_write(struct conn *c)
-{
-	c->write_len = c->read_len < c->sink.size ? c->read_len :
-						    c->sink.size;
-	return post_rdma(c, IBV_WR_RDMA_WRITE, c->sink.buf, c->sink.rkey,
-			 c->write_len);
-}
-
-static int act_send_go(struct conn *c)
-{
-	uint8_t *p = send_slot(c);
-
-	/* rping checks only the length of its "go ahead". */
-	memset(p, 0, PROTO_RPING_INFO_LEN);
-	return post_send_msg(c, p, PROTO_RPING_INFO_LEN);
-}
-
-static void act_disconnect(struct conn *c)
-{
-	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
-
-	/* Also answers a peer's DREQ.  Fails harmlessly if never
-	 * connected; the QP goes to error either way so that every
-	 * posted work request completes (flushed). */
-	rdma_disconnect(c->cm_id);
-	if (c->qp && ibv_modify_qp(c->qp, &attr, IBV_QP_STATE))
-		conn_log(c, LOG_WARNING, NULL, "cannot move the QP to the "
-			 "error state: %s; its work requests may not flush, "
-			 "the close deadline ends the wait",
-			 strerror(errno));
+	/* Also answers a peer's DREQ.  rdma_disconnect fails harmlessly if
+	 * never connected or already disconnected; the QP goes to error
+	 * either way so that every posted work request completes (flushed);
+	 * if it could not, the close deadline ends the wait. */
+	ret = rdma_qp_disconnect(&c->qp);
+	if (ret)
+		conn_log(c, LOG_DEBUG, NULL, "disconnect: %s; the close "
+			 "deadline bounds the wait for flushes",
+			 strerror(-ret));
 }
 
 static int conn_drained(const struct conn *c)
 {
-	return c->posted_send == 0 && c->posted_recv == 0;
+	return c->qp.posted_send == 0 && c->qp.posted_recv == 0;
 }
 
 /* Carry out ACTS; returns -errno of the first failing post. */
-static int conn_do(struct conn *c, unsigned int acts)
+static int conn_do(struct conn *c, unsigned int acts,
+		   const struct conn_fsm *prev)
 {
+	char s[64];
 	int ret = 0;
 
-	if (acts & CONN_ACT_SEND_DESC)
-		ret = act_send_desc(c);
+	if (acts & CONN_ACT_ACCEPT)
+		ret = conn_accept(c);
+	if (acts & CONN_ACT_REJECT)
+		conn_reject_accept(c);
+	if (acts & CONN_ACT_LEFT_CLEAN)
+		conn_log_result(c, STATS_RES_OK, "client disconnected");
+	if (acts & CONN_ACT_LEFT_ABORTED)
+		conn_log_result(c, STATS_RES_ABORTED, "client left in state %s",
+				conn_fsm_str(prev, s, sizeof(s)));
+	if (!ret && (acts & CONN_ACT_SEND_DESC))
+		ret = conn_native_send_desc(c);
 	if (!ret && (acts & CONN_ACT_VERIFY))
-		act_verify(c);
+		conn_native_verify(c);
 	if (!ret && (acts & CONN_ACT_SEND_RESULT))
-		ret = act_send_result(c);
+		ret = conn_native_send_result(c);
 	if (!ret && (acts & CONN_ACT_POST_READ))
-		ret = act_post_read(c);
+		ret = conn_rping_post_read(c);
 	if (!ret && (acts & CONN_ACT_SEND_GO))
-		ret = act_send_go(c);
+		ret = conn_rping_send_go(c);
 	if (!ret && (acts & CONN_ACT_POST_WRITE))
-		ret = act_post_write(c);
+		ret = conn_rping_post_write(c);
 	if (!ret && (acts & CONN_ACT_SEND_ABORT))
-		ret = act_send_abort(c);
+		ret = conn_native_send_abort(c);
 	if (!ret && (acts & CONN_ACT_POST_LIVENESS))
-		ret = post_liveness(c);
+		ret = conn_post_liveness(c);
 	if (acts & CONN_ACT_DISCONNECT)
-		act_disconnect(c);
+		conn_disconnect(c);
 	if (acts & CONN_ACT_DESTROY)
 		event_active(c->free_ev, 0, 0);
 	return ret;
 }
 
 /* Feed one event to the state machine and carry out what it says. */
-static void conn_fire(struct conn *c, enum conn_event ev)
+void conn_fire(struct conn *c, enum conn_event ev)
 {
+	struct conn_fsm prev;
 	struct conn_step st;
 	char s[64];
 	int ret, armed;
@@ -713,23 +161,28 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 				 "event %s not allowed in state %s; "
 				 "disconnecting", conn_event_name(ev),
 				 conn_fsm_str(&c->fsm, s, sizeof(s)));
-			conn_result(c, STATS_RES_PROTOCOL_ERROR,
-				    "event %s in state %s",
-				    conn_event_name(ev), s);
-			conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0,
+			conn_log_result(c, STATS_RES_PROTOCOL_ERROR,
+					"event %s in state %s",
+					conn_event_name(ev), s);
+			conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0,
 				       "unexpected %s", conn_event_name(ev));
 			ev = CONN_EV_RECV_BAD;
 			continue;
 		}
+		prev = c->fsm;
 		armed = conn_set_state(c, &st.next, ev);
-		ret = conn_do(c, st.actions);
+		ret = conn_do(c, st.actions, &prev);
+		if (ret && (st.actions & CONN_ACT_ACCEPT)) {
+			ev = CONN_EV_ACCEPT_FAILED;	/* logged */
+			continue;
+		}
 		if (ret) {
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
 				 "request: %s; disconnecting",
 				 strerror(-ret));
-			conn_result(c, STATS_RES_POST_FAILED,
-				    "posting a work request "
-				    "failed: %s", strerror(-ret));
+			conn_log_result(c, STATS_RES_POST_FAILED,
+					"posting a work request "
+					"failed: %s", strerror(-ret));
 			ev = CONN_EV_WC_ERROR;
 			continue;
 		}
@@ -739,8 +192,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_log(c, LOG_WARNING, NULL, "cannot arm the %s "
 				 "deadline; ending the connection",
 				 conn_deadline_name(conn_fsm_deadline(&c->fsm)));
-			conn_result(c, STATS_RES_INTERNAL_ERROR,
-				    "deadline timer could not be armed");
+			conn_log_result(c, STATS_RES_INTERNAL_ERROR,
+					"deadline timer could not be armed");
 			ev = c->fsm.life == CONN_LIFE_DRAINING ?
 			     CONN_EV_TIMEOUT : CONN_EV_FATAL;
 			continue;
@@ -755,98 +208,13 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 
 /* ---- completions ------------------------------------------------------- */
 
-/* An AUTH message: right key, or the connection ends here. */
-static enum conn_event conn_recv_auth(struct conn *c, const uint8_t *p,
-				      uint32_t len)
+/* A received message as an event; the slot is reposted after. */
+static enum conn_event conn_recv(struct conn *c, const uint8_t *p,
+				 uint32_t len)
 {
-	struct proto_auth a;
-	const char *why = NULL;
-	int ret;
-
-	if (c->fsm.recv != CONN_RS_WAIT_AUTH)
-		return CONN_EV_RECV_AUTH;	/* a second one: the FSM refuses */
-	if (proto_auth_decode(p, len, &a, &why)) {
-		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
-		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
-		conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
-		return CONN_EV_RECV_BAD;
-	}
-	ret = auth_verify(&c->d->cfg.psk, &c->welcome, &c->hello, a.mac);
-	if (ret) {
-		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
-			 "disconnecting (nothing revealed)",
-			 ret == -EACCES ? "wrong key" : strerror(-ret));
-		conn_result(c, STATS_RES_AUTH_FAILED, "%s", ret == -EACCES ?
-			    "wrong pre-shared key" : strerror(-ret));
-		conn_abort_why(c, PROTO_ABORT_AUTH, 0, "%s", ret == -EACCES ?
-			       "wrong pre-shared key" : "server error");
-		return CONN_EV_RECV_BAD;
-	}
-	conn_log(c, LOG_INFO, NULL, "client authenticated (pre-shared key)");
-	return CONN_EV_RECV_AUTH;
-}
-
-/* Turn a received message into an event; the slot is reposted after. */
-static enum conn_event conn_recv_event(struct conn *c, const uint8_t *p,
-				       uint32_t len)
-{
-	const struct rdmad_config *cfg = &c->d->cfg;
-	struct proto_rping_info info;
-	const char *why = NULL;
-	int type;
-
-	if (c->fsm.proto == CONN_PROTO_NATIVE) {
-		type = proto_msg_type(p, len, &why);
-		if (type == PROTO_MSG_DONE &&
-		    !proto_done_decode(p, len, &c->done, &why))
-			return CONN_EV_RECV_DONE;
-		if (type == PROTO_MSG_AUTH && c->fsm.auth)
-			return conn_recv_auth(c, p, len);
-		if (type > 0)
-			why = "unexpected message type from client";
-		conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s",
-			 len, why);
-		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
-		conn_abort_why(c, PROTO_ABORT_PROTOCOL, 0, "%s", why);
-		return CONN_EV_RECV_BAD;
-	}
-
-	if (proto_rping_decode(p, len, &info, &why)) {
-		conn_log(c, LOG_WARNING, NULL, "bad rping advert (%u bytes): "
-			 "%s", len, why);
-		conn_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
-		return CONN_EV_RECV_BAD;
-	}
-	if (c->fsm.recv == CONN_RS_WAIT_SRC) {
-		if (info.size > cfg->max_buffer_size) {
-			conn_log(c, LOG_WARNING, NULL, "rping size %u exceeds "
-				 "server limit %u (max_buffer_size); "
-				 "disconnecting", info.size,
-				 cfg->max_buffer_size);
-			conn_result(c, STATS_RES_OVER_LIMIT,
-				    "size %u exceeds server "
-				    "limit %u", info.size,
-				    cfg->max_buffer_size);
-			return CONN_EV_RECV_BAD;
-		}
-		c->src = info;
-	} else {
-		c->sink = info;
-	}
-	return CONN_EV_RECV_ADVERT;
-}
-
-static const char *wr_kind_name(enum conn_wr_kind kind)
-{
-	switch (kind) {
-	case WR_RECV:	return "receive";
-	case WR_SEND:	return "send";
-	case WR_READ:	return "RDMA READ";
-	case WR_WRITE:	return "RDMA WRITE";
-	case WR_LIVE:	return "liveness check";
-	case WR_ABORT:	return "ABORT send";
-	}
-	return "unknown work request";
+	if (c->fsm.proto == CONN_PROTO_NATIVE)
+		return conn_native_recv(c, p, len);
+	return conn_rping_recv(c, p, len);
 }
 
 /*
@@ -854,227 +222,133 @@ static const char *wr_kind_name(enum conn_wr_kind kind)
  * acknowledging (crash, partition, cable).  Nothing more reaches it, so
  * no ABORT: reap the connection now.
  */
-static void conn_peer_lost(struct conn *c, enum conn_wr_kind kind)
+static void conn_peer_lost(struct conn *c, enum rdma_wr_kind kind)
 {
-	double quiet = (double)(mono_ns() - c->t_heard) / 1e9;
+	double quiet = (double)(clock_now_ns() - c->t_heard) / 1e9;
 
 	conn_log(c, LOG_WARNING, NULL, "peer %s stopped acknowledging: "
 		 "transport retry exceeded on the %s; connection reaped "
 		 "after %.1f s without a sign of life (connected %.1f s)",
-		 c->peer, wr_kind_name(kind), quiet, elapsed(&c->t_open));
-	conn_result(c, STATS_RES_PEER_UNREACHABLE, "transport retry exceeded "
-		    "on the %s, %.1f s after the peer's last sign of life",
-		    wr_kind_name(kind), quiet);
+		 c->peer, rdma_wr_str(kind), quiet, conn_log_age(c));
+	conn_log_result(c, STATS_RES_PEER_UNREACHABLE, "transport retry exceeded "
+			"on the %s, %.1f s after the peer's last sign of life",
+			rdma_wr_str(kind), quiet);
 	conn_fire(c, CONN_EV_PEER_LOST);
 }
 
 static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 {
-	enum conn_wr_kind kind = WR_KIND(wc->wr_id);
+	enum rdma_wr_kind kind = rdma_wr_kind(wc->wr_id);
 	enum conn_event ev;
-
-	if (kind == WR_RECV)
-		c->posted_recv--;
-	else
-		c->posted_send--;
 
 	if (wc->status != IBV_WC_SUCCESS) {
 		if (wc->status == IBV_WC_WR_FLUSH_ERR)
 			return;		/* QP in error: we are closing */
-		stats_wc_error(&c->d->stats, wc->status);
+		stats_wc_error(c->s->stats, wc->status);
 		if (wc->status == IBV_WC_RETRY_EXC_ERR) {
 			conn_peer_lost(c, kind);
 			return;
 		}
 		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
-			 "(vendor error %#x)", wr_kind_name(kind),
+			 "(vendor error %#x)", rdma_wr_str(kind),
 			 ibv_wc_status_str(wc->status), wc->vendor_err);
-		conn_result(c, STATS_RES_COMPLETION_ERROR, "%s",
-			    ibv_wc_status_str(wc->status));
+		conn_log_result(c, STATS_RES_COMPLETION_ERROR, "%s",
+				ibv_wc_status_str(wc->status));
 		conn_fire(c, CONN_EV_WC_ERROR);
 		return;
 	}
 	/* Every success needed the peer: a sign of life. */
-	c->t_heard = mono_ns();
+	c->t_heard = clock_now_ns();
 
 	switch (kind) {
-	case WR_RECV:
-		ev = conn_recv_event(c, recv_slot(c, WR_SLOT(wc->wr_id)),
-				     wc->byte_len);
-		if (c->fsm.life == CONN_LIFE_ACCEPTING ||
-		    c->fsm.life == CONN_LIFE_ESTABLISHED) {
-			int ret = post_recv(c, WR_SLOT(wc->wr_id));
+	case RDMA_WR_RECV:
+		ev = conn_recv(c, conn_post_recv_slot(c, rdma_wr_idx(wc->wr_id)),
+			       wc->byte_len);
+		if (conn_fsm_recv_repost(&c->fsm)) {
+			int ret = conn_post_recv(c, rdma_wr_idx(wc->wr_id));
 
 			if (ret) {
-				conn_result(c, STATS_RES_POST_FAILED, "repost "
-					    "receive: %s", strerror(-ret));
+				conn_log_result(c, STATS_RES_POST_FAILED,
+						"repost receive: %s",
+						strerror(-ret));
 				ev = CONN_EV_WC_ERROR;
 			}
 		}
 		conn_fire(c, ev);
 		break;
-	case WR_SEND:
+	case RDMA_WR_SEND:
 		conn_fire(c, CONN_EV_SEND_COMPLETE);
 		break;
-	case WR_READ:
+	case RDMA_WR_READ:
 		c->bytes += c->read_len;
-		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
-			   c->read_len, mono_ns() - c->t_post[STATS_OP_READ]);
+		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
+			   c->read_len,
+			   clock_since_ns(c->t_post[STATS_OP_READ]));
 		conn_fire(c, CONN_EV_READ_COMPLETE);
 		break;
-	case WR_WRITE:
+	case RDMA_WR_WRITE:
 		c->bytes += c->write_len;
 		c->rounds++;
-		stats_rdma(&c->d->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
-			   c->write_len, mono_ns() - c->t_post[STATS_OP_WRITE]);
+		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
+			   c->write_len,
+			   clock_since_ns(c->t_post[STATS_OP_WRITE]));
 		conn_fire(c, CONN_EV_WRITE_COMPLETE);
 		break;
-	case WR_LIVE:
+	case RDMA_WR_LIVE:
 		conn_fire(c, CONN_EV_LIVE_OK);
 		break;
-	case WR_ABORT:
+	case RDMA_WR_ABORT:
 		conn_fire(c, CONN_EV_ABORT_SENT);
 		break;
 	default:
 		conn_log(c, LOG_ERR, NULL, "completion with unknown wr_id "
 			 "%#" PRIx64, wc->wr_id);
-		conn_result(c, STATS_RES_INTERNAL_ERROR, "unknown wr_id");
+		conn_log_result(c, STATS_RES_INTERNAL_ERROR, "unknown wr_id");
 		conn_fire(c, CONN_EV_WC_ERROR);
 		break;
 	}
 }
 
-static void conn_poll(struct conn *c)
+/* The layer's completion callback: one completion, counts updated. */
+static void conn_wc_cb(void *arg, const struct ibv_wc *wc)
 {
-	struct ibv_wc wc[CONN_POLL_BATCH];
-	int n, i;
+	struct conn *c = arg;
 
-	do {
-		n = ibv_poll_cq(c->cq, CONN_POLL_BATCH, wc);
-		if (n < 0) {
-			conn_result(c, STATS_RES_COMPLETION_ERROR,
-				    "ibv_poll_cq "
-				    "failed");
-			conn_fire(c, CONN_EV_FATAL);
-			return;
-		}
-		for (i = 0; i < n; i++) {
-			conn_wc(c, &wc[i]);
-			if (c->fsm.life == CONN_LIFE_CLOSED)
-				return;
-		}
-	} while (n == CONN_POLL_BATCH);
-
+	if (c->fsm.life == CONN_LIFE_CLOSED)
+		return;		/* its teardown is queued */
+	conn_wc(c, wc);
 	/* Flushed work requests are not events; their end is. */
 	if (c->fsm.life == CONN_LIFE_DRAINING && conn_drained(c))
 		conn_fire(c, CONN_EV_DRAINED);
 }
 
-static void conn_cq_cb(evutil_socket_t fd, short what, void *arg)
+/* ---- CM and device events ---------------------------------------------- */
+
+static void conn_cm_event(struct rdma_cm_handler *h,
+			  const struct rdma_cm_ev *e)
 {
-	struct conn *c = arg;
-	struct ibv_cq *cq;
-	void *ctx;
-	int got = 0;
-
-	/* Drain the channel until EAGAIN; acks in batches. */
-	while (ibv_get_cq_event(c->cc, &cq, &ctx) == 0) {
-		got++;
-		if (++c->cq_unacked >= CONN_CQ_ACK_BATCH) {
-			ibv_ack_cq_events(c->cq, c->cq_unacked);
-			c->cq_unacked = 0;
-		}
-	}
-	if (!got || c->fsm.life == CONN_LIFE_CLOSED)
-		return;
-	/* Re-arm first, then poll until empty: nothing slips between. */
-	if (ibv_req_notify_cq(c->cq, 0)) {
-		conn_result(c, STATS_RES_COMPLETION_ERROR,
-			    "ibv_req_notify_cq failed");
-		conn_fire(c, CONN_EV_FATAL);
-	}
-	conn_poll(c);
-}
-
-static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-	enum conn_deadline dl = c->deadline;
-	char s[64];
-
-	c->deadline = CONN_DL_NONE;	/* so the next state re-arms */
-	conn_fsm_str(&c->fsm, s, sizeof(s));
-	if (dl == CONN_DL_LINGER) {
-		conn_log(c, LOG_INFO, NULL, "client did not disconnect within "
-			 "%ums of its RESULT; disconnecting it",
-			 c->d->cfg.linger_timeout_ms);
-		/* The session itself is over; keep its outcome. */
-		conn_result(c, STATS_RES_OK, "client lingered after RESULT");
-	} else if (dl == CONN_DL_CLOSE) {
-		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
-			 "state %s; forcing it", c->d->cfg.close_timeout_ms, s);
-	} else {
-		unsigned int ms = deadline_ms(&c->d->cfg, dl);
-
-		conn_log(c, LOG_WARNING, NULL, "no progress for %ums in "
-			 "state %s (%s deadline); disconnecting", ms, s,
-			 conn_deadline_name(dl));
-		conn_result(c, STATS_RES_TIMEOUT, "stalled in %s", s);
-		if (dl == CONN_DL_SESSION)
-			conn_abort_why(c, PROTO_ABORT_SESSION, ms, "%s", "");
-		else if (dl == CONN_DL_IDLE)
-			conn_abort_why(c, PROTO_ABORT_IDLE, ms, "%s", "");
-		else
-			conn_abort_why(c, PROTO_ABORT_STALLED, ms, "in %s", s);
-	}
-	conn_fire(c, CONN_EV_TIMEOUT);
-}
-
-/* ---- CM events ----------------------------------------------------------- */
-
-void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
-{
-	char s[64];
+	struct conn *c = container_of(h, struct conn, cmh);
 
 	switch (e->type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
 		/* Once per connection (a client's first message may
 		 * complete before this event: the state says nothing). */
-		stats_established(&c->d->stats, conn_sproto(c),
-				  elapsed_ns(&c->t_open));
-		c->t_heard = mono_ns();
+		stats_established(c->s->stats, conn_stats_proto(c),
+				  clock_since_ns(c->t_open));
+		c->t_heard = clock_now_ns();
 		conn_log_qp(c);
 		conn_fire(c, CONN_EV_ESTABLISHED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		if (c->res == STATS_RES_N &&
-		    c->fsm.life != CONN_LIFE_CLOSING) {
-			int clean;
-
-			conn_fsm_str(&c->fsm, s, sizeof(s));
-			/* The client may leave as soon as RESULT arrives,
-			 * before we poll our send completion of it. */
-			clean = c->fsm.proto == CONN_PROTO_NATIVE ?
-				c->fsm.send == CONN_SS_RESULT_POSTED ||
-				c->fsm.send == CONN_SS_RESULT_SENT :
-				c->fsm.life == CONN_LIFE_ESTABLISHED &&
-				c->fsm.send == CONN_SS_IDLE;
-			if (clean)
-				conn_result(c, STATS_RES_OK,
-					    "client disconnected");
-			else
-				conn_result(c, STATS_RES_ABORTED,
-					    "client left in "
-					    "state %s", s);
-		}
+		/* Clean or aborted: the state machine says (LEFT_*). */
 		conn_fire(c, CONN_EV_DISCONNECTED);
 		break;
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 		break;
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
-		listener_device_gone(c->d, c->cm_id->verbs);
-		conn_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
+		rdma_dev_forget(c->s->devs, c->cm_id->verbs);
+		conn_log_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -1083,8 +357,8 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		conn_log(c, LOG_WARNING, NULL, "%s (status %d)",
 			 rdma_event_str(e->type), e->status);
-		conn_result(c, STATS_RES_CONNECT_ERROR, "%s",
-			    rdma_event_str(e->type));
+		conn_log_result(c, STATS_RES_CONNECT_ERROR, "%s",
+				rdma_event_str(e->type));
 		conn_fire(c, CONN_EV_FATAL);
 		break;
 	default:
@@ -1094,31 +368,31 @@ void conn_cm_event(struct conn *c, const struct conn_cm_event *e)
 	}
 }
 
-void conn_qp_fatal(struct conn *c, const char *what)
+static void conn_qp_fatal(struct conn *c, const char *what)
 {
 	conn_log(c, LOG_WARNING, NULL, "async error: %s", what);
-	conn_result(c, STATS_RES_DEVICE_ERROR, "%s", what);
+	conn_log_result(c, STATS_RES_DEVICE_ERROR, "%s", what);
 	conn_fire(c, CONN_EV_FATAL);
 }
 
-void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
+void conn_device_fatal(struct conn_set *s, struct ibv_context *ctx,
 		       uint8_t port, const char *what)
 {
 	struct conn *c, *tmp;
 
-	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp)
+	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp)
 		if (c->cm_id->verbs == ctx &&
 		    (!port || c->cm_id->port_num == port))
 			conn_qp_fatal(c, what);
 }
 
-void conn_shutdown_all(struct rdmad *d)
+void conn_shutdown_all(struct conn_set *s)
 {
 	struct conn *c, *tmp;
 
-	TAILQ_FOREACH_SAFE(c, &d->conns, link, tmp) {
-		conn_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
-		conn_abort_why(c, PROTO_ABORT_SHUTDOWN, d->cfg.drain_timeout_ms,
+	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp) {
+		conn_log_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
+		conn_log_abort(c, PROTO_ABORT_SHUTDOWN, s->cfg->drain_timeout_ms,
 			       "%s", "");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 	}
@@ -1126,505 +400,284 @@ void conn_shutdown_all(struct rdmad *d)
 
 /* ---- setup and teardown -------------------------------------------- */
 
-/* Free everything, in the safe order; the cm_id goes last. */
+/* Free everything, in the layer's order; the cm_id goes last. */
 static void conn_release(struct conn *c)
 {
-	if (c->cq_ev)
-		event_free(c->cq_ev);
-	if (c->timer)
-		event_free(c->timer);
+	conn_timer_free(c);
 	if (c->free_ev)
 		event_free(c->free_ev);
-	if (c->life_timer)
-		event_free(c->life_timer);
-	if (c->live_timer)
-		event_free(c->live_timer);
-	if (c->cq && c->cq_unacked)
-		ibv_ack_cq_events(c->cq, c->cq_unacked);
-	if (c->qp)
-		ibv_destroy_qp(c->qp);
-	if (c->cq)
-		ibv_destroy_cq(c->cq);
-	buf_free(c);
-	if (c->ctl_mr) {
-		ibv_dereg_mr(c->ctl_mr);
-		c->d->registered -= CONN_CTL_LEN;
-	}
-	free(c->ctl);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	if (c->cc)
-		ibv_destroy_comp_channel(c->cc);
+	rdma_qp_destroy(&c->qp);
 	if (c->cm_id)
 		rdma_destroy_id(c->cm_id);
 	if (c->linked)
-		TAILQ_REMOVE(&c->d->conns, c, link);
+		TAILQ_REMOVE(&c->s->list, c, link);
 	free(c);
 }
 
 static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
-	struct rdmad *d = c->d;
-	struct log_ctx ctx = {
-		.conn = c->id,
-		.peer = c->peer,
-		.proto = conn_proto_name(c->fsm.proto),
-		.state = "closed",
-		.msgid = LOG_MSGID_CONN_CLOSE,
-	};
-	int ok;
+	struct conn_set *s = c->s;
 
-	if (c->res == STATS_RES_N)
-		conn_result(c, STATS_RES_ABORTED, "closed without a result");
-	ok = c->res == STATS_RES_OK;
-	ctx.bytes = (int64_t)c->bytes;
-	ctx.result = stats_result_name(c->res);
-	if (c->posted_send || c->posted_recv)
+	conn_log_close(c);
+	if (!conn_drained(c))
 		conn_log(c, LOG_DEBUG, NULL, "%u send and %u receive work "
 			 "requests not flushed; destroying anyway",
-			 c->posted_send, c->posted_recv);
-	log_conn(ok ? LOG_INFO : LOG_NOTICE, &ctx,
-		 "close: %s, result %s (%s), %" PRIu64 " bytes, %" PRIu64
-		 " %s, %.3fs", conn_proto_name(c->fsm.proto), ctx.result,
-		 c->why,
-		 c->bytes, c->rounds,
-		 c->fsm.proto == CONN_PROTO_RPING ? "pings" : "operations",
-		 elapsed(&c->t_open));
+			 c->qp.posted_send, c->qp.posted_recv);
 	if (c->counted) {
 		c->counted = 0;
-		stats_closed(&d->stats, conn_sproto(c), c->res,
-			     elapsed_ns(&c->t_open));
+		stats_closed(s->stats, conn_stats_proto(c), c->res,
+			     clock_since_ns(c->t_open));
 	}
 	conn_release(c);
-	rdmad_conn_gone(d);
+	if (s->gone)
+		s->gone(s->arg);
 }
 
-/* [timeouts] liveness: the connection has been quiet that long. */
-static void conn_live_cb(evutil_socket_t fd, short what, void *arg)
+static void conn_fatal_cb(void *arg, const char *what)
 {
-	struct conn *c = arg;
-
-	c->live_armed = 0;
-	conn_fire(c, CONN_EV_LIVE_DUE);
-	if (c->fsm.life != CONN_LIFE_CLOSED)
-		conn_arm_liveness(c);
+	conn_qp_fatal(arg, what);
 }
 
-/* [limits] max_duration: the whole life of a connection. */
-static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-	char s[64];
-
-	if (c->fsm.life != CONN_LIFE_ACCEPTING &&
-	    c->fsm.life != CONN_LIFE_ESTABLISHED)
-		return;		/* already on its way out */
-	conn_fsm_str(&c->fsm, s, sizeof(s));
-	conn_log(c, LOG_WARNING, NULL, "connection older than max_duration "
-		 "(%ums) in state %s; disconnecting",
-		 c->d->cfg.max_duration_ms, s);
-	conn_result(c, STATS_RES_TIMEOUT, "max_duration %ums reached in %s",
-		    c->d->cfg.max_duration_ms, s);
-	conn_abort_why(c, PROTO_ABORT_DURATION, c->d->cfg.max_duration_ms,
-		       "%s", "");
-	conn_fire(c, CONN_EV_TIMEOUT);
-}
-
-/*
- * Move our QP to STATE with the attributes rdma_cm computed for this
- * connection; RTR gets RD (the READs the peer may have in flight to us),
- * RTS gets INIT (ours to it) and our own retry budget.
- */
-static int conn_qp_move(struct conn *c, enum ibv_qp_state state,
-			uint8_t rd, uint8_t init)
-{
-	struct ibv_qp_attr a;
-	int mask = 0;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = state;
-	if (rdma_init_qp_attr(c->cm_id, &a, &mask))
-		return -errno ? -errno : -EIO;
-	if (state == IBV_QPS_RTR)
-		a.max_dest_rd_atomic = rd;
-	if (state == IBV_QPS_RTS) {
-		a.max_rd_atomic = init;
-		a.timeout = CONN_ACK_TIMEOUT;
-		a.retry_cnt = CONN_RETRY_CNT;
-		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT;
-	}
-	if (ibv_modify_qp(c->qp, &a, mask))
-		return -errno ? -errno : -EIO;
-	return 0;
-}
+static const struct rdma_qp_ops conn_qp_ops = {
+	.wc = conn_wc_cb,
+	.fatal = conn_fatal_cb,
+};
 
 static int conn_setup(struct conn *c)
 {
+	static const struct rdma_qp_attr qa = {
+		.send_depth = CONN_SEND_DEPTH,
+		.recv_depth = CONN_RECV_DEPTH,
+	};
 	struct rdma_cm_id *id = c->cm_id;
-	struct ibv_qp_init_attr qa;
+	const char *step;
 	unsigned int i;
 	int ret;
 
-	c->dev = listener_device(c->d, id->verbs);
+	c->dev = rdma_dev_get(c->s->devs, id->verbs);
 	if (!c->dev)
 		return -ENODEV;
-	c->pd = ibv_alloc_pd(id->verbs);
-	if (!c->pd)
-		return -errno ? -errno : -ENOMEM;
-	c->cc = ibv_create_comp_channel(id->verbs);
-	if (!c->cc)
-		return -errno ? -errno : -ENOMEM;
-	ret = fd_nonblock(c->cc->fd);
+	ret = rdma_qp_create(&c->qp, c->s->base, id, &qa, &conn_qp_ops, c,
+			     &step);
+	if (ret) {
+		conn_log(c, LOG_DEBUG, NULL, "%s: %s", step, strerror(-ret));
+		return ret;
+	}
+	ret = rdma_qp_buf(&c->qp, &c->ctl, CONN_CTL_LEN,
+			  IBV_ACCESS_LOCAL_WRITE);
 	if (ret)
 		return ret;
-	c->cq = ibv_create_cq(id->verbs, CONN_CQ_DEPTH, c, c->cc, 0);
-	if (!c->cq)
-		return -errno ? -errno : -ENOMEM;
-	if (ibv_req_notify_cq(c->cq, 0))
-		return -EIO;
-
-	memset(&qa, 0, sizeof(qa));
-	qa.qp_context = c;
-	qa.send_cq = c->cq;
-	qa.recv_cq = c->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = CONN_SEND_DEPTH;
-	qa.cap.max_recv_wr = CONN_RECV_DEPTH;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	c->qp = ibv_create_qp(c->pd, &qa);
-	if (!c->qp)
-		return -errno ? -errno : -ENOMEM;
-	ret = conn_qp_move(c, IBV_QPS_INIT, 0, 0);
-	if (ret)
-		return ret;
-
-	c->ctl = calloc(1, CONN_CTL_LEN);
-	if (!c->ctl)
-		return -ENOMEM;
-	c->ctl_mr = ibv_reg_mr(c->pd, c->ctl, CONN_CTL_LEN,
-			       IBV_ACCESS_LOCAL_WRITE);
-	if (!c->ctl_mr)
-		return -errno ? -errno : -ENOMEM;
-	c->d->registered += CONN_CTL_LEN;
 
 	/* Native without a key: the buffer now, so that a client that
 	 * cannot have it is rejected rather than accepted and dropped. */
 	if (c->fsm.proto == CONN_PROTO_NATIVE && !c->fsm.auth) {
-		ret = native_buf_alloc(c);
+		ret = conn_native_buf(c);
 		if (ret)
 			return ret;
 	}
 
 	for (i = 0; i < CONN_RECV_DEPTH; i++) {
-		ret = post_recv(c, i);
+		ret = conn_post_recv(c, i);
 		if (ret)
 			return ret;
 	}
 
-	c->cq_ev = event_new(c->d->base, c->cc->fd, EV_READ | EV_PERSIST,
-			     conn_cq_cb, c);
-	c->timer = evtimer_new(c->d->base, conn_timer_cb, c);
-	c->free_ev = event_new(c->d->base, -1, 0, conn_free_cb, c);
-	c->life_timer = evtimer_new(c->d->base, conn_life_cb, c);
-	c->live_timer = evtimer_new(c->d->base, conn_live_cb, c);
-	if (!c->cq_ev || !c->timer || !c->free_ev || !c->life_timer ||
-	    !c->live_timer)
-		return -ENOMEM;
-	if (event_add(c->cq_ev, NULL))
-		return -EIO;
-	if (c->d->cfg.max_duration_ms &&
-	    timer_set_ms(c->life_timer, c->d->cfg.max_duration_ms))
-		return -EIO;
 	return 0;
 }
 
-static int conn_accept(struct conn *c, const struct conn_cm_event *e)
+/* Accept E: the welcome (native) in its private data. */
+static int conn_accept_req(struct conn *c, const struct rdma_cm_ev *e)
 {
-	const struct ibv_device_attr *a = &c->dev->attr;
-	struct rdma_conn_param cp;
 	uint8_t pdata[PROTO_WELCOME_AUTH_LEN];
 	struct proto_welcome *w = &c->welcome;
-	int rd = a->max_qp_rd_atom, init = a->max_qp_init_rd_atom, n;
+	int n = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->version = PROTO_VERSION;
-	w->max_size = c->d->cfg.max_buffer_size;
-	w->max_iters = c->d->cfg.max_iterations;
+	w->max_size = c->s->cfg->max_buffer_size;
+	w->max_iters = c->s->cfg->max_iterations;
 	w->conn_id = c->id;
 	if (c->fsm.auth) {
 		w->flags = PROTO_WELCOME_F_AUTH;
 		if (auth_nonce(w->nonce))
 			return -EIO;
 	}
-
-	memset(&cp, 0, sizeof(cp));
-	/* Incoming READs (native client): our responder resources, no
-	 * more than the peer will initiate.  Outgoing READs (rping): our
-	 * initiator depth, no more than the peer will answer. */
-	cp.responder_resources = (uint8_t)(e->initiator_depth < rd ?
-					   e->initiator_depth : rd);
-	cp.initiator_depth = (uint8_t)(e->responder_resources < init ?
-				       e->responder_resources : init);
-	cp.retry_count = 7;
-	cp.rnr_retry_count = 7;
 	if (c->fsm.proto == CONN_PROTO_NATIVE) {
 		n = proto_welcome_encode(w, pdata, sizeof(pdata));
 		if (n < 0)
 			return n;
-		cp.private_data = pdata;
-		cp.private_data_len = (uint8_t)n;
 	}
-	/* Our QP, our transitions (see CONN_RETRY_CNT): ready to receive
-	 * and to send before the client hears of the accept. */
-	n = conn_qp_move(c, IBV_QPS_RTR, cp.responder_resources, 0);
-	if (!n)
-		n = conn_qp_move(c, IBV_QPS_RTS, 0, cp.initiator_depth);
-	if (n)
-		return n;
-	cp.qp_num = c->qp->qp_num;
-	if (rdma_accept(c->cm_id, &cp))
-		return -errno ? -errno : -EIO;
-	return 0;
+	/* Incoming READs (native client) and outgoing ones (rping) within
+	 * what the peer and the device allow; our QP, our retry budget. */
+	return rdma_qp_accept(&c->qp, e, &c->dev->attr, n ? pdata : NULL,
+			      (uint8_t)n);
 }
 
-/* The reason code the client reads in the reject private data. */
-static uint8_t wire_reason(enum stats_reject why)
+/* CONN_ACT_ACCEPT: the connection's verbs objects, buffers and receives,
+ * then the accept of its request.  0 or -errno (logged). */
+static int conn_accept(struct conn *c)
 {
-	switch (why) {
-	case STATS_REJ_DENIED:		return PROTO_REJ_DENIED;
-	case STATS_REJ_SHUTDOWN:	return PROTO_REJ_SHUTDOWN;
-	case STATS_REJ_BAD_HELLO:	return PROTO_REJ_BAD_HELLO;
-	case STATS_REJ_VERSION:		return PROTO_REJ_VERSION;
-	case STATS_REJ_BUSY:
-	case STATS_REJ_BUSY_HOST:	return PROTO_REJ_BUSY;
-	case STATS_REJ_LIMIT:		return PROTO_REJ_LIMIT;
-	case STATS_REJ_RESOURCES:
-	case STATS_REJ_ACCEPT_FAILED:
-	case STATS_REJ_N:
-	default:			return PROTO_REJ_RESOURCES;
+	int ret;
+
+	ret = conn_setup(c);
+	if (ret) {
+		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
+			 "rejected it (unless the client went away while "
+			 "connecting, check memlock limits and device "
+			 "resources)", strerror(-ret));
+		return ret;
 	}
+	c->accepting = 1;
+	ret = conn_accept_req(c, c->req);
+	if (ret)
+		conn_log(c, LOG_WARNING, NULL, "cannot accept: %s; released "
+			 "it (a client that went away while connecting looks "
+			 "like this)", strerror(-ret));
+	return ret;
 }
 
-static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
-		   enum stats_reject why, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void reject(struct rdmad *d, struct rdma_cm_id *id, const char *peer,
-		   enum stats_reject why, const char *fmt, ...)
+/* CONN_ACT_REJECT: the accept failed; nothing was announced.  The owner
+ * of the request frees the connection (conn_connect_request). */
+static void conn_reject_accept(struct conn *c)
 {
-	uint8_t reason = wire_reason(why);
 	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
-	char text[PROTO_REJECT_TEXT_MAX + 1];
+	int n;
+
+	n = proto_reject_encode(PROTO_REJ_RESOURCES, "server could not "
+				"allocate resources, retry later", pdata,
+				sizeof(pdata));
+	rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
+	stats_rejected(c->s->stats, c->accepting ? STATS_REJ_ACCEPT_FAILED :
+			STATS_REJ_RESOURCES);
+	c->rejected = 1;
+}
+
+/* Refuse the request on ID: tell the client WHY in its private data. */
+static void conn_reject(struct conn_set *s, struct rdma_cm_id *id,
+			const char *peer, enum stats_reject why,
+			const char *text)
+{
+	uint8_t reason = conn_admit_wire_reason(why);
+	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
 	struct log_ctx ctx = {
 		.peer = peer, .bytes = -1, .result = "rejected",
 		.msgid = LOG_MSGID_CONN_REJECT,
 	};
-	va_list ap;
 	int n;
 
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
 	n = proto_reject_encode(reason, text, pdata, sizeof(pdata));
 	if (rdma_reject(id, pdata, (uint8_t)(n > 0 ? n : 0)))
 		log_debug("rdma_reject: %s", strerror(errno));
 	rdma_destroy_id(id);
-	stats_rejected(&d->stats, why);
+	stats_rejected(s->stats, why);
 	log_conn(LOG_NOTICE, &ctx, "rejected (%s): %s",
 		 proto_reject_reason_str(reason), text);
 }
 
-#define REJECT(...)	do { reject(__VA_ARGS__); return; } while (0)
-
 /* Live connections from the host of SA. */
-static unsigned int conn_count_host(struct rdmad *d, const struct sockaddr *sa)
+static unsigned int conn_count_host(struct conn_set *s,
+				    const struct sockaddr *sa)
 {
 	unsigned int n = 0;
 	struct conn *c;
 
-	TAILQ_FOREACH(c, &d->conns, link)
+	TAILQ_FOREACH(c, &s->list, link)
 		if (c->counted &&
 		    acl_same_host((struct sockaddr *)&c->peer_addr, sa))
 			n++;
 	return n;
 }
 
-void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e)
+void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 {
-	const struct rdmad_config *cfg = &d->cfg;
-	struct proto_hello hello;
-	enum proto_kind kind;
-	const char *why = NULL;
+	const struct rdmad_config *cfg = s->cfg;
+	struct sockaddr *sa = rdma_get_peer_addr(e->id);
+	struct conn_admit_req q = {
+		.cfg = cfg,
+		.peer = sa,
+		.pdata = e->pdata,
+		.pdata_len = e->pdata_len,
+		.stopping = s->stopping,
+		.n_conns = conn_set_count(s),
+		.registered = rdma_buf_registered(),
+		.ctl_len = CONN_CTL_LEN,
+	};
+	const struct proto_hello *hello;
+	struct conn_admit a;
 	char peer[INET6_ADDRSTRLEN + 8];
-	uint8_t pdata[PROTO_REJECT_PDATA_MAX];
-	struct sockaddr *sa;
 	struct conn *c;
-	uint64_t need;
-	int ret, n, accepting = 0;
+	int ret;
 
-	sa = rdma_get_peer_addr(e->id);
 	addr_str(sa, peer, sizeof(peer));
-	kind = proto_classify(e->pdata, e->pdata_len);
-
-	if (d->stopping)
-		REJECT(d, e->id, peer, STATS_REJ_SHUTDOWN,
-			      "shutting down: rdmad is stopping");
-	/* Access lists first: nothing is allocated for a refused peer. */
-	if (acl_check(&cfg->allow, &cfg->deny, sa, &why))
-		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: %s", why);
-	if (kind == PROTO_KIND_UNKNOWN)
-		REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
-			      "unknown protocol: neither rdmad hello nor "
-			      "rping");
-	if (kind == PROTO_KIND_NATIVE) {
-		ret = proto_hello_decode(e->pdata, e->pdata_len, &hello, &why);
-		if (ret == -EPROTO)
-			REJECT(d, e->id, peer, STATS_REJ_VERSION,
-				      "unsupported protocol version %u, "
-				      "server speaks %u", e->pdata[4],
-				      PROTO_VERSION);
-		if (ret)
-			REJECT(d, e->id, peer, STATS_REJ_BAD_HELLO,
-				      "bad hello: %s", why);
+	if (cfg->max_per_host)
+		q.n_host = conn_count_host(s, sa);
+	if (!conn_admit(&q, &a)) {
+		conn_reject(s, e->id, peer, a.why, a.text);
+		return;
 	}
-	if (kind == PROTO_KIND_RPING && cfg->psk.len)
-		REJECT(d, e->id, peer, STATS_REJ_DENIED, "denied: this server "
-		       "requires a pre-shared key; the rping protocol cannot "
-		       "authenticate");
-	if (rdmad_n_conns(d) >= cfg->max_connections)
-		REJECT(d, e->id, peer, STATS_REJ_BUSY,
-			      "busy: %u/%u connections, retry later",
-			      rdmad_n_conns(d), cfg->max_connections);
-	if (cfg->max_per_host) {
-		unsigned int same = conn_count_host(d, sa);
-
-		if (same >= cfg->max_per_host)
-			REJECT(d, e->id, peer, STATS_REJ_BUSY_HOST,
-			       "busy: %u/%u connections from this host, "
-			       "retry later", same, cfg->max_per_host);
-	}
-	if (kind == PROTO_KIND_NATIVE) {
-		if (hello.size > cfg->max_buffer_size)
-			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
-				      "size %u exceeds server limit %u",
-				      hello.size, cfg->max_buffer_size);
-		if (hello.iters > cfg->max_iterations)
-			REJECT(d, e->id, peer, STATS_REJ_LIMIT,
-				      "iterations %u exceed server limit %u",
-				      hello.iters, cfg->max_iterations);
-	}
-	/* Pinned memory: this connection's buffer and control slots on
-	 * top of what every live connection holds. */
-	need = CONN_CTL_LEN + (kind == PROTO_KIND_NATIVE ? hello.size : 0);
-	if (d->registered + need > cfg->max_registered_bytes)
-		REJECT(d, e->id, peer, STATS_REJ_BUSY,
-		       "busy: registered memory %llu + %llu bytes would "
-		       "exceed max_registered_bytes %llu, retry later", (unsigned long long)d->registered,
-		       (unsigned long long)need,
-		       (unsigned long long)cfg->max_registered_bytes);
-
 	c = calloc(1, sizeof(*c));
-	if (!c)
-		REJECT(d, e->id, peer, STATS_REJ_RESOURCES,
-		       "server out of memory");
-	c->d = d;
+	if (!c) {
+		conn_reject(s, e->id, peer, STATS_REJ_RESOURCES,
+			    "server out of memory");
+		return;
+	}
+	hello = &c->hello;
+	c->s = s;
 	c->res = STATS_RES_N;
-	c->id = ++d->next_conn_id;
+	c->id = ++s->next_id;
 	c->cm_id = e->id;
-	e->id->context = c;
+	c->cmh.event = conn_cm_event;
+	rdma_cm_id_handler(e->id, &c->cmh);
 	memcpy(c->peer, peer, sizeof(c->peer));
 	if (sa && (sa->sa_family == AF_INET || sa->sa_family == AF_INET6))
 		memcpy(&c->peer_addr, sa, sa->sa_family == AF_INET ?
 		       sizeof(struct sockaddr_in) :
 		       sizeof(struct sockaddr_in6));
-	clock_gettime(CLOCK_MONOTONIC, &c->t_open);
-	c->t_heard = mono_ns();
-	if (kind == PROTO_KIND_NATIVE && cfg->psk.len)
+	c->t_open = clock_now_ns();
+	c->t_heard = c->t_open;
+	if (a.kind == PROTO_KIND_NATIVE && cfg->psk.len)
 		conn_fsm_init_auth(&c->fsm);
 	else
-		conn_fsm_init(&c->fsm, kind == PROTO_KIND_NATIVE ?
+		conn_fsm_init(&c->fsm, a.kind == PROTO_KIND_NATIVE ?
 				       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
-	if (kind == PROTO_KIND_NATIVE)
-		c->hello = hello;
+	if (a.kind == PROTO_KIND_NATIVE)
+		c->hello = a.hello;
 
-	ret = conn_setup(c);
-	if (!ret) {
-		struct conn_step st;
-
-		conn_fsm_step(&c->fsm, CONN_EV_CONNECT_REQUEST, &st);
-		ret = conn_set_state(c, &st.next, CONN_EV_CONNECT_REQUEST);
-		if (!ret) {
-			ret = conn_accept(c, e);
-			accepting = 1;
-		}
-	}
+	/* The timers first: the state machine arms them from its first
+	 * step on. */
+	c->free_ev = event_new(s->base, -1, 0, conn_free_cb, c);
+	ret = c->free_ev ? conn_timer_init(c) : -ENOMEM;
 	if (ret) {
-		/* Nothing was announced: reject and free directly. */
-		if (accepting)
-			conn_log(c, LOG_WARNING, NULL, "cannot accept: %s; "
-				 "released it (a client that went away "
-				 "while connecting looks like this)",
-				 strerror(-ret));
-		else
-			conn_log(c, LOG_WARNING, NULL, "cannot set up "
-				 "connection: %s; rejected it (unless the "
-				 "client went away while connecting, check "
-				 "memlock limits and device resources)",
-				 strerror(-ret));
-		n = proto_reject_encode(PROTO_REJ_RESOURCES,
-					"server could not allocate resources, "
-					"retry later", pdata, sizeof(pdata));
-
-		rdma_reject(c->cm_id, pdata, (uint8_t)(n > 0 ? n : 0));
-		stats_rejected(&d->stats, accepting ? STATS_REJ_ACCEPT_FAILED :
-			       STATS_REJ_RESOURCES);
+		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
+			 "rejected it", strerror(-ret));
+		conn_reject_accept(c);
+		conn_release(c);
+		return;
+	}
+	c->req = e;
+	conn_fire(c, CONN_EV_CONNECT_REQUEST);
+	c->req = NULL;
+	if (c->rejected) {
 		conn_release(c);
 		return;
 	}
 
-	TAILQ_INSERT_TAIL(&d->conns, c, link);
+	TAILQ_INSERT_TAIL(&s->list, c, link);
 	c->linked = 1;
 	c->counted = 1;
-	stats_accepted(&d->stats, conn_sproto(c));
+	stats_accepted(s->stats, conn_stats_proto(c));
 	if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
 			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
-			 hello.ops & PROTO_OP_READ ? "read" : "",
-			 hello.ops == PROTO_OP_MASK ? "+" : "",
-			 hello.ops & PROTO_OP_WRITE ? "write" : "",
-			 hello.size, hello.iters, rdmad_n_conns(d),
+			 hello->ops & PROTO_OP_READ ? "read" : "",
+			 hello->ops == PROTO_OP_MASK ? "+" : "",
+			 hello->ops & PROTO_OP_WRITE ? "write" : "",
+			 hello->size, hello->iters, conn_set_count(s),
 			 cfg->max_connections,
 			 c->fsm.auth ? ", key required" : "");
 	else
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
-			 "connection %u/%u", rdmad_n_conns(d),
+			 "connection %u/%u", conn_set_count(s),
 			 cfg->max_connections);
-}
-
-/* ---- status ------------------------------------------------------------ */
-
-unsigned int conn_snapshot(struct rdmad *d, struct stats_conn *out,
-			   unsigned int max)
-{
-	unsigned int n = 0;
-	struct conn *c;
-
-	TAILQ_FOREACH(c, &d->conns, link) {
-		struct stats_conn *o;
-
-		if (n >= max)
-			break;
-		o = &out[n];
-		memset(o, 0, sizeof(*o));
-		o->id = c->id;
-		snprintf(o->peer, sizeof(o->peer), "%s", c->peer);
-		o->proto = conn_sproto(c);
-		conn_fsm_str(&c->fsm, o->state, sizeof(o->state));
-		o->bytes = c->bytes;
-		o->ops = c->rounds;
-		o->age_ms = elapsed_ns(&c->t_open) / 1000000u;
-		n++;
-	}
-	return n;
 }

@@ -1,41 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * conn.h - one client connection of rdmad: its verbs resources (own PD,
- * completion channel, CQ, QP, MRs), libevent wiring and deadline timer,
- * driven by the pure state machine in conn_fsm.c.
+ * conn.h - the client connections of rdmad: admitted (conn_admit.h) and
+ * accepted on a listener's request, each with its queue pair and buffers
+ * (rdma_qp.h), its CM events (rdma_cm.h) and timers, driven by the pure
+ * state machine in conn_fsm.c.  They live in the struct conn_set their
+ * owner gives them (conn_set.h).
  */
 #ifndef RDMAD_CONN_H
 #define RDMAD_CONN_H
 
-#include <rdma/rdma_cma.h>
+#include <stdint.h>
 
-#include "rdmad.h"
-
-/* A CM event, copied out of librdmacm's buffer (which is acked at once). */
-struct conn_cm_event {
-	enum rdma_cm_event_type type;
-	int status;
-	struct rdma_cm_id *id;
-	struct rdma_cm_id *listen_id;
-	uint8_t responder_resources;
-	uint8_t initiator_depth;
-	uint8_t pdata_len;
-	uint8_t pdata[256];
-};
+#include "conn_set.h"
+#include "rdma_cm.h"
 
 /* CONNECT_REQUEST on a listener: admit and accept, or reject. */
-void conn_connect_request(struct rdmad *d, const struct conn_cm_event *e);
-/* Any other CM event on a connection's id. */
-void conn_cm_event(struct conn *c, const struct conn_cm_event *e);
-/* Device async events. */
-void conn_qp_fatal(struct conn *c, const char *what);
+void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e);
 /* Drop the connections on PORT of CTX (0: every port). */
-void conn_device_fatal(struct rdmad *d, struct ibv_context *ctx,
+void conn_device_fatal(struct conn_set *s, struct ibv_context *ctx,
 		       uint8_t port, const char *what);
 /* Daemon stopping: disconnect everybody. */
-void conn_shutdown_all(struct rdmad *d);
-/* Up to MAX live connections for the status, in accept order. */
-unsigned int conn_snapshot(struct rdmad *d, struct stats_conn *out,
-			   unsigned int max);
+void conn_shutdown_all(struct conn_set *s);
 
 #endif /* RDMAD_CONN_H */

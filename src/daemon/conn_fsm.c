@@ -286,6 +286,13 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 		n->life = CONN_LIFE_CLOSING;
 		*act |= CONN_ACT_DISCONNECT;
 		return 0;
+	case CONN_EV_ACCEPT_FAILED:
+		/* Nothing was announced: refuse the request, free now. */
+		if (n->life != CONN_LIFE_ACCEPTING)
+			return -EPROTO;
+		n->life = CONN_LIFE_CLOSED;
+		*act |= CONN_ACT_REJECT;
+		return 0;
 	case CONN_EV_CONNECT_REQUEST:
 	case CONN_EV_DRAINED:
 	case CONN_EV_ABORT_SENT:
@@ -330,6 +337,17 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 	if (n->proto == CONN_PROTO_NATIVE)
 		return step_native(n, ev, act);
 	return step_rping(n, ev, act);
+}
+
+/* The peer leaving in state F ends its session well: a native client
+ * has its RESULT (posted: it may leave before we poll our completion of
+ * it), an rping client is between rounds. */
+static int conn_fsm_left_clean(const struct conn_fsm *f)
+{
+	if (f->proto == CONN_PROTO_NATIVE)
+		return f->send == CONN_SS_RESULT_POSTED ||
+		       f->send == CONN_SS_RESULT_SENT;
+	return f->life == CONN_LIFE_ESTABLISHED && f->send == CONN_SS_IDLE;
 }
 
 int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
@@ -388,7 +406,8 @@ int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
 			n.life = CONN_LIFE_CLOSED;
 			act = CONN_ACT_DESTROY;
 			ret = 0;
-		} else if (ev != CONN_EV_CONNECT_REQUEST) {
+		} else if (ev != CONN_EV_CONNECT_REQUEST &&
+			   ev != CONN_EV_ACCEPT_FAILED) {
 			ret = 0;
 		}
 		break;
@@ -401,6 +420,11 @@ int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
 	}
 	if (ret)
 		goto illegal;
+	/* The peer left: how did its session end?  Judged on the state it
+	 * left in; not when we were ending it ourselves. */
+	if (ev == CONN_EV_DISCONNECTED && cur->life != CONN_LIFE_CLOSING)
+		act |= conn_fsm_left_clean(cur) ? CONN_ACT_LEFT_CLEAN :
+						  CONN_ACT_LEFT_ABORTED;
 	out->next = n;
 	out->actions = act;
 	return 0;
@@ -409,6 +433,12 @@ illegal:
 	out->next = *cur;
 	out->actions = 0;
 	return -EPROTO;
+}
+
+int conn_fsm_recv_repost(const struct conn_fsm *f)
+{
+	return f->life == CONN_LIFE_ACCEPTING ||
+	       f->life == CONN_LIFE_ESTABLISHED;
 }
 
 enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f)

@@ -51,6 +51,7 @@
 
 #define CONN_EVENT_LIST(X)				\
 	X(CONNECT_REQUEST, "connect-request")		\
+	X(ACCEPT_FAILED, "accept-failed")		\
 	X(ESTABLISHED, "established")			\
 	X(RECV_AUTH, "recv-auth")			\
 	X(RECV_DONE, "recv-done")			\
@@ -88,7 +89,8 @@ enum conn_event { CONN_EVENT_LIST(X_EVENT) CONN_EV__COUNT };
 
 /* Actions for conn.c, in the order it carries them out. */
 enum conn_action {
-	CONN_ACT_ACCEPT		= 1u << 0,	/* build resources, accept */
+	CONN_ACT_ACCEPT		= 1u << 0,	/* build resources, accept;
+						 * failure: ACCEPT_FAILED */
 	CONN_ACT_SEND_DESC	= 1u << 1,	/* native: post DESC */
 	CONN_ACT_VERIFY		= 1u << 2,	/* native: check DONE + data */
 	CONN_ACT_SEND_RESULT	= 1u << 3,	/* native: post RESULT */
@@ -100,6 +102,10 @@ enum conn_action {
 	CONN_ACT_DESTROY	= 1u << 9,	/* free everything */
 	CONN_ACT_SEND_ABORT	= 1u << 10,	/* native: post ABORT (why) */
 	CONN_ACT_POST_LIVENESS	= 1u << 11,	/* zero-length RDMA WRITE */
+	CONN_ACT_REJECT		= 1u << 12,	/* refuse: never announced */
+	CONN_ACT_LEFT_CLEAN	= 1u << 13,	/* result: ok, peer left */
+	CONN_ACT_LEFT_ABORTED	= 1u << 14,	/* result: aborted, peer
+						 * left mid-session */
 };
 
 struct conn_fsm {
@@ -117,6 +123,17 @@ struct conn_step {
 };
 
 /*
+ * Accepting: CONNECT_REQUEST asks for ACCEPT (resources, then the accept
+ * itself); if that fails, ACCEPT_FAILED closes the connection at once
+ * with REJECT (the client is told; nothing was announced, nothing
+ * flushes).
+ *
+ * The peer leaving (DISCONNECTED) also says how the session ended, unless
+ * we were closing it ourselves: LEFT_CLEAN when a native client had its
+ * RESULT posted or sent (it may leave before our send completion) or an
+ * rping client was between rounds, LEFT_ABORTED otherwise.  The first
+ * recorded result wins, so this only fills in a missing one.
+ *
  * Ending a native session ourselves (a deadline, shutdown, a bad message)
  * goes through "aborting": ABORT is posted and the disconnect waits for
  * its completion (ABORT_SENT; bounded by the close deadline), so the
@@ -148,6 +165,13 @@ int conn_fsm_step(const struct conn_fsm *cur, enum conn_event ev,
 		  struct conn_step *out);
 
 enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f);
+
+/*
+ * A receive completed in state F: repost its slot?  Only while the
+ * connection is live (accepting or established); on the way out the
+ * slots are left to flush.
+ */
+int conn_fsm_recv_repost(const struct conn_fsm *f);
 
 /*
  * Liveness.  RC has no keepalive: a peer that crashed or was cut off

@@ -13,6 +13,7 @@
  * connections and the counters, a few kilobytes, no I/O but the reply.
  */
 #include <errno.h>
+#include <sys/queue.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,9 @@
 
 #include "acl.h"
 #include "addr.h"
-#include "conn.h"
+#include "http.h"
 #include "log.h"
-#include "version.h"
 #include "metrics.h"
-#include "rdmad.h"
 #include "status.h"
 
 #define HTTP_TIMEOUT_S		10
@@ -38,8 +37,10 @@
 #define HTTP_MAX_BODY		1024
 #define HTTP_MAX_CONNS_SHOWN	4096	/* status lists at most this many */
 
-struct rdmad_http {
-	struct rdmad *d;
+struct http {
+	const struct rdmad_config *cfg;
+	const struct http_ops *ops;
+	void *arg;
 	struct evhttp *eh;
 	struct evhttp_bound_socket *bound;	/* serving now, NULL: off */
 	struct config_listen addr;
@@ -48,34 +49,6 @@ struct rdmad_http {
 	int next_on;
 	int prepared;
 };
-
-static void view_fill(struct rdmad *d, struct stats_view *v,
-		      struct stats_listener *ls, struct stats_conn *conns,
-		      unsigned int max_conns)
-{
-	struct timespec now;
-	unsigned int i;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	memset(v, 0, sizeof(*v));
-	v->stats = &d->stats;
-	v->version = RDMAD_VERSION;
-	v->pid = (long)getpid();
-	v->start_time = d->start_time;
-	v->now = d->start_time + (double)(now.tv_sec - d->t_start.tv_sec) +
-		 (double)(now.tv_nsec - d->t_start.tv_nsec) / 1e9;
-	v->max_connections = d->cfg.max_connections;
-	v->stopping = d->stopping;
-	for (i = 0; i < d->n_listeners; i++) {
-		snprintf(ls[i].address, sizeof(ls[i].address), "%s",
-			 d->listeners[i].addr->text);
-		ls[i].up = d->listeners[i].id != NULL;
-	}
-	v->listeners = ls;
-	v->n_listeners = d->n_listeners;
-	v->conns = conns;
-	v->n_conns = conns ? conn_snapshot(d, conns, max_conns) : 0;
-}
 
 static void reply_text(struct evhttp_request *req, int code,
 		       const char *reason, const char *text)
@@ -172,8 +145,7 @@ static int status_wants_text(const char *query, int *text)
 
 static void request_cb(struct evhttp_request *req, void *arg)
 {
-	struct rdmad_http *h = arg;
-	struct rdmad *d = h->d;
+	struct http *h = arg;
 	struct evhttp_connection *ec = evhttp_request_get_connection(req);
 	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
@@ -186,7 +158,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	unsigned int n;
 	int text;
 
-	if (!sa || !acl_match(&d->cfg.http_allow, sa)) {
+	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
 		addr_split(sa, peer, sizeof(peer), &port);
 		log_notice("http: request from %s refused: not in [http] "
 			   "allow", peer);
@@ -209,7 +181,8 @@ static void request_cb(struct evhttp_request *req, void *arg)
 			evhttp_request_get_input_headers(req), "Accept");
 		enum metrics_format fmt = metrics_negotiate(acc);
 
-		view_fill(d, &v, ls, NULL, 0);
+		memset(&v, 0, sizeof(v));
+		h->ops->view(h->arg, &v, ls, NULL, 0);
 		reply_render(req, metrics_content_type(fmt), render_metrics,
 			     &v, (int)fmt);
 		return;
@@ -221,7 +194,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 			return;
 		}
 		/* As many rows as there are connections (+1: never 0). */
-		n = rdmad_n_conns(d);
+		n = h->ops->n_conns(h->arg);
 		if (n > HTTP_MAX_CONNS_SHOWN)
 			n = HTTP_MAX_CONNS_SHOWN;
 		conns = calloc(n + 1, sizeof(*conns));
@@ -230,7 +203,8 @@ static void request_cb(struct evhttp_request *req, void *arg)
 				   "out of memory");
 			return;
 		}
-		view_fill(d, &v, ls, conns, n);
+		memset(&v, 0, sizeof(v));
+		h->ops->view(h->arg, &v, ls, conns, n);
 		reply_render(req, text ? "text/plain; charset=utf-8" :
 			     "application/json", render_status, &v, text);
 		free(conns);
@@ -241,7 +215,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
-static struct evhttp_bound_socket *bind_addr(struct rdmad_http *h,
+static struct evhttp_bound_socket *bind_addr(struct http *h,
 					     const struct config_listen *a,
 					     char *err, size_t errlen)
 {
@@ -261,17 +235,21 @@ static struct evhttp_bound_socket *bind_addr(struct rdmad_http *h,
 	return b;
 }
 
-int http_start(struct rdmad *d, char *err, size_t errlen)
+int http_start(struct http **out, struct event_base *base,
+	       const struct rdmad_config *cfg, const struct http_ops *ops,
+	       void *arg, char *err, size_t errlen)
 {
-	struct rdmad_http *h;
+	struct http *h;
 
 	h = calloc(1, sizeof(*h));
 	if (!h) {
 		snprintf(err, errlen, "[http]: out of memory");
 		return -ENOMEM;
 	}
-	h->d = d;
-	h->eh = evhttp_new(d->base);
+	h->cfg = cfg;
+	h->ops = ops;
+	h->arg = arg;
+	h->eh = evhttp_new(base);
 	if (!h->eh) {
 		free(h);
 		snprintf(err, errlen, "[http]: cannot create the server");
@@ -288,36 +266,32 @@ int http_start(struct rdmad *d, char *err, size_t errlen)
 	evhttp_set_max_headers_size(h->eh, HTTP_MAX_HEADERS);
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
-	d->http = h;
-	if (!d->cfg.http_on)
+	*out = h;
+	if (!cfg->http_on)
 		return 0;
-	h->bound = bind_addr(h, &d->cfg.http_listen, err, errlen);
+	h->bound = bind_addr(h, &cfg->http_listen, err, errlen);
 	if (!h->bound) {
-		http_stop(d);
+		http_stop(h);
+		*out = NULL;
 		return -EADDRNOTAVAIL;
 	}
-	h->addr = d->cfg.http_listen;
+	h->addr = cfg->http_listen;
 	log_info("status and metrics on http://%s/ (/status, /metrics)",
 		 h->addr.text);
 	return 0;
 }
 
-void http_stop(struct rdmad *d)
+void http_stop(struct http *h)
 {
-	struct rdmad_http *h = d->http;
-
 	if (!h)
 		return;
 	evhttp_free(h->eh);	/* closes the sockets and connections */
 	free(h);
-	d->http = NULL;
 }
 
-int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
+int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 		 size_t errlen)
 {
-	struct rdmad_http *h = d->http;
-
 	h->prepared = 1;
 	h->next = NULL;
 	h->next_on = cfg->http_on;
@@ -333,10 +307,8 @@ int http_prepare(struct rdmad *d, const struct rdmad_config *cfg, char *err,
 	return 0;
 }
 
-void http_commit(struct rdmad *d)
+void http_commit(struct http *h)
 {
-	struct rdmad_http *h = d->http;
-
 	if (!h->prepared)
 		return;
 	h->prepared = 0;
@@ -361,10 +333,8 @@ void http_commit(struct rdmad *d)
 		   h->addr.text);
 }
 
-void http_rollback(struct rdmad *d)
+void http_rollback(struct http *h)
 {
-	struct rdmad_http *h = d->http;
-
 	if (!h->prepared)
 		return;
 	h->prepared = 0;

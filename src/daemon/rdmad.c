@@ -33,9 +33,33 @@
 #include "config.h"
 #include "conn.h"
 #include "fdlimit.h"
+#include "http.h"
+#include "listener.h"
 #include "log.h"
+#include "rdma_cm.h"
+#include "rdma_dev.h"
+#include "rdma_log.h"
+#include "stats.h"
 #include "version.h"
-#include "rdmad.h"
+
+/* The daemon: one event loop; everything hangs off it. */
+struct rdmad {
+	struct event_base *base;
+	struct rdmad_config cfg;
+	const char *config_path;
+
+	struct rdma_cm_chan cm;		/* listeners' and connections' ids */
+	struct rdma_devs devs;		/* devices in use, their async events */
+	struct listeners listeners;
+	struct conn_set conns;
+	struct stats stats;
+	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
+	double start_time;		/* unix seconds */
+	struct http *http;		/* status and metrics, NULL: off */
+
+	int stopping;
+	struct event *stop_timer;
+};
 
 static struct rdmad rdmad;
 static struct event *drain_timer;	/* SIGTERM: end of the drain */
@@ -62,7 +86,7 @@ static void sd_status(struct rdmad *d)
 {
 	sd_notifyf(0, "STATUS=%s%u active; %llu served, %llu failed, "
 		   "%llu rejected", d->stopping ? "draining: " : "",
-		   rdmad_n_conns(d),
+		   conn_set_count(&d->conns),
 		   (unsigned long long)stats_accepted_total(&d->stats),
 		   (unsigned long long)stats_sessions_failed(&d->stats),
 		   (unsigned long long)stats_rejects_total(&d->stats));
@@ -107,21 +131,104 @@ static void raise_nofile(void)
 			  strerror(-ret));
 }
 
-void rdmad_conn_gone(struct rdmad *d)
+/* The RDMA layer's lines go to our log. */
+static void rdmad_rdma_log(int prio, const char *msg)
 {
+	log_msg(prio, "%s", msg);
+}
+
+/* A port of a device went down or came back. */
+static void rdmad_dev_port(void *arg, struct ibv_context *ctx, uint8_t port,
+			   bool up)
+{
+	const char *name = ibv_get_device_name(ctx->device);
+
+	if (up) {
+		log_notice("device %s: port up", name);
+		return;
+	}
+	log_warn("device %s: port %d down; dropping the connections on it",
+		 name, port);
+	conn_device_fatal(&((struct rdmad *)arg)->conns, ctx, port,
+			  "port down");
+}
+
+/* A device had a fatal error; the registry let go of it already. */
+static void rdmad_dev_fatal(void *arg, struct ibv_context *ctx)
+{
+	log_err("device %s: fatal error; dropping its connections",
+		ibv_get_device_name(ctx->device));
+	conn_device_fatal(&((struct rdmad *)arg)->conns, ctx, 0,
+			  "device fatal");
+}
+
+static const struct rdma_dev_ops rdmad_dev_ops = {
+	.port = rdmad_dev_port,
+	.fatal = rdmad_dev_fatal,
+};
+
+/* A connection was freed. */
+static void rdmad_conn_gone(void *arg)
+{
+	struct rdmad *d = arg;
+
 	sd_status(d);
-	if (d->stopping && TAILQ_EMPTY(&d->conns)) {
+	if (d->stopping && conn_set_empty(&d->conns)) {
 		log_notice("all connections closed; exiting");
 		event_base_loopexit(d->base, NULL);
 	}
 }
+
+/* A connection request on one of the listeners. */
+static void rdmad_request(void *arg, const struct rdma_cm_ev *e)
+{
+	struct rdmad *d = arg;
+
+	conn_connect_request(&d->conns, e);
+}
+
+/* What the status and the metrics show. */
+static void rdmad_view(void *arg, struct stats_view *v,
+		       struct stats_listener *ls, struct stats_conn *conns,
+		       unsigned int max)
+{
+	struct rdmad *d = arg;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	memset(v, 0, sizeof(*v));
+	v->stats = &d->stats;
+	v->version = RDMAD_VERSION;
+	v->pid = (long)getpid();
+	v->start_time = d->start_time;
+	v->now = d->start_time + (double)(now.tv_sec - d->t_start.tv_sec) +
+		 (double)(now.tv_nsec - d->t_start.tv_nsec) / 1e9;
+	v->max_connections = d->cfg.max_connections;
+	v->stopping = d->stopping;
+	v->n_listeners = listener_view(&d->listeners, ls);
+	v->listeners = ls;
+	v->conns = conns;
+	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
+}
+
+static unsigned int rdmad_n_conns(void *arg)
+{
+	struct rdmad *d = arg;
+
+	return conn_set_count(&d->conns);
+}
+
+static const struct http_ops rdmad_http_ops = {
+	.view = rdmad_view,
+	.n_conns = rdmad_n_conns,
+};
 
 static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdmad *d = arg;
 
 	log_warn("%u connections still open after the close deadline; "
-		 "exiting anyway", rdmad_n_conns(d));
+		 "exiting anyway", conn_set_count(&d->conns));
 	event_base_loopexit(d->base, NULL);
 }
 
@@ -145,9 +252,9 @@ static void drain_timer_cb(evutil_socket_t fd, short what, void *arg)
 	struct rdmad *d = arg;
 
 	log_notice("drain deadline passed: disconnecting %u connections",
-		   rdmad_n_conns(d));
-	conn_shutdown_all(d);
-	if (TAILQ_EMPTY(&d->conns)) {
+		   conn_set_count(&d->conns));
+	conn_shutdown_all(&d->conns);
+	if (conn_set_empty(&d->conns)) {
 		event_base_loopexit(d->base, NULL);
 		return;
 	}
@@ -160,14 +267,15 @@ static void stop(struct rdmad *d, const char *why)
 
 	if (d->stopping) {
 		log_notice("%s again: exiting now, %u connections dropped",
-			   why, rdmad_n_conns(d));
+			   why, conn_set_count(&d->conns));
 		event_base_loopexit(d->base, NULL);
 		return;
 	}
 	d->stopping = 1;
+	d->conns.stopping = true;
 	sd_notify(0, "STOPPING=1");
-	listener_stop(d);
-	if (TAILQ_EMPTY(&d->conns)) {
+	listener_stop(&d->listeners);
+	if (conn_set_empty(&d->conns)) {
 		log_conn(LOG_NOTICE, &lc, "%s: stopping, no connections open",
 			 why);
 		event_base_loopexit(d->base, NULL);
@@ -175,7 +283,7 @@ static void stop(struct rdmad *d, const char *why)
 	}
 	log_conn(LOG_NOTICE, &lc, "%s: stopping; no new connections, "
 		 "%u live ones get up to %u ms to finish", why,
-		 rdmad_n_conns(d), d->cfg.drain_timeout_ms);
+		 conn_set_count(&d->conns), d->cfg.drain_timeout_ms);
 	sd_status(d);
 	arm(d, &drain_timer, drain_timer_cb, d->cfg.drain_timeout_ms);
 }
@@ -194,13 +302,14 @@ static void reload(struct rdmad *d)
 	config_defaults(&cfg);
 	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
 	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
-	    http_prepare(d, &cfg, err, sizeof(err)))
+	    http_prepare(d->http, &cfg, err, sizeof(err)))
 		goto refused;
-	if (listener_reload(d, &cfg, err, sizeof(err))) {
-		http_rollback(d);
+	if (listener_reload(&d->listeners, &cfg, err, sizeof(err))) {
+		http_rollback(d->http);
 		goto refused;
 	}
-	http_commit(d);
+	d->cfg = cfg;
+	http_commit(d->http);
 	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
 	goto out;
@@ -296,7 +405,6 @@ int main(int argc, char **argv)
 	/* A client vanishing must never kill us through a dead socket. */
 	signal(SIGPIPE, SIG_IGN);
 	raise_nofile();
-	TAILQ_INIT(&d->conns);
 	stats_init(&d->stats);
 	clock_gettime(CLOCK_MONOTONIC, &d->t_start);
 	{
@@ -314,13 +422,29 @@ int main(int argc, char **argv)
 			fatal(EX_OSERR, "cannot install signal handlers");
 	}
 
-	ret = listener_start(d);
+	rdma_log_set(rdmad_rdma_log);
+	rdma_devs_init(&d->devs, d->base, &rdmad_dev_ops, d);
+	conn_set_init(&d->conns, d->base, &d->cfg, &d->stats, &d->devs,
+		      rdmad_conn_gone, d);
+	listener_init(&d->listeners, d->base, &d->cm, &d->devs,
+		      rdmad_request, d);
+	ret = rdma_cm_chan_open(&d->cm, d->base);
+	if (ret) {
+		log_err("rdma_create_event_channel: %s (is rdma_ucm loaded "
+			"and /dev/infiniband/rdma_cm accessible?)",
+			strerror(-ret));
+		log_err("not started: cannot listen (%s)", strerror(-ret));
+		code = EX_UNAVAILABLE;
+		goto out;
+	}
+	ret = listener_start(&d->listeners, &d->cfg);
 	if (ret) {
 		log_err("not started: cannot listen (%s)", strerror(-ret));
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	ret = http_start(d, err, sizeof(err));
+	ret = http_start(&d->http, d->base, &d->cfg, &rdmad_http_ops, d, err,
+			 sizeof(err));
 	if (ret) {
 		log_err("not started: %s", err);
 		code = EX_UNAVAILABLE;
@@ -341,23 +465,23 @@ int main(int argc, char **argv)
 
 	event_base_dispatch(d->base);
 
-	listener_stop(d);
+	listener_stop(&d->listeners);
 out:
-	http_stop(d);
+	http_stop(d->http);
 	/* Whatever is left (stop deadline passed) goes with the process. */
-	for (i = 0; i < d->n_devices; i++)
-		if (d->devices[i].async_ev)
-			event_free(d->devices[i].async_ev);
-	if (d->cm_ev)
-		event_free(d->cm_ev);
+	rdma_devs_fini(&d->devs);
 	if (d->stop_timer)
 		event_free(d->stop_timer);
 	if (drain_timer)
 		event_free(drain_timer);
 	if (watchdog_timer)
 		event_free(watchdog_timer);
-	if (TAILQ_EMPTY(&d->conns) && d->cm_chan)
-		rdma_destroy_event_channel(d->cm_chan);
+	/* With connections left their ids hold the channel: it goes with
+	 * the process. */
+	if (conn_set_empty(&d->conns))
+		rdma_cm_chan_close(&d->cm);
+	else if (d->cm.ev)
+		event_free(d->cm.ev);
 	auth_key_clear(&d->cfg.psk);
 	for (i = 0; i < 3; i++)
 		if (sigev[i])

@@ -34,6 +34,9 @@
 #define NL1		2
 /* Native sends that still allow an ABORT (no RESULT yet). */
 #define NOT_RESULT	(ALL & ~(S(RESULT_POSTED) | S(RESULT_SENT)))
+/* Native sends after which the client may leave: its RESULT is out. */
+#define RESULT		(S(RESULT_POSTED) | S(RESULT_SENT))
+#define GONE		(A(DISCONNECT) | A(DRAIN))
 
 struct rule {
 	unsigned int proto, life, send, recv;
@@ -52,6 +55,25 @@ static const struct rule rules[] = {
 	/* init */
 	{ ALL, L(INIT), ALL, ALL, CONN_EV_CONNECT_REQUEST,
 	  CONN_LIFE_ACCEPTING, KEEP, KEEP, A(ACCEPT) , 0, 0 },
+	/* the accept failed: refused, closed at once (nothing to flush) */
+	{ ALL, L(ACCEPTING), ALL, ALL, CONN_EV_ACCEPT_FAILED,
+	  CONN_LIFE_CLOSED, KEEP, KEEP, A(REJECT), 0, 0 },
+
+	/* the peer left: how the session ended, from the state it left */
+	{ NAT, LIVE, RESULT, ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
+	{ RP, L(ESTABLISHED), S(IDLE), ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
+	{ ALL, LIVE, ALL, ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_ABORTED), 0, 0 },
+	{ NAT, L(ABORTING), RESULT, ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
+	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_ABORTED), 0, 0 },
+	{ NAT, L(DRAINING) | L(CLOSED), RESULT, ALL, CONN_EV_DISCONNECTED,
+	  KEEP, KEEP, KEEP, A(LEFT_CLEAN), 0, 0 },
+	{ ALL, L(DRAINING) | L(CLOSED), ALL, ALL, CONN_EV_DISCONNECTED,
+	  KEEP, KEEP, KEEP, A(LEFT_ABORTED), 0, 0 },
 
 	/* native, established, no RESULT yet: tell the client why first */
 	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_TIMEOUT,
@@ -77,8 +99,6 @@ static const struct rule rules[] = {
 	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
 
 	/* live: the peer going away, errors, deadlines, shutdown */
-	{ ALL, LIVE, ALL, ALL, CONN_EV_DISCONNECTED,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_FATAL,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN) , 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_TIMEOUT,
@@ -136,8 +156,6 @@ static const struct rule rules[] = {
 	  CONN_LIFE_CLOSING, KEEP, KEEP, A(DISCONNECT), 0, 0 },
 	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_PEER_LOST,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
-	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_DISCONNECTED,
-	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
 	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_FATAL,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, A(DISCONNECT) | A(DRAIN), 0, 0 },
 	IGNORE(ABORTING, ESTABLISHED), IGNORE(ABORTING, RECV_AUTH),
@@ -193,14 +211,10 @@ static const struct rule rules[] = {
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_WRITE_COMPLETE,
 	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_WC_ERROR, KEEP, KEEP, KEEP, 0 , 0, 0 },
-	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_DISCONNECTED,
-	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_FATAL, KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(DRAINING), ALL, ALL, CONN_EV_SHUTDOWN, KEEP, KEEP, KEEP, 0 , 0, 0 },
 
 	/* closed: late duplicates only */
-	{ ALL, L(CLOSED), ALL, ALL, CONN_EV_DISCONNECTED,
-	  KEEP, KEEP, KEEP, 0 , 0, 0 },
 	{ ALL, L(CLOSED), ALL, ALL, CONN_EV_TIMEOUT, KEEP, KEEP, KEEP, 0 , 0, 0 },
 };
 
@@ -408,7 +422,8 @@ static void test_scenarios(void)
 	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
 	       acts == (A(ACCEPT) | A(SEND_DESC) | A(VERIFY) |
 			A(SEND_RESULT) | A(DISCONNECT) | A(DRAIN) |
-			A(DESTROY)), "native session, all actions in turn");
+			A(LEFT_CLEAN) | A(DESTROY)),
+	       "native session, all actions in turn");
 
 	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
 		   CONN_EV_ESTABLISHED, CONN_EV_RECV_DONE,
@@ -617,6 +632,99 @@ static void test_deadlines(void)
 	tap_ok(conn_fsm_deadline(&f) == CONN_DL_NONE, "deadline: closed");
 }
 
+/* The accept is carried out, and its failure is the machine's to judge. */
+static void test_accept(void)
+{
+	struct conn_fsm end;
+	unsigned int acts;
+	int ret;
+
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ACCEPT_FAILED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       acts == (A(ACCEPT) | A(REJECT)),
+	       "accept fails: closed at once, the request refused");
+	tap_ok(conn_fsm_deadline(&end) == CONN_DL_NONE &&
+	       !conn_fsm_liveness_wanted(&end),
+	       "a refused connection waits for nothing");
+	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
+		   CONN_EV_ESTABLISHED, CONN_EV_ACCEPT_FAILED);
+	tap_ok(ret == 3, "accept-failed once established is illegal");
+	ret = WALK(CONN_PROTO_NATIVE, CONN_EV_ACCEPT_FAILED);
+	tap_ok(ret == 1, "accept-failed before the request is illegal");
+}
+
+/* The peer leaving: clean or aborted, from the state it left in. */
+static void test_left(void)
+{
+	static const struct {
+		enum conn_proto proto;
+		enum conn_life life;
+		enum conn_send_state send;
+		unsigned int want;	/* 0: no verdict */
+		const char *name;
+	} t[] = {
+		{ CONN_PROTO_NATIVE, CONN_LIFE_ESTABLISHED,
+		  CONN_SS_RESULT_SENT, A(LEFT_CLEAN), "native, RESULT sent" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_ESTABLISHED,
+		  CONN_SS_RESULT_POSTED, A(LEFT_CLEAN),
+		  "native, RESULT posted (not yet completed)" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_ESTABLISHED,
+		  CONN_SS_DESC_SENT, A(LEFT_ABORTED), "native, mid-session" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_ACCEPTING, CONN_SS_IDLE,
+		  A(LEFT_ABORTED), "native, while accepting" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_ABORTING, CONN_SS_DESC_SENT,
+		  A(LEFT_ABORTED), "native, while we abort it" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_CLOSING, CONN_SS_RESULT_SENT,
+		  0, "native, while we close it: no verdict" },
+		{ CONN_PROTO_NATIVE, CONN_LIFE_DRAINING, CONN_SS_RESULT_SENT,
+		  A(LEFT_CLEAN), "native, draining after RESULT" },
+		{ CONN_PROTO_RPING, CONN_LIFE_ESTABLISHED, CONN_SS_IDLE,
+		  A(LEFT_CLEAN), "rping, between rounds" },
+		{ CONN_PROTO_RPING, CONN_LIFE_ESTABLISHED,
+		  CONN_SS_READ_POSTED, A(LEFT_ABORTED), "rping, mid-round" },
+		{ CONN_PROTO_RPING, CONN_LIFE_ACCEPTING, CONN_SS_IDLE,
+		  A(LEFT_ABORTED), "rping, while accepting" },
+		{ CONN_PROTO_RPING, CONN_LIFE_CLOSING, CONN_SS_IDLE, 0,
+		  "rping, while we close it: no verdict" },
+		{ CONN_PROTO_RPING, CONN_LIFE_CLOSED, CONN_SS_IDLE,
+		  A(LEFT_ABORTED), "rping, late after closed" },
+	};
+	struct conn_step st;
+	struct conn_fsm f;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		conn_fsm_init(&f, t[i].proto);
+		f.life = t[i].life;
+		f.send = t[i].send;
+		ret = conn_fsm_step(&f, CONN_EV_DISCONNECTED, &st);
+		tap_ok(ret == 0 && (st.actions & (A(LEFT_CLEAN) |
+						  A(LEFT_ABORTED))) ==
+		       t[i].want, "peer left: %s", t[i].name);
+	}
+}
+
+/* A completed receive is reposted only while the connection lives. */
+static void test_repost(void)
+{
+	static const int want[CONN_LIFE__COUNT] = {
+		[CONN_LIFE_ACCEPTING] = 1,
+		[CONN_LIFE_ESTABLISHED] = 1,
+	};
+	struct conn_fsm f;
+	int l;
+
+	for (l = 0; l < CONN_LIFE__COUNT; l++) {
+		conn_fsm_init(&f, CONN_PROTO_RPING);
+		f.life = l;
+		tap_ok(!!conn_fsm_recv_repost(&f) == want[l],
+		       "receive in %s: %s", conn_life_name(l),
+		       want[l] ? "reposted" : "left to flush");
+	}
+}
+
 static void test_names(void)
 {
 	int i, j, ok = 1;
@@ -649,6 +757,9 @@ int main(void)
 	test_liveness();
 	test_abort();
 	test_deadlines();
+	test_accept();
+	test_left();
+	test_repost();
 	test_names();
 	return tap_done();
 }

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* conn_native.c - the native session of a connection (see conn_native.h). */
+#include <errno.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "auth.h"
+#include "conn_log.h"
+#include "log.h"
+#include "conn_native.h"
+#include "conn_post.h"
+#include "crc32c.h"
+#include "pattern.h"
+
+/* Least access: only what the client said it will do. */
+int conn_native_buf(struct conn *c)
+{
+	int ret, access = 0;
+
+	if (c->hello.ops & PROTO_OP_READ)
+		access |= IBV_ACCESS_REMOTE_READ;
+	if (c->hello.ops & PROTO_OP_WRITE)
+		access |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	ret = rdma_qp_buf(&c->qp, &c->buf, c->hello.size, access);
+	if (ret)
+		return ret;
+	if (c->hello.ops & PROTO_OP_READ)
+		pattern_fill(c->buf.p, c->buf.len, c->hello.seed,
+			     PROTO_ITER_READ);
+	return 0;
+}
+
+int conn_native_send_desc(struct conn *c)
+{
+	struct proto_desc desc;
+	uint8_t *p;
+	int n;
+
+	/* With a key the buffer exists only once the client proved it. */
+	if (!c->buf.mr) {
+		n = conn_native_buf(c);
+		if (n)
+			return n;
+	}
+	desc.addr = (uintptr_t)c->buf.p;
+	desc.rkey = c->buf.mr->rkey;
+	desc.len = (uint32_t)c->buf.len;
+	desc.access = c->hello.ops;
+	p = conn_post_slot(c);
+	n = proto_desc_encode(&desc, p, PROTO_MSG_MAX);
+	if (n < 0)
+		return n;
+	return conn_post_msg(c, p, (size_t)n);
+}
+
+void conn_native_verify(struct conn *c)
+{
+	const struct proto_hello *h = &c->hello;
+	const struct proto_done *d = &c->done;
+	struct proto_result *r = &c->result;
+	ssize_t bad;
+
+	r->status = PROTO_RES_OK;
+	r->crc32c_seen = 0;
+	r->first_bad_offset = PROTO_NO_BAD_OFFSET;
+	c->bytes = ((uint64_t)d->reads_done + d->writes_done) * h->size;
+	c->rounds = (uint64_t)d->reads_done + d->writes_done;
+
+	if (d->reads_done > h->iters || d->writes_done > h->iters ||
+	    (d->reads_done && !(h->ops & PROTO_OP_READ)) ||
+	    (d->writes_done && !(h->ops & PROTO_OP_WRITE)) ||
+	    (d->writes_done && d->last_write_iter >= h->iters) ||
+	    (!d->writes_done && d->crc32c)) {
+		r->status = PROTO_RES_BAD_DONE;
+		conn_log_result(c, STATS_RES_BAD_DONE,
+				"DONE inconsistent with hello: "
+				"reads %u writes %u last_write_iter %u, asked "
+				"ops %#x iters %u", d->reads_done, d->writes_done,
+				d->last_write_iter, h->ops, h->iters);
+		return;
+	}
+	stats_rdma(c->s->stats, STATS_PROTO_NATIVE, STATS_OP_READ,
+		   d->reads_done, (uint64_t)d->reads_done * h->size, 0);
+	stats_rdma(c->s->stats, STATS_PROTO_NATIVE, STATS_OP_WRITE,
+		   d->writes_done, (uint64_t)d->writes_done * h->size, 0);
+	if (!d->writes_done)
+		return;
+	r->crc32c_seen = crc32c(0, c->buf.p, h->size);
+	bad = pattern_check(c->buf.p, h->size, h->seed, d->last_write_iter);
+	if (bad >= 0 || r->crc32c_seen != d->crc32c) {
+		r->status = PROTO_RES_MISMATCH;
+		if (bad >= 0)
+			r->first_bad_offset = (uint32_t)bad;
+		conn_log_result(c, STATS_RES_MISMATCH,
+				"written data differ: first bad "
+				"offset %zd, crc32c seen %08x, client says %08x",
+				bad, r->crc32c_seen, d->crc32c);
+	}
+}
+
+int conn_native_send_result(struct conn *c)
+{
+	uint8_t *p = conn_post_slot(c);
+	int n = proto_result_encode(&c->result, p, PROTO_MSG_MAX);
+
+	if (n < 0)
+		return n;
+	return conn_post_msg(c, p, (size_t)n);
+}
+
+/* Tell the client why we end its session; the disconnect waits for it. */
+int conn_native_send_abort(struct conn *c)
+{
+	uint8_t *p = conn_post_slot(c);
+	char text[160];
+	int n;
+
+	if (!c->abort.reason)
+		conn_log_abort(c, PROTO_ABORT_STALLED, 0, "%s", c->why);
+	n = proto_abort_encode(&c->abort, p, PROTO_MSG_MAX);
+	if (n < 0)
+		return n;
+	conn_log(c, LOG_DEBUG, NULL, "ABORT to the client: %s",
+		 proto_abort_str(&c->abort, text, sizeof(text)));
+	return conn_post_send(c, RDMA_WR_ABORT, p, (size_t)n);
+}
+
+/* An AUTH message: right key, or the connection ends here. */
+static enum conn_event conn_native_auth(struct conn *c, const uint8_t *p,
+					uint32_t len)
+{
+	struct proto_auth a;
+	const char *why = NULL;
+	int ret;
+
+	if (c->fsm.recv != CONN_RS_WAIT_AUTH)
+		return CONN_EV_RECV_AUTH;	/* a second one: the FSM refuses */
+	if (proto_auth_decode(p, len, &a, &why)) {
+		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
+		conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+		conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
+		return CONN_EV_RECV_BAD;
+	}
+	ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, a.mac);
+	if (ret) {
+		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
+			 "disconnecting (nothing revealed)",
+			 ret == -EACCES ? "wrong key" : strerror(-ret));
+		conn_log_result(c, STATS_RES_AUTH_FAILED, "%s", ret == -EACCES ?
+				"wrong pre-shared key" : strerror(-ret));
+		conn_log_abort(c, PROTO_ABORT_AUTH, 0, "%s", ret == -EACCES ?
+			       "wrong pre-shared key" : "server error");
+		return CONN_EV_RECV_BAD;
+	}
+	conn_log(c, LOG_INFO, NULL, "client authenticated (pre-shared key)");
+	return CONN_EV_RECV_AUTH;
+}
+
+enum conn_event conn_native_recv(struct conn *c, const uint8_t *p,
+				 uint32_t len)
+{
+	const char *why = NULL;
+	int type;
+
+	type = proto_msg_type(p, len, &why);
+	if (type == PROTO_MSG_DONE &&
+	    !proto_done_decode(p, len, &c->done, &why))
+		return CONN_EV_RECV_DONE;
+	if (type == PROTO_MSG_AUTH && c->fsm.auth)
+		return conn_native_auth(c, p, len);
+	if (type > 0)
+		why = "unexpected message type from client";
+	conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s", len, why);
+	conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+	conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0, "%s", why);
+	return CONN_EV_RECV_BAD;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* conn_rping.c - the rping session of a connection (see conn_rping.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "conn_log.h"
+#include "log.h"
+#include "conn_post.h"
+#include "conn_rping.h"
+
+int conn_rping_post_read(struct conn *c)
+{
+	int ret;
+
+	/* The server is the initiator of both READ and WRITE in rping
+	 * mode: its buffer needs no remote access at all. */
+	if (c->src.size > c->buf.len &&
+	    rdma_buf_registered() - c->buf.len + c->src.size >
+	    c->s->cfg->max_registered_bytes) {
+		conn_log(c, LOG_WARNING, NULL, "rping source of %u bytes "
+			 "would take registered memory past [limits] "
+			 "max_registered_bytes (%llu bytes, %llu in use)",
+			 c->src.size,
+			 (unsigned long long)c->s->cfg->max_registered_bytes,
+			 (unsigned long long)rdma_buf_registered());
+		conn_log_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
+				"reached");
+		return -ENOBUFS;
+	}
+	if (c->src.size > c->buf.len) {
+		ret = rdma_qp_buf(&c->qp, &c->buf, c->src.size,
+				  IBV_ACCESS_LOCAL_WRITE);
+		if (ret)
+			return ret;
+	}
+	c->read_len = c->src.size;
+	return conn_post_rdma(c, IBV_WR_RDMA_READ, c->src.buf, c->src.rkey,
+			      c->read_len);
+}
+
+int conn_rping_post_write(struct conn *c)
+{
+	c->write_len = c->read_len < c->sink.size ? c->read_len :
+						    c->sink.size;
+	return conn_post_rdma(c, IBV_WR_RDMA_WRITE, c->sink.buf, c->sink.rkey,
+			      c->write_len);
+}
+
+int conn_rping_send_go(struct conn *c)
+{
+	uint8_t *p = conn_post_slot(c);
+
+	/* rping checks only the length of its "go ahead". */
+	memset(p, 0, PROTO_RPING_INFO_LEN);
+	return conn_post_msg(c, p, PROTO_RPING_INFO_LEN);
+}
+
+enum conn_event conn_rping_recv(struct conn *c, const uint8_t *p,
+				uint32_t len)
+{
+	const struct rdmad_config *cfg = c->s->cfg;
+	struct proto_rping_info info;
+	const char *why = NULL;
+
+	if (proto_rping_decode(p, len, &info, &why)) {
+		conn_log(c, LOG_WARNING, NULL, "bad rping advert (%u bytes): "
+			 "%s", len, why);
+		conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+		return CONN_EV_RECV_BAD;
+	}
+	if (c->fsm.recv == CONN_RS_WAIT_SRC) {
+		if (info.size > cfg->max_buffer_size) {
+			conn_log(c, LOG_WARNING, NULL, "rping size %u exceeds "
+				 "server limit %u (max_buffer_size); "
+				 "disconnecting", info.size,
+				 cfg->max_buffer_size);
+			conn_log_result(c, STATS_RES_OVER_LIMIT, "size %u "
+					"exceeds server limit %u", info.size,
+					cfg->max_buffer_size);
+			return CONN_EV_RECV_BAD;
+		}
+		c->src = info;
+	} else {
+		c->sink = info;
+	}
+	return CONN_EV_RECV_ADVERT;
+}
