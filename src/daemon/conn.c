@@ -88,17 +88,21 @@ static int conn_set_state(struct conn *c, const struct conn_fsm *next,
 
 static void conn_disconnect(struct conn *c)
 {
-	int ret;
+	int ret, flush;
 
 	/* Also answers a peer's DREQ.  rdma_disconnect fails harmlessly if
 	 * never connected or already disconnected; the QP goes to error
 	 * either way so that every posted work request completes (flushed);
 	 * if it could not, the close deadline ends the wait. */
-	ret = rdma_qp_disconnect(&c->qp);
+	ret = rdma_qp_disconnect(&c->qp, &flush);
 	if (ret)
-		conn_log(c, LOG_DEBUG, NULL, "disconnect: %s; the close "
-			 "deadline bounds the wait for flushes",
-			 strerror(-ret));
+		conn_log(c, LOG_DEBUG, NULL, "rdma_disconnect: %s (the peer "
+			 "left first, or never connected)", strerror(-ret));
+	if (flush)
+		conn_log(c, LOG_WARNING, NULL, "cannot move the QP to the "
+			 "error state: %s; its posted work requests may never "
+			 "flush, the close deadline bounds the wait",
+			 strerror(-flush));
 }
 
 static int conn_drained(const struct conn *c)

@@ -280,8 +280,15 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 	if (a & RDMA_CLIENT_ACT_VERIFY_SINK)
 		ev = rdma_client_rping_verify(c, st->iter);
 	if (a & RDMA_CLIENT_ACT_DISCONNECT) {
+		int flush = 0;
+
 		c->t.disconnect = clock_now_ns();
-		ret = c->qp ? rdma_qp_disconnect(&c->q) : -ENOTCONN;
+		ret = c->qp ? rdma_qp_disconnect(&c->q, &flush) : -ENOTCONN;
+		if (flush)
+			rdma_client_conn_log(c, LOG_WARNING, "cannot move the "
+					     "QP to the error state: %s; the "
+					     "step deadline bounds the wait",
+					     strerror(-flush));
 		if (ret) {
 			/* Not connected (any more): nothing to wait for. */
 			rdma_client_conn_log(c, LOG_INFO, "rdma_disconnect: %s",

@@ -46,6 +46,7 @@ int rdma_cq_poll(struct rdma_cq *c)
 static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdma_cq *c = arg;
+	const char *failed = NULL;
 	struct ibv_cq *cq;
 	void *ctx;
 	bool more;
@@ -57,21 +58,25 @@ static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
 		}
 	}
 	if (ibv_req_notify_cq(c->cq, 0))
-		rdma_log(LOG_ERR, "ibv_req_notify_cq: cannot re-arm a "
-			 "completion queue; its connection stalls until its "
-			 "deadline");
-	if (rdma_cq_take(c, RDMA_CQ_ROUNDS, &more) >= 0 && more)
+		failed = "completion queue: cannot re-arm it";
+	if (rdma_cq_take(c, RDMA_CQ_ROUNDS, &more) < 0)
+		failed = "completion queue: polling it failed";
+	else if (more && !failed)
 		event_active(c->ev, EV_READ, 0);
+	if (failed && c->fail)
+		c->fail(c->arg, failed);
 }
 
 int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
 		 struct ibv_context *verbs, int depth, bool polled,
-		 void *cq_ctx, rdma_cq_fn *fn, void *arg)
+		 void *cq_ctx, rdma_cq_fn *fn, rdma_cq_fail_fn *fail,
+		 void *arg)
 {
 	int ret;
 
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
+	c->fail = fail;
 	c->arg = arg;
 	if (!polled) {
 		c->cc = ibv_create_comp_channel(verbs);

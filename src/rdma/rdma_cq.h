@@ -13,8 +13,12 @@
  *
  * Polled (busy polling): no channel; the owner calls rdma_cq_poll().
  *
- * The owner must not close the CQ from inside its completion callback
- * (defer the teardown to the loop).
+ * A CQ that cannot be re-armed or polled would leave its owner waiting
+ * for completions that are never seen: the owner's fail callback hears
+ * of it at once (after the completions that could still be taken).
+ *
+ * The owner must not close the CQ from inside its callbacks (defer the
+ * teardown to the loop).
  */
 #ifndef RDMAD_RDMA_CQ_H
 #define RDMAD_RDMA_CQ_H
@@ -29,6 +33,8 @@
 #define RDMA_CQ_ACK_BATCH	16	/* CQ events acked together */
 
 typedef void rdma_cq_fn(void *arg, const struct ibv_wc *wc);
+/* WHAT failed: "completion queue: cannot re-arm it" ... */
+typedef void rdma_cq_fail_fn(void *arg, const char *what);
 
 struct rdma_cq {
 	struct ibv_comp_channel *cc;	/* NULL: polled */
@@ -36,17 +42,19 @@ struct rdma_cq {
 	struct event *ev;
 	unsigned int unacked;
 	rdma_cq_fn *fn;
+	rdma_cq_fail_fn *fail;
 	void *arg;
 };
 
 /*
  * A CQ of DEPTH entries on VERBS, its cq_context CQ_CTX (for async
- * errors); each completion goes to FN(ARG).  0 or -errno; on failure
- * nothing is left to close.
+ * errors); each completion goes to FN(ARG), a failure of the CQ itself
+ * to FAIL(ARG).  0 or -errno; on failure nothing is left to close.
  */
 int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
 		 struct ibv_context *verbs, int depth, bool polled,
-		 void *cq_ctx, rdma_cq_fn *fn, void *arg);
+		 void *cq_ctx, rdma_cq_fn *fn, rdma_cq_fail_fn *fail,
+		 void *arg);
 void rdma_cq_close(struct rdma_cq *c);
 /* Take every completion there is now.  The count, or -errno. */
 int rdma_cq_poll(struct rdma_cq *c);

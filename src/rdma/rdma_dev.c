@@ -105,21 +105,24 @@ static void rdma_dev_async_cb(evutil_socket_t fd, short what, void *arg)
 				rdma_qp_fatal(q, ibv_event_type_str(type));
 			break;
 		case IBV_EVENT_DEVICE_FATAL:
-			rdma_log(LOG_ERR, "device %s: fatal error", name);
+			/* An owner that hears of it says what it does. */
+			rdma_log(r->ops && r->ops->fatal ? LOG_DEBUG : LOG_ERR,
+				 "device %s: fatal error", name);
 			/* dev is freed here: nothing after this uses it. */
 			rdma_dev_forget(r, ctx);
 			if (r->ops && r->ops->fatal)
 				r->ops->fatal(r->arg, ctx);
 			return;
 		case IBV_EVENT_PORT_ERR:
-			rdma_log(LOG_WARNING, "device %s: port %u down", name,
+			rdma_log(r->ops && r->ops->port ? LOG_DEBUG :
+				 LOG_WARNING, "device %s: port %u down", name,
 				 port);
 			if (r->ops && r->ops->port)
 				r->ops->port(r->arg, ctx, port, false);
 			break;
 		case IBV_EVENT_PORT_ACTIVE:
-			rdma_log(LOG_NOTICE, "device %s: port %u up", name,
-				 port);
+			rdma_log(r->ops && r->ops->port ? LOG_DEBUG :
+				 LOG_NOTICE, "device %s: port %u up", name, port);
 			if (r->ops && r->ops->port)
 				r->ops->port(r->arg, ctx, port, true);
 			break;

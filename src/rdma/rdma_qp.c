@@ -32,6 +32,11 @@ void rdma_qp_fatal(struct rdma_qp *q, const char *what)
 		q->ops->fatal(q->arg, what);
 }
 
+static void rdma_qp_cq_fail(void *arg, const char *what)
+{
+	rdma_qp_fatal(arg, what);
+}
+
 /*
  * Move the QP to STATE with the attributes rdma_cm computed for this
  * connection.  RD and INIT (-1: rdma_cm's) are the READs the peer may
@@ -97,7 +102,7 @@ int rdma_qp_create(struct rdma_qp *q, struct event_base *base,
 	*step = "completion queue";
 	ret = rdma_cq_open(&q->cq, base, id->verbs,
 			   (int)(a->send_depth + a->recv_depth), a->polled, q,
-			   rdma_qp_wc, q);
+			   rdma_qp_wc, rdma_qp_cq_fail, q);
 	if (ret)
 		goto err;
 
@@ -237,15 +242,16 @@ int rdma_qp_establish(struct rdma_qp *q)
 	return 0;
 }
 
-int rdma_qp_disconnect(struct rdma_qp *q)
+int rdma_qp_disconnect(struct rdma_qp *q, int *flush_err)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
 	int ret = 0;
 
 	if (rdma_disconnect(q->id))
 		ret = rdma_qp_errno();
-	if (q->qp && ibv_modify_qp(q->qp, &a, IBV_QP_STATE) && !ret)
-		ret = rdma_qp_errno();
+	*flush_err = 0;
+	if (q->qp && ibv_modify_qp(q->qp, &a, IBV_QP_STATE))
+		*flush_err = rdma_qp_errno();
 	return ret;
 }
 

@@ -100,9 +100,15 @@ int rdma_qp_connect(struct rdma_qp *q, const struct ibv_device_attr *da,
 /* Active side, on CONNECT_RESPONSE: RTR, RTS, rdma_establish. */
 int rdma_qp_establish(struct rdma_qp *q);
 
-/* rdma_disconnect, and the QP to ERR so every posted request flushes.
- * 0, or the first failure's -errno (both are tried). */
-int rdma_qp_disconnect(struct rdma_qp *q);
+/*
+ * rdma_disconnect, and the QP to ERR so every posted request flushes;
+ * both are tried.  Returns 0 or -errno of rdma_disconnect (the connection
+ * is not up, or no more: the peer left first; no DISCONNECTED may come).
+ * *FLUSH_ERR: 0 or -errno of the move to ERR; then posted requests may
+ * never complete, and only the owner's deadline bounds the wait: worth a
+ * warning.
+ */
+int rdma_qp_disconnect(struct rdma_qp *q, int *flush_err);
 
 int rdma_qp_post_recv(struct rdma_qp *q, uint64_t wr_id, void *addr,
 		      uint32_t len, uint32_t lkey);

@@ -215,8 +215,10 @@ static int hc_post_recv(struct hc *h, unsigned int slot)
 
 static void hc_close(struct hc *h)
 {
+	int flush;
+
 	if (h->have_q && h->connected)
-		rdma_qp_disconnect(&h->q);
+		rdma_qp_disconnect(&h->q, &flush);
 	if (h->have_q)
 		rdma_qp_destroy(&h->q);
 	if (h->id)
