@@ -205,7 +205,7 @@ int probe_ctx_add(struct probe_ctx *ctx, const struct probe_opts *opts,
  * 0, or -EIO if the event loop failed. */
 int probe_ctx_run(struct probe_ctx *ctx);
 /* After a run: release the connections' RDMA resources at once, keep
- * their figures; *kept takes them (free with probe_conn_free). */
+ * their figures; *kept takes them (free with probe_ctx_free_conns). */
 void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
 		       unsigned int *nkept);
 

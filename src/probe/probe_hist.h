@@ -52,7 +52,7 @@ uint64_t probe_hist_count_above(const struct probe_hist *h, uint64_t v);
 /*
  * Slow operations: far slower than the path's own best.  An operation the
  * transport had to retransmit after a timeout waits at least the local
- * ACK timeout (0.537 s for rdma-probe's QP, see probe_conn.c), while
+ * ACK timeout (0.537 s for rdma-probe's QP, see src/rdma/rdma_qp.h), while
  * jitter on a healthy path, even a loaded one, stays within a few times
  * the fastest and well below that.  The limit is PROBE_SLOW_FACTOR x the
  * fastest, and at least PROBE_SLOW_FLOOR_NS (about half the ACK timeout);
