@@ -103,7 +103,10 @@ int proto_hello_encode(const struct proto_hello *h, void *buf, size_t len)
 	if (len < PROTO_HELLO_LEN)
 		return -ENOSPC;
 	if (!h->ops || (h->ops & ~PROTO_OP_MASK) || !h->size || !h->iters ||
-	    (h->flags & ~PROTO_F_VERIFY))
+	    (h->flags & ~PROTO_F_MASK))
+		return -EINVAL;
+	if ((h->flags & PROTO_F_MESH) && (h->ops != PROTO_OP_MASK ||
+					  h->iters != 1))
 		return -EINVAL;
 	memset(p, 0, PROTO_HELLO_LEN);
 	put_be32(p, PROTO_MAGIC);
@@ -143,8 +146,14 @@ int proto_hello_decode(const void *buf, size_t len, struct proto_hello *h,
 		SET_WHY(why, "bad operation mask");
 		return -EBADMSG;
 	}
-	if (v.flags & ~PROTO_F_VERIFY) {
+	if (v.flags & ~PROTO_F_MASK) {
 		SET_WHY(why, "unknown flags");
+		return -EBADMSG;
+	}
+	if ((v.flags & PROTO_F_MESH) && (v.ops != PROTO_OP_MASK ||
+					 v.iters != 1)) {
+		SET_WHY(why, "a mesh session needs READ and WRITE and 1 "
+			"iteration");
 		return -EBADMSG;
 	}
 	if (!v.size) {

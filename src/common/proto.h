@@ -26,6 +26,16 @@
 
 /* Hello flags. */
 #define PROTO_F_VERIFY		0x01u
+/*
+ * A mesh session (docs/protocol.md, "Mesh sessions"): one connection for
+ * many rounds, each an RDMA WRITE of pattern(seed, round) to the DESC
+ * buffer and an RDMA READ of it back, checked by the client; no DONE, no
+ * RESULT, no session deadline: the server bounds it by liveness.  Needs
+ * ops READ|WRITE and iters 1.  Servers before it refuse the flag (bad
+ * hello: "unknown flags"), so a mesh client knows at once.
+ */
+#define PROTO_F_MESH		0x02u
+#define PROTO_F_MASK		(PROTO_F_VERIFY | PROTO_F_MESH)
 
 /* Private data limits of rdma_cm on IB/RoCE (RDMA_PS_TCP). */
 #define PROTO_CONNECT_PDATA_MAX	56

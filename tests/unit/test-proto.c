@@ -92,9 +92,9 @@ static void test_hello(void)
 	       "hello: unknown operation bit rejected");
 
 	proto_hello_encode(&good_hello, buf, sizeof(buf));
-	buf[6] = 2;
-	tap_ok(proto_hello_decode(buf, PROTO_HELLO_LEN, &h, &why) == -EBADMSG,
-	       "hello: unknown flag rejected");
+	buf[6] = 4;
+	tap_ok(proto_hello_decode(buf, PROTO_HELLO_LEN, &h, &why) == -EBADMSG &&
+	       !strcmp(why, "unknown flags"), "hello: unknown flag rejected");
 
 	proto_hello_encode(&good_hello, buf, sizeof(buf));
 	buf[7] = 1;
@@ -109,6 +109,28 @@ static void test_hello(void)
 	memset(buf + 12, 0, 4);
 	tap_ok(proto_hello_decode(buf, PROTO_HELLO_LEN, &h, &why) == -EBADMSG,
 	       "hello: iters 0 rejected");
+
+	/* Mesh sessions: READ and WRITE, one iteration. */
+	h = good_hello;
+	h.flags = PROTO_F_MESH | PROTO_F_VERIFY;
+	h.iters = 1;
+	tap_ok(proto_hello_encode(&h, buf, sizeof(buf)) == PROTO_HELLO_LEN &&
+	       buf[6] == 3 && proto_hello_decode(buf, PROTO_HELLO_LEN, &h,
+						  &why) == 0 &&
+	       (h.flags & PROTO_F_MESH) && h.iters == 1,
+	       "hello: a mesh session round trip (flags 0x03 on the wire)");
+	buf[15] = 2;
+	n = proto_hello_decode(buf, PROTO_HELLO_LEN, &h, &why);
+	tap_ok(n == -EBADMSG && strstr(why, "mesh"), "hello: a mesh session "
+	       "of 2 iterations rejected (%s)", why);
+	buf[15] = 1;
+	buf[5] = PROTO_OP_READ;
+	tap_ok(proto_hello_decode(buf, PROTO_HELLO_LEN, &h, &why) == -EBADMSG &&
+	       strstr(why, "mesh"), "hello: a READ-only mesh session rejected");
+	h = good_hello;
+	h.flags = PROTO_F_MESH;
+	tap_ok(proto_hello_encode(&h, buf, sizeof(buf)) == -EINVAL,
+	       "hello: encode refuses a mesh session of 10 iterations");
 
 	tap_ok(proto_hello_encode(&good_hello, buf, 23) == -ENOSPC,
 	       "hello: encode into short buffer fails");
