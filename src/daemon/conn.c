@@ -647,6 +647,8 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 				       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
 	if (a.kind == PROTO_KIND_NATIVE)
 		c->hello = a.hello;
+	if (a.kind == PROTO_KIND_NATIVE && (a.hello.flags & PROTO_F_MESH))
+		conn_fsm_init_mesh(&c->fsm);
 
 	/* The timers first: the state machine arms them from its first
 	 * step on. */
@@ -671,7 +673,12 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 	c->linked = 1;
 	c->counted = 1;
 	stats_accepted(s->stats, conn_stats_proto(c));
-	if (c->fsm.proto == CONN_PROTO_NATIVE)
+	if (c->fsm.mesh)
+		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native mesh, "
+			 "size %u, connection %u/%u%s", hello->size,
+			 conn_set_count(s), cfg->max_connections,
+			 c->fsm.auth ? ", key required" : "");
+	else if (c->fsm.proto == CONN_PROTO_NATIVE)
 		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
 			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
 			 hello->ops & PROTO_OP_READ ? "read" : "",

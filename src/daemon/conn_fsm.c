@@ -12,6 +12,8 @@
  *     of times, also before ESTABLISHED.
  *   - native: on ESTABLISHED post DESC; once DESC is sent and DONE has
  *     arrived, verify and post RESULT; then wait for the client to leave.
+ *   - native mesh: on ESTABLISHED (or AUTH) post DESC; then only wait
+ *     for the client to leave, checking liveness, without a deadline.
  *   - A native session we end ourselves (timeout, shutdown, bad message)
  *     first tells the client why: ABORT, then the disconnect once it is
  *     sent (or failed, or the close deadline passed).
@@ -94,6 +96,7 @@ void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto)
 	f->recv = proto == CONN_PROTO_NATIVE ? CONN_RS_WAIT_DONE :
 					       CONN_RS_WAIT_SRC;
 	f->auth = 0;
+	f->mesh = 0;
 	f->live = 0;
 }
 
@@ -102,6 +105,18 @@ void conn_fsm_init_auth(struct conn_fsm *f)
 	conn_fsm_init(f, CONN_PROTO_NATIVE);
 	f->auth = 1;
 	f->recv = CONN_RS_WAIT_AUTH;
+}
+
+void conn_fsm_init_mesh(struct conn_fsm *f)
+{
+	f->mesh = 1;
+	if (f->recv == CONN_RS_WAIT_DONE)
+		f->recv = CONN_RS_MESH;
+}
+
+int conn_fsm_life_bounded(const struct conn_fsm *f)
+{
+	return !f->mesh;
 }
 
 /* Events of the established data phase, native protocol. */
@@ -114,7 +129,7 @@ static int step_native(struct conn_fsm *n, enum conn_event ev,
 		if (!n->auth || n->recv != CONN_RS_WAIT_AUTH ||
 		    n->send != CONN_SS_IDLE)
 			return -EPROTO;
-		n->recv = CONN_RS_WAIT_DONE;
+		n->recv = n->mesh ? CONN_RS_MESH : CONN_RS_WAIT_DONE;
 		n->send = CONN_SS_DESC_POSTED;
 		*act |= CONN_ACT_SEND_DESC;
 		return 0;
@@ -216,7 +231,8 @@ static int conn_fsm_quiet(const struct conn_fsm *f)
 		return 0;
 	if (f->proto == CONN_PROTO_NATIVE)
 		return (f->send == CONN_SS_DESC_SENT &&
-			f->recv == CONN_RS_WAIT_DONE) ||
+			(f->recv == CONN_RS_WAIT_DONE ||
+			 f->recv == CONN_RS_MESH)) ||
 		       (f->send == CONN_SS_IDLE &&
 			f->recv == CONN_RS_WAIT_AUTH);
 	return (f->send == CONN_SS_IDLE && f->recv == CONN_RS_WAIT_SRC) ||
@@ -341,12 +357,16 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 
 /* The peer leaving in state F ends its session well: a native client
  * has its RESULT (posted: it may leave before we poll our completion of
- * it), an rping client is between rounds. */
+ * it), a mesh client its DESC (likewise), an rping client is between
+ * rounds. */
 static int conn_fsm_left_clean(const struct conn_fsm *f)
 {
 	if (f->proto == CONN_PROTO_NATIVE)
 		return f->send == CONN_SS_RESULT_POSTED ||
-		       f->send == CONN_SS_RESULT_SENT;
+		       f->send == CONN_SS_RESULT_SENT ||
+		       (f->recv == CONN_RS_MESH &&
+			(f->send == CONN_SS_DESC_POSTED ||
+			 f->send == CONN_SS_DESC_SENT));
 	return f->life == CONN_LIFE_ESTABLISHED && f->send == CONN_SS_IDLE;
 }
 
@@ -459,8 +479,12 @@ enum conn_deadline conn_fsm_deadline(const struct conn_fsm *f)
 	switch (f->send) {
 	case CONN_SS_DESC_POSTED:
 	case CONN_SS_DESC_SENT:
-		return f->recv == CONN_RS_WAIT_DONE ? CONN_DL_SESSION :
-						      CONN_DL_IO;
+		if (f->recv == CONN_RS_WAIT_DONE)
+			return CONN_DL_SESSION;
+		/* mesh: once DESC is out, bounded by liveness only */
+		if (f->recv == CONN_RS_MESH && f->send == CONN_SS_DESC_SENT)
+			return CONN_DL_NONE;
+		return CONN_DL_IO;
 	case CONN_SS_RESULT_POSTED:
 	case CONN_SS_READ_POSTED:
 	case CONN_SS_WRITE_POSTED:

@@ -41,13 +41,16 @@
 	X(READ_DONE, "read-done")		\
 	X(WRITE_POSTED, "write-posted")
 
-/* Receive side: what the server waits for next, or has received. */
+/* Receive side: what the server waits for next, or has received.  A
+ * mesh session (native) waits for no message at all: only for the client
+ * to leave ("mesh"). */
 #define CONN_RECV_LIST(X)		\
 	X(WAIT_AUTH, "wait-auth")	\
 	X(WAIT_DONE, "wait-done")	\
 	X(GOT_DONE, "got-done")		\
 	X(WAIT_SRC, "wait-source")	\
-	X(WAIT_SINK, "wait-sink")
+	X(WAIT_SINK, "wait-sink")	\
+	X(MESH, "mesh")
 
 #define CONN_EVENT_LIST(X)				\
 	X(CONNECT_REQUEST, "connect-request")		\
@@ -114,6 +117,7 @@ struct conn_fsm {
 	enum conn_send_state send;
 	enum conn_recv_state recv;
 	int auth;	/* native: AUTH must come before we send DESC */
+	int mesh;	/* native: a mesh session (HELLO flag MESH) */
 	int live;	/* a liveness check is in flight */
 };
 
@@ -151,10 +155,27 @@ enum conn_deadline {
 	CONN_DL_CLOSE,		/* DISCONNECTED, or flushed WRs */
 };
 
+/*
+ * A mesh session (native, HELLO flag MESH; docs/protocol.md "Mesh
+ * sessions"): after DESC the client runs its rounds of RDMA WRITE and
+ * READ as it pleases and sends nothing; the receive side is "mesh".
+ * Once DESC is sent there is no deadline (it is meant to live for days)
+ * but liveness checks run, so a vanished client is reaped by them; the
+ * client leaving is a clean end; a DONE (any message but AUTH where
+ * expected) is a protocol error, as an unexpected message always is.
+ * [limits] max_duration does not apply (conn_fsm_life_bounded()).
+ */
+
 /* Initial state of a connection of protocol PROTO (life INIT). */
 void conn_fsm_init(struct conn_fsm *f, enum conn_proto proto);
 /* Same, native with a pre-shared key: wait-auth before DESC. */
 void conn_fsm_init_auth(struct conn_fsm *f);
+/* Make F, a native connection just initialised, a mesh session. */
+void conn_fsm_init_mesh(struct conn_fsm *f);
+
+/* Is the connection's whole life bounded by [limits] max_duration?
+ * Not a mesh session's. */
+int conn_fsm_life_bounded(const struct conn_fsm *f);
 
 /*
  * Compute the transition for EV.  Returns 0 and fills *out, or -EPROTO

@@ -12,14 +12,15 @@
 #include "crc32c.h"
 #include "pattern.h"
 
-/* Least access: only what the client said it will do. */
+/* Least access: only what the client said it will do; a mesh client
+ * writes each round and reads it back. */
 int conn_native_buf(struct conn *c)
 {
 	int ret, access = 0;
 
-	if (c->hello.ops & PROTO_OP_READ)
+	if ((c->hello.ops & PROTO_OP_READ) || c->fsm.mesh)
 		access |= IBV_ACCESS_REMOTE_READ;
-	if (c->hello.ops & PROTO_OP_WRITE)
+	if ((c->hello.ops & PROTO_OP_WRITE) || c->fsm.mesh)
 		access |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	ret = rdma_qp_buf(&c->qp, &c->buf, c->hello.size, access);
 	if (ret)

@@ -142,7 +142,8 @@ int conn_timer_init(struct conn *c)
 	c->live_timer = evtimer_new(base, conn_live_cb, c);
 	if (!c->timer || !c->life_timer || !c->live_timer)
 		return -ENOMEM;
-	if (c->s->cfg->max_duration_ms &&
+	/* Not for a mesh session: it is meant to live for days. */
+	if (c->s->cfg->max_duration_ms && conn_fsm_life_bounded(&c->fsm) &&
 	    timer_set_ms(c->life_timer, c->s->cfg->max_duration_ms))
 		return -EIO;
 	return 0;

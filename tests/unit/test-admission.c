@@ -12,7 +12,7 @@
 #include "conn_admit.h"
 #include "tap.h"
 
-enum hello_kind { H_NATIVE, H_RPING, H_GARBAGE, H_VERSION, H_BAD };
+enum hello_kind { H_NATIVE, H_RPING, H_GARBAGE, H_VERSION, H_BAD, H_MESH };
 
 struct row {
 	const char *name;
@@ -81,6 +81,25 @@ static const struct row rows[] = {
 	{ "rping past the cap", H_RPING, 0, 0, "10.0.0.1",
 	  .registered = MAXREG - CTL + 1, .want = STATS_REJ_BUSY,
 	  .text = "max_registered_bytes" },
+	/* mesh sessions need nothing new: the same checks as native */
+	{ "mesh admitted", H_MESH, 65536, 1, "10.0.0.1",
+	  .want = STATS_REJ_N },
+	{ "mesh with a key", H_MESH, 4096, 1, "10.0.0.1", .psk = true,
+	  .want = STATS_REJ_N },
+	{ "mesh over max_buffer_size", H_MESH, 65537, 1, "10.0.0.1",
+	  .want = STATS_REJ_LIMIT, .text = "size 65537 exceeds server "
+	  "limit 65536" },
+	{ "mesh at max_connections", H_MESH, 4096, 1, "10.0.0.1",
+	  .n_conns = 8, .want = STATS_REJ_BUSY,
+	  .text = "busy: 8/8 connections" },
+	{ "mesh at max_per_host", H_MESH, 4096, 1, "10.0.0.1",
+	  .n_conns = 3, .n_host = 2, .max_per_host = 2,
+	  .want = STATS_REJ_BUSY_HOST, .text = "from this host" },
+	{ "mesh buffer counts in registered memory", H_MESH, 4096, 1,
+	  "10.0.0.1", .registered = MAXREG - CTL - 4095,
+	  .want = STATS_REJ_BUSY, .text = "max_registered_bytes" },
+	{ "mesh with 2 iterations: bad hello", H_MESH, 4096, 2, "10.0.0.1",
+	  .want = STATS_REJ_BAD_HELLO, .text = "bad hello: " },
 };
 
 static struct sockaddr_in sin4(const char *a)
@@ -102,6 +121,7 @@ static uint8_t pdata_of(const struct row *r, uint8_t *p, size_t len)
 		.size = r->size,
 		.iters = r->iters,
 		.seed = 1,
+		.flags = r->hello == H_MESH ? PROTO_F_MESH : 0,
 	};
 	int n;
 
@@ -112,6 +132,12 @@ static uint8_t pdata_of(const struct row *r, uint8_t *p, size_t len)
 	case H_GARBAGE:
 		memcpy(p, "nope", 4);
 		return 16;
+	case H_MESH:
+		/* encode refuses a bad mesh hello: write the flag by hand */
+		h.flags = 0;
+		n = proto_hello_encode(&h, p, len);
+		p[6] = PROTO_F_MESH;
+		return n < 0 ? 0 : (uint8_t)n;
 	case H_NATIVE:
 	case H_VERSION:
 	case H_BAD:
@@ -168,10 +194,12 @@ static void test_rows(void)
 		       (!r->text || strstr(out.text, r->text)),
 		       "%s: %s%s%s", r->name, ok ? "admitted" : "rejected",
 		       ok ? "" : ": ", ok ? "" : out.text);
-		if (ok && r->hello == H_NATIVE)
+		if (ok && (r->hello == H_NATIVE || r->hello == H_MESH))
 			tap_ok(out.kind == PROTO_KIND_NATIVE &&
 			       out.hello.size == r->size &&
-			       out.hello.iters == r->iters,
+			       out.hello.iters == r->iters &&
+			       !!(out.hello.flags & PROTO_F_MESH) ==
+			       (r->hello == H_MESH),
 			       "%s: the hello as decoded", r->name);
 	}
 }
@@ -205,7 +233,8 @@ int main(void)
 	size_t i, n = 9;
 
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		n += 1 + (rows[i].hello == H_NATIVE &&
+		n += 1 + ((rows[i].hello == H_NATIVE ||
+			   rows[i].hello == H_MESH) &&
 			  rows[i].want == STATS_REJ_N);
 	tap_plan((int)n);
 	test_rows();

@@ -7,7 +7,7 @@
  * is checked against it, and whatever no rule allows must be rejected
  * with -EPROTO, leaving the state unchanged and asking for no action.
  * The states include both values of the liveness flag (a check in
- * flight or not).
+ * flight or not) and, for native, of the key (auth) and mesh flags.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,16 +26,27 @@
 #define S(x)		B(CONN_SS_##x)
 #define R(x)		B(CONN_RS_##x)
 #define A(x)		CONN_ACT_##x
-/* Liveness flag: rules match any value unless they say LV0 or LV1, and
- * keep it unless they say NL0 or NL1. */
-#define LV0		1u
-#define LV1		2u
+/*
+ * Flags: a rule matches any value of the liveness, key and mesh flags
+ * unless it says which (a mask of the 8 combinations, index live |
+ * auth << 1 | mesh << 2; combine with &: AU1 & MS0), and keeps the
+ * liveness flag unless it says NL0 or NL1.
+ */
+#define FL(f)		B((!!(f)->live) | (!!(f)->auth) << 1 | (!!(f)->mesh) << 2)
+#define LV0		0x55u
+#define LV1		0xaau
+#define AU0		0x33u
+#define AU1		0xccu
+#define MS0		0x0fu
+#define MS1		0xf0u
 #define NL0		1
 #define NL1		2
 /* Native sends that still allow an ABORT (no RESULT yet). */
 #define NOT_RESULT	(ALL & ~(S(RESULT_POSTED) | S(RESULT_SENT)))
 /* Native sends after which the client may leave: its RESULT is out. */
 #define RESULT		(S(RESULT_POSTED) | S(RESULT_SENT))
+/* Mesh: the client may leave once its DESC is out. */
+#define DESC		(S(DESC_POSTED) | S(DESC_SENT))
 #define GONE		(A(DISCONNECT) | A(DRAIN))
 
 struct rule {
@@ -43,7 +54,7 @@ struct rule {
 	enum conn_event ev;
 	int nlife, nsend, nrecv;
 	unsigned int act;
-	unsigned int live;	/* 0: any, else LV0/LV1 */
+	unsigned int flags;	/* 0: any, else a mask (LV0, AU1 & MS1...) */
 	int nlive;		/* 0: keep, else NL0/NL1 */
 };
 
@@ -62,15 +73,21 @@ static const struct rule rules[] = {
 	/* the peer left: how the session ended, from the state it left */
 	{ NAT, LIVE, RESULT, ALL, CONN_EV_DISCONNECTED,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
+	{ NAT, LIVE, DESC, R(MESH), CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
 	{ RP, L(ESTABLISHED), S(IDLE), ALL, CONN_EV_DISCONNECTED,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
 	{ ALL, LIVE, ALL, ALL, CONN_EV_DISCONNECTED,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_ABORTED), 0, 0 },
 	{ NAT, L(ABORTING), RESULT, ALL, CONN_EV_DISCONNECTED,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
+	{ NAT, L(ABORTING), DESC, R(MESH), CONN_EV_DISCONNECTED,
+	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_CLEAN), 0, 0 },
 	{ ALL, L(ABORTING), ALL, ALL, CONN_EV_DISCONNECTED,
 	  CONN_LIFE_DRAINING, KEEP, KEEP, GONE | A(LEFT_ABORTED), 0, 0 },
 	{ NAT, L(DRAINING) | L(CLOSED), RESULT, ALL, CONN_EV_DISCONNECTED,
+	  KEEP, KEEP, KEEP, A(LEFT_CLEAN), 0, 0 },
+	{ NAT, L(DRAINING) | L(CLOSED), DESC, R(MESH), CONN_EV_DISCONNECTED,
 	  KEEP, KEEP, KEEP, A(LEFT_CLEAN), 0, 0 },
 	{ ALL, L(DRAINING) | L(CLOSED), ALL, ALL, CONN_EV_DISCONNECTED,
 	  KEEP, KEEP, KEEP, A(LEFT_ABORTED), 0, 0 },
@@ -85,6 +102,8 @@ static const struct rule rules[] = {
 
 	/* liveness: one check at a time, only while waiting for the peer */
 	{ NAT, L(ESTABLISHED), S(DESC_SENT), R(WAIT_DONE), CONN_EV_LIVE_DUE,
+	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
+	{ NAT, L(ESTABLISHED), S(DESC_SENT), R(MESH), CONN_EV_LIVE_DUE,
 	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
 	{ NAT, L(ESTABLISHED), S(IDLE), R(WAIT_AUTH), CONN_EV_LIVE_DUE,
 	  KEEP, KEEP, KEEP, A(POST_LIVENESS), LV0, NL1 },
@@ -112,7 +131,19 @@ static const struct rule rules[] = {
 
 	/* accepting -> established */
 	{ NAT, L(ACCEPTING), ALL, ALL, CONN_EV_ESTABLISHED,
-	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, KEEP, A(SEND_DESC) , 0, 0 },
+	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, KEEP, A(SEND_DESC),
+	  AU0, 0 },
+	/* with a key: DESC only after AUTH, which may come first */
+	{ NAT, L(ACCEPTING), ALL, ALL, CONN_EV_ESTABLISHED,
+	  CONN_LIFE_ESTABLISHED, KEEP, KEEP, 0, AU1, 0 },
+	{ NAT, L(ESTABLISHED), ALL, ALL, CONN_EV_ESTABLISHED,
+	  KEEP, KEEP, KEEP, 0, AU1, 0 },
+	{ NAT, LIVE, S(IDLE), R(WAIT_AUTH), CONN_EV_RECV_AUTH,
+	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, CONN_RS_WAIT_DONE,
+	  A(SEND_DESC), AU1 & MS0, 0 },
+	{ NAT, LIVE, S(IDLE), R(WAIT_AUTH), CONN_EV_RECV_AUTH,
+	  CONN_LIFE_ESTABLISHED, CONN_SS_DESC_POSTED, CONN_RS_MESH,
+	  A(SEND_DESC), AU1 & MS1, 0 },
 	{ RP, L(ACCEPTING), ALL, ALL, CONN_EV_ESTABLISHED,
 	  CONN_LIFE_ESTABLISHED, KEEP, KEEP, 0 , 0, 0 },
 	{ RP, L(ESTABLISHED), ALL, ALL, CONN_EV_ESTABLISHED,
@@ -229,7 +260,7 @@ static const struct rule *find_rule(const struct conn_fsm *f,
 		if (r->ev == ev && (r->proto & B(f->proto)) &&
 		    (r->life & B(f->life)) && (r->send & B(f->send)) &&
 		    (r->recv & B(f->recv)) &&
-		    (!r->live || (r->live & B(!!f->live))))
+		    (!r->flags || (r->flags & FL(f))))
 			return r;
 	}
 	return NULL;
@@ -283,10 +314,14 @@ static void test_table(void)
 {
 	struct conn_fsm f;
 	char why[256], name[64];
-	int p, l, s, r, lv;
+	int p, l, s, r, lv, fl;
 
+	for (fl = 0; fl < 4; fl++)
 	for (lv = 0; lv < 2; lv++)
-	for (p = 0; p < CONN_PROTO__COUNT; p++)
+	for (p = 0; p < CONN_PROTO__COUNT; p++) {
+		/* key and mesh: native only */
+		if (fl && p != CONN_PROTO_NATIVE)
+			continue;
 		for (l = 0; l < CONN_LIFE__COUNT; l++)
 			for (s = 0; s < CONN_SS__COUNT; s++)
 				for (r = 0; r < CONN_RS__COUNT; r++) {
@@ -296,17 +331,23 @@ static void test_table(void)
 					f.send = s;
 					f.recv = r;
 					f.live = lv;
+					f.auth = fl & 1;
+					f.mesh = !!(fl & 2);
 					why[0] = '\0';
 					if (!tap_ok(check_state(&f, why,
 								sizeof(why)),
-						    "table %s %s%s x all events",
+						    "table %s%s%s %s%s x all "
+						    "events",
 						    conn_proto_name(p),
+						    f.auth ? " key" : "",
+						    f.mesh ? " mesh" : "",
 						    conn_fsm_str(&f, name,
 								 sizeof(name)),
 						    lv ? " (check in flight)" :
 							 ""))
 						tap_diag("%s", why);
 				}
+	}
 }
 
 /* Run the events of AP (ended by -1) from F; returns 0, or the 1-based
@@ -407,6 +448,123 @@ static void test_auth(void)
 	ret = WALK(CONN_PROTO_RPING, CONN_EV_CONNECT_REQUEST,
 		   CONN_EV_ESTABLISHED, CONN_EV_RECV_AUTH);
 	tap_ok(ret == 3, "rping: an AUTH is illegal");
+}
+
+/* Same from a mesh session's initial state, keyed if AUTH. */
+static int walk_mesh(int auth, struct conn_fsm *end, unsigned int *acts, ...)
+{
+	struct conn_fsm f;
+	va_list ap;
+	int ret;
+
+	if (auth)
+		conn_fsm_init_auth(&f);
+	else
+		conn_fsm_init(&f, CONN_PROTO_NATIVE);
+	conn_fsm_init_mesh(&f);
+	va_start(ap, acts);
+	ret = vwalk(f, end, acts, ap);
+	va_end(ap);
+	return ret;
+}
+
+#define WALK_MESH(auth, ...)	walk_mesh(auth, &end, &acts, __VA_ARGS__, -1)
+
+/* Mesh sessions: DESC, then no deadline, liveness, a clean end. */
+static void test_mesh(void)
+{
+	struct conn_fsm end, f;
+	unsigned int acts;
+	int ret;
+
+	conn_fsm_init(&f, CONN_PROTO_NATIVE);
+	tap_ok(conn_fsm_life_bounded(&f), "mesh: a native session has a "
+	       "max_duration");
+	conn_fsm_init(&f, CONN_PROTO_RPING);
+	tap_ok(conn_fsm_life_bounded(&f), "mesh: an rping one too");
+	conn_fsm_init(&f, CONN_PROTO_NATIVE);
+	conn_fsm_init_mesh(&f);
+	tap_ok(!conn_fsm_life_bounded(&f) && f.mesh &&
+	       f.recv == CONN_RS_MESH, "mesh: no max_duration, receive "
+	       "side mesh");
+	conn_fsm_init_auth(&f);
+	conn_fsm_init_mesh(&f);
+	tap_ok(!conn_fsm_life_bounded(&f) && f.auth &&
+	       f.recv == CONN_RS_WAIT_AUTH, "mesh with a key: AUTH first");
+
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED);
+	tap_ok(ret == 0 && end.send == CONN_SS_DESC_POSTED &&
+	       acts == (A(ACCEPT) | A(SEND_DESC)) &&
+	       conn_fsm_deadline(&end) == CONN_DL_IO &&
+	       !conn_fsm_liveness_wanted(&end),
+	       "mesh: DESC posted, io deadline, no check while it flies");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_ESTABLISHED &&
+	       end.send == CONN_SS_DESC_SENT && end.recv == CONN_RS_MESH &&
+	       conn_fsm_deadline(&end) == CONN_DL_NONE &&
+	       conn_fsm_liveness_wanted(&end),
+	       "mesh: DESC sent: no deadline at all, liveness checks");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_LIVE_DUE,
+			CONN_EV_LIVE_OK, CONN_EV_LIVE_DUE, CONN_EV_LIVE_OK,
+			CONN_EV_LIVE_DUE);
+	tap_ok(ret == 0 && end.live && (acts & A(POST_LIVENESS)) &&
+	       end.send == CONN_SS_DESC_SENT &&
+	       conn_fsm_deadline(&end) == CONN_DL_NONE,
+	       "mesh: checks go on, one at a time, still no deadline");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_LIVE_DUE,
+			CONN_EV_DISCONNECTED, CONN_EV_DRAINED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       (acts & A(LEFT_CLEAN)) && !(acts & A(LEFT_ABORTED)) &&
+	       !(acts & A(VERIFY)) && !(acts & A(SEND_RESULT)),
+	       "mesh: the client leaving is a clean end, no RESULT");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_DISCONNECTED);
+	tap_ok(ret == 0 && (acts & A(LEFT_CLEAN)),
+	       "mesh: leaving before our DESC completion is clean too");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_DISCONNECTED);
+	tap_ok(ret == 0 && (acts & A(LEFT_ABORTED)),
+	       "mesh: leaving while accepting is not");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_RECV_DONE);
+	tap_ok(ret == 4, "mesh: a DONE is a protocol error");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_DONE);
+	tap_ok(ret == 3, "mesh: a DONE before our DESC completion too");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_RECV_BAD);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_ABORTING &&
+	       acts & A(SEND_ABORT), "mesh: a bad message: ABORT first");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_SHUTDOWN,
+			CONN_EV_ABORT_SENT, CONN_EV_DISCONNECTED,
+			CONN_EV_DRAINED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       (acts & A(SEND_ABORT)) && !(acts & A(LEFT_CLEAN)) &&
+	       !(acts & A(LEFT_ABORTED)),
+	       "mesh: shutdown: ABORT, disconnect, no verdict of its own");
+	ret = WALK_MESH(0, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_SEND_COMPLETE, CONN_EV_LIVE_DUE,
+			CONN_EV_PEER_LOST, CONN_EV_DRAINED);
+	tap_ok(ret == 0 && end.life == CONN_LIFE_CLOSED &&
+	       !(acts & (A(SEND_ABORT) | A(LEFT_CLEAN) | A(LEFT_ABORTED))),
+	       "mesh: a vanished client is reaped by its check, no ABORT");
+	ret = WALK_MESH(1, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED);
+	tap_ok(ret == 0 && end.recv == CONN_RS_WAIT_AUTH &&
+	       conn_fsm_deadline(&end) == CONN_DL_IDLE &&
+	       !(acts & A(SEND_DESC)),
+	       "mesh with a key: the idle deadline bounds the wait for AUTH");
+	ret = WALK_MESH(1, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_AUTH, CONN_EV_SEND_COMPLETE);
+	tap_ok(ret == 0 && end.recv == CONN_RS_MESH &&
+	       end.send == CONN_SS_DESC_SENT && (acts & A(SEND_DESC)) &&
+	       conn_fsm_deadline(&end) == CONN_DL_NONE,
+	       "mesh with a key: AUTH, DESC, then no deadline");
+	ret = WALK_MESH(1, CONN_EV_CONNECT_REQUEST, CONN_EV_ESTABLISHED,
+			CONN_EV_RECV_DONE);
+	tap_ok(ret == 3, "mesh with a key: DONE instead of AUTH is illegal");
 }
 
 static void test_scenarios(void)
@@ -754,6 +912,7 @@ int main(void)
 	test_table();
 	test_scenarios();
 	test_auth();
+	test_mesh();
 	test_liveness();
 	test_abort();
 	test_deadlines();
