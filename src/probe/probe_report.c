@@ -495,6 +495,8 @@ static void rounds_report(FILE *f, const struct probe_run *r)
 	const struct probe_outcome *o = &r->outcomes[0];
 	const struct probe_rounds *s = o->rounds;
 	char a[32], b[32], c[32], d[32];
+	uint64_t p50 = s ? probe_hist_percentile(&s->lat, 50) : 0;
+	uint64_t p99 = s ? probe_hist_percentile(&s->lat, 99) : 0;
 
 	fprintf(f, "  %-14s mesh session, %u rounds of %u bytes (WRITE, then "
 		"READ back), interval %u.%03u s, seed 0x%016" PRIx64 "\n",
@@ -508,8 +510,7 @@ static void rounds_report(FILE *f, const struct probe_run *r)
 		fprintf(f, "  %-14s min %s, p50 %s, p99 %s, max %s (WRITE + "
 			"READ)\n", "round time",
 			fmt_ns(a, sizeof(a), s->lat.min),
-			fmt_ns(b, sizeof(b), probe_hist_percentile(&s->lat, 50)),
-			fmt_ns(c, sizeof(c), probe_hist_percentile(&s->lat, 99)),
+			fmt_ns(b, sizeof(b), p50), fmt_ns(c, sizeof(c), p99),
 			fmt_ns(d, sizeof(d), s->lat.max));
 	}
 	fprintf(f, "  %-14s ", "verification");

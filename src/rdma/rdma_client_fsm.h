@@ -45,9 +45,9 @@
 	X(RPING_SRC,	"rping source go-ahead")			\
 	X(RPING_SINK,	"rping sink go-ahead")				\
 	X(READY,	"the next round")				\
-	X(ROUND_WRITE,	"round WRITE")					\
-	X(ROUND_READ,	"round READ")					\
-	X(ROUND_CHECK,	"round check")					\
+	X(ROUND_WRITE,	"round WRITE")				\
+	X(ROUND_READ,	"round READ")				\
+	X(ROUND_CHECK,	"round check")				\
 	X(CLOSING,	"disconnect")					\
 	X(DONE,		"done")						\
 	X(FAILED,	"failed")
@@ -141,10 +141,10 @@ enum rdma_client_fail {
 #define RDMA_CLIENT_ACT_FINISH		(1u << 15)	/* terminal: stop */
 /* Mesh rounds (.iter: the round number). */
 #define RDMA_CLIENT_ACT_STOP_TIMER	(1u << 16)	/* no deadline */
-#define RDMA_CLIENT_ACT_ROUND_WRITE	(1u << 17)	/* pattern(round) */
+#define RDMA_CLIENT_ACT_ROUND_WRITE	(1u << 17)	/* its pattern */
 #define RDMA_CLIENT_ACT_ROUND_READ	(1u << 18)	/* read it back */
 #define RDMA_CLIENT_ACT_ROUND_CHECK	(1u << 19)	/* compare */
-#define RDMA_CLIENT_ACT_ROUND_REPORT	(1u << 20)	/* to the embedder */
+#define RDMA_CLIENT_ACT_ROUND_REPORT	(1u << 20)	/* to embedder */
 
 struct rdma_client_step {
 	uint32_t act;		/* RDMA_CLIENT_ACT_* */

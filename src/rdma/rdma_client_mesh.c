@@ -67,7 +67,8 @@ enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
 	c->rnd.bad_offset = 0;
 	c->rnd.write_ns = 0;
 	c->rnd.read_ns = 0;
-	pattern_fill(mesh_slot(c, false), c->rnd.size, c->o.seed, mesh_iter(round));
+	pattern_fill(mesh_slot(c, false), c->rnd.size, c->o.seed,
+		     mesh_iter(round));
 	return mesh_post(c, false, round);
 }
 
