@@ -40,6 +40,8 @@
 #define PROBE_DEPTH_MAX		512u
 #define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
 #define PROBE_MESH_CONNS_MAX	4096u		/* --targets x -P */
+#define PROBE_ROUNDS_MAX	1000000u	/* --rounds */
+#define PROBE_DEFAULT_INTERVAL_MS 1000u		/* --interval */
 
 /* Exit status: a failed run's is its class's code (RDMA_CLIENT_FAILS). */
 #define PROBE_EXIT_USAGE	64
@@ -71,6 +73,8 @@ struct probe_opts {
 	bool busy_poll;
 	bool json;
 	int verbosity;		/* -1 quiet, 0 normal, 1 -v, 2 -vv */
+	uint32_t rounds;	/* --rounds: a mesh session of N rounds */
+	uint32_t interval_ms;	/* --interval: between round starts */
 };
 
 enum probe_opts_result {
@@ -86,7 +90,7 @@ enum probe_opts_result {
 int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err);
 
-/* "2.5" seconds -> 2500 ms.  0, -EINVAL or -ERANGE. */
+/* "2.5" seconds -> 2500 ms, at least 1 ms.  0, -EINVAL or -ERANGE. */
 int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms);
 
 /* ---- logging --------------------------------------------------------- */
@@ -119,6 +123,25 @@ void probe_opstat_add(struct probe_opstat *s, uint64_t posted, uint64_t done,
 /* dst += src; the span covers both. */
 void probe_opstat_merge(struct probe_opstat *dst,
 			const struct probe_opstat *src);
+
+/* ---- mesh session rounds (--rounds; probe_report.c) ----------------- */
+
+/* The rounds of one connection. */
+struct probe_rounds {
+	uint32_t want;		/* --rounds */
+	uint32_t done;		/* checked */
+	uint32_t mismatch;	/* of them, data read back differed */
+	uint32_t first_bad;	/* round of the first mismatch */
+	uint32_t first_bad_offset;
+	struct probe_hist lat;	/* write + read of each round, ns */
+};
+
+void probe_rounds_init(struct probe_rounds *s, uint32_t want);
+void probe_rounds_add(struct probe_rounds *s,
+		      const struct rdma_client_round *r);
+/* One line a round, like ping's: "round 3: 64 bytes written and read
+ * back, verified, write 0.120 ms read 0.110 ms". */
+void probe_report_round(FILE *f, const struct rdma_client_round *r);
 
 /* ---- destination (probe_dest.c) ------------------------------------- */
 
@@ -163,6 +186,7 @@ struct probe_outcome {
 	const struct probe_opstat *reads;	/* native READs */
 	const struct probe_opstat *writes;	/* native WRITEs */
 	const struct probe_opstat *pings;	/* rping round trips */
+	const struct probe_rounds *rounds;	/* --rounds, else NULL */
 	unsigned int idx;		/* connection number in this run */
 	uint64_t seed;			/* this connection's pattern seed */
 	uint64_t conn_id;		/* server's, from the welcome */
@@ -226,8 +250,9 @@ struct probe_run {
 	unsigned int n;
 };
 
-/* The failure of a run with the largest exit code, RDMA_CLIENT_FAIL_NONE if
- * none; and that code. */
+/* The failure of a run with the largest exit code (a round's mismatch
+ * counts as a data mismatch), RDMA_CLIENT_FAIL_NONE if none; and that
+ * code. */
 enum rdma_client_fail probe_run_worst(const struct probe_run *r);
 int probe_run_exit(const struct probe_run *r);
 

@@ -5,6 +5,9 @@
  * and event loop, the run's connections (one destination's, or every
  * target's with --targets), each one's figures kept from the module's
  * callbacks, busy polling, and the layer's lines on stderr under -v.
+ * With --rounds, the one connection is a mesh session: its rounds are
+ * started from a timer, --interval apart (start to start), and it is
+ * closed once the last one is checked.
  */
 #include "probe.h"
 
@@ -25,6 +28,12 @@ struct probe_conn {
 	struct probe_opstat reads;
 	struct probe_opstat writes;
 	struct probe_opstat pings;
+	/* --rounds */
+	const struct probe_opts *o;
+	struct probe_rounds rounds;
+	struct event *round_timer;
+	uint64_t round_start;		/* of the last round, ns */
+	bool rounds_begun;
 };
 
 /* The layer's lines: errors always, the rest with -v (debug: -vv). */
@@ -80,17 +89,84 @@ static void probe_ctx_op(void *arg, enum rdma_client_op kind, uint32_t bytes,
 	probe_opstat_add(s, posted, done, bytes);
 }
 
+/* The next round (or the close) in DELAY_NS. */
+static void probe_ctx_round_later(struct probe_conn *c, uint64_t delay_ns)
+{
+	struct timeval tv = {
+		.tv_sec = (time_t)(delay_ns / 1000000000u),
+		.tv_usec = (suseconds_t)(delay_ns % 1000000000u / 1000u),
+	};
+
+	if (evtimer_add(c->round_timer, &tv))
+		rdma_client_abort(c->cl, "cannot arm the round timer");
+}
+
+static void probe_ctx_round_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct probe_conn *c = arg;
+	int ret;
+
+	(void)fd;
+	(void)what;
+	if (c->rounds.done >= c->rounds.want) {
+		rdma_client_close(c->cl);
+		return;
+	}
+	c->round_start = clock_now_ns();
+	ret = rdma_client_round(c->cl, c->o->size);
+	if (ret && ret != -ENOTCONN)
+		rdma_client_abort(c->cl, "cannot start a round");
+}
+
+/* The session is READY for the first time: the first round at once. */
+static void probe_ctx_state(void *arg, enum rdma_client_state from,
+			    enum rdma_client_state to,
+			    enum rdma_client_event ev)
+{
+	struct probe_conn *c = arg;
+
+	(void)from;
+	(void)ev;
+	if (to != RDMA_CLIENT_ST_READY || c->rounds_begun || !c->round_timer)
+		return;
+	c->rounds_begun = true;
+	probe_ctx_round_later(c, 0);
+}
+
+static void probe_ctx_round(void *arg, const struct rdma_client_round *r)
+{
+	struct probe_conn *c = arg;
+	uint64_t next, now;
+
+	probe_rounds_add(&c->rounds, r);
+	if (c->o->verbosity >= 0 && !c->o->json) {
+		probe_report_round(stdout, r);
+		fflush(stdout);
+	}
+	if (c->rounds.done >= c->rounds.want) {
+		probe_ctx_round_later(c, 0);
+		return;
+	}
+	next = c->round_start + (uint64_t)c->o->interval_ms * 1000000u;
+	now = clock_now_ns();
+	probe_ctx_round_later(c, next > now ? next - now : 0);
+}
+
 static void probe_ctx_done(void *arg, const struct rdma_client_outcome *o)
 {
 	struct probe_conn *c = arg;
 
 	(void)o;
+	if (c->round_timer)
+		evtimer_del(c->round_timer);
 	if (--c->ctx->active == 0)
 		event_base_loopbreak(c->ctx->base);
 }
 
 static const struct rdma_client_ops probe_ctx_ops = {
 	.op = probe_ctx_op,
+	.state = probe_ctx_state,
+	.round = probe_ctx_round,
 	.done = probe_ctx_done,
 };
 
@@ -100,6 +176,8 @@ static void probe_ctx_conn_free(struct probe_conn *c)
 {
 	if (!c)
 		return;
+	if (c->round_timer)
+		event_free(c->round_timer);
 	rdma_client_free(c->cl);
 	free(c);
 }
@@ -121,12 +199,22 @@ static int probe_ctx_conn_new(struct probe_ctx *ctx,
 	probe_opstat_init(&c->reads);
 	probe_opstat_init(&c->writes);
 	probe_opstat_init(&c->pings);
+	c->o = o;
+	probe_rounds_init(&c->rounds, o->rounds);
+	if (o->rounds) {
+		c->round_timer = evtimer_new(ctx->base, probe_ctx_round_cb, c);
+		if (!c->round_timer) {
+			free(c);
+			return -ENOMEM;
+		}
+	}
 
 	memset(&co, 0, sizeof(co));
 	memcpy(&co.dst, &d->dst, d->dst_len);
 	if (d->src_len)
 		memcpy(&co.src, &d->src, d->src_len);
 	co.rping = o->rping;
+	co.mesh = o->rounds != 0;
 	co.ops = o->ops;
 	co.size = o->size;
 	co.iters = o->iters;
@@ -144,7 +232,7 @@ static int probe_ctx_conn_new(struct probe_ctx *ctx,
 	ret = rdma_client_new(&c->cl, ctx->base, ctx->chan, &co,
 			      &probe_ctx_ops, c);
 	if (ret) {
-		free(c);
+		probe_ctx_conn_free(c);
 		return ret;
 	}
 	*out = c;
@@ -235,8 +323,13 @@ void probe_ctx_release(struct probe_ctx *ctx, struct probe_conn ***kept,
 {
 	unsigned int i;
 
-	for (i = 0; i < ctx->nconns; i++)
+	for (i = 0; i < ctx->nconns; i++) {
+		/* Events go while their loop is there. */
+		if (ctx->conns[i]->round_timer)
+			event_free(ctx->conns[i]->round_timer);
+		ctx->conns[i]->round_timer = NULL;
 		rdma_client_release(ctx->conns[i]->cl);
+	}
 	*kept = ctx->conns;
 	*nkept = ctx->nconns;
 	ctx->conns = NULL;
@@ -258,6 +351,7 @@ void probe_ctx_outcome(struct probe_conn *c, struct probe_outcome *o)
 	o->reads = &c->reads;
 	o->writes = &c->writes;
 	o->pings = &c->pings;
+	o->rounds = c->o->rounds ? &c->rounds : NULL;
 	o->idx = c->idx;
 	o->seed = co.seed;
 	o->conn_id = co.conn_id;

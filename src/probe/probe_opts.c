@@ -29,6 +29,8 @@ enum {
 	OPT_JSON,
 	OPT_PSK_FILE,
 	OPT_TARGETS,
+	OPT_ROUNDS,
+	OPT_INTERVAL,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +51,8 @@ static const struct option long_opts[] = {
 	{ "psk-file",	required_argument,	NULL, OPT_PSK_FILE },
 	{ "rping",	no_argument,		NULL, OPT_RPING },
 	{ "targets",	required_argument,	NULL, OPT_TARGETS },
+	{ "rounds",	required_argument,	NULL, OPT_ROUNDS },
+	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -96,6 +100,12 @@ static void usage(FILE *f)
 "                      connections each, instead of HOST: one a line,\n"
 "                      HOST, HOST:PORT or [IPV6]:PORT, '#' comments;\n"
 "                      at most %u; not with --all-sizes\n"
+"      --rounds N      a mesh session: one connection, N rounds (1 to %u)\n"
+"                      of an RDMA WRITE of -s bytes and a READ back, each\n"
+"                      verified; not with --rping, --targets, --op, -n,\n"
+"                      -D, -P, --depth, --all-sizes, --no-verify\n"
+"      --interval SECS between round starts (default %u, 0 allowed);\n"
+"                      needs --rounds\n"
 "  -q, --quiet         print errors only\n"
 "  -v, --verbose       log state transitions; twice: every operation\n"
 "  -h, --help          print this help and exit\n"
@@ -105,7 +115,8 @@ static void usage(FILE *f)
 		PROTO_DEFAULT_PORT, PROBE_RPING_DEFAULT_PORT,
 		PROBE_RPING_DEFAULT_SIZE, PROBE_DEFAULT_ITERS, PROBE_ITERS_MAX,
 		PROBE_DURATION_ITERS, PROBE_DEFAULT_TIMEOUT_MS / 1000,
-		PROBE_TARGETS_MAX);
+		PROBE_TARGETS_MAX, PROBE_ROUNDS_MAX,
+		PROBE_DEFAULT_INTERVAL_MS / 1000);
 #define PROBE_X_HELP(name, code, text) fprintf(f, "  %2d  %s\n", code, text);
 	RDMA_CLIENT_FAILS(PROBE_X_HELP)
 #undef PROBE_X_HELP
@@ -132,6 +143,23 @@ int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms)
 	if (m < 1 || m > max_ms)
 		return -ERANGE;
 	*ms = (uint32_t)m;
+	return 0;
+}
+
+/* --interval: seconds, 0 allowed.  0, -EINVAL or -ERANGE. */
+static int parse_interval(const char *s, uint32_t *ms)
+{
+	char *end;
+	double v;
+	int ret;
+
+	ret = probe_parse_seconds(s, PROBE_TIMEOUT_MAX_MS, ms);
+	if (ret != -ERANGE)
+		return ret;
+	v = strtod(s, &end);
+	if (v != 0)
+		return ret;
+	*ms = 0;
 	return 0;
 }
 
@@ -173,7 +201,8 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err)
 {
 	bool port_set = false, size_set = false, op_set = false;
-	bool quiet = false, iters_set = false;
+	bool quiet = false, iters_set = false, interval_set = false;
+	bool parallel_set = false, depth_set = false;
 	char range[96];
 	uint64_t v;
 	int c, ret;
@@ -185,6 +214,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	o->parallel = 1;
 	o->depth = 1;
 	o->verify = true;
+	o->interval_ms = PROBE_DEFAULT_INTERVAL_MS;
 
 	optind = 0;	/* GNU: full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -261,6 +291,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				return bad(err, "--parallel", optarg, range);
 			}
 			o->parallel = (uint32_t)v;
+			parallel_set = true;
 			break;
 		case OPT_DEPTH:
 			ret = parse_uint(optarg, 1, PROBE_DEPTH_MAX, 10, &v);
@@ -271,6 +302,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				return bad(err, "--depth", optarg, range);
 			}
 			o->depth = (uint32_t)v;
+			depth_set = true;
 			break;
 		case OPT_ALL_SIZES:
 			o->all_sizes = true;
@@ -319,6 +351,27 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 					   "needs a file name (- for stdin)");
 			o->targets = optarg;
 			break;
+		case OPT_ROUNDS:
+			ret = parse_uint(optarg, 1, PROBE_ROUNDS_MAX, 10, &v);
+			if (ret) {
+				snprintf(range, sizeof(range),
+					 "must be a number from 1 to %u",
+					 PROBE_ROUNDS_MAX);
+				return bad(err, "--rounds", optarg, range);
+			}
+			o->rounds = (uint32_t)v;
+			break;
+		case OPT_INTERVAL:
+			ret = parse_interval(optarg, &o->interval_ms);
+			if (ret == -EINVAL)
+				return bad(err, "--interval", optarg,
+					   "not a number of seconds "
+					   "(examples: 1, 0.2, 0)");
+			if (ret)
+				return bad(err, "--interval", optarg,
+					   "must be from 0 to 3600 seconds");
+			interval_set = true;
+			break;
 		case 'q':
 			quiet = true;
 			break;
@@ -363,6 +416,30 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	if (o->rping && !o->verify)
 		return usage_err(err, "--no-verify cannot be used with --rping",
 				 NULL);
+	if (interval_set && !o->rounds)
+		return usage_err(err, "--interval needs --rounds", NULL);
+	if (o->rounds) {
+		const char *with = o->rping ? "--rping" :
+				   o->targets ? "--targets" :
+				   op_set ? "--op" :
+				   iters_set ? "--iters" :
+				   o->duration_ms ? "--duration" :
+				   o->all_sizes ? "--all-sizes" :
+				   parallel_set ? "--parallel" :
+				   depth_set ? "--depth" :
+				   !o->verify ? "--no-verify" : NULL;
+
+		if (with) {
+			fprintf(err, "rdma-probe: --rounds cannot be used with "
+				"%s (a mesh session is one connection, a WRITE "
+				"and a READ back per round, each verified)\n",
+				with);
+			fprintf(err, "Try 'rdma-probe --help' for more "
+				"information.\n");
+			return -EINVAL;
+		}
+		o->iters = 1;
+	}
 	if (o->duration_ms && !iters_set)
 		o->iters = PROBE_DURATION_ITERS;
 	if (o->targets && o->all_sizes)

@@ -113,6 +113,50 @@ static void figures(const struct probe_opstat *s, struct probe_figures *f)
 	}
 }
 
+/* ---- mesh session rounds --------------------------------------------- */
+
+void probe_rounds_init(struct probe_rounds *s, uint32_t want)
+{
+	memset(s, 0, sizeof(*s));
+	s->want = want;
+	probe_hist_init(&s->lat);
+}
+
+void probe_rounds_add(struct probe_rounds *s,
+		      const struct rdma_client_round *r)
+{
+	if (r->result != RDMA_CLIENT_FAIL_NONE && !s->mismatch++) {
+		s->first_bad = r->round;
+		s->first_bad_offset = r->bad_offset;
+	}
+	s->done++;
+	probe_hist_add(&s->lat, r->write_ns + r->read_ns);
+}
+
+static const char *fmt_ns(char *buf, size_t len, uint64_t ns);
+
+void probe_report_round(FILE *f, const struct rdma_client_round *r)
+{
+	char w[32], rd[32], bad[48] = "verified";
+
+	if (r->result != RDMA_CLIENT_FAIL_NONE)
+		snprintf(bad, sizeof(bad), "MISMATCH at offset %u",
+			 r->bad_offset);
+	fprintf(f, "round %u: %u bytes written and read back, %s, write %s "
+		"read %s\n", r->round, r->size, bad,
+		fmt_ns(w, sizeof(w), r->write_ns),
+		fmt_ns(rd, sizeof(rd), r->read_ns));
+}
+
+/* The outcome's class, a round's mismatch counted. */
+static enum rdma_client_fail outcome_fail(const struct probe_outcome *o)
+{
+	if (o->rounds && o->rounds->mismatch &&
+	    rdma_client_fsm_fail_worse(RDMA_CLIENT_FAIL_MISMATCH, o->fail))
+		return RDMA_CLIENT_FAIL_MISMATCH;
+	return o->fail;
+}
+
 /* ---- runs ------------------------------------------------------------ */
 
 /* Heap-allocated merge of one kind over every connection of a run. */
@@ -164,8 +208,9 @@ enum rdma_client_fail probe_run_worst(const struct probe_run *r)
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++)
-		if (rdma_client_fsm_fail_worse(r->outcomes[i].fail, worst))
-			worst = r->outcomes[i].fail;
+		if (rdma_client_fsm_fail_worse(outcome_fail(&r->outcomes[i]),
+					       worst))
+			worst = outcome_fail(&r->outcomes[i]);
 	return worst;
 }
 
@@ -199,7 +244,7 @@ static unsigned int run_failed(const struct probe_run *r)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < r->n; i++)
-		n += r->outcomes[i].fail != RDMA_CLIENT_FAIL_NONE;
+		n += outcome_fail(&r->outcomes[i]) != RDMA_CLIENT_FAIL_NONE;
 	return n;
 }
 
@@ -443,6 +488,47 @@ static void verification_line(FILE *f, const struct probe_run *r)
 	fputc('\n', f);
 }
 
+/* --rounds: the session, its rounds and their verdict. */
+static void rounds_report(FILE *f, const struct probe_run *r)
+{
+	const struct probe_opts *opts = r->opts;
+	const struct probe_outcome *o = &r->outcomes[0];
+	const struct probe_rounds *s = o->rounds;
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f, "  %-14s mesh session, %u rounds of %u bytes (WRITE, then "
+		"READ back), interval %u.%03u s, seed 0x%016" PRIx64 "\n",
+		"operations", opts->rounds, opts->size,
+		opts->interval_ms / 1000, opts->interval_ms % 1000, opts->seed);
+	phases_line(f, r);
+	if (s && s->done) {
+		fprintf(f, "  %-14s %u of %u: %u verified, %u mismatched\n",
+			"rounds", s->done, s->want, s->done - s->mismatch,
+			s->mismatch);
+		fprintf(f, "  %-14s min %s, p50 %s, p99 %s, max %s (WRITE + "
+			"READ)\n", "round time",
+			fmt_ns(a, sizeof(a), s->lat.min),
+			fmt_ns(b, sizeof(b), probe_hist_percentile(&s->lat, 50)),
+			fmt_ns(c, sizeof(c), probe_hist_percentile(&s->lat, 99)),
+			fmt_ns(d, sizeof(d), s->lat.max));
+	}
+	fprintf(f, "  %-14s ", "verification");
+	if (o->fail != RDMA_CLIENT_FAIL_NONE)
+		fprintf(f, "FAILED (exit %d, %s): %s\n", probe_run_exit(r),
+			rdma_client_fsm_fail_str(probe_run_worst(r)),
+			o->error);
+	else if (s && s->mismatch)
+		fprintf(f, "FAILED (exit %d, %s): %u of %u rounds read back "
+			"other data; the first, round %u, at offset %u\n",
+			probe_run_exit(r),
+			rdma_client_fsm_fail_str(probe_run_worst(r)),
+			s->mismatch, s->done, s->first_bad,
+			s->first_bad_offset);
+	else
+		fprintf(f, "OK: %u rounds, every byte read back as written\n",
+			s ? s->done : 0);
+}
+
 void probe_report(FILE *f, const char *target, const struct probe_run *r)
 {
 	const struct probe_opts *opts = r->opts;
@@ -466,6 +552,10 @@ void probe_report(FILE *f, const char *target, const struct probe_run *r)
 		fprintf(f, ", %u connections (%u failed)", r->n,
 			run_failed(r));
 	fputc('\n', f);
+	if (opts->rounds && r->n) {
+		rounds_report(f, r);
+		return;
+	}
 
 	if (opts->rping)
 		opname = "rping (server READ, then WRITE)";
@@ -544,6 +634,25 @@ static void json_kind(FILE *f, const struct probe_run *r, enum kind k,
 	*first = false;
 }
 
+/* "rounds": {...}: the first mismatch's round and offset are null
+ * without one. */
+static void json_rounds(FILE *f, const struct probe_rounds *s)
+{
+	fprintf(f, ", \"rounds\": {\"requested\": %u, \"done\": %u, "
+		"\"verified\": %u, \"mismatch\": %u, ", s->want, s->done,
+		s->done - s->mismatch, s->mismatch);
+	if (s->mismatch)
+		fprintf(f, "\"first_bad_round\": %u, \"first_bad_offset\": "
+			"%u, ", s->first_bad, s->first_bad_offset);
+	else
+		fputs("\"first_bad_round\": null, \"first_bad_offset\": null, ",
+		      f);
+	fprintf(f, "\"round_ns\": {\"min\": %" PRIu64 ", \"p50\": %" PRIu64
+		", \"p99\": %" PRIu64 ", \"max\": %" PRIu64 "}}",
+		s->done ? s->lat.min : 0, probe_hist_percentile(&s->lat, 50),
+		probe_hist_percentile(&s->lat, 99), s->lat.max);
+}
+
 static void json_conn(FILE *f, const struct probe_outcome *o, bool rping)
 {
 	bool first = true;
@@ -552,13 +661,15 @@ static void json_conn(FILE *f, const struct probe_outcome *o, bool rping)
 
 	fprintf(f, "{\"index\": %u, \"seed\": \"0x%016" PRIx64 "\", ",
 		o->idx, o->seed);
-	json_fail(f, o->fail);
+	json_fail(f, outcome_fail(o));
 	fputs(", \"error\": ", f);
 	json_str(f, o->fail == RDMA_CLIENT_FAIL_NONE ? NULL : o->error);
 	fputs(", \"last_state\": ", f);
 	json_str(f, rdma_client_fsm_state_str(o->last_state));
 	if (o->have_welcome)
 		fprintf(f, ", \"server_conn\": %" PRIu64, o->conn_id);
+	if (o->rounds)
+		json_rounds(f, o->rounds);
 	if (rping)
 		fprintf(f, ", \"pings_verified\": %u", o->pings_verified);
 	else
@@ -620,18 +731,24 @@ static void json_run(FILE *f, const struct probe_run *r)
 /* "protocol": ..., "options": {...},\n "latency_note": ... */
 static void json_options(FILE *f, const struct probe_opts *opts)
 {
+	char rounds[64] = "";
+
+	if (opts->rounds)
+		snprintf(rounds, sizeof(rounds), "\"rounds\": %u, "
+			 "\"interval_ms\": %u, ", opts->rounds,
+			 opts->interval_ms);
 	fprintf(f, "\"protocol\": \"%s\", \"options\": {\"op\": \"%s\", "
 		"\"size\": %u, \"all_sizes\": %s, \"iters\": %u, "
 		"\"duration_ms\": %u, \"parallel\": %u, \"depth\": %u, "
 		"\"verify\": %s, \"busy_poll\": %s, \"timeout_ms\": %u, "
-		"\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\"",
+		"%s\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\"",
 		opts->rping ? "rping" : "native",
 		opts->rping ? "both" : op_name(opts->ops), opts->size,
 		opts->all_sizes ? "true" : "false", opts->iters,
 		opts->duration_ms, opts->parallel,
 		opts->rping ? 1 : opts->depth, opts->verify ? "true" : "false",
 		opts->busy_poll ? "true" : "false", opts->timeout_ms,
-		opts->seed, opts->depth > 1 && !opts->rping ?
+		rounds, opts->seed, opts->depth > 1 && !opts->rping ?
 		"depth > 1: latency_ns is post-to-completion under load" :
 		"depth 1: latency_ns is the latency of single operations");
 }

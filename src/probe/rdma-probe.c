@@ -75,6 +75,20 @@ static int run_once(struct probe_ctx *ctx, const struct probe_opts *opts,
 	return 0;
 }
 
+/* A connection's failure, or its rounds' first mismatch, on stderr. */
+static void report_error(const char *target, const struct probe_outcome *o)
+{
+	const struct probe_rounds *s = o->rounds;
+
+	if (o->fail != RDMA_CLIENT_FAIL_NONE)
+		probe_err("%s: conn %u: %s", target, o->idx, o->error);
+	else if (s && s->mismatch)
+		probe_err("%s: conn %u: %u of %u rounds read back other data; "
+			  "the first, round %u, at offset %u", target, o->idx,
+			  s->mismatch, s->done, s->first_bad,
+			  s->first_bad_offset);
+}
+
 /* --all-sizes: 1, 2, 4 ... up to max, and max itself if it is not a
  * power of two.  Returns the count written to sizes[]. */
 static unsigned int sweep_sizes(uint32_t max, uint32_t *sizes)
@@ -263,9 +277,7 @@ int main(int argc, char **argv)
 			fflush(stdout);
 		}
 		for (j = 0; j < runs[i].n; j++)
-			if (runs[i].outcomes[j].fail != RDMA_CLIENT_FAIL_NONE)
-				probe_err("%s: conn %u: %s", target, j,
-					  runs[i].outcomes[j].error);
+			report_error(target, &runs[i].outcomes[j]);
 		/* A sweep stops at the first size that fails. */
 		if (c || ctx.interrupted)
 			break;

@@ -21,6 +21,7 @@
 #include "container_of.h"
 #include "rdma_client.h"
 #include "rdma_client_conn.h"
+#include "rdma_client_mesh.h"
 #include "rdma_client_native.h"
 #include "rdma_client_rping.h"
 #include "rdma_dev.h"
@@ -296,8 +297,19 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 			ev = RDMA_CLIENT_EV_DISCONNECTED;
 		}
 	}
+	if (a & RDMA_CLIENT_ACT_ROUND_WRITE)
+		ev = rdma_client_mesh_write(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_ROUND_READ)
+		ev = rdma_client_mesh_read(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_ROUND_CHECK)
+		ev = rdma_client_mesh_check(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_STOP_TIMER)
+		evtimer_del(c->timer);
 	if (a & RDMA_CLIENT_ACT_FINISH)
 		rdma_client_finish(c);
+	/* Last: the embedder may ask for the next round from it. */
+	if (a & RDMA_CLIENT_ACT_ROUND_REPORT)
+		rdma_client_mesh_report(c, st->iter);
 	return ev;
 }
 
@@ -400,7 +412,10 @@ static void rdma_client_wc(void *arg, const struct ibv_wc *wc)
 		break;
 	case RDMA_WR_READ:
 	case RDMA_WR_WRITE:
-		if (!c->o.rping && c->slot_posted)
+		if (c->o.mesh) {
+			rdma_client_mesh_done(c, clock_now_ns());
+			rdma_client_feed(c, RDMA_CLIENT_EV_OP_DONE);
+		} else if (!c->o.rping && c->slot_posted)
 			rdma_client_op_done(c, wc);
 		break;
 	default:
@@ -514,6 +529,11 @@ static enum rdma_client_event rdma_client_rejected(struct rdma_client *c,
 	} else if (proto_reject_decode(e->pdata, e->pdata_len, &rej, &why)) {
 		rdma_client_conn_error(c, "rejected by server (unreadable "
 				       "reason: %s)", why);
+	} else if (c->o.mesh &&
+		   rdma_client_fsm_mesh_refused(rej.reason, rej.text)) {
+		rdma_client_conn_reason(c, proto_reject_reason_str(rej.reason));
+		rdma_client_conn_error(c, "server does not support mesh "
+				       "sessions (rdmad before 0.2)");
 	} else if (rej.text[0]) {
 		reason = proto_reject_reason_str(rej.reason);
 		rdma_client_conn_reason(c, reason);
@@ -671,6 +691,14 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 		return -ENOMEM;
 	c->o = *o;
 	c->o.name[sizeof(c->o.name) - 1] = '\0';
+	if (c->o.rping)
+		c->o.mesh = false;
+	if (c->o.mesh) {
+		c->o.ops = PROTO_OP_READ | PROTO_OP_WRITE;
+		c->o.iters = 1;
+		c->o.depth = 1;
+		c->o.duration_ms = 0;
+	}
 	if (!c->o.depth || c->o.rping)
 		c->o.depth = 1;
 	c->ops = ops;
@@ -679,7 +707,9 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 	c->chan = chan;
 	c->cmh.event = rdma_client_cm_event;
 	rdma_client_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
-	rdma_client_fsm_pipeline(&c->fsm, c->o.depth, o->duration_ms != 0);
+	rdma_client_fsm_pipeline(&c->fsm, c->o.depth, c->o.duration_ms != 0);
+	if (c->o.mesh)
+		rdma_client_fsm_mesh(&c->fsm);
 	c->fsm.on_transition = rdma_client_transition;
 	c->fsm.arg = c;
 
@@ -717,6 +747,48 @@ void rdma_client_abort(struct rdma_client *c, const char *why)
 	rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 }
 
+/* Whether the embedder may ask C for a round or its close now. */
+static int rdma_client_mesh_ready(const struct rdma_client *c)
+{
+	if (!c->o.mesh)
+		return -ENOTCONN;
+	switch (c->fsm.state) {
+	case RDMA_CLIENT_ST_READY:
+		return c->finished ? -ENOTCONN : 0;
+	case RDMA_CLIENT_ST_ROUND_WRITE:
+	case RDMA_CLIENT_ST_ROUND_READ:
+	case RDMA_CLIENT_ST_ROUND_CHECK:
+		return -EBUSY;
+	default:
+		return -ENOTCONN;
+	}
+}
+
+int rdma_client_round(struct rdma_client *c, uint32_t size)
+{
+	int ret = rdma_client_mesh_ready(c);
+
+	if (ret)
+		return ret;
+	if (!size || size > c->o.size || size > c->desc.len)
+		return -EINVAL;
+	c->rnd.size = size;
+	rdma_client_feed(c, RDMA_CLIENT_EV_ROUND);
+	return 0;
+}
+
+int rdma_client_close(struct rdma_client *c)
+{
+	int ret = rdma_client_mesh_ready(c);
+
+	if (ret)
+		return ret;
+	rdma_client_conn_log(c, LOG_INFO, "closing after %u rounds",
+			     c->fsm.rounds);
+	rdma_client_feed(c, RDMA_CLIENT_EV_CLOSE);
+	return 0;
+}
+
 bool rdma_client_finished(const struct rdma_client *c)
 {
 	return c->finished;
@@ -746,6 +818,8 @@ void rdma_client_outcome(const struct rdma_client *c,
 	o->reads_verified = f->reads_done;
 	o->writes_done = f->writes_done;
 	o->pings_verified = f->pings_done;
+	o->rounds = f->rounds;
+	o->rounds_bad = f->rounds_bad;
 }
 
 /* The layer's teardown order: events, QP with its buffers, CQ and PD,

@@ -21,6 +21,16 @@
  *   rdma_client_native.c  the native session: HELLO, welcome, AUTH, DESC,
  *                         READ/WRITE posting and checks, DONE, RESULT
  *   rdma_client_rping.c   the rping session: adverts, sink check
+ *   rdma_client_mesh.c    mesh rounds: WRITE, READ back, check, report
+ *
+ * A mesh session (opts.mesh) stays up after DESC: the connection is READY
+ * and runs a round (WRITE of pattern(seed, round), READ back, check) each
+ * time the embedder calls rdma_client_round(), its result through
+ * ops->round, until rdma_client_close() (a clean end), rdma_client_abort()
+ * or a failure.  No deadline runs while READY; each round's operations
+ * have the step deadline.  A server that does not know mesh sessions
+ * refuses the HELLO: the REJECTED class, "server does not support mesh
+ * sessions (rdmad before 0.2)".
  *
  * Life: rdma_client_new(), rdma_client_start(), then callbacks from the
  * loop until ops->done; rdma_client_release() frees the RDMA resources at
@@ -53,6 +63,15 @@ void rdma_client_start(struct rdma_client *c);
 /* Fail the connection from outside (a signal, a shutdown); WHY is a
  * static string, its short reason and message.  Nothing once over. */
 void rdma_client_abort(struct rdma_client *c, const char *why);
+/*
+ * Mesh: run one round of SIZE bytes (1 .. the DESC buffer's length, and at
+ * most opts.size).  0, -ENOTCONN (not a mesh session, or not READY yet or
+ * any more), -EBUSY (a round is in flight), -EINVAL (size).
+ */
+int rdma_client_round(struct rdma_client *c, uint32_t size);
+/* Mesh: end a READY session cleanly (disconnect; done with
+ * RDMA_CLIENT_FAIL_NONE).  0, -ENOTCONN or -EBUSY as above. */
+int rdma_client_close(struct rdma_client *c);
 /* busy_poll: take the completions there are now; their count. */
 int rdma_client_poll(struct rdma_client *c);
 /* ops->done was called. */

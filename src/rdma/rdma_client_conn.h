@@ -66,6 +66,10 @@ struct rdma_client {
 	struct proto_desc desc;
 	uint32_t write_crc;
 
+	/* Mesh: the round in flight (or the last one). */
+	struct rdma_client_round rnd;
+	uint64_t rnd_posted;		/* of its current operation */
+
 	struct rdma_client_times t;
 	uint64_t ping_posted;
 	uint32_t pings_timed;

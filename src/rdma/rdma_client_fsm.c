@@ -93,6 +93,12 @@ enum rdma_client_event rdma_client_fsm_abort_event(uint8_t reason)
 	}
 }
 
+bool rdma_client_fsm_mesh_refused(uint8_t reason, const char *text)
+{
+	return reason == PROTO_REJ_BAD_HELLO && text &&
+	       strstr(text, "unknown flags") != NULL;
+}
+
 void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping,
 			  uint8_t ops, uint32_t iters, bool verify)
 {
@@ -115,6 +121,18 @@ void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
 	f->duration = duration;
 }
 
+void rdma_client_fsm_mesh(struct rdma_client_fsm *f)
+{
+	if (f->rping)
+		return;
+	f->mesh = true;
+	f->ops = PROTO_OP_READ | PROTO_OP_WRITE;
+	f->iters = 1;
+	f->verify = true;
+	f->depth = 1;
+	f->duration = false;
+}
+
 bool rdma_client_fsm_terminal(const struct rdma_client_fsm *f)
 {
 	return f->state == RDMA_CLIENT_ST_DONE ||
@@ -130,6 +148,10 @@ bool rdma_client_fsm_connected(enum rdma_client_state s)
 	case RDMA_CLIENT_ST_RESULT:
 	case RDMA_CLIENT_ST_RPING_SRC:
 	case RDMA_CLIENT_ST_RPING_SINK:
+	case RDMA_CLIENT_ST_READY:
+	case RDMA_CLIENT_ST_ROUND_WRITE:
+	case RDMA_CLIENT_ST_ROUND_READ:
+	case RDMA_CLIENT_ST_ROUND_CHECK:
 		return true;
 	default:
 		return false;
@@ -308,6 +330,30 @@ static void fsm_next_ping(struct rdma_client_fsm *f, enum rdma_client_event ev,
 	out->act |= RDMA_CLIENT_ACT_DISCONNECT | RDMA_CLIENT_ACT_ARM_TIMER;
 }
 
+/* DESC is in: a mesh session waits for the embedder (no deadline), a
+ * native one runs its operations. */
+static void fsm_desc_done(struct rdma_client_fsm *f, enum rdma_client_event ev,
+			  struct rdma_client_step *out)
+{
+	if (!f->mesh) {
+		fsm_next_op(f, ev, out);
+		return;
+	}
+	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_READY, ev);
+	out->act |= RDMA_CLIENT_ACT_STOP_TIMER;
+}
+
+/* A mesh round: its checked end, good or bad, back to READY. */
+static void fsm_round_end(struct rdma_client_fsm *f, enum rdma_client_event ev,
+			  struct rdma_client_step *out)
+{
+	out->iter = f->rounds++;
+	if (ev == RDMA_CLIENT_EV_CHECK_BAD)
+		f->rounds_bad++;
+	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_READY, ev);
+	out->act |= RDMA_CLIENT_ACT_STOP_TIMER | RDMA_CLIENT_ACT_ROUND_REPORT;
+}
+
 static void fsm_established(struct rdma_client_fsm *f,
 			    enum rdma_client_event ev,
 			    struct rdma_client_step *out)
@@ -315,7 +361,7 @@ static void fsm_established(struct rdma_client_fsm *f,
 	if (f->rping) {
 		fsm_next_ping(f, ev, out);
 	} else if (f->desc_ready) {
-		fsm_next_op(f, ev, out);
+		fsm_desc_done(f, ev, out);
 	} else {
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_DESC, ev);
 		out->act |= RDMA_CLIENT_ACT_ARM_TIMER;
@@ -376,7 +422,7 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		if (ev != RDMA_CLIENT_EV_DESC_OK)
 			return 0;
 		f->desc_ready = true;
-		fsm_next_op(f, ev, out);
+		fsm_desc_done(f, ev, out);
 		return 1;
 	case RDMA_CLIENT_ST_OPS:
 		if (ev == RDMA_CLIENT_EV_STOP) {
@@ -430,6 +476,42 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_VERIFY, ev);
 		out->act |= RDMA_CLIENT_ACT_VERIFY_SINK;
 		out->iter = f->pings_done;
+		return 1;
+	case RDMA_CLIENT_ST_READY:
+		if (ev == RDMA_CLIENT_EV_ROUND) {
+			rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_WRITE,
+						  ev);
+			out->act |= RDMA_CLIENT_ACT_ROUND_WRITE |
+				    RDMA_CLIENT_ACT_ARM_TIMER;
+			out->iter = f->rounds;
+			return 1;
+		}
+		if (ev != RDMA_CLIENT_EV_CLOSE)
+			return 0;
+		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_CLOSING, ev);
+		out->act |= RDMA_CLIENT_ACT_DISCONNECT |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
+		return 1;
+	case RDMA_CLIENT_ST_ROUND_WRITE:
+		if (ev != RDMA_CLIENT_EV_OP_DONE)
+			return 0;
+		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_READ, ev);
+		out->act |= RDMA_CLIENT_ACT_ROUND_READ |
+			    RDMA_CLIENT_ACT_ARM_TIMER;
+		out->iter = f->rounds;
+		return 1;
+	case RDMA_CLIENT_ST_ROUND_READ:
+		if (ev != RDMA_CLIENT_EV_OP_DONE)
+			return 0;
+		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_CHECK, ev);
+		out->act |= RDMA_CLIENT_ACT_ROUND_CHECK;
+		out->iter = f->rounds;
+		return 1;
+	case RDMA_CLIENT_ST_ROUND_CHECK:
+		if (ev != RDMA_CLIENT_EV_CHECK_OK &&
+		    ev != RDMA_CLIENT_EV_CHECK_BAD)
+			return 0;
+		fsm_round_end(f, ev, out);
 		return 1;
 	case RDMA_CLIENT_ST_CLOSING:
 		if (ev == RDMA_CLIENT_EV_DISCONNECTED) {

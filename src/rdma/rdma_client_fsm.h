@@ -12,6 +12,11 @@
  *               -> RESULT -> CLOSING -> DONE
  * rping flow:   IDLE -> ADDR -> ROUTE -> CONNECT -> RPING_SRC -> RPING_SINK
  *               -> VERIFY -> (RPING_SRC ...) -> CLOSING -> DONE
+ * Mesh flow:    IDLE -> ADDR -> ROUTE -> CONNECT -> DESC -> READY, then as
+ *               the embedder asks (ROUND): READY -> ROUND_WRITE ->
+ *               ROUND_READ -> ROUND_CHECK -> READY ...; CLOSE: READY ->
+ *               CLOSING -> DONE.  A round's mismatch is reported and the
+ *               connection stays READY; no deadline while READY.
  * In CONNECT, the server's answer (ACCEPTED) asks for ESTABLISH: the
  * driver readies the QP and checks the welcome, which is ESTABLISHED, or
  * ESTABLISHED_AUTH when the server wants proof of the key (SEND_AUTH
@@ -39,6 +44,10 @@
 	X(RESULT,	"result")					\
 	X(RPING_SRC,	"rping source go-ahead")			\
 	X(RPING_SINK,	"rping sink go-ahead")				\
+	X(READY,	"the next round")				\
+	X(ROUND_WRITE,	"round WRITE")					\
+	X(ROUND_READ,	"round READ")					\
+	X(ROUND_CHECK,	"round check")					\
 	X(CLOSING,	"disconnect")					\
 	X(DONE,		"done")						\
 	X(FAILED,	"failed")
@@ -69,7 +78,9 @@
 	X(STOP)			/* -D: this op kind's time is up */	\
 	X(LOCAL_ERR)		/* local resource or verbs failure */	\
 	X(SRV_TIMEOUT)		/* ABORT: a server deadline passed */	\
-	X(SRV_ABORT)		/* ABORT: server ended it (shutdown...) */
+	X(SRV_ABORT)		/* ABORT: server ended it (shutdown...) */ \
+	X(ROUND)		/* mesh: the embedder asks for a round */ \
+	X(CLOSE)		/* mesh: the embedder ends it cleanly */
 
 /*
  * X(name, code, description).  The code is rdma-probe's exit status for
@@ -128,6 +139,12 @@ enum rdma_client_fail {
 #define RDMA_CLIENT_ACT_VERIFY_SINK	(1u << 13)	/* sink == source? */
 #define RDMA_CLIENT_ACT_DISCONNECT	(1u << 14)
 #define RDMA_CLIENT_ACT_FINISH		(1u << 15)	/* terminal: stop */
+/* Mesh rounds (.iter: the round number). */
+#define RDMA_CLIENT_ACT_STOP_TIMER	(1u << 16)	/* no deadline */
+#define RDMA_CLIENT_ACT_ROUND_WRITE	(1u << 17)	/* pattern(round) */
+#define RDMA_CLIENT_ACT_ROUND_READ	(1u << 18)	/* read it back */
+#define RDMA_CLIENT_ACT_ROUND_CHECK	(1u << 19)	/* compare */
+#define RDMA_CLIENT_ACT_ROUND_REPORT	(1u << 20)	/* to the embedder */
 
 struct rdma_client_step {
 	uint32_t act;		/* RDMA_CLIENT_ACT_* */
@@ -146,6 +163,7 @@ struct rdma_client_fsm {
 	uint32_t iters;		/* per kind; with duration, the cap */
 	uint32_t depth;		/* native operations in flight, >= 1 */
 	bool duration;		/* run each kind until RDMA_CLIENT_EV_STOP */
+	bool mesh;		/* a mesh session: rounds on demand */
 	/* Progress. */
 	uint8_t cur_op;		/* PROTO_OP_READ/_WRITE in OPS and VERIFY */
 	uint32_t limit;		/* operations of cur_op to complete */
@@ -155,6 +173,8 @@ struct rdma_client_fsm {
 	uint32_t reads_done;
 	uint32_t writes_done;
 	uint32_t pings_done;	/* rping iterations verified */
+	uint32_t rounds;	/* mesh rounds completed (checked) */
+	uint32_t rounds_bad;	/* of them, mismatches */
 	/* Transition log: called by the setter on every state change. */
 	void (*on_transition)(void *arg, enum rdma_client_state from,
 			      enum rdma_client_state to,
@@ -174,6 +194,14 @@ void rdma_client_fsm_init(struct rdma_client_fsm *f, bool rping,
  */
 void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
 			      bool duration);
+
+/*
+ * A mesh session (HELLO flag MESH): READ|WRITE, one iteration, verified;
+ * after DESC the connection is READY and runs a round per
+ * RDMA_CLIENT_EV_ROUND (WRITE, READ back, check) until RDMA_CLIENT_EV_CLOSE.
+ * A mismatch (CHECK_BAD) ends the round, not the connection.
+ */
+void rdma_client_fsm_mesh(struct rdma_client_fsm *f);
 
 /*
  * Feed one event.  Fills *out with the actions to carry out.  Returns 0,
@@ -206,5 +234,11 @@ bool rdma_client_fsm_fail_worse(enum rdma_client_fail a,
  * reasons included (connection lost class).
  */
 enum rdma_client_event rdma_client_fsm_abort_event(uint8_t reason);
+/*
+ * A server's REJECT (enum proto_reject_reason, its text) of a mesh HELLO
+ * that means "this server does not know mesh sessions": an rdmad before
+ * 0.2 refuses the flag as a bad hello, "unknown flags".
+ */
+bool rdma_client_fsm_mesh_refused(uint8_t reason, const char *text);
 
 #endif /* RDMAD_RDMA_CLIENT_FSM_H */

@@ -20,7 +20,8 @@
 int rdma_client_native_bufs(struct rdma_client *c)
 {
 	const struct rdma_client_opts *o = &c->o;
-	size_t len = (size_t)o->size * o->depth;
+	/* Mesh: what is written, then what is read back. */
+	size_t len = (size_t)o->size * (o->mesh ? 2 : o->depth);
 	/* A READ's destination needs local write access; the server gets
 	 * no key of ours. */
 	int access = (o->ops & PROTO_OP_READ) ? IBV_ACCESS_LOCAL_WRITE : 0;
@@ -34,7 +35,7 @@ int rdma_client_native_bufs(struct rdma_client *c)
 	c->sges = calloc(o->depth, sizeof(*c->sges));
 	if (!c->slot_posted || !c->wrs || !c->sges)
 		return -ENOMEM;
-	if (o->verify && (o->ops & PROTO_OP_READ)) {
+	if (o->verify && (o->ops & PROTO_OP_READ) && !o->mesh) {
 		c->ref = malloc(o->size);
 		if (!c->ref)
 			return -ENOMEM;
@@ -52,6 +53,8 @@ int rdma_client_native_hello(struct rdma_client *c, uint8_t *buf,
 	h.version = PROTO_VERSION;
 	h.ops = c->o.ops;
 	h.flags = c->o.verify ? PROTO_F_VERIFY : 0;
+	if (c->o.mesh)
+		h.flags |= PROTO_F_MESH;
 	h.size = c->o.size;
 	h.iters = c->o.iters;
 	h.seed = c->o.seed;

@@ -24,6 +24,10 @@ struct rdma_client_opts {
 	struct sockaddr_storage dst;	/* the server, with its port */
 	struct sockaddr_storage src;	/* ss_family 0: rdma_cm picks */
 	bool rping;		/* the rping protocol, else rdmad's native */
+	/* A mesh session (native): HELLO flag MESH, READ|WRITE, 1
+	 * iteration, size the largest round; after DESC the connection
+	 * waits READY for rdma_client_round() and rdma_client_close(). */
+	bool mesh;
 	uint8_t ops;		/* native: PROTO_OP_READ | PROTO_OP_WRITE */
 	uint32_t size;		/* bytes per operation */
 	uint32_t iters;		/* per kind; with duration_ms, a cap */
@@ -79,6 +83,20 @@ struct rdma_client_outcome {
 	uint32_t reads_verified;
 	uint32_t writes_done;
 	uint32_t pings_verified;
+	uint32_t rounds;		/* mesh rounds checked */
+	uint32_t rounds_bad;		/* of them, mismatches */
+};
+
+/* A mesh round's result (rdma_client_round). */
+struct rdma_client_round {
+	uint32_t round;		/* 0, 1, ... */
+	uint32_t size;		/* bytes written and read back */
+	/* RDMA_CLIENT_FAIL_NONE, or RDMA_CLIENT_FAIL_MISMATCH with
+	 * bad_offset (a completion error ends the connection instead). */
+	int result;
+	uint32_t bad_offset;	/* first differing byte */
+	uint64_t write_ns;	/* post to completion */
+	uint64_t read_ns;
 };
 
 struct rdma_client_ops {
@@ -89,6 +107,9 @@ struct rdma_client_ops {
 	/* The state machine moved (optional). */
 	void (*state)(void *arg, enum rdma_client_state from,
 		      enum rdma_client_state to, enum rdma_client_event ev);
+	/* Mesh: a round was checked (optional).  rdma_client_round and
+	 * rdma_client_close may be called from it. */
+	void (*round)(void *arg, const struct rdma_client_round *r);
 	/* The connection is over (DONE or FAILED); once. */
 	void (*done)(void *arg, const struct rdma_client_outcome *o);
 };

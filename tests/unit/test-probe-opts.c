@@ -167,6 +167,34 @@ static void test_bad(void)
 		  "be used with --targets" },
 		{ ARGS("--targets", ""), "--targets ''" },
 		{ ARGS("-P", "2"), "missing HOST (or --targets FILE)" },
+		{ ARGS("--rounds", "0", "h"), "--rounds '0'" },
+		{ ARGS("--rounds", "1000001", "h"), "--rounds '1000001'" },
+		{ ARGS("--rounds", "x", "h"), "--rounds 'x'" },
+		{ ARGS("--rounds", "2", "--interval", "-1", "h"),
+		  "--interval '-1'" },
+		{ ARGS("--rounds", "2", "--interval", "3601", "h"),
+		  "--interval '3601'" },
+		{ ARGS("--rounds", "2", "--interval", "nan", "h"),
+		  "--interval 'nan'" },
+		{ ARGS("--interval", "1", "h"), "--interval needs --rounds" },
+		{ ARGS("--rounds", "2", "--rping", "h"),
+		  "--rounds cannot be used with --rping" },
+		{ ARGS("--rounds", "2", "--targets", "f"),
+		  "--rounds cannot be used with --targets" },
+		{ ARGS("--rounds", "2", "--op", "read", "h"),
+		  "--rounds cannot be used with --op" },
+		{ ARGS("--rounds", "2", "-n", "3", "h"),
+		  "--rounds cannot be used with --iters" },
+		{ ARGS("--rounds", "2", "-D", "1", "h"),
+		  "--rounds cannot be used with --duration" },
+		{ ARGS("--rounds", "2", "--all-sizes", "h"),
+		  "--rounds cannot be used with --all-sizes" },
+		{ ARGS("--rounds", "2", "-P", "1", "h"),
+		  "--rounds cannot be used with --parallel" },
+		{ ARGS("--rounds", "2", "--depth", "1", "h"),
+		  "--rounds cannot be used with --depth" },
+		{ ARGS("--rounds", "2", "--no-verify", "h"),
+		  "--rounds cannot be used with --no-verify" },
 	};
 	struct probe_opts o;
 	size_t i;
@@ -181,6 +209,30 @@ static void test_bad(void)
 		if (ret != -EINVAL || !strstr(errbuf, cases[i].needle))
 			tap_diag("ret %d, message: %s", ret, errbuf);
 	}
+}
+
+static void test_rounds(void)
+{
+	struct probe_opts o;
+	int ret;
+
+	ret = parse(&o, ARGS("h"));
+	tap_ok(ret == 0 && o.rounds == 0 &&
+	       o.interval_ms == PROBE_DEFAULT_INTERVAL_MS,
+	       "no --rounds by default; the interval's default is 1 s");
+	ret = parse(&o, ARGS("--rounds", "5", "--interval", "0.2", "h"));
+	tap_ok(ret == 0 && o.rounds == 5 && o.interval_ms == 200 &&
+	       o.iters == 1 && o.size == PROBE_DEFAULT_SIZE && o.verify,
+	       "--rounds 5 --interval 0.2: one iteration, -s default kept");
+	ret = parse(&o, ARGS("--rounds=1000000", "--interval=0", "-s", "64",
+			     "--psk-file", "k", "-q", "--json", "-t", "2",
+			     "h"));
+	tap_ok(ret == 0 && o.rounds == PROBE_ROUNDS_MAX &&
+	       o.interval_ms == 0 && o.size == 64 && o.psk_file &&
+	       o.json && o.verbosity == -1 && o.timeout_ms == 2000,
+	       "--rounds with --interval 0, -s, --psk-file, -q, --json, -t");
+	ret = parse(&o, ARGS("--rounds", "3", "--interval", "3600", "h"));
+	tap_ok(ret == 0 && o.interval_ms == 3600000, "--interval 3600");
 }
 
 static void test_helpers(void)
@@ -225,6 +277,7 @@ int main(void)
 	test_defaults();
 	test_values();
 	test_bad();
+	test_rounds();
 	test_helpers();
 	test_help();
 	return tap_done();

@@ -810,6 +810,103 @@ static void test_json_checker(void)
 	       "the test's JSON checker rejects what it must");
 }
 
+/* --rounds: the per-round line, the summary, the exit, the JSON. */
+static void test_rounds(void)
+{
+	static const struct rdma_client_round r0 = {
+		.round = 0, .size = 64, .write_ns = 120000, .read_ns = 110000,
+	};
+	static const struct rdma_client_round r1 = {
+		.round = 1, .size = 64, .result = RDMA_CLIENT_FAIL_MISMATCH,
+		.bad_offset = 17, .write_ns = 130000, .read_ns = 100000,
+	};
+	static const struct rdma_client_times t = {
+		.start = 1000, .addr = 2000, .route = 3000,
+		.established = 4000, .desc = 5000, .ops_start = 6000,
+		.ops_end = 1006000, .disconnect = 1007000, .closed = 1008000,
+	};
+	struct probe_rounds *s = malloc(sizeof(*s));
+	struct probe_opts opts;
+	struct probe_outcome o = {
+		.last_state = RDMA_CLIENT_ST_DONE, .times = &t,
+		.have_welcome = true, .conn_id = 5, .max_size = 1048576,
+		.max_iters = 100000,
+	};
+	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
+	struct capture c;
+	char *got;
+
+	if (!s)
+		exit(99);
+	probe_report_round(capture_open(&c), &r0);
+	got = capture_close(&c);
+	same(got, "round 0: 64 bytes written and read back, verified, "
+	     "write 120.0 us read 110.0 us\n", "round line: verified");
+	free(got);
+	probe_report_round(capture_open(&c), &r1);
+	got = capture_close(&c);
+	same(got, "round 1: 64 bytes written and read back, MISMATCH at "
+	     "offset 17, write 130.0 us read 100.0 us\n",
+	     "round line: a mismatch and its offset");
+	free(got);
+
+	opts_native(&opts);
+	opts.size = 64;
+	opts.iters = 1;
+	opts.rounds = 3;
+	opts.interval_ms = 200;
+	probe_rounds_init(s, 3);
+	probe_rounds_add(s, &r0);
+	probe_rounds_add(s, &r0);
+	o.rounds = s;
+	tap_ok(probe_run_exit(&r) == 0 && s->done == 2 && !s->mismatch,
+	       "rounds: all verified, exit 0");
+	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	got = capture_close(&c);
+	same(got,
+"rdma-probe 10.0.0.1:7471: rdmad protocol v1, server connection 5 (limits: size 1048576, iterations 100000)\n"
+"  operations     mesh session, 3 rounds of 64 bytes (WRITE, then READ back), interval 0.200 s, seed 0x00000000000abcde\n"
+"  phases         resolve addr 1.0 us, resolve route 1.0 us, connect 1.0 us, descriptor 1.0 us, ops 1.000 ms, disconnect 1.0 us, total 1.007 ms\n"
+"  rounds         2 of 3: 2 verified, 0 mismatched\n"
+"  round time     min 230.0 us, p50 230.0 us, p99 230.0 us, max 230.0 us (WRITE + READ)\n"
+"  verification   OK: 2 rounds, every byte read back as written\n",
+	     "report rounds: every line");
+	free(got);
+
+	probe_rounds_add(s, &r1);
+	probe_rounds_add(s, &r0);
+	tap_ok(probe_run_exit(&r) == 9 && probe_run_worst(&r) ==
+	       RDMA_CLIENT_FAIL_MISMATCH && s->mismatch == 1 &&
+	       s->first_bad == 1 && s->first_bad_offset == 17,
+	       "rounds: a mismatch in a clean session is exit 9, its round "
+	       "and offset kept");
+	o.fail = RDMA_CLIENT_FAIL_COMPLETION;
+	tap_ok(probe_run_exit(&r) == 9, "rounds: a mismatch outranks a "
+	       "lost connection");
+	o.fail = RDMA_CLIENT_FAIL_NONE;
+	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	got = capture_close(&c);
+	tap_ok(strstr(got, "  verification   FAILED (exit 9, data mismatch): "
+		      "1 of 4 rounds read back other data; the first, round "
+		      "1, at offset 17\n") != NULL, "report rounds: the "
+	       "mismatch's verdict");
+	free(got);
+	probe_report_json(capture_open(&c), &opts, "10.0.0.1:7471", &r, 1, 9);
+	got = capture_close(&c);
+	tap_ok(json_valid(got) && strstr(got, "\"rounds\": 3, "
+		      "\"interval_ms\": 200, ") &&
+	       strstr(got, "\"exit_code\": 9, \"class\": \"mismatch\"") &&
+	       strstr(got, "\"rounds\": {\"requested\": 3, \"done\": 4, "
+		      "\"verified\": 3, \"mismatch\": 1, "
+		      "\"first_bad_round\": 1, \"first_bad_offset\": 17, "
+		      "\"round_ns\": {\"min\": 230000, "),
+	       "json rounds: options, class and the rounds object");
+	if (!json_valid(got) || !strstr(got, "\"round_ns\""))
+		tap_diag("%s", got);
+	free(got);
+	free(s);
+}
+
 int main(void)
 {
 	test_json_checker();
@@ -820,5 +917,6 @@ int main(void)
 	test_report_options();
 	test_json();
 	test_mesh();
+	test_rounds();
 	return tap_done();
 }

@@ -486,6 +486,8 @@ static void test_worse(void)
  * verified), the rping ones with rping, 1 iteration.
  */
 
+#define MESH_END	(ACT(STOP_TIMER) | ACT(ROUND_REPORT))
+
 /* The expected events of each state, as reached. */
 static const struct legal {
 	enum rdma_client_state s;
@@ -510,6 +512,13 @@ static const struct legal {
 	{ ST(RPING_SINK), EV(GO_AHEAD), ST(VERIFY), ACT(VERIFY_SINK) },
 	{ ST(CLOSING), EV(DISCONNECTED), ST(DONE), ACT(FINISH) },
 	{ ST(CLOSING), EV(TIMEOUT), ST(FAILED), ACT(FINISH) },
+	/* Mesh (reached with a mesh fsm). */
+	{ ST(READY), EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T },
+	{ ST(READY), EV(CLOSE), ST(CLOSING), ACT(DISCONNECT) | T },
+	{ ST(ROUND_WRITE), EV(OP_DONE), ST(ROUND_READ), ACT(ROUND_READ) | T },
+	{ ST(ROUND_READ), EV(OP_DONE), ST(ROUND_CHECK), ACT(ROUND_CHECK) },
+	{ ST(ROUND_CHECK), EV(CHECK_OK), ST(READY), MESH_END },
+	{ ST(ROUND_CHECK), EV(CHECK_BAD), ST(READY), MESH_END },
 };
 
 /* The class of each failure event; CONN_ERR, DISCONNECTED and TIMEOUT
@@ -560,6 +569,8 @@ static struct expect expect_of(enum rdma_client_state s,
 		return x;
 	up = s == ST(DESC) || s == ST(OPS) || s == ST(VERIFY) ||
 	     s == ST(RESULT) || s == ST(RPING_SRC) || s == ST(RPING_SINK) ||
+	     s == ST(READY) || s == ST(ROUND_WRITE) || s == ST(ROUND_READ) ||
+	     s == ST(ROUND_CHECK) ||
 	     (s == ST(CONNECT) && (e == EV(PROTO_ERR) || e == EV(KEY_ERR)));
 	x.fail = err_class[e];
 	if (x.fail == FAIL(NONE)) {
@@ -585,9 +596,22 @@ static struct expect expect_of(enum rdma_client_state s,
 
 static void reach_any(struct rdma_client_fsm *f, enum rdma_client_state s)
 {
+	static const enum rdma_client_event mesh_path[] = {
+		EV(ESTABLISHED), EV(DESC_OK), EV(ROUND), EV(OP_DONE),
+		EV(OP_DONE),
+	};
 	struct rdma_client_step st;
+	size_t i;
 
-	if (s == ST(RPING_SRC) || s == ST(RPING_SINK)) {
+	if (s == ST(READY) || s == ST(ROUND_WRITE) || s == ST(ROUND_READ) ||
+	    s == ST(ROUND_CHECK)) {
+		init(f, false, RW, 1, true);
+		rdma_client_fsm_mesh(f);
+		run(f, setup, 3, "setup");
+		for (i = 0; i < sizeof(mesh_path) / sizeof(mesh_path[0]) &&
+			    f->state != s; i++)
+			rdma_client_fsm_step(f, mesh_path[i], &st);
+	} else if (s == ST(RPING_SRC) || s == ST(RPING_SINK)) {
 		init(f, true, 0, 1, true);
 		run(f, setup, 3, "setup");
 		rdma_client_fsm_step(f, EV(ESTABLISHED), &st);
@@ -805,6 +829,152 @@ static void test_duration(void)
 	       "a late STOP is ignored");
 }
 
+#define MESH_ROUND							\
+	{ EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T, 0 },	\
+	{ EV(OP_DONE), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },	\
+	{ EV(OP_DONE), ST(ROUND_CHECK), ACT(ROUND_CHECK), 0 }
+
+static void mesh_init(struct rdma_client_fsm *f, bool rping, uint8_t ops,
+		      uint32_t iters, bool verify)
+{
+	init(f, rping, ops, iters, verify);
+	rdma_client_fsm_mesh(f);
+}
+
+static void test_mesh(void)
+{
+	static const struct row rows[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		/* READY: no deadline while the embedder waits. */
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		MESH_ROUND,
+		/* A mismatch ends the round, not the connection. */
+		{ EV(CHECK_BAD), ST(READY), MESH_END, 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		{ EV(CLOSE), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(DONE), ACT(FINISH), 0 },
+	};
+	static const struct row early_desc[] = {
+		{ EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH), 0 },
+		{ EV(DESC_OK), ST(CONNECT), 0, 0 },
+		{ EV(ESTABLISHED_AUTH), ST(READY),
+		  ACT(SEND_AUTH) | ACT(STOP_TIMER), 0 },
+	};
+	static const struct row lost[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		{ EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T, 0 },
+		{ EV(WC_ERR), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(FAILED), ACT(FINISH), 0 },
+	};
+	static const struct row slow[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T, 0 },
+		{ EV(OP_DONE), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },
+		{ EV(TIMEOUT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+	};
+	static const struct row aborted[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(LOCAL_ERR), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(FAILED), ACT(FINISH), 0 },
+	};
+	static const struct row drained[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(SRV_ABORT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+	};
+	static const struct row stray[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(RESULT_OK), ST(CLOSING), ACT(DISCONNECT) | T, -EPROTO },
+	};
+	struct rdma_client_step st;
+	struct rdma_client_fsm f;
+	bool ok;
+
+	mesh_init(&f, false, PROTO_OP_READ, 7, false);
+	tap_ok(f.mesh && f.ops == RW && f.iters == 1 && f.verify &&
+	       f.depth == 1, "mesh: READ|WRITE, 1 iteration, verified, "
+	       "depth 1 whatever was asked");
+	ok = RUN(&f, setup, "setup") && RUN(&f, rows, "mesh");
+	tap_ok(ok && f.fail == FAIL(NONE) && f.rounds == 3 &&
+	       f.rounds_bad == 1, "mesh: DESC -> READY, rounds of WRITE, "
+	       "READ, check; a mismatch stays READY; CLOSE is a clean end "
+	       "(%u rounds, %u bad)", f.rounds, f.rounds_bad);
+	mesh_init(&f, false, RW, 1, true);
+	run(&f, setup, 3, "setup");
+	for (ok = true; ok && f.rounds < 2;) {
+		ok = rdma_client_fsm_step(&f, f.state == ST(DESC) ||
+					  f.state == ST(CONNECT) ?
+					  (f.state == ST(CONNECT) ?
+					   EV(ESTABLISHED) : EV(DESC_OK)) :
+					  f.state == ST(READY) ? EV(ROUND) :
+					  f.state == ST(ROUND_CHECK) ?
+					  EV(CHECK_OK) : EV(OP_DONE), &st) == 0;
+		if (f.state == ST(READY) && (st.act & ACT(ROUND_REPORT)) &&
+		    st.iter != f.rounds - 1)
+			ok = false;
+		if ((st.act & (ACT(ROUND_WRITE) | ACT(ROUND_READ) |
+			       ACT(ROUND_CHECK))) && st.iter != f.rounds)
+			ok = false;
+	}
+	tap_ok(ok, "mesh: every round action and report carries the round "
+	       "number, 0, 1, ...");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, early_desc, "early desc");
+	tap_ok(ok, "mesh: DESC before the keyed ESTABLISHED: AUTH and READY");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, lost, "lost");
+	tap_ok(ok && f.fail == FAIL(COMPLETION) &&
+	       f.fail_state == ST(ROUND_WRITE) && f.rounds == 1,
+	       "mesh: a completion error in a round ends the connection "
+	       "(completion class)");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, slow, "slow");
+	tap_ok(ok && f.fail == FAIL(TIMEOUT) && f.fail_state == ST(ROUND_READ),
+	       "mesh: a round past the step deadline times out");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, aborted, "aborted");
+	tap_ok(ok && f.fail == FAIL(LOCAL) && f.fail_state == ST(READY),
+	       "mesh: an abort while READY disconnects, local class");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, drained, "drained");
+	tap_ok(ok && f.fail == FAIL(COMPLETION),
+	       "mesh: the server's ABORT (shutdown) while READY: connection "
+	       "lost class");
+	mesh_init(&f, false, RW, 1, true);
+	ok = RUN(&f, setup, "setup") && RUN(&f, stray, "stray");
+	tap_ok(ok && f.fail == FAIL(PROTOCOL),
+	       "mesh: a RESULT while READY is a protocol error");
+	init(&f, false, RW, 2, true);
+	ok = RUN(&f, setup, "setup") &&
+	     rdma_client_fsm_step(&f, EV(ESTABLISHED), &st) == 0 &&
+	     rdma_client_fsm_step(&f, EV(DESC_OK), &st) == 0 &&
+	     f.state == ST(OPS) &&
+	     rdma_client_fsm_step(&f, EV(ROUND), &st) == -EPROTO;
+	tap_ok(ok && f.fail == FAIL(PROTOCOL), "native: no READY, a ROUND "
+	       "is illegal");
+	mesh_init(&f, true, 0, 1, true);
+	tap_ok(!f.mesh, "rping: no mesh sessions");
+
+	tap_ok(rdma_client_fsm_mesh_refused(PROTO_REJ_BAD_HELLO,
+					    "bad hello: unknown flags") &&
+	       !rdma_client_fsm_mesh_refused(PROTO_REJ_BAD_HELLO,
+					     "bad hello: bad ops") &&
+	       !rdma_client_fsm_mesh_refused(PROTO_REJ_LIMIT,
+					     "unknown flags") &&
+	       !rdma_client_fsm_mesh_refused(PROTO_REJ_BAD_HELLO, NULL),
+	       "a bad hello for unknown flags means an rdmad without mesh "
+	       "sessions; nothing else does");
+}
+
 static void test_names(void)
 {
 	int i, j, ok = 1;
@@ -843,6 +1013,7 @@ int main(void)
 	test_matrix();
 	test_depth();
 	test_duration();
+	test_mesh();
 	test_names();
 	return tap_done();
 }

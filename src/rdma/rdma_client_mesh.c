@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client_mesh.c - the client's mesh rounds (HELLO flag MESH, see
+ * docs/protocol.md): round r is an RDMA WRITE of pattern(seed, r) to the
+ * start of the server's buffer, then an RDMA READ of the same bytes back,
+ * compared with what was written.  The data buffer has two slots of the
+ * largest round: the first holds what is written, the second what is read
+ * back.  The state machine decides when; these carry it out.
+ */
+#include <string.h>
+
+#include "clock.h"
+#include "pattern.h"
+#include "rdma_client_mesh.h"
+#include "rdma_log.h"
+
+/* 0xffffffff is the READ pattern of a native session's buffer. */
+static uint32_t mesh_iter(uint32_t round)
+{
+	return round % PROTO_ITER_READ;
+}
+
+static uint8_t *mesh_slot(struct rdma_client *c, bool read)
+{
+	return c->data.p + (read ? c->o.size : 0);
+}
+
+static enum rdma_client_event mesh_post(struct rdma_client *c, bool read,
+					uint32_t round)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)mesh_slot(c, read),
+		.length = c->rnd.size,
+		.lkey = c->data.mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = rdma_wr_id(read ? RDMA_WR_READ : RDMA_WR_WRITE, round),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+	};
+	int ret;
+
+	wr.wr.rdma.remote_addr = c->desc.addr;
+	wr.wr.rdma.rkey = c->desc.rkey;
+	rdma_client_conn_log(c, LOG_DEBUG, "round %u: RDMA %s, %u bytes",
+			     round, read ? "READ" : "WRITE", c->rnd.size);
+	c->rnd_posted = clock_now_ns();
+	if (!c->t.ops_start)
+		c->t.ops_start = c->rnd_posted;
+	ret = rdma_qp_post_send(&c->q, &wr);
+	if (ret) {
+		rdma_client_conn_error(c, "ibv_post_send (round %u RDMA %s): "
+				       "%s", round, read ? "READ" : "WRITE",
+				       strerror(-ret));
+		return RDMA_CLIENT_EV_LOCAL_ERR;
+	}
+	return RDMA_CLIENT_EV_NONE;
+}
+
+enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
+					      uint32_t round)
+{
+	c->rnd.round = round;
+	c->rnd.result = RDMA_CLIENT_FAIL_NONE;
+	c->rnd.bad_offset = 0;
+	c->rnd.write_ns = 0;
+	c->rnd.read_ns = 0;
+	pattern_fill(mesh_slot(c, false), c->rnd.size, c->o.seed, mesh_iter(round));
+	return mesh_post(c, false, round);
+}
+
+enum rdma_client_event rdma_client_mesh_read(struct rdma_client *c,
+					     uint32_t round)
+{
+	/* A READ that moves nothing must not pass. */
+	memset(mesh_slot(c, true), 0, c->rnd.size);
+	return mesh_post(c, true, round);
+}
+
+void rdma_client_mesh_done(struct rdma_client *c, uint64_t done)
+{
+	uint64_t ns = done > c->rnd_posted ? done - c->rnd_posted : 0;
+
+	c->progress = done;
+	if (c->fsm.state == RDMA_CLIENT_ST_ROUND_WRITE)
+		c->rnd.write_ns = ns;
+	else if (c->fsm.state == RDMA_CLIENT_ST_ROUND_READ)
+		c->rnd.read_ns = ns;
+}
+
+enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
+					      uint32_t round)
+{
+	const uint8_t *got = mesh_slot(c, true), *want = mesh_slot(c, false);
+	uint32_t i, size = c->rnd.size;
+
+	c->t.ops_end = clock_now_ns();
+	if (!memcmp(got, want, size))
+		return RDMA_CLIENT_EV_CHECK_OK;
+	for (i = 0; i < size; i++)
+		if (got[i] != want[i])
+			break;
+	c->rnd.result = RDMA_CLIENT_FAIL_MISMATCH;
+	c->rnd.bad_offset = i;
+	rdma_client_conn_log(c, LOG_ERR, "round %u: data read back differs "
+			     "from what was written at offset %u (got 0x%02x, "
+			     "expected 0x%02x)", round, i, got[i], want[i]);
+	return RDMA_CLIENT_EV_CHECK_BAD;
+}
+
+void rdma_client_mesh_report(struct rdma_client *c, uint32_t round)
+{
+	c->rnd.round = round;
+	if (c->ops->round)
+		c->ops->round(c->arg, &c->rnd);
+}

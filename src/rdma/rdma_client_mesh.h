@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client_mesh.h - the client's mesh rounds (see rdma_client_mesh.c).
+ * Each action returns the event it leads to, or RDMA_CLIENT_EV_NONE.
+ */
+#ifndef RDMAD_RDMA_CLIENT_MESH_H
+#define RDMAD_RDMA_CLIENT_MESH_H
+
+#include <stdint.h>
+
+#include "rdma_client_conn.h"
+
+/* Round ROUND: the WRITE of pattern(seed, ROUND) (c->rnd.size bytes). */
+enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
+					      uint32_t round);
+/* Its READ back. */
+enum rdma_client_event rdma_client_mesh_read(struct rdma_client *c,
+					     uint32_t round);
+/* The round's WRITE or READ completed (at DONE, ns). */
+void rdma_client_mesh_done(struct rdma_client *c, uint64_t done);
+/* What the READ got, against what was written: CHECK_OK or CHECK_BAD. */
+enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
+					      uint32_t round);
+/* The round's result to the embedder. */
+void rdma_client_mesh_report(struct rdma_client *c, uint32_t round);
+
+#endif /* RDMAD_RDMA_CLIENT_MESH_H */
