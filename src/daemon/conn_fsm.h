@@ -197,7 +197,7 @@ int conn_fsm_recv_repost(const struct conn_fsm *f);
 /*
  * Liveness.  RC has no keepalive: a peer that crashed or was cut off
  * while rdmad waits for it (native: its RDMA work and DONE, or its AUTH;
- * rping: its next advert) would keep its slot until a deadline.  While
+ * a mesh session: its leaving; rping: its next advert) would keep its slot until a deadline.  While
  * the connection is quiet like that and no check is in flight, a check
  * is due every [timeouts] liveness: conn_fsm_liveness_wanted() says when
  * conn.c should run that timer, LIVE_DUE posts the check (a zero-length

@@ -4,6 +4,7 @@
 #
 #   hostile CASE [ARG]     run rdmad-hostile against the daemon on $port
 #   hostile_ok CASE [ARG]  same, fail the test unless it says "ok"
+#   active_conns, metric   connections active, one metric's value
 #   baseline               record the daemon's RDMA resources and RSS
 #                          once it is idle: no connection active (its
 #                          metrics), no QP, the counts steady for 1 s
@@ -70,6 +71,12 @@ active_conns() {
 	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" |
 		awk '/^rdmad_connections_active\{/ { n += $2; seen = 1 }
 		     END { if (seen) print n }'
+}
+
+# metric NAME{LABELS}: its value in rdmad's metrics, empty if absent.
+metric() {
+	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" |
+		awk -v k="$1" '$1 == k { print $2 }'
 }
 
 # Wait for an idle rdmad (no connection active, no QP) whose resource

@@ -894,6 +894,94 @@ static int case_vanish(struct hc *h)
 	return 0;
 }
 
+/* Mesh: a round every 500 ms for -H seconds (WRITE of pattern(seed, r),
+ * READ back, compare); no message and no disconnect may come from the
+ * server meanwhile.  Then the disconnect (hc_close). */
+static int mesh_hold(struct hc *h)
+{
+	long long t0 = now_ms(), end = t0 + hold_ms;
+	uint32_t r, sz = h->hello.size;
+	ssize_t bad;
+	int st, recvs = 0;
+
+	for (r = 0; now_ms() < end; r++) {
+		pattern_fill(h->buf.p, sz, h->hello.seed, r);
+		if (hc_rdma_post(h, IBV_WR_RDMA_WRITE, h->desc.addr,
+				 h->desc.rkey, sz))
+			return failed("round %u: cannot post the WRITE", r);
+		st = hc_wait_op(h, wr_rdma(IBV_WR_RDMA_WRITE), &recvs);
+		if (st)
+			return failed("round %u: WRITE status %d", r, st);
+		memset(h->buf.p, 0, sz);
+		if (hc_rdma_post(h, IBV_WR_RDMA_READ, h->desc.addr,
+				 h->desc.rkey, sz))
+			return failed("round %u: cannot post the READ", r);
+		st = hc_wait_op(h, wr_rdma(IBV_WR_RDMA_READ), &recvs);
+		if (st)
+			return failed("round %u: READ status %d", r, st);
+		bad = pattern_check(h->buf.p, sz, h->hello.seed, r);
+		if (bad >= 0)
+			return failed("round %u: mismatch at offset %zd", r,
+				      bad);
+		if (recvs)
+			return failed("round %u: the server sent a message "
+				      "(an ABORT?) after %llds", r,
+				      (now_ms() - t0) / 1000);
+		if (hc_wait_disconnect(h, 500) >= 0)
+			return failed("round %u: the server disconnected us "
+				      "after %llds", r, (now_ms() - t0) / 1000);
+	}
+	return pass("%u rounds over %llds verified, nothing from the "
+		    "server", r, (now_ms() - t0) / 1000);
+}
+
+/*
+ * Mesh sessions (HELLO flag MESH): "mesh-hold" holds one for -H seconds
+ * with rounds (no deadline, no max_duration may end it); "mesh-vanish"
+ * is vanish for a mesh session, which has no deadline at all once its
+ * DESC is out: only the liveness check can reap it.  "mesh-done" sends
+ * a DONE, which a mesh session never has: ABORT reason 4 (protocol),
+ * then the disconnect.
+ */
+static int case_mesh(const char *name, struct hc *h)
+{
+	struct proto_hello hl;
+	struct proto_done d = { 0 };
+	uint8_t msg[SLOT];
+	long long t0;
+	int ret, n;
+
+	hello_default(&hl, PROTO_OP_READ | PROTO_OP_WRITE, 4096, 13);
+	hl.flags |= PROTO_F_MESH;
+	ret = native_open(h, &hl, NULL);
+	if (ret)
+		return failed("mesh session did not start: %s",
+			      strerror(-ret));
+	if (!strcmp(name, "mesh-hold"))
+		return mesh_hold(h);
+	if (!strcmp(name, "mesh-vanish")) {
+		rdma_qp_destroy(&h->q);
+		h->have_q = 0;
+		pass("mesh session: QP destroyed after the DESC, no "
+		     "disconnect; holding the connection %ds",
+		     hold_ms / 1000);
+		fflush(stdout);
+		if (hold_ms)
+			usleep((useconds_t)hold_ms * 1000);
+		return 0;
+	}
+	if (strcmp(name, "mesh-done"))
+		return -1;
+	n = proto_done_encode(&d, msg, sizeof(msg));
+	t0 = now_ms();
+	if (n < 0 || hc_send(h, msg, (size_t)n))
+		return failed("cannot post our DONE");
+	n = hc_recv(h, msg, tmo_ms);
+	if (n < 0)
+		return failed("no ABORT for a DONE in a mesh session (%d)", n);
+	return told_why(msg, n, PROTO_ABORT_PROTOCOL, now_ms() - t0);
+}
+
 /* ---- cases: SIGKILL at each state ------------------------------------ */
 
 static const char *const kill_states[] = {
@@ -1252,6 +1340,7 @@ static const char *const cases[] = {
 	"rping-overflow", "rping-huge", "rping-zero", "rping-short",
 	"rping-long", "rping-bad-rkey", "rping-beyond-mr",
 	"silent-native", "silent-rping", "silent-auth", "vanish",
+	"mesh-hold", "mesh-vanish", "mesh-done",
 	"kill STATE (connecting established desc rdma done result)",
 	"flood N", "flood-rping N", "steal", "stale-rkey",
 	"least-read", "least-write",
@@ -1339,6 +1428,8 @@ int main(int argc, char **argv)
 		ret = case_silent(case_name, &h);
 	else if (!strcmp(case_name, "vanish"))
 		ret = case_vanish(&h);
+	else if (!strncmp(case_name, "mesh-", 5))
+		ret = case_mesh(case_name, &h);
 	else if (!strcmp(case_name, "kill"))
 		ret = case_kill(arg);
 	else if (!strcmp(case_name, "flood"))

@@ -24,14 +24,6 @@ rdmad_conf $port "timeouts.liveness = 1s" "timeouts.session = 120s" \
 rdmad_start
 baseline
 
-metric() {	# metric NAME{LABELS} : value from rdmadctl metrics
-	"$CTL" -c "$T/rdmad.ini" metrics 2>/dev/null |
-		awk -v k="$1" '$1 == k { print $2 }'
-}
-active() {
-	"$CTL" -c "$T/rdmad.ini" metrics 2>/dev/null |
-		awk '/^rdmad_connections_active\{/ { n += $2 } END { print n + 0 }'
-}
 now() { date +%s.%N; }
 unreach='rdmad_sessions_total{proto="native",result="peer-unreachable"}'
 checks=rdmad_liveness_checks_total
@@ -49,7 +41,7 @@ t0=$(now)
 grep -q '^ok vanish' "$T/vanish.out" ||
 	fail "vanish case did not start: $(cat "$T/vanish.out") $(tail -3 "$T/hostile.err")"
 log "$(cat "$T/vanish.out")"
-[ "$(active)" = 1 ] || fail "the vanished client is not an active connection"
+[ "$(active_conns)" = 1 ] || fail "the vanished client is not an active connection"
 wait_log 'result peer-unreachable' 60
 t1=$(now)
 reap=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
@@ -61,10 +53,10 @@ grep -q 'peer 10.99.0.2:[0-9]* stopped acknowledging: transport retry exceeded o
 awk -v r="$reap" 'BEGIN { exit !(r < 30) }' ||
 	fail "reap took ${reap}s, want well below the 120s session deadline"
 for ((i = 0; i < 50; i++)); do
-	[ "$(active)" = 0 ] && break
+	[ "$(active_conns)" = 0 ] && break
 	sleep 0.1
 done
-[ "$(active)" = 0 ] || fail "connections still active after the reap: $(active)"
+[ "$(active_conns)" = 0 ] || fail "connections still active after the reap: $(active_conns)"
 [ "$(metric "$unreach")" = 1 ] ||
 	fail "peer-unreachable sessions: '$(metric "$unreach")', want 1"
 [ "$(metric "$checks")" -ge 1 ] || fail "no liveness check counted"

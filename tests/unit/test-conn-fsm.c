@@ -903,6 +903,7 @@ static void test_names(void)
 			     "write-posted"), "send state names distinct");
 	tap_ok(!strcmp(conn_life_name(CONN_LIFE_CLOSED), "closed") &&
 	       !strcmp(conn_recv_name(CONN_RS_WAIT_SINK), "wait-sink") &&
+	       !strcmp(conn_recv_name(CONN_RS_MESH), "mesh") &&
 	       !strcmp(conn_proto_name(CONN_PROTO_RPING), "rping"),
 	       "life, recv, proto names");
 }
