@@ -150,7 +150,7 @@ static int conn_do(struct conn *c, unsigned int acts,
 }
 
 /* Feed one event to the state machine and carry out what it says. */
-void conn_fire(struct conn *c, enum conn_event ev)
+static void conn_fire(struct conn *c, enum conn_event ev)
 {
 	struct conn_fsm prev;
 	struct conn_step st;
@@ -653,7 +653,7 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 	/* The timers first: the state machine arms them from its first
 	 * step on. */
 	c->free_ev = event_new(s->base, -1, 0, conn_free_cb, c);
-	ret = c->free_ev ? conn_timer_init(c) : -ENOMEM;
+	ret = c->free_ev ? conn_timer_init(c, conn_fire) : -ENOMEM;
 	if (ret) {
 		conn_log(c, LOG_WARNING, NULL, "cannot set up connection: %s; "
 			 "rejected it", strerror(-ret));

@@ -55,6 +55,12 @@ struct conn_set {
 	bool stopping;			/* refuse new connections */
 };
 
+struct conn;
+/* The driver's (conn.c): feed one event to the connection's state
+ * machine and carry out what it says.  The timers (conn_timer.c) are given
+ * it at conn_timer_init: they report upward through it, never by name. */
+typedef void conn_fire_fn(struct conn *c, enum conn_event ev);
+
 struct conn {
 	TAILQ_ENTRY(conn) link;
 	struct conn_set *s;
@@ -104,12 +110,8 @@ struct conn {
 	struct proto_abort abort;	/* why we end it; reason 0: unset */
 	enum stats_result res;		/* outcome, STATS_RES_N: undecided */
 	char why[160];			/* detail for the close line */
+	conn_fire_fn *fire;		/* the driver's, for the timers */
 };
-
-/* The driver (conn.c): feed one event to the connection's state machine
- * and carry out what it says.  The timers and the sessions' completions
- * come in through it. */
-void conn_fire(struct conn *c, enum conn_event ev);
 
 static inline enum stats_proto conn_stats_proto(const struct conn *c)
 {

@@ -99,7 +99,7 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 		else
 			conn_log_abort(c, PROTO_ABORT_STALLED, ms, "in %s", s);
 	}
-	conn_fire(c, CONN_EV_TIMEOUT);
+	c->fire(c, CONN_EV_TIMEOUT);
 }
 
 /* [timeouts] liveness: the connection has been quiet that long. */
@@ -108,7 +108,7 @@ static void conn_live_cb(evutil_socket_t fd, short what, void *arg)
 	struct conn *c = arg;
 
 	c->live_armed = 0;
-	conn_fire(c, CONN_EV_LIVE_DUE);
+	c->fire(c, CONN_EV_LIVE_DUE);
 	if (c->fsm.life != CONN_LIFE_CLOSED)
 		conn_timer_liveness(c);
 }
@@ -130,13 +130,14 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 			c->s->cfg->max_duration_ms, s);
 	conn_log_abort(c, PROTO_ABORT_DURATION, c->s->cfg->max_duration_ms,
 		       "%s", "");
-	conn_fire(c, CONN_EV_TIMEOUT);
+	c->fire(c, CONN_EV_TIMEOUT);
 }
 
-int conn_timer_init(struct conn *c)
+int conn_timer_init(struct conn *c, conn_fire_fn *fire)
 {
 	struct event_base *base = c->s->base;
 
+	c->fire = fire;
 	c->timer = evtimer_new(base, conn_timer_cb, c);
 	c->life_timer = evtimer_new(base, conn_life_cb, c);
 	c->live_timer = evtimer_new(base, conn_live_cb, c);

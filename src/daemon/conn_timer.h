@@ -3,7 +3,8 @@
  * conn_timer.h - a connection's timers: the deadline of what it waits
  * for (enum conn_deadline, from the FSM's state), the liveness timer while
  * the FSM wants checks, and [limits] max_duration over its whole life.
- * Their expiries go to the driver as FSM events (conn_fire).
+ * Their expiries go to the driver as FSM events, through the FIRE it
+ * gives conn_timer_init.
  */
 #ifndef RDMAD_CONN_TIMER_H
 #define RDMAD_CONN_TIMER_H
@@ -11,7 +12,7 @@
 #include "conn_core.h"
 
 /* The three timers; max_duration starts now.  0 or -errno. */
-int conn_timer_init(struct conn *c);
+int conn_timer_init(struct conn *c, conn_fire_fn *fire);
 void conn_timer_free(struct conn *c);
 /* Re-arm the deadline timer only when the kind of deadline changes;
  * -EIO if it cannot be armed (the connection would wait without a
