@@ -24,7 +24,7 @@ rdmad_start
 
 pids=()
 for s in 1 2 3; do
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -D 4 --seed $s "$RDMAD_SRV_ADDR" \
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -D 8 --seed $s "$RDMAD_SRV_ADDR" \
 		>"$T/n$s.out" 2>&1 &
 	pids+=($!)
 done
