@@ -29,6 +29,47 @@
 /* [timeouts] liveness: 0 (off) or at least this much between checks. */
 #define CONFIG_LIVENESS_MIN_MS	100
 
+/* [mesh]: this rdmad probes its peers (docs/monitoring.md, "The mesh"). */
+#define CONFIG_MESH_SIZES_MAX	8
+#define CONFIG_MESH_PATHS_MAX	8
+#define CONFIG_MESH_PEERS_MAX	4096	/* ceiling of max_peers */
+#define CONFIG_MESH_PEERS_DEFAULT 1024
+/* [module.NAME]: probes run by GET /probe?module=NAME. */
+#define CONFIG_MODULES_MAX	16
+#define CONFIG_MODULE_NAME_MAX	32
+#define CONFIG_MODULE_DEFAULT	"default"
+
+struct config_mesh {
+	char targets[256];		/* the peers' file; "": no mesh */
+	uint16_t port;			/* for lines without one (7471) */
+	unsigned int max_peers;		/* more in the file: refused */
+	unsigned int interval_ms;	/* between a peer's rounds */
+	unsigned int jitter_pct;	/* 0..50 */
+	uint32_t sizes[CONFIG_MESH_SIZES_MAX];	/* round sizes, in turn */
+	unsigned int n_sizes;
+	uint8_t ops;			/* PROTO_OP_*: WRITE|READ or READ */
+	unsigned int paths;		/* connections per peer */
+	unsigned int connect_timeout_ms;
+	unsigned int round_timeout_ms;
+	unsigned int backoff_min_ms;
+	unsigned int backoff_max_ms;
+	int tos;			/* IP TOS byte; -1: not set */
+	unsigned int bw_every_ms;	/* per peer; 0: no samples */
+	unsigned int bw_duration_ms;	/* one sample's length */
+	uint32_t bw_size;		/* its WRITEs' size */
+	uint32_t bw_share_ppm;		/* of all time, all samples */
+	struct sockaddr_storage source;	/* ss_family 0: rdma_cm picks */
+};
+
+struct config_module {
+	char name[CONFIG_MODULE_NAME_MAX];
+	uint8_t ops;			/* PROTO_OP_READ and/or WRITE */
+	uint32_t size;			/* bytes per operation */
+	uint32_t iterations;		/* per kind */
+	unsigned int timeout_ms;	/* the whole probe */
+	int tos;			/* -1: not set */
+};
+
 struct config_listen {
 	struct sockaddr_storage addr;	/* port set */
 	socklen_t addrlen;
@@ -65,6 +106,10 @@ struct rdmad_config {
 	unsigned int linger_timeout_ms;
 	unsigned int close_timeout_ms;
 	unsigned int liveness_ms;	/* probe a quiet peer's QP; 0: off */
+	struct config_mesh mesh;
+	/* [module.NAME] sections; "default" is built in unless defined */
+	struct config_module modules[CONFIG_MODULES_MAX];
+	unsigned int n_modules;
 };
 
 void config_defaults(struct rdmad_config *cfg);
@@ -83,6 +128,13 @@ int config_load_string(struct rdmad_config *cfg, const char *text,
 /* Whole-configuration checks; 0 or -EINVAL with a message. */
 int config_validate(const struct rdmad_config *cfg, const char *name,
 		    char *err, size_t errlen);
+
+/*
+ * The module called NAME (NULL or "": "default"), or NULL when there is
+ * none; "default" always exists (the built-in one unless configured).
+ */
+const struct config_module *config_module_find(const struct rdmad_config *cfg,
+					       const char *name);
 
 /* Value parsers, exposed for the unit tests.  0 or -EINVAL/-ERANGE. */
 int config_parse_size(const char *s, uint32_t *out);

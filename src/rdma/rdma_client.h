@@ -69,6 +69,13 @@ void rdma_client_abort(struct rdma_client *c, const char *why);
  * any more), -EBUSY (a round is in flight), -EINVAL (size).
  */
 int rdma_client_round(struct rdma_client *c, uint32_t size);
+/*
+ * Mesh: a bandwidth sample: RDMA WRITEs of SIZE bytes (1 .. the DESC
+ * buffer's length), opts.depth of them in flight, for DURATION_MS; the
+ * result through ops->bw.  0, -ENOTCONN, -EBUSY, -EINVAL as above.
+ */
+int rdma_client_bw(struct rdma_client *c, uint32_t size,
+		   uint32_t duration_ms);
 /* Mesh: end a READY session cleanly (disconnect; done with
  * RDMA_CLIENT_FAIL_NONE).  0, -ENOTCONN or -EBUSY as above. */
 int rdma_client_close(struct rdma_client *c);

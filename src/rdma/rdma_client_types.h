@@ -28,7 +28,12 @@ struct rdma_client_opts {
 	 * iteration, size the largest round; after DESC the connection
 	 * waits READY for rdma_client_round() and rdma_client_close(). */
 	bool mesh;
-	uint8_t ops;		/* native: PROTO_OP_READ | PROTO_OP_WRITE */
+	/* native: PROTO_OP_READ | PROTO_OP_WRITE.  Mesh: what a round
+	 * does: both (WRITE of a fresh pattern, READ back, check) or READ
+	 * alone (the first round of the session WRITEs and READs back,
+	 * later ones READ back that pattern and check it); the HELLO asks
+	 * for both either way. */
+	uint8_t ops;
 	uint32_t size;		/* bytes per operation */
 	uint32_t iters;		/* per kind; with duration_ms, a cap */
 	uint32_t duration_ms;	/* native: each kind runs this long; 0: iters */
@@ -37,6 +42,9 @@ struct rdma_client_opts {
 	uint64_t seed;		/* this connection's pattern seed */
 	bool verify;		/* native: check every READ */
 	bool busy_poll;		/* no completion channel: rdma_client_poll() */
+	int tos;		/* IP TOS (DSCP << 2 | ECN) of the connection's
+				 * packets (rdma_cm's TOS option); -1: the
+				 * system's default */
 	const struct auth_key *psk;	/* NULL: none */
 	struct rdma_devs *devs;	/* device attributes from here; NULL: query */
 	char name[RDMA_CLIENT_NAME_LEN];	/* in log lines: "conn 0" */
@@ -99,6 +107,14 @@ struct rdma_client_round {
 	uint64_t read_ns;
 };
 
+/* A mesh bandwidth sample's result (rdma_client_bw). */
+struct rdma_client_bw {
+	uint32_t size;		/* of each WRITE */
+	uint64_t ops;		/* WRITEs completed */
+	uint64_t bytes;
+	uint64_t ns;		/* first post to last completion */
+};
+
 struct rdma_client_ops {
 	/* An operation completed (and was checked, if it is checked):
 	 * BYTES moved, posted at POSTED and done at DONE (ns). */
@@ -110,6 +126,10 @@ struct rdma_client_ops {
 	/* Mesh: a round was checked (optional).  rdma_client_round and
 	 * rdma_client_close may be called from it. */
 	void (*round)(void *arg, const struct rdma_client_round *r);
+	/* Mesh: a bandwidth sample is over (optional; a completion error
+	 * ends the connection instead).  rdma_client_round, _bw and
+	 * _close may be called from it. */
+	void (*bw)(void *arg, const struct rdma_client_bw *b);
 	/* The connection is over (DONE or FAILED); once. */
 	void (*done)(void *arg, const struct rdma_client_outcome *o);
 };

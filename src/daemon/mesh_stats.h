@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_stats.h - what rdmad's mesh agent saw of each peer, path by path:
+ * rounds by result class, failures by size, a latency histogram of the
+ * good rounds, a window of recent rounds (p50, p99, loss), the last
+ * bandwidth sample.  Pure (no I/O, no clock: times are arguments).
+ *
+ * The agent (mesh_agent.c) feeds one struct mesh_path_stats per path;
+ * the renderers (metrics.c: GET /metrics; status.c: GET /peers and
+ * rdmadctl mesh) are given a struct mesh_view.  Label values are fixed
+ * sets, so every series of a configured peer exists from the start.
+ */
+#ifndef RDMAD_MESH_STATS_H
+#define RDMAD_MESH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "mesh_sched.h"
+#include "rdma_client_fsm.h"
+
+/* How a round (or a connect in its place) ended: metrics label result. */
+#define MESH_RESULTS(X)					\
+	X(OK, "ok")					\
+	X(MISMATCH, "mismatch")				\
+	X(TIMEOUT, "timeout")				\
+	X(COMPLETION_ERROR, "completion-error")		\
+	X(REFUSED, "refused")				\
+	X(UNREACHABLE, "unreachable")			\
+	X(AUTH_FAILED, "auth-failed")			\
+	X(PROTOCOL_ERROR, "protocol-error")		\
+	X(LOCAL_ERROR, "local-error")
+
+#define X_RES(id, name)	MESH_RES_##id,
+enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
+#undef X_RES
+
+/* Good rounds' latency (WRITE posted to READ back), fixed bounds. */
+#define MESH_HIST_BUCKETS	12
+struct mesh_hist {
+	uint64_t bucket[MESH_HIST_BUCKETS + 1];	/* per bucket; last +Inf */
+	uint64_t count;
+	uint64_t sum_ns;
+};
+extern const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS];
+
+/* Recent rounds kept for the live table's p50, p99 and loss. */
+#define MESH_WINDOW	128
+
+struct mesh_path_stats {
+	uint64_t rounds[MESH_RES_N];
+	uint64_t size_rounds[CONFIG_MESH_SIZES_MAX];	/* by size slot */
+	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
+	struct mesh_hist rtt;
+	uint64_t connects;		/* sessions established */
+	uint64_t downs;			/* up -> down */
+	/* ring of the last rounds: latency ns, or 0 for a failed one */
+	uint64_t window[MESH_WINDOW];
+	unsigned int w_n, w_pos;
+	enum mesh_result last;		/* of the last round; OK at first */
+	bool have_last;
+	uint64_t last_at;		/* CLOCK_MONOTONIC ns */
+	uint32_t last_size;
+	uint32_t last_bad_offset;	/* with MISMATCH */
+	uint64_t bw_bytes_per_s;	/* last bandwidth sample; 0: none */
+	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it */
+	uint64_t bw_samples;
+};
+
+struct mesh_window_sum {
+	unsigned int n;			/* rounds in the window */
+	unsigned int failed;
+	uint64_t p50_ns, p99_ns;	/* of the good ones; 0: none */
+};
+
+void mesh_stats_init(struct mesh_path_stats *s);
+/* A round (or a failed connect, SIZE_SLOT then the round's turn) ended. */
+void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
+		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+		      uint32_t bad_offset, uint64_t now);
+void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
+		   uint64_t now);
+void mesh_stats_connected(struct mesh_path_stats *s);
+void mesh_stats_down(struct mesh_path_stats *s);
+void mesh_stats_window(const struct mesh_path_stats *s,
+		       struct mesh_window_sum *w);
+void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
+
+/* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
+enum mesh_result mesh_result_of(enum rdma_client_fail f);
+const char *mesh_result_name(enum mesh_result r);
+
+/* ---- the view the renderers are given ----------------------------- */
+
+struct mesh_view_path {
+	enum mesh_state state;
+	enum mesh_reach reach;
+	const struct mesh_path_stats *st;
+	const char *error;		/* last failure's message, or "" */
+};
+
+struct mesh_view_peer {
+	const char *name;		/* "HOST:PORT", the metrics label */
+	unsigned int n_paths;
+	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
+};
+
+struct mesh_view {
+	bool on;			/* [mesh] targets set */
+	const char *targets;		/* the file */
+	unsigned int interval_ms;
+	const uint32_t *sizes;
+	unsigned int n_sizes;
+	const struct mesh_view_peer *peers;
+	unsigned int n_peers;
+	uint64_t bw_samples;		/* all peers, since start */
+	uint64_t bw_ns;			/* link time they took */
+	uint64_t reloads;		/* targets re-read */
+};
+
+#endif /* RDMAD_MESH_STATS_H */
