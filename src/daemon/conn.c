@@ -402,6 +402,22 @@ void conn_shutdown_all(struct conn_set *s)
 	}
 }
 
+unsigned int conn_shutdown_mesh(struct conn_set *s)
+{
+	struct conn *c, *tmp;
+	unsigned int n = 0;
+
+	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp) {
+		if (!c->fsm.mesh)
+			continue;
+		conn_log_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
+		conn_log_abort(c, PROTO_ABORT_SHUTDOWN, 0, "%s", "");
+		conn_fire(c, CONN_EV_SHUTDOWN);
+		n++;
+	}
+	return n;
+}
+
 /* ---- setup and teardown -------------------------------------------- */
 
 /* Free everything, in the layer's order; the cm_id goes last. */

@@ -21,5 +21,8 @@ void conn_device_fatal(struct conn_set *s, struct ibv_context *ctx,
 		       uint8_t port, const char *what);
 /* Daemon stopping: disconnect everybody. */
 void conn_shutdown_all(struct conn_set *s);
+/* Daemon stopping: end the mesh sessions (they never end by themselves,
+ * so the drain does not wait for them); the count. */
+unsigned int conn_shutdown_mesh(struct conn_set *s);
 
 #endif /* RDMAD_CONN_H */

@@ -9,7 +9,9 @@
  *   SIGHUP          re-read the configuration file; limits, timeouts and
  *                   log level apply to new connections, listen addresses
  *                   are re-bound; live connections keep running (their
- *                   later deadlines use the new timeouts)
+ *                   later deadlines use the new timeouts); the mesh
+ *                   targets file is re-read: peers added and removed,
+ *                   the others' sessions untouched
  *
  * Under systemd (Type=notify): READY=1 once listening, STATUS= kept
  * current, RELOADING=1/READY=1 around a reload, STOPPING=1, and WATCHDOG=1
@@ -36,6 +38,7 @@
 #include "http.h"
 #include "listener.h"
 #include "log.h"
+#include "mesh_agent.h"
 #include "rdma_cm.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
@@ -56,6 +59,7 @@ struct rdmad {
 	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
 	double start_time;		/* unix seconds */
 	struct http *http;		/* status and metrics, NULL: off */
+	struct mesh_agent *mesh;	/* probes the [mesh] peers */
 
 	int stopping;
 	struct event *stop_timer;
@@ -275,6 +279,13 @@ static void stop(struct rdmad *d, const char *why)
 	d->conns.stopping = true;
 	sd_notify(0, "STOPPING=1");
 	listener_stop(&d->listeners);
+	mesh_agent_stop(d->mesh);
+	{
+		unsigned int n = conn_shutdown_mesh(&d->conns);
+
+		if (n)
+			log_notice("%s: ended %u mesh sessions of peers", why, n);
+	}
 	if (conn_set_empty(&d->conns)) {
 		log_conn(LOG_NOTICE, &lc, "%s: stopping, no connections open",
 			 why);
@@ -304,12 +315,18 @@ static void reload(struct rdmad *d)
 	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
 	    http_prepare(d->http, &cfg, err, sizeof(err)))
 		goto refused;
+	if (mesh_agent_prepare(d->mesh, &cfg, err, sizeof(err))) {
+		http_rollback(d->http);
+		goto refused;
+	}
 	if (listener_reload(&d->listeners, &cfg, err, sizeof(err))) {
 		http_rollback(d->http);
+		mesh_agent_rollback(d->mesh);
 		goto refused;
 	}
 	d->cfg = cfg;
 	http_commit(d->http);
+	mesh_agent_commit(d->mesh);
 	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
 	goto out;
@@ -320,6 +337,29 @@ out:
 	auth_key_clear(&cfg.psk);
 	sd_notify(0, "READY=1");
 	sd_status(d);
+}
+
+/* --check-config: the mesh targets file is part of the configuration. */
+static int check_mesh(struct rdmad *d, char *err, size_t errlen)
+{
+	struct event_base *base;
+	struct mesh_agent *a = NULL;
+	int ret;
+
+	if (!d->cfg.mesh.targets[0])
+		return 0;
+	base = event_base_new();
+	if (!base || mesh_agent_new(&a, base, &d->cm, &d->devs, NULL)) {
+		snprintf(err, errlen, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = mesh_agent_prepare(a, &d->cfg, err, errlen);
+out:
+	mesh_agent_free(a);
+	if (base)
+		event_base_free(base);
+	return ret;
 }
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -397,6 +437,11 @@ int main(int argc, char **argv)
 		       ret == -ENOENT || ret == -EACCES ? EX_CONFIG : EX_OSERR;
 	}
 	if (check) {
+		ret = check_mesh(d, err, sizeof(err));
+		if (ret) {
+			log_err("configuration error: %s", err);
+			return ret == -ENOMEM ? EX_OSERR : EX_CONFIG;
+		}
 		printf("%s: ok\n", path);
 		return EX_OK;
 	}
@@ -450,6 +495,15 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
+	ret = mesh_agent_new(&d->mesh, d->base, &d->cm, &d->devs, &d->cfg.psk);
+	if (ret)
+		fatal(EX_OSERR, "cannot start the mesh agent");
+	ret = mesh_agent_prepare(d->mesh, &d->cfg, err, sizeof(err));
+	if (ret) {
+		log_err("configuration error: %s", err);
+		code = ret == -ENOMEM ? EX_OSERR : EX_CONFIG;
+		goto out;
+	}
 	if (watchdog_start(d))
 		fatal(EX_OSERR, "cannot start the watchdog timer");
 	{
@@ -460,6 +514,7 @@ int main(int argc, char **argv)
 			 "iterations", RDMAD_VERSION, d->cfg.max_connections,
 			 d->cfg.max_buffer_size, d->cfg.max_iterations);
 	}
+	mesh_agent_commit(d->mesh);
 	sd_notify(0, "READY=1");
 	sd_status(d);
 
@@ -467,6 +522,7 @@ int main(int argc, char **argv)
 
 	listener_stop(&d->listeners);
 out:
+	mesh_agent_free(d->mesh);
 	http_stop(d->http);
 	/* Whatever is left (stop deadline passed) goes with the process. */
 	rdma_devs_fini(&d->devs);

@@ -18,7 +18,7 @@ void rdma_client_conn_log(struct rdma_client *c, int prio,
 
 	/* Nothing is formatted for a line nobody reads: the data path
 	 * logs per operation at LOG_DEBUG. */
-	if (prio > LOG_ERR && prio > c->o.log_prio)
+	if (c->o.log_prio < 0 || (prio > LOG_ERR && prio > c->o.log_prio))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

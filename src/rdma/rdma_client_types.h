@@ -50,7 +50,8 @@ struct rdma_client_opts {
 	char name[RDMA_CLIENT_NAME_LEN];	/* in log lines: "conn 0" */
 	/* Lines (rdma_log.h) up to this syslog priority are made at all:
 	 * LOG_INFO for transitions and errors, LOG_DEBUG for a line per
-	 * operation; below LOG_INFO only LOG_ERR lines (the default, 0). */
+	 * operation; below LOG_INFO only LOG_ERR lines (the default, 0);
+	 * negative: none (an embedder that reports failures itself). */
 	int log_prio;
 };
 

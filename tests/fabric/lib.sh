@@ -383,3 +383,67 @@ fab_expect_reap() {
 	fab_counts_back "$1" "$3"
 	fab_log "$4: rdmad's resources back to the baseline: $3"
 }
+
+# ---- the mesh: every rdmad probing the others ---------------------------
+
+# fab_peer J [PORT]: host J as a mesh peer name, "ADDRESS:PORT" (the
+# label of its series in the other hosts' metrics).
+fab_peer() { echo "$(fab_addr "$1"):${2:-7471}"; }
+
+# fab_mesh_start N PORT [SECTION.KEY = VALUE ...]: rdmad on hosts 1..N,
+# each with [mesh] targets = a file listing all N hosts (a host skips its
+# own address) and the extra lines given (as fab_rdmad_start).  Each
+# host's file is /tmp/fabric-test/peers there ($T in a job).
+fab_mesh_start() {
+	local n=$1 port=$2 j targets=""
+	shift 2
+	for ((j = 1; j <= n; j++)); do targets+="$(fab_peer "$j" "$port") "; done
+	for ((j = 1; j <= n; j++)); do
+		fab_sh "$j" "mkdir -p \$T && printf '%s\n' $targets >\$T/peers" ||
+			fab_fail "host $j: cannot write its targets file"
+		fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/peers" "$@"
+	done
+}
+
+# fab_scrape I FILE: host I's rdmad metrics (Prometheus text) into FILE.
+fab_scrape() {
+	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/metrics" >"$2" ||
+		fab_fail "host $1: cannot scrape rdmad's metrics"
+}
+
+# fab_metric FILE NAME [LABEL...]: the sum of the samples of NAME in the
+# scrape FILE whose labels contain every LABEL (e.g. 'result="ok"'); 0
+# when there are none.
+fab_metric() {
+	local f=$1 name=$2
+	shift 2
+	awk -v name="$name" -v want="$*" '
+	BEGIN { n = split(want, w, " ") }
+	/^#/ { next }
+	index($0, name "{") == 1 || $1 == name {
+		ok = 1
+		for (i = 1; i <= n; i++) if (index($1, w[i]) == 0) ok = 0
+		if (ok) s += $NF
+	}
+	END { printf "%.17g\n", s + 0 }' "$f"
+}
+
+# fab_mesh_wait_up I SECS PEER...: until host I's rdmad has every PEER
+# (fab_peer names) up with a verified round of each size done ($sizes
+# rounds ok, default 1); fails after SECS naming who is not.
+fab_mesh_wait_up() {
+	local i=$1 secs=$2 k p ok
+	shift 2
+	for ((k = 0; k < secs * 2; k++)); do
+		fab_scrape "$i" "$T/up-$i.prom"
+		ok=1
+		for p in "$@"; do
+			[ "$(fab_metric "$T/up-$i.prom" rdmad_mesh_peer_up "peer=\"$p\"")" = 1 ] &&
+				[ "$(fab_metric "$T/up-$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')" -ge "${sizes:-1}" ] ||
+				ok=0
+		done
+		[ "$ok" = 1 ] && return 0
+		sleep 0.5
+	done
+	fab_fail "host $i: not every peer up with verified rounds after ${secs}s: $(grep -E '^rdmad_mesh_(peer_up|rounds_total)' "$T/up-$i.prom" | grep -v ' 0$' | head -20)"
+}

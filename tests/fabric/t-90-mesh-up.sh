@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The mesh comes up: rdmad on three hosts, each probing the two others
+# ([mesh] targets lists all three; a host skips itself) every 500 ms over
+# RC, sizes 64 B, 1100 B, 4 KiB and 64 KiB in turn, WRITE then READ back,
+# every byte checked, and a bandwidth sample now and then on a 10 %
+# budget.  Within a few intervals every host reports both peers up with a
+# verified round of every size, no failed round anywhere, a bandwidth
+# sample of each peer, the latency histogram filled, and each rdmad
+# serves the two other hosts' mesh sessions; `rdmadctl mesh` shows the
+# live table.  Stopping one rdmad ends the mesh sessions it serves at
+# once (its drain does not wait for them) and the two others see it down.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 3
+P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
+t0=$(fab_now)
+fab_mesh_start 3 7471 "mesh.interval = 500ms" "mesh.sizes = 64 1100 4k 64k" \
+	"mesh.bandwidth_every = 3s" "mesh.bandwidth_duration = 100ms" \
+	"mesh.bandwidth_share = 10%" "server.drain_timeout = 30s"
+sizes=4
+fab_mesh_wait_up 1 30 "$P2" "$P3"
+fab_mesh_wait_up 2 30 "$P1" "$P3"
+fab_mesh_wait_up 3 30 "$P1" "$P2"
+fab_log "all 6 pairs up with every size verified $(fab_since "$t0")s after the first rdmad started"
+
+sleep 8	# a few bandwidth samples
+for i in 1 2 3; do
+	fab_scrape "$i" "$T/m$i.prom"
+	bad=$(awk '/^rdmad_mesh_rounds_total\{/ && !/result="ok"/ { s += $NF } END { print s + 0 }' "$T/m$i.prom")
+	[ "$bad" = 0 ] || fab_fail "host $i: $bad failed rounds in a clean fabric: $(grep '^rdmad_mesh_rounds_total' "$T/m$i.prom" | grep -v ' 0$')"
+	for j in 1 2 3; do
+		[ "$j" = "$i" ] && continue
+		p=$(fab_peer "$j")
+		ok=$(fab_metric "$T/m$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')
+		hist=$(fab_metric "$T/m$i.prom" rdmad_mesh_round_duration_seconds_count "peer=\"$p\"")
+		bw=$(fab_metric "$T/m$i.prom" rdmad_mesh_bandwidth_bytes_per_second "peer=\"$p\"")
+		[ "$hist" = "$ok" ] || fab_fail "host $i -> $p: histogram holds $hist rounds, $ok were verified"
+		awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fab_fail "host $i -> $p: no bandwidth sample after 15 s"
+		fab_log "host $i -> $p: $ok rounds verified, bandwidth $(awk -v b="$bw" 'BEGIN { printf "%.1f", b / 1e6 }') MB/s"
+	done
+	n=$(fab_sh "$i" "grep -c 'open: native mesh' \$T/rdmad.log")
+	[ "$n" -ge 2 ] || fab_fail "host $i: rdmad served $n mesh sessions, want the 2 other hosts'"
+done
+[ "$(fab_metric "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fab_fail "host 1: rdmad_mesh_peers is not 2"
+
+fab_sh 1 "\$RDMADCTL mesh" >"$T/table.txt" || fab_fail "rdmadctl mesh failed: $(cat "$T/table.txt")"
+fab_log "rdmadctl mesh on host 1:"$'\n'"$(cat "$T/table.txt")"
+for p in "$P2" "$P3"; do
+	grep "$p" "$T/table.txt" | grep -qw up || fab_fail "rdmadctl mesh does not show $p up"
+done
+
+# rdmad on host 3 stops: the mesh sessions it serves end at once.
+t1=$(fab_now)
+fab_sh 3 "pkill -TERM -x rdmad; for k in \$(seq 100); do pidof rdmad >/dev/null || exit 0; sleep 0.1; done; exit 1" ||
+	fab_fail "rdmad on host 3 still runs 10 s after SIGTERM (drain_timeout is 30 s: mesh sessions held it)"
+fab_log "rdmad on host 3 stopped in $(fab_since "$t1")s: $(fab_sh 3 "grep -E 'mesh sessions|stopping' \$T/rdmad.log | head -3")"
+for i in 1 2; do
+	for k in $(seq 20); do
+		fab_scrape "$i" "$T/d$i.prom"
+		[ "$(fab_metric "$T/d$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] && break
+		sleep 0.5
+	done
+	[ "$(fab_metric "$T/d$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] || fab_fail "host $i: $P3 still up 10 s after its rdmad stopped"
+done
+fab_log "hosts 1 and 2 see $P3 down $(fab_since "$t1")s after its rdmad stopped"

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# A partition seen by the mesh: three rdmads probe each other every 1 s
+# (round_timeout 800 ms, backoff 1 s doubling to 8 s).  Host 3's cable is
+# pulled: within 3 intervals hosts 1 and 2 report it down (measured from
+# the pull to rdmad_mesh_peer_up == 0), and the pair 1-2 keeps verifying
+# with no failed round.  During 20 s of partition the reconnects back off
+# (the log shows the growing waits; far fewer attempts than rounds).
+# After the heal host 3 is up again on both, within the longest backoff.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 3
+P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
+fab_mesh_start 3 7471 "mesh.interval = 1s" "mesh.round_timeout = 800ms" \
+	"mesh.connect_timeout = 800ms" "mesh.sizes = 64 4k" \
+	"mesh.backoff_min = 1s" "mesh.backoff_max = 8s"
+sizes=2
+fab_mesh_wait_up 1 30 "$P2" "$P3"
+fab_mesh_wait_up 2 30 "$P1" "$P3"
+fab_scrape 1 "$T/before1.prom"
+fail12() { fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" | awk -v ok="$(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')" '{ print $1 - ok }'; }
+ok12_before=$(fab_metric "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
+tries_before=$(fab_metric "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"")
+
+t0=$(fab_now)
+fab_link 3 down
+declare -A seen
+for k in $(seq 60); do
+	for i in 1 2; do
+		[ -n "${seen[$i]:-}" ] && continue
+		fab_scrape "$i" "$T/p$i.prom"
+		[ "$(fab_metric "$T/p$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] && seen[$i]=$(fab_since "$t0")
+	done
+	[ -n "${seen[1]:-}" ] && [ -n "${seen[2]:-}" ] && break
+	sleep 0.2
+done
+[ -n "${seen[1]:-}" ] && [ -n "${seen[2]:-}" ] || fab_fail "after 15 s not both hosts report $P3 down"
+fab_log "host 3 seen down by host 1 after ${seen[1]}s, by host 2 after ${seen[2]}s (interval 1 s)"
+for i in 1 2; do
+	awk -v t="${seen[$i]}" 'BEGIN { exit !(t <= 3.0) }' || fab_fail "host $i saw the partition after ${seen[$i]}s, more than 3 intervals"
+done
+
+sleep 20
+fab_scrape 1 "$T/during1.prom"
+ok12=$(fab_metric "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
+[ "$(fail12 "$T/during1.prom")" = 0 ] || fab_fail "the pair 1-2 failed rounds during the partition of host 3"
+[ "$((ok12 - ok12_before))" -ge 18 ] || fab_fail "the pair 1-2 verified only $((ok12 - ok12_before)) rounds in ~22 s"
+[ "$(fab_metric "$T/during1.prom" rdmad_mesh_peer_up "peer=\"$P2\"")" = 1 ] || fab_fail "host 1 reports $P2 down"
+tries=$(( $(fab_metric "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"") - tries_before ))
+fab_log "pair 1-2: $((ok12 - ok12_before)) rounds verified during the partition, none failed; host 1 tried $P3 $tries times in ~22 s"
+[ "$tries" -le 8 ] || fab_fail "host 1 tried $P3 $tries times in ~22 s of partition: no backoff (a storm)"
+fab_sh 1 "grep 'backing off' \$T/rdmad.log | grep '$P3'" >"$T/backoff.log"
+fab_log "host 1's backoff:"$'\n'"$(cat "$T/backoff.log")"
+awk 'match($0, /backing off [0-9.]+ s/) { v = substr($0, RSTART + 12, RLENGTH - 14) + 0; if (v > max) max = v }
+     END { exit !(max >= 3.0) }' "$T/backoff.log" || fab_fail "host 1's log shows no growing backoff for $P3"
+
+t1=$(fab_now)
+fab_link 3 up
+for i in 1 2; do
+	for k in $(seq 40); do
+		fab_scrape "$i" "$T/h$i.prom"
+		[ "$(fab_metric "$T/h$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] && break
+		sleep 0.5
+	done
+	[ "$(fab_metric "$T/h$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] || fab_fail "host $i: $P3 not up 20 s after the heal"
+done
+fab_log "after the heal host 3 is up on hosts 1 and 2 within $(fab_since "$t1")s"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Loss on one host, seen by the mesh.  Three rdmads probe each other every
+# 200 ms with 64 B, 1100 B, 4 KiB and 64 KiB rounds (round_timeout 10 s:
+# under loss a round may take seconds and still verify).
+# 0.5 % loss on host 3's NIC (both ways), 40 s: RC retransmits, every
+# round still verifies, and the p99 of host 1's rounds to host 3 (the
+# window of its last 128 rounds, rdmadctl mesh --json) rises far above
+# that of its rounds to host 2.
+# 5 % loss, with round_timeout 2 s (a reload): host 3's pairs fail rounds
+# (retries exhausted or too slow: completion-error or timeout), large
+# sizes first: more 64 KiB rounds fail than 64 B ones; the pair 1-2 stays
+# clean throughout.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 3
+P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
+fab_mesh_start 3 7471 "mesh.interval = 200ms" "mesh.round_timeout = 10s" \
+	"mesh.sizes = 64 1100 4k 64k"
+sizes=4
+fab_mesh_wait_up 1 30 "$P2" "$P3"
+
+# p99 (ms) of host 1's recent rounds to PEER, from the live table.
+p99() {
+	fab_sh 1 "\$RDMADCTL mesh --json" >"$T/mesh.json" || fab_fail "rdmadctl mesh --json failed"
+	fab_json "$T/mesh.json" "[p for p in d['peers'] if p['peer'] == '$1'][0]['paths'][0]['p99_ms']"
+}
+failed() { # failed FILE PEER [SIZE]
+	local all ok
+	if [ -n "${3:-}" ]; then
+		fab_metric "$1" rdmad_mesh_size_rounds_failed_total "peer=\"$2\"" "size=\"$3\""
+		return
+	fi
+	all=$(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$2\"")
+	ok=$(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$2\"" 'result="ok"')
+	echo $((all - ok))
+}
+
+sleep 25
+fab_log "clean: p99 to host 2 $(p99 "$P2") ms, to host 3 $(p99 "$P3") ms"
+
+fab_scrape 1 "$T/a.prom"
+fab_netem 3 both "loss 0.5%"
+sleep 40
+fab_scrape 1 "$T/b.prom"
+p2=$(p99 "$P2") p3=$(p99 "$P3")
+fab_log "0.5 % loss on host 3: p99 to host 2 $p2 ms, to host 3 $p3 ms"
+for p in "$P2" "$P3"; do
+	n=$(( $(failed "$T/b.prom" "$p") - $(failed "$T/a.prom" "$p") ))
+	[ "$n" = 0 ] || fab_fail "0.5 % loss: $n rounds to $p failed; RC must retransmit them: $(grep "^rdmad_mesh_rounds_total.*$p" "$T/b.prom" | grep -v ' 0$')"
+done
+awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 5 * a && b >= 5) }' ||
+	fab_fail "0.5 % loss: the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
+
+fab_sh 1 "sed -i 's/^round_timeout = .*/round_timeout = 2s/' \$T/rdmad.ini && pkill -HUP -x rdmad" || fab_fail "reload failed"
+fab_netem 3 both "loss 5%"
+sleep 45
+fab_scrape 1 "$T/c.prom"
+fab_netem_clear 3
+for s in 64 1100 4096 65536; do
+	eval "f$s=\$(( \$(failed \"\$T/c.prom\" \"\$P3\" $s) - \$(failed \"\$T/b.prom\" \"\$P3\" $s) ))"
+done
+classes=$(grep "^rdmad_mesh_rounds_total.*$P3" "$T/c.prom" | grep -v ' 0$' | sed 's/.*result="\([^"]*\)".* \([0-9]*\)$/\1 \2/' | tr '\n' ' ')
+fab_log "5 % loss on host 3: failed rounds to host 3 by size: 64 B $f64, 1100 B $f1100, 4 KiB $f4096, 64 KiB $f65536; classes since start: $classes"
+[ "$f65536" -gt 0 ] || fab_fail "5 % loss: no 64 KiB round to host 3 failed"
+[ "$f65536" -gt "$f64" ] || fab_fail "5 % loss: 64 B rounds failed as often as 64 KiB ones ($f64 vs $f65536)"
+n=$(( $(failed "$T/c.prom" "$P2") - $(failed "$T/a.prom" "$P2") ))
+[ "$n" = 0 ] || fab_fail "the pair 1-2 failed $n rounds while host 3 had loss"
+fab_log "the pair 1-2 stayed clean"
