@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mesh_stats.h"
+#include "stats.h"
 
 #define US	1000ull
 #define MS	1000000ull
@@ -32,11 +33,7 @@ void mesh_stats_init(struct mesh_path_stats *s)
 
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns)
 {
-	unsigned int i = 0;
-
-	while (i < MESH_HIST_BUCKETS && ns > mesh_hist_bounds_ns[i])
-		i++;
-	h->bucket[i]++;
+	h->bucket[stats_bucket(mesh_hist_bounds_ns, MESH_HIST_BUCKETS, ns)]++;
 	h->count++;
 	h->sum_ns += ns;
 }
