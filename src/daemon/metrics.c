@@ -9,8 +9,11 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "mesh_stats.h"
 #include "metrics.h"
 
 struct mw {
@@ -96,26 +99,43 @@ static void fmt_seconds(char *buf, size_t len, uint64_t ns)
 		buf[--n] = '\0';
 }
 
-static void histogram(struct mw *w, const char *name, const char *k,
-		      const char *v, const struct stats_hist *h)
+/* " SECONDS\n" of NS nanoseconds, after a series. */
+static void fmt_seconds_line(struct mw *w, uint64_t ns)
 {
-	char le[32], sum[32];
+	char buf[32];
+
+	fmt_seconds(buf, sizeof(buf), ns);
+	fprintf(w->f, " %s\n", buf);
+}
+
+/* Buckets of N BOUNDS (per bucket, +Inf last), cumulated as le. */
+static void histogram_of(struct mw *w, const char *name, const char *k,
+			 const char *v, const uint64_t *bounds, unsigned int n,
+			 const uint64_t *bucket, uint64_t count, uint64_t sum_ns)
+{
+	char le[32];
 	uint64_t cum = 0;
 	unsigned int i;
 
-	for (i = 0; i <= STATS_HIST_BUCKETS; i++) {
-		cum += h->bucket[i];
-		if (i < STATS_HIST_BUCKETS)
-			fmt_seconds(le, sizeof(le), stats_hist_bounds_ns[i]);
+	for (i = 0; i <= n; i++) {
+		cum += bucket[i];
+		if (i < n)
+			fmt_seconds(le, sizeof(le), bounds[i]);
 		else
 			strcpy(le, "+Inf");
 		series(w, name, "_bucket", k, v, "le", le);
 		fprintf(w->f, " %" PRIu64 "\n", cum);
 	}
-	sample_u64(w, name, "_count", k, v, NULL, NULL, h->count);
-	fmt_seconds(sum, sizeof(sum), h->sum_ns);
+	sample_u64(w, name, "_count", k, v, NULL, NULL, count);
 	series(w, name, "_sum", k, v, NULL, NULL);
-	fprintf(w->f, " %s\n", sum);
+	fmt_seconds_line(w, sum_ns);
+}
+
+static void histogram(struct mw *w, const char *name, const char *k,
+		      const char *v, const struct stats_hist *h)
+{
+	histogram_of(w, name, k, v, stats_hist_bounds_ns, STATS_HIST_BUCKETS,
+		     h->bucket, h->count, h->sum_ns);
 }
 
 /* k1 only: "name{k1=\"v\"}" written by series() needs k2 NULL. */
@@ -236,17 +256,222 @@ static void render_latency(struct mw *w, const struct stats *s)
 			  &s->rdma_op[op]);
 }
 
+static void render_ports(struct mw *w, const struct stats *s)
+{
+	char port[16];
+	unsigned int i;
+
+	family(w, "rdmad_port_up", FT_GAUGE, NULL,
+	       "1 while this host's RDMA port is active, 0 while it is down "
+	       "(from the port's first event on).");
+	for (i = 0; i < s->n_ports; i++) {
+		snprintf(port, sizeof(port), "%u", s->ports[i].port);
+		sample_u64(w, "rdmad_port_up", "", "device",
+			   s->ports[i].device, "port", port, s->ports[i].up);
+	}
+	family(w, "rdmad_port_changes", FT_COUNTER, NULL,
+	       "Times this host's RDMA port went down or up (link flaps).");
+	for (i = 0; i < s->n_ports; i++) {
+		snprintf(port, sizeof(port), "%u", s->ports[i].port);
+		sample_u64(w, "rdmad_port_changes", "_total", "device",
+			   s->ports[i].device, "port", port,
+			   s->ports[i].changes);
+	}
+}
+
+/* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
+
+static unsigned int peer_paths_up(const struct mesh_view_peer *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_paths; i++)
+		n += p->path[i].reach == MESH_REACH_UP;
+	return n;
+}
+
+static uint64_t path_failed(const struct mesh_path_stats *st)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < MESH_RES_N; r++)
+		if (r != MESH_RES_OK)
+			n += st->rounds[r];
+	return n;
+}
+
+/* One peer's paths added up. */
+struct peer_sum {
+	uint64_t rounds[MESH_RES_N];
+	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
+	struct mesh_hist rtt;
+	uint64_t connects, downs;
+	const struct mesh_path_stats *bw;	/* the latest sample, or NULL */
+};
+
+static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
+{
+	unsigned int i, j;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < p->n_paths; i++) {
+		const struct mesh_path_stats *st = p->path[i].st;
+
+		for (j = 0; j < MESH_RES_N; j++)
+			o->rounds[j] += st->rounds[j];
+		for (j = 0; j < CONFIG_MESH_SIZES_MAX; j++)
+			o->size_failed[j] += st->size_failed[j];
+		for (j = 0; j <= MESH_HIST_BUCKETS; j++)
+			o->rtt.bucket[j] += st->rtt.bucket[j];
+		o->rtt.count += st->rtt.count;
+		o->rtt.sum_ns += st->rtt.sum_ns;
+		o->connects += st->connects;
+		o->downs += st->downs;
+		if (st->bw_samples && (!o->bw || st->bw_at > o->bw->bw_at))
+			o->bw = st;
+	}
+}
+
+/*
+ * Families of one peer at a time would interleave families, which the
+ * formats forbid: each family walks every peer.  The sums are made once.
+ */
+static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
+			      const struct peer_sum *sum)
+{
+	unsigned int i, j;
+	char label[16];
+
+	family(w, "rdmad_mesh_peer_up", FT_GAUGE, NULL,
+	       "1 while at least one path to the peer is up.");
+	for (i = 0; i < m->n_peers; i++)
+		sample_u64(w, "rdmad_mesh_peer_up", "",
+			   ONE("peer", m->peers[i].name),
+			   peer_paths_up(&m->peers[i]) > 0);
+	family(w, "rdmad_mesh_peer_paths_up", FT_GAUGE, NULL,
+	       "Paths (connections, [mesh] paths) to the peer that are up.");
+	for (i = 0; i < m->n_peers; i++)
+		sample_u64(w, "rdmad_mesh_peer_paths_up", "",
+			   ONE("peer", m->peers[i].name),
+			   peer_paths_up(&m->peers[i]));
+	family(w, "rdmad_mesh_rounds", FT_COUNTER, NULL,
+	       "Probe rounds to the peer, all paths, by result (a failed "
+	       "connect counts as a round).");
+	for (i = 0; i < m->n_peers; i++)
+		for (j = 0; j < MESH_RES_N; j++)
+			sample_u64(w, "rdmad_mesh_rounds", "_total",
+				   "peer", m->peers[i].name,
+				   "result", mesh_result_name(j),
+				   sum[i].rounds[j]);
+	family(w, "rdmad_mesh_path_rounds_failed", FT_COUNTER, NULL,
+	       "Failed rounds by path (0 .. [mesh] paths - 1): a bad ECMP "
+	       "path shows as one path failing.");
+	for (i = 0; i < m->n_peers; i++)
+		for (j = 0; j < m->peers[i].n_paths; j++) {
+			snprintf(label, sizeof(label), "%u", j);
+			sample_u64(w, "rdmad_mesh_path_rounds_failed", "_total",
+				   "peer", m->peers[i].name, "path", label,
+				   path_failed(m->peers[i].path[j].st));
+		}
+	family(w, "rdmad_mesh_size_rounds_failed", FT_COUNTER, NULL,
+	       "Failed rounds by size in bytes ([mesh] sizes), all paths: "
+	       "loss that hits large packets only shows here.");
+	for (i = 0; i < m->n_peers; i++)
+		for (j = 0; j < m->n_sizes && j < CONFIG_MESH_SIZES_MAX; j++) {
+			snprintf(label, sizeof(label), "%" PRIu32,
+				 m->sizes[j]);
+			sample_u64(w, "rdmad_mesh_size_rounds_failed", "_total",
+				   "peer", m->peers[i].name, "size", label,
+				   sum[i].size_failed[j]);
+		}
+	family(w, "rdmad_mesh_round_duration_seconds", FT_HISTOGRAM,
+	       "seconds", "Verified rounds from the first post to the last "
+	       "completion, all paths.");
+	for (i = 0; i < m->n_peers; i++)
+		histogram_of(w, "rdmad_mesh_round_duration_seconds", "peer",
+			     m->peers[i].name, mesh_hist_bounds_ns,
+			     MESH_HIST_BUCKETS, sum[i].rtt.bucket,
+			     sum[i].rtt.count, sum[i].rtt.sum_ns);
+	family(w, "rdmad_mesh_bandwidth_bytes_per_second", FT_GAUGE,
+	       "bytes_per_second", "The peer's last bandwidth sample "
+	       "(absent until one was taken).");
+	for (i = 0; i < m->n_peers; i++)
+		if (sum[i].bw)
+			sample_u64(w, "rdmad_mesh_bandwidth_bytes_per_second",
+				   "", ONE("peer", m->peers[i].name),
+				   sum[i].bw->bw_bytes_per_s);
+	family(w, "rdmad_mesh_connects", FT_COUNTER, NULL,
+	       "Mesh sessions established to the peer, all paths.");
+	for (i = 0; i < m->n_peers; i++)
+		sample_u64(w, "rdmad_mesh_connects", "_total",
+			   ONE("peer", m->peers[i].name), sum[i].connects);
+	family(w, "rdmad_mesh_peer_downs", FT_COUNTER, NULL,
+	       "Paths to the peer that went from up to down.");
+	for (i = 0; i < m->n_peers; i++)
+		sample_u64(w, "rdmad_mesh_peer_downs", "_total",
+			   ONE("peer", m->peers[i].name), sum[i].downs);
+}
+
+/*
+ * The mesh families are declared even with no agent (as
+ * rdmad_listener_up without listeners); per-peer series come with peers.
+ * -ENOMEM when the per-peer sums cannot be allocated.
+ */
+static int render_mesh(struct mw *w, const struct mesh_view *m)
+{
+	static const struct mesh_view off;
+	struct peer_sum *sum = NULL;
+	unsigned int i;
+
+	if (!m || !m->on)
+		m = &off;
+	if (m->n_peers) {
+		sum = calloc(m->n_peers, sizeof(*sum));
+		if (!sum)
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->n_peers; i++)
+		peer_sum(&m->peers[i], &sum[i]);
+	family(w, "rdmad_mesh_peers", FT_GAUGE, NULL,
+	       "Peers the mesh agent probes ([mesh] targets).");
+	sample_u64(w, "rdmad_mesh_peers", "", NULL, NULL, NULL, NULL,
+		   m->n_peers);
+	render_mesh_peers(w, m, sum);
+	free(sum);
+	family(w, "rdmad_mesh_bandwidth_samples", FT_COUNTER, NULL,
+	       "Bandwidth samples taken, all peers.");
+	sample_u64(w, "rdmad_mesh_bandwidth_samples", "_total", NULL, NULL,
+		   NULL, NULL, m->bw_samples);
+	family(w, "rdmad_mesh_bandwidth_seconds", FT_COUNTER, "seconds",
+	       "Link time the bandwidth samples took, all peers (held "
+	       "under [mesh] bandwidth_share).");
+	series(w, "rdmad_mesh_bandwidth_seconds", "_total", NULL, NULL, NULL,
+	       NULL);
+	fmt_seconds_line(w, m->bw_ns);
+	family(w, "rdmad_mesh_targets_reloads", FT_COUNTER, NULL,
+	       "Times the targets file was read again (reload).");
+	sample_u64(w, "rdmad_mesh_targets_reloads", "_total", NULL, NULL,
+		   NULL, NULL, m->reloads);
+	return 0;
+}
+
 int metrics_render(FILE *f, const struct stats_view *v,
 		   enum metrics_format fmt)
 {
 	struct mw w = { .f = f, .fmt = fmt };
+	int ret;
 
 	render_process(&w, v);
 	render_connections(&w, v->stats);
 	render_rdma(&w, v->stats);
 	render_latency(&w, v->stats);
+	render_ports(&w, v->stats);
+	ret = render_mesh(&w, v->mesh);
 	if (fmt == METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
+	if (ret)
+		return ret;
 	return ferror(f) ? -EIO : 0;
 }
 
