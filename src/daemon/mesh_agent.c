@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
 #include <sys/queue.h>
 #include <syslog.h>
 
@@ -157,11 +158,30 @@ static struct ifaddrs *mesh_agent_ifaddrs(void)
 	return ifa;
 }
 
-/* ADDR is one of this host's own addresses. */
-static bool mesh_agent_is_local(const struct ifaddrs *ifa,
-				const struct sockaddr_storage *addr)
+static uint16_t mesh_agent_port(const struct sockaddr_storage *ss)
+{
+	return ntohs(ss->ss_family == AF_INET6 ?
+		     ((const struct sockaddr_in6 *)(const void *)ss)->sin6_port :
+		     ((const struct sockaddr_in *)(const void *)ss)->sin_port);
+}
+
+/*
+ * ADDR is this rdmad itself: one of this host's addresses, on a port it
+ * listens on (other ports of this host may be other rdmads: peers).
+ */
+static bool mesh_agent_is_self(const struct ifaddrs *ifa,
+			       const struct rdmad_config *cfg,
+			       const struct sockaddr_storage *addr)
 {
 	const struct ifaddrs *i;
+	unsigned int k;
+
+	for (k = 0; k < cfg->n_listen; k++)
+		if (mesh_agent_port(&cfg->listen[k].addr) ==
+		    mesh_agent_port(addr))
+			break;
+	if (k == cfg->n_listen)
+		return false;
 
 	for (i = ifa; i; i = i->ifa_next) {
 		if (!i->ifa_addr || i->ifa_addr->sa_family != addr->ss_family)
@@ -269,10 +289,12 @@ static void mesh_agent_warn(void *arg, const char *msg)
 }
 
 /* Read M's targets into a new peer list. */
-static int mesh_agent_read(struct mesh_agent *a, const struct config_mesh *m,
+static int mesh_agent_read(struct mesh_agent *a,
+			   const struct rdmad_config *cfg,
 			   struct mesh_peer ***out, unsigned int *n_out,
 			   char *err, size_t errlen)
 {
+	const struct config_mesh *m = &cfg->mesh;
 	struct target_list tl = { NULL, 0 };
 	struct mesh_peer **v = NULL;
 	struct ifaddrs *ifa = NULL;
@@ -314,7 +336,7 @@ static int mesh_agent_read(struct mesh_agent *a, const struct config_mesh *m,
 			goto fail;
 		}
 		/* One file for the whole fabric: a host skips itself. */
-		if (ifa && mesh_agent_is_local(ifa, &ss)) {
+		if (ifa && mesh_agent_is_self(ifa, cfg, &ss)) {
 			self++;
 			continue;
 		}
@@ -326,8 +348,9 @@ static int mesh_agent_read(struct mesh_agent *a, const struct config_mesh *m,
 		n++;
 	}
 	if (self)
-		log_info("mesh: %u of %u targets in %s are this host's own "
-			 "addresses: not probed", self, tl.n, m->targets);
+		log_info("mesh: %u of %u targets in %s are this rdmad "
+			 "itself (its address and port): not probed", self,
+			 tl.n, m->targets);
 	if (ifa)
 		freeifaddrs(ifa);
 	targets_free(&tl);
@@ -595,7 +618,7 @@ static void mesh_path_up(struct mesh_path *p, uint64_t now)
 	mesh_path_name(p, name, sizeof(name));
 	mesh_stats_connected(&p->st);
 	p->error[0] = '\0';
-	log_notice("mesh: %s up: connected and verified in %.1f ms", name,
+	log_notice("mesh: %s up: connected, first round done in %.1f ms", name,
 		   (double)(now - p->connect_at) / 1e6);
 }
 
@@ -720,9 +743,9 @@ static void mesh_peer_start(struct mesh_peer *peer, unsigned int n_paths)
 	for (i = peer->n_paths; i < n_paths; i++) {
 		struct mesh_path *p = &peer->path[i];
 
+		/* Its figures stay: counters never go back. */
 		mesh_sched_init(&p->s, clock_now_ns() ^
 				((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
-		mesh_stats_init(&p->st);
 		p->error[0] = '\0';
 		p->turn = 0;
 		peer->n_paths = i + 1;
@@ -782,7 +805,7 @@ int mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
 			return -EINVAL;
 		}
 	}
-	ret = mesh_agent_read(a, &cfg->mesh, &a->next, &a->n_next, err,
+	ret = mesh_agent_read(a, cfg, &a->next, &a->n_next, err,
 			      errlen);
 	if (ret)
 		return ret;

@@ -60,6 +60,7 @@ struct rdmad {
 	double start_time;		/* unix seconds */
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
+	struct mesh_view mesh_view;	/* what the renderers see of it */
 
 	int stopping;
 	struct event *stop_timer;
@@ -214,6 +215,10 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->listeners = ls;
 	v->conns = conns;
 	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
+	if (d->mesh) {
+		mesh_agent_view(d->mesh, &d->mesh_view);
+		v->mesh = &d->mesh_view;
+	}
 }
 
 static unsigned int rdmad_n_conns(void *arg)
