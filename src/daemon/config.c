@@ -998,12 +998,6 @@ static int config_validate_mesh(const struct rdmad_config *cfg,
 	const struct config_mesh *m = &cfg->mesh;
 	unsigned int i;
 
-	if (m->round_timeout_ms >= m->interval_ms) {
-		snprintf(err, errlen, "%s: [mesh] round_timeout (%ums) must be "
-			 "below interval (%ums)", name, m->round_timeout_ms,
-			 m->interval_ms);
-		return -EINVAL;
-	}
 	if (m->backoff_min_ms > m->backoff_max_ms) {
 		snprintf(err, errlen, "%s: [mesh] backoff_min (%ums) must not "
 			 "exceed backoff_max (%ums)", name, m->backoff_min_ms,
