@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * units.c - sizes as operators write them (see units.h).
+ * units.c - numbers and sizes as operators write them (see units.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -61,5 +61,29 @@ int units_parse_uint(const char *s, unsigned int min, unsigned int max,
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = (unsigned int)v;
+	return 0;
+}
+
+int units_parse_tos(const char *s, int *tos)
+{
+	unsigned long v;
+	int base = 10;
+	char *end;
+
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!isxdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, base);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || v > 255)
+		return -ERANGE;
+	*tos = (int)v;
 	return 0;
 }

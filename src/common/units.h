@@ -21,4 +21,10 @@ int units_parse_size(const char *s, uint64_t max, uint64_t *val);
 int units_parse_uint(const char *s, unsigned int min, unsigned int max,
 		     unsigned int *out);
 
+/*
+ * An IP TOS byte (DSCP << 2 | ECN): 0 to 255, decimal or 0x hex ("104",
+ * "0x68"); a leading 0 is not octal.  0, -EINVAL or -ERANGE.
+ */
+int units_parse_tos(const char *s, int *tos);
+
 #endif /* RDMAD_UNITS_H */
