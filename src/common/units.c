@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * units.c - sizes as operators write them (see units.h).
+ * units.c - numbers and sizes as operators write them (see units.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -81,5 +81,16 @@ int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;
 	*out = (unsigned int)v;
+	return 0;
+}
+
+int units_parse_tos(const char *s, int *tos)
+{
+	unsigned int v;
+	int ret = units_parse_xuint(s, 0, 255, &v);
+
+	if (ret)
+		return ret;
+	*tos = (int)v;
 	return 0;
 }

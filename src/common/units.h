@@ -28,4 +28,10 @@ int units_parse_uint(const char *s, unsigned int min, unsigned int max,
 int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out);
 
+/*
+ * An IP TOS byte (DSCP << 2 | ECN): 0 to 255, decimal or 0x hex ("104",
+ * "0x68"); a leading 0 is not octal.  0, -EINVAL or -ERANGE.
+ */
+int units_parse_tos(const char *s, int *tos);
+
 #endif /* RDMAD_UNITS_H */

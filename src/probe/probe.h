@@ -75,6 +75,7 @@ struct probe_opts {
 	int verbosity;		/* -1 quiet, 0 normal, 1 -v, 2 -vv */
 	uint32_t rounds;	/* --rounds: a mesh session of N rounds */
 	uint32_t interval_ms;	/* --interval: between round starts */
+	int tos;		/* --tos: IP TOS byte, -1: the system's */
 };
 
 enum probe_opts_result {

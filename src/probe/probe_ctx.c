@@ -224,6 +224,7 @@ static int probe_ctx_conn_new(struct probe_ctx *ctx,
 	co.seed = o->seed + idx;
 	co.verify = o->verify;
 	co.busy_poll = o->busy_poll;
+	co.tos = o->tos;
 	co.psk = o->psk;
 	co.log_prio = o->verbosity >= 2 ? LOG_DEBUG :
 		      o->verbosity >= 1 ? LOG_INFO : LOG_ERR;

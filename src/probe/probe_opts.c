@@ -30,6 +30,7 @@ enum {
 	OPT_TARGETS,
 	OPT_ROUNDS,
 	OPT_INTERVAL,
+	OPT_TOS,
 };
 
 static const struct option long_opts[] = {
@@ -52,6 +53,7 @@ static const struct option long_opts[] = {
 	{ "targets",	required_argument,	NULL, OPT_TARGETS },
 	{ "rounds",	required_argument,	NULL, OPT_ROUNDS },
 	{ "interval",	required_argument,	NULL, OPT_INTERVAL },
+	{ "tos",	required_argument,	NULL, OPT_TOS },
 	{ "quiet",	no_argument,		NULL, 'q' },
 	{ "verbose",	no_argument,		NULL, 'v' },
 	{ "help",	no_argument,		NULL, 'h' },
@@ -87,6 +89,9 @@ static void usage(FILE *f)
 "      --no-verify     do not check the data (the last WRITE is still\n"
 "                      checked by the server)\n"
 "      --busy-poll     poll the completion queues instead of sleeping\n"
+"      --tos N         IP TOS byte of the connections' packets (DSCP << 2\n"
+"                      | ECN), 0 to 255, decimal or 0x hex: 0x68 is DSCP\n"
+"                      26 (default: the system's, rdma_cm's default_roce_tos)\n"
 "      --json          print one JSON document instead of the report\n"
 "  -t, --timeout SECS  deadline of each step: address resolution, route\n"
 "                      resolution, connect, descriptor, each operation,\n"
@@ -214,6 +219,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	o->depth = 1;
 	o->verify = true;
 	o->interval_ms = PROBE_DEFAULT_INTERVAL_MS;
+	o->tos = -1;
 
 	optind = 0;	/* GNU: full re-initialisation, for repeated calls */
 	opterr = 0;
@@ -370,6 +376,16 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				return bad(err, "--interval", optarg,
 					   "must be from 0 to 3600 seconds");
 			interval_set = true;
+			break;
+		case OPT_TOS:
+			ret = units_parse_tos(optarg, &o->tos);
+			if (ret == -EINVAL)
+				return bad(err, "--tos", optarg,
+					   "not a number (examples: 104, "
+					   "0x68)");
+			if (ret)
+				return bad(err, "--tos", optarg,
+					   "must be from 0 to 255 (0xff)");
 			break;
 		case 'q':
 			quiet = true;

@@ -488,20 +488,32 @@ static void verification_line(FILE *f, const struct probe_run *r)
 	fputc('\n', f);
 }
 
+/* ", TOS 0x68" with --tos, else nothing. */
+static const char *fmt_tos(char *buf, size_t len,
+			   const struct probe_opts *opts)
+{
+	buf[0] = '\0';
+	if (opts->tos >= 0)
+		snprintf(buf, len, ", TOS 0x%02x",
+			 (unsigned int)opts->tos & 0xffu);
+	return buf;
+}
+
 /* --rounds: the session, its rounds and their verdict. */
 static void rounds_report(FILE *f, const struct probe_run *r)
 {
 	const struct probe_opts *opts = r->opts;
 	const struct probe_outcome *o = &r->outcomes[0];
 	const struct probe_rounds *s = o->rounds;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], tos[24];
 	uint64_t p50 = s ? probe_hist_percentile(&s->lat, 50) : 0;
 	uint64_t p99 = s ? probe_hist_percentile(&s->lat, 99) : 0;
 
 	fprintf(f, "  %-14s mesh session, %u rounds of %u bytes (WRITE, then "
-		"READ back), interval %u.%03u s, seed 0x%016" PRIx64 "\n",
+		"READ back), interval %u.%03u s%s, seed 0x%016" PRIx64 "\n",
 		"operations", opts->rounds, opts->size,
-		opts->interval_ms / 1000, opts->interval_ms % 1000, opts->seed);
+		opts->interval_ms / 1000, opts->interval_ms % 1000,
+		fmt_tos(tos, sizeof(tos), opts), opts->seed);
 	phases_line(f, r);
 	if (s && s->done) {
 		fprintf(f, "  %-14s %u of %u: %u verified, %u mismatched\n",
@@ -536,7 +548,7 @@ void probe_report(FILE *f, const char *target, const struct probe_run *r)
 	const struct probe_outcome *o0 = &r->outcomes[0];
 	const char *opname;
 	uint64_t rb = 0, wb = 0, pb = 0;
-	char dur[64] = "";
+	char dur[64] = "", tos[24];
 	unsigned int i;
 
 	if (opts->rping)
@@ -565,11 +577,12 @@ void probe_report(FILE *f, const char *target, const struct probe_run *r)
 	else
 		opname = opts->ops == PROTO_OP_READ ? "READ" : "WRITE";
 	fmt_count(dur, sizeof(dur), opts);
-	fprintf(f, "  %-14s %s, %u bytes%s%s, depth %u, %s%s, seed "
+	fprintf(f, "  %-14s %s, %u bytes%s%s, depth %u, %s%s%s, seed "
 		"0x%016" PRIx64 "%s\n", "operations", opname, opts->size, dur,
 		opts->rping ? " pings" : " each", opts->rping ? 1 : opts->depth,
 		opts->verify ? "verified" : "not verified",
-		opts->busy_poll ? ", busy-poll" : "", opts->seed,
+		opts->busy_poll ? ", busy-poll" : "",
+		fmt_tos(tos, sizeof(tos), opts), opts->seed,
 		r->n > 1 ? " (+ connection number)" : "");
 
 	for (i = 0; i < r->n; i++) {
@@ -732,8 +745,10 @@ static void json_run(FILE *f, const struct probe_run *r)
 /* "protocol": ..., "options": {...},\n "latency_note": ... */
 static void json_options(FILE *f, const struct probe_opts *opts)
 {
-	char rounds[64] = "";
+	char rounds[64] = "", tos[16] = "null";
 
+	if (opts->tos >= 0)
+		snprintf(tos, sizeof(tos), "%d", opts->tos);
 	if (opts->rounds)
 		snprintf(rounds, sizeof(rounds), "\"rounds\": %u, "
 			 "\"interval_ms\": %u, ", opts->rounds,
@@ -742,13 +757,14 @@ static void json_options(FILE *f, const struct probe_opts *opts)
 		"\"size\": %u, \"all_sizes\": %s, \"iters\": %u, "
 		"\"duration_ms\": %u, \"parallel\": %u, \"depth\": %u, "
 		"\"verify\": %s, \"busy_poll\": %s, \"timeout_ms\": %u, "
-		"%s\"seed\": \"0x%016" PRIx64 "\"},\n \"latency_note\": \"%s\"",
+		"\"tos\": %s, %s\"seed\": \"0x%016" PRIx64 "\"},\n "
+		"\"latency_note\": \"%s\"",
 		opts->rping ? "rping" : "native",
 		opts->rping ? "both" : op_name(opts->ops), opts->size,
 		opts->all_sizes ? "true" : "false", opts->iters,
 		opts->duration_ms, opts->parallel,
 		opts->rping ? 1 : opts->depth, opts->verify ? "true" : "false",
-		opts->busy_poll ? "true" : "false", opts->timeout_ms,
+		opts->busy_poll ? "true" : "false", opts->timeout_ms, tos,
 		rounds, opts->seed, opts->depth > 1 && !opts->rping ?
 		"depth > 1: latency_ns is post-to-completion under load" :
 		"depth 1: latency_ns is the latency of single operations");

@@ -220,6 +220,26 @@ static enum rdma_client_event rdma_client_establish(struct rdma_client *c)
 	return rdma_client_native_welcome(c);
 }
 
+/* opts.tos, before the route is resolved: the route carries it. */
+static enum rdma_client_event rdma_client_tos(struct rdma_client *c)
+{
+	int ret;
+
+	if (c->o.tos < 0)
+		return RDMA_CLIENT_EV_NONE;
+	ret = rdma_cm_id_tos(c->id, (uint8_t)c->o.tos);
+	if (ret) {
+		rdma_client_conn_error(c, "cannot set TOS 0x%02x: %s",
+				       (unsigned int)c->o.tos, strerror(-ret));
+		return RDMA_CLIENT_EV_LOCAL_ERR;
+	}
+	rdma_client_conn_log(c, LOG_INFO, "TOS 0x%02x (DSCP %u, ECN %u)",
+			     (unsigned int)c->o.tos,
+			     (unsigned int)c->o.tos >> 2,
+			     (unsigned int)c->o.tos & 3);
+	return RDMA_CLIENT_EV_NONE;
+}
+
 /* ---- actions --------------------------------------------------------- */
 
 static enum rdma_client_event rdma_client_act(struct rdma_client *c,
@@ -245,6 +265,9 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 		}
 	}
 	if (a & RDMA_CLIENT_ACT_RESOLVE_ROUTE) {
+		ev = rdma_client_tos(c);
+		if (ev != RDMA_CLIENT_EV_NONE)
+			return ev;
 		if (rdma_resolve_route(c->id, (int)o->timeout_ms)) {
 			rdma_client_conn_error(c, "rdma_resolve_route: %s",
 					       strerror(errno));
@@ -686,6 +709,8 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 	struct rdma_client *c;
 	int ret;
 
+	if (o->tos < -1 || o->tos > 255)
+		return -EINVAL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;

@@ -114,6 +114,15 @@ int rdma_cm_id_new(struct rdma_cm_chan *c, struct rdma_cm_handler *h,
 	return 0;
 }
 
+int rdma_cm_id_tos(struct rdma_cm_id *id, uint8_t tos)
+{
+	/* rdma_set_option(3): the value is one byte. */
+	if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos,
+			    sizeof(tos)))
+		return errno ? -errno : -EINVAL;
+	return 0;
+}
+
 void rdma_cm_id_handler(struct rdma_cm_id *id, struct rdma_cm_handler *h)
 {
 	id->context = h;

@@ -55,6 +55,12 @@ void rdma_cm_chan_close(struct rdma_cm_chan *c);
 /* A new (RDMA_PS_TCP) id on C whose events go to H; 0 or -errno. */
 int rdma_cm_id_new(struct rdma_cm_chan *c, struct rdma_cm_handler *h,
 		   struct rdma_cm_id **id);
+/*
+ * The IP TOS (DSCP << 2 | ECN) of ID's packets: rdma_cm puts it in the
+ * route it resolves (RoCE: the traffic class of the QP's address), so it
+ * must come before rdma_resolve_route.  0 or -errno.
+ */
+int rdma_cm_id_tos(struct rdma_cm_id *id, uint8_t tos);
 /* From now on ID's events go to H (NULL: dropped). */
 void rdma_cm_id_handler(struct rdma_cm_id *id, struct rdma_cm_handler *h);
 

@@ -5,7 +5,9 @@
 # mesh open and a clean close; one that outlives the server's session
 # deadline; --json; -q prints nothing; a round larger than the server
 # allows is rejected (exit 5); usage errors (exit 64); resources back; a
-# keyed rdmad: AUTH, then the rounds; without the key exit 10.
+# keyed rdmad: AUTH, then the rounds; without the key exit 10.  --tos:
+# mesh and native sessions with rdma_cm's TOS option (-v says so, the
+# report and --json show it, the cm_id has it), --tos 256 exit 64.
 # A server without mesh sessions (exit 5, "server does not support mesh
 # sessions") and a round's mismatch (exit 9) are unit-tested
 # (test-rdma-client-fsm, test-probe-report): no such server here.
@@ -114,4 +116,41 @@ kprobe --rounds 3 -s 512 >"$T/nokey.out" 2>&1
 rc=$?
 [ $rc = 10 ] || { cat "$T/nokey.out" >&2; fail "keyed, no key: exit $rc, want 10"; }
 log "keyed rdmad: 3 rounds verified after AUTH; without the key exit 10"
+
+# --tos: rdma_cm's TOS option on the probe's connections (t-89 sees the
+# byte on the wire).  Mesh and native sessions work with it; the kernel's
+# cm_id shows it (when this rdma tool prints tos) while a session is up.
+probe --tos 0x60 --rounds 6 --interval 0.25 -s 64 -v >"$T/tos.out" 2>"$T/tos.err" &
+tpid=$!
+line=""
+for ((i = 0; i < 30; i++)); do
+	line=$(rdma resource show cm_id 2>/dev/null | grep 'state CONNECT .*comm rdma-probe' | head -1)
+	[ -n "$line" ] && break
+	sleep 0.1
+done
+tos=none
+[[ $line == *" tos "* ]] && tos=$(sed 's/.* tos \([0-9]*\).*/\1/' <<<"$line")
+wait $tpid
+rc=$?
+[ $rc = 0 ] || { cat "$T/tos.out" "$T/tos.err" >&2; fail "--tos 0x60 --rounds 6: exit $rc"; }
+grep -q 'TOS 0x60 (DSCP 24, ECN 0)' "$T/tos.err" || { cat "$T/tos.err" >&2; fail "-v: no TOS line"; }
+grep -q 'rounds         6 of 6: 6 verified' "$T/tos.out" || fail "--tos: no 6 verified rounds"
+grep -q 'interval 0.250 s, TOS 0x60, seed' "$T/tos.out" || fail "--tos: not in the operations line"
+[ -n "$line" ] || fail "--tos 0x60: no connected cm_id of rdma-probe seen"
+case $tos in
+96) log "--tos 0x60: the probe's cm_id has tos 96: $line" ;;
+none) log "--tos 0x60: this rdma tool does not print a cm_id's tos: $line" ;;
+*) fail "--tos 0x60: the probe's cm_id shows tos '$tos' (want 96): $line" ;;
+esac
+probe --tos 104 -s 4k -n 3 --json >"$T/tos.json" 2>"$T/tos-json.err" ||
+	{ cat "$T/tos.json" "$T/tos-json.err" >&2; fail "native --tos 104 failed"; }
+python3 - "$T/tos.json" <<'PY' || fail "--tos 104 --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["options"]["tos"] == 104 and d["exit_code"] == 0, d["options"]
+PY
+probe --tos 256 -s 64 >"$T/tos-bad.out" 2>&1
+rc=$?
+[ $rc = 64 ] || { cat "$T/tos-bad.out" >&2; fail "--tos 256: exit $rc, want 64"; }
+log "--tos 0x60: 6 mesh rounds verified; --tos 104 native in --json; --tos 256 exit 64"
 exit 0

@@ -195,6 +195,16 @@ static void test_bad(void)
 		  "--rounds cannot be used with --depth" },
 		{ ARGS("--rounds", "2", "--no-verify", "h"),
 		  "--rounds cannot be used with --no-verify" },
+		{ ARGS("--tos", "256", "h"), "--tos '256': must be from 0 "
+		  "to 255" },
+		{ ARGS("--tos", "0x100", "h"), "--tos '0x100': must be" },
+		{ ARGS("--tos", "-1", "h"), "--tos '-1': not a number" },
+		{ ARGS("--tos", "0x", "h"), "--tos '0x': not a number" },
+		{ ARGS("--tos", "ef", "h"), "--tos 'ef': not a number" },
+		{ ARGS("--tos", "1e1", "h"), "--tos '1e1': not a number" },
+		{ ARGS("--tos", "", "h"), "--tos '': not a number" },
+		{ ARGS("--tos", " 5", "h"), "--tos ' 5': not a number" },
+		{ ARGS("--tos", "99999999999999999999999", "h"), "--tos" },
 	};
 	struct probe_opts o;
 	size_t i;
@@ -235,6 +245,28 @@ static void test_rounds(void)
 	tap_ok(ret == 0 && o.interval_ms == 3600000, "--interval 3600");
 }
 
+static void test_tos(void)
+{
+	struct probe_opts o;
+	int ret;
+
+	ret = parse(&o, ARGS("h"));
+	tap_ok(ret == 0 && o.tos == -1, "no --tos: -1, the system's TOS");
+	ret = parse(&o, ARGS("--tos", "0x68", "h"));
+	tap_ok(ret == 0 && o.tos == 0x68, "--tos 0x68: hex");
+	ret = parse(&o, ARGS("--tos=104", "--rounds", "2", "h"));
+	tap_ok(ret == 0 && o.tos == 104 && o.rounds == 2,
+	       "--tos=104: decimal, with --rounds");
+	ret = parse(&o, ARGS("--tos", "0", "--rping", "h"));
+	tap_ok(ret == 0 && o.tos == 0, "--tos 0 (asked for), with --rping");
+	ret = parse(&o, ARGS("--tos", "255", "--targets", "f"));
+	tap_ok(ret == 0 && o.tos == 255, "--tos 255, with --targets");
+	ret = parse(&o, ARGS("--tos", "0XfF", "h"));
+	tap_ok(ret == 0 && o.tos == 255, "--tos 0XfF: either case");
+	ret = parse(&o, ARGS("--tos", "010", "h"));
+	tap_ok(ret == 0 && o.tos == 10, "--tos 010: decimal, not octal");
+}
+
 static void test_helpers(void)
 {
 	uint64_t v = 0;
@@ -268,7 +300,7 @@ static void test_help(void)
 	tap_ok(ret == PROBE_OPTS_EXIT && strstr(out, "Exit status") &&
 	       strstr(out, "  9  data mismatch") &&
 	       strstr(out, " 64  usage error") && strstr(out, "--rping") &&
-	       strstr(out, "--targets FILE"),
+	       strstr(out, "--targets FILE") && strstr(out, "--tos N"),
 	       "--help lists options and every exit code");
 }
 
@@ -278,6 +310,7 @@ int main(void)
 	test_values();
 	test_bad();
 	test_rounds();
+	test_tos();
 	test_helpers();
 	test_help();
 	return tap_done();

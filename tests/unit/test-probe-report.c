@@ -238,6 +238,7 @@ static void opts_native(struct probe_opts *o)
 	o->depth = 1;
 	o->seed = SEED;
 	o->verify = true;
+	o->tos = -1;
 }
 
 /*
@@ -497,7 +498,7 @@ static void test_report_options(void)
 	};
 	struct probe_run r = { .opts = &opts, .outcomes = &o, .n = 1 };
 	struct capture c;
-	char *got;
+	char *got, *want;
 
 	opts_native(&opts);
 	opts.ops = PROTO_OP_READ;
@@ -526,7 +527,20 @@ static void test_report_options(void)
 	has(got, "\n  verification   OK: 11 READs not checked (--no-verify)\n",
 	    "report -D: --no-verify said so");
 	tap_ok(!strstr(got, "WRITE"), "report -D: no WRITE line for READ only");
+	tap_ok(!strstr(got, "TOS"), "report: no TOS without --tos");
 	free(got);
+
+	/* --tos 0 is asked for: shown, unlike no --tos. */
+	for (opts.tos = 0x68; opts.tos >= 0; opts.tos -= 0x68) {
+		probe_report(capture_open(&c), "h", &r);
+		got = capture_close(&c);
+		want = fmt(", not verified, busy-poll, TOS 0x%02x, seed 0x",
+			   (unsigned int)opts.tos);
+		has(got, want, "report --tos: the TOS byte on the "
+		    "operations line");
+		free(want);
+		free(got);
+	}
 	free(rd);
 }
 
@@ -576,7 +590,7 @@ static void test_json(void)
 	    "json: tool and version first");
 	has(got, "\"target\": \"10.0.0.1:7471\", \"host\": \"10.0.0.1\", \"port\": 7471, \"source\": null,",
 	    "json: target, host, port, no source");
-	has(got, "\"protocol\": \"native\", \"options\": {\"op\": \"both\", \"size\": 65536, \"all_sizes\": false, \"iters\": 3, \"duration_ms\": 0, \"parallel\": 2, \"depth\": 1, \"verify\": true, \"busy_poll\": false, \"timeout_ms\": 10000, \"seed\": \"0x00000000000abcde\"}",
+	has(got, "\"protocol\": \"native\", \"options\": {\"op\": \"both\", \"size\": 65536, \"all_sizes\": false, \"iters\": 3, \"duration_ms\": 0, \"parallel\": 2, \"depth\": 1, \"verify\": true, \"busy_poll\": false, \"timeout_ms\": 10000, \"tos\": null, \"seed\": \"0x00000000000abcde\"}",
 	    "json: the options");
 	has(got, "\"latency_note\": \"depth 1: latency_ns is the latency of single operations\"",
 	    "json: the latency note for depth 1");
@@ -615,6 +629,7 @@ static void test_json(void)
 		opts.rping = true;
 		opts.source = "10.99.0.2";
 		opts.depth = 4;
+		opts.tos = 0xb8;
 		probe_report_json(capture_open(&c), &opts, "t", &rr, 1, 0);
 		got = capture_close(&c);
 		tap_ok(json_valid(got), "json rping: valid");
@@ -622,6 +637,8 @@ static void test_json(void)
 		has(got, "\"protocol\": \"rping\", \"options\": {\"op\": \"both\", ",
 		    "json rping: protocol");
 		has(got, "\"depth\": 1, ", "json rping: depth 1");
+		has(got, "\"timeout_ms\": 10000, \"tos\": 184, \"seed\": ",
+		    "json --tos: the TOS byte in the options");
 		has(got, "\"latency_note\": \"depth 1: ",
 		    "json rping: latency note of depth 1");
 		has(got, "\"ping\": {\"ops\": 5, \"bytes\": 320, \"span_ns\": 1000000, \"mb_per_s\": 0.320, ",
