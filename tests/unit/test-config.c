@@ -647,14 +647,14 @@ static void test_mesh(void)
 	/* A round may outlast the interval (under loss RC retransmits for
 	 * seconds and still verifies): the next one starts when it ends. */
 	{
-		struct rdmad_config c;
+		struct rdmad_config mc;
 		char e[256] = "";
 
-		config_defaults(&c);
-		tap_ok(config_load_string(&c, "[mesh]\ninterval = 200ms\n"
+		config_defaults(&mc);
+		tap_ok(config_load_string(&mc, "[mesh]\ninterval = 200ms\n"
 				      "round_timeout = 10s\n", "t.ini", e,
 				      sizeof(e)) == 0 &&
-		       config_validate(&c, "t.ini", e, sizeof(e)) == 0,
+		       config_validate(&mc, "t.ini", e, sizeof(e)) == 0,
 		       "mesh: round_timeout may exceed interval");
 	}
 	invalid("[mesh]\nbackoff_min = 2m\n", "[mesh] backoff_min (120000ms) "
