@@ -86,6 +86,17 @@ void mesh_stats_down(struct mesh_path_stats *s)
 	s->downs++;
 }
 
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < MESH_RES_N; r++)
+		if (r != MESH_RES_OK)
+			n += s->rounds[r];
+	return n;
+}
+
 /* Insertion sort: at most MESH_WINDOW values. */
 static void mesh_stats_sort(uint64_t *v, unsigned int n)
 {

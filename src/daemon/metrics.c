@@ -290,17 +290,6 @@ static unsigned int peer_paths_up(const struct mesh_view_peer *p)
 	return n;
 }
 
-static uint64_t path_failed(const struct mesh_path_stats *st)
-{
-	uint64_t n = 0;
-	unsigned int r;
-
-	for (r = 0; r < MESH_RES_N; r++)
-		if (r != MESH_RES_OK)
-			n += st->rounds[r];
-	return n;
-}
-
 /* One peer's paths added up. */
 struct peer_sum {
 	uint64_t rounds[MESH_RES_N];
@@ -372,7 +361,7 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 			snprintf(label, sizeof(label), "%u", j);
 			sample_u64(w, "rdmad_mesh_path_rounds_failed", "_total",
 				   "peer", m->peers[i].name, "path", label,
-				   path_failed(m->peers[i].path[j].st));
+				   mesh_stats_failed(m->peers[i].path[j].st));
 		}
 	family(w, "rdmad_mesh_size_rounds_failed", FT_COUNTER, NULL,
 	       "Failed rounds by size in bytes ([mesh] sizes), all paths: "
