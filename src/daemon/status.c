@@ -407,11 +407,14 @@ static void text_mesh_path(FILE *f, int w, const char *peer, unsigned int i,
 	else
 		snprintf(bw, sizeof(bw), "-");
 	fprintf(f, "%-*s  %4u  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"
-		"  %8" PRIu64 "  %8" PRIu64 "  ", w, peer, i,
+		"  %8" PRIu64 "  %8" PRIu64, w, peer, i,
 		mesh_state_name(p->state), mesh_reach_name(p->reach), last,
 		size, p50, p99, loss, bw, st->rounds[MESH_RES_OK],
 		mesh_stats_failed(st));
-	text_clean(f, p->error);
+	if (p->error && *p->error) {
+		fputs("  ", f);
+		text_clean(f, p->error);
+	}
 	fputc('\n', f);
 }
 

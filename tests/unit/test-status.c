@@ -1099,6 +1099,7 @@ static void test_mesh_text(void)
 			ok = 0;
 		}
 	tap_ok(ok && col > 20, "mesh text: columns line up under the header");
+	tap_ok(!strstr(buf, " \n"), "mesh text: no line ends in spaces");
 	free(buf);
 	buf = render_mesh(NULL, 0, &ret);
 	tap_ok(!strcmp(buf, "mesh off: no [mesh] targets in rdmad's "
