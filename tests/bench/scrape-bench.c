@@ -181,5 +181,9 @@ int main(int argc, char **argv)
 		putchar('\n');
 		free(buf);
 	}
+	for (i = 0; i < n_peers; i++)
+		free((void *)peers[i].name);
+	free(peers);
+	free(st);
 	return 0;
 }
