@@ -141,6 +141,15 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	w->p99_ns = mesh_stats_rank(good, n, 99);
 }
 
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_paths; i++)
+		n += p->path[i].reach == MESH_REACH_UP;
+	return n;
+}
+
 enum mesh_result mesh_result_of(enum rdma_client_fail f)
 {
 	switch (f) {

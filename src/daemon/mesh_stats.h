@@ -108,6 +108,9 @@ struct mesh_view_peer {
 	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
 };
 
+/* Paths of P that are up (the peer is up with one or more). */
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
+
 struct mesh_view {
 	bool on;			/* [mesh] targets set */
 	const char *targets;		/* the file */

@@ -307,15 +307,6 @@ static void render_ports(struct mw *w, const struct stats *s)
 
 /* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
 
-static unsigned int peer_paths_up(const struct mesh_view_peer *p)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < p->n_paths; i++)
-		n += p->path[i].reach == MESH_REACH_UP;
-	return n;
-}
-
 /* One peer's paths added up. */
 struct peer_sum {
 	uint64_t rounds[MESH_RES_N];
@@ -363,13 +354,13 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 	for (i = 0; i < m->n_peers; i++)
 		sample_u64(w, "rdmad_mesh_peer_up", "",
 			   ONE("peer", m->peers[i].name),
-			   peer_paths_up(&m->peers[i]) > 0);
+			   mesh_stats_paths_up(&m->peers[i]) > 0);
 	family(w, "rdmad_mesh_peer_paths_up", FT_GAUGE, NULL,
 	       "Paths (connections, [mesh] paths) to the peer that are up.");
 	for (i = 0; i < m->n_peers; i++)
 		sample_u64(w, "rdmad_mesh_peer_paths_up", "",
 			   ONE("peer", m->peers[i].name),
-			   peer_paths_up(&m->peers[i]));
+			   mesh_stats_paths_up(&m->peers[i]));
 	family(w, "rdmad_mesh_rounds", FT_COUNTER, NULL,
 	       "Probe rounds to the peer, all paths, by result (a failed "
 	       "connect counts as a round).");

@@ -298,16 +298,6 @@ static void json_mesh_path(FILE *f, unsigned int i,
 	fputc('}', f);
 }
 
-static bool status_peer_up(const struct mesh_view_peer *p)
-{
-	unsigned int i;
-
-	for (i = 0; i < p->n_paths; i++)
-		if (p->path[i].reach == MESH_REACH_UP)
-			return true;
-	return false;
-}
-
 int status_render_mesh_json(FILE *f, const struct mesh_view *m)
 {
 	unsigned int i, j;
@@ -330,7 +320,7 @@ int status_render_mesh_json(FILE *f, const struct mesh_view *m)
 
 		fputs(i ? ",{\"peer\":" : "{\"peer\":", f);
 		json_str(f, p->name);
-		fprintf(f, ",\"up\":%s,\"paths\":[", status_peer_up(p) ?
+		fprintf(f, ",\"up\":%s,\"paths\":[", mesh_stats_paths_up(p) ?
 			"true" : "false");
 		for (j = 0; j < p->n_paths; j++) {
 			fputs(j ? "," : "", f);
@@ -429,7 +419,7 @@ int status_render_mesh_text(FILE *f, const struct mesh_view *m)
 		return ferror(f) ? -EIO : 0;
 	}
 	for (i = 0; i < m->n_peers; i++) {
-		up += status_peer_up(&m->peers[i]);
+		up += mesh_stats_paths_up(&m->peers[i]) > 0;
 		if (strlen(m->peers[i].name) > (size_t)w)
 			w = (int)strlen(m->peers[i].name);
 	}
