@@ -12,7 +12,9 @@
  *   GET /peers?format=text    the same for people (rdmadctl mesh)
  *
  * Requests are answered at once from the loop: rendering walks the live
- * connections and the counters, a few kilobytes, no I/O but the reply.
+ * connections and the counters, a few kilobytes, no I/O but the reply;
+ * with 1,024 mesh peers /metrics is 2.5 MB and some 10 ms of CPU
+ * (tests/bench/scrape-bench.c).
  */
 #include <errno.h>
 #include <sys/queue.h>
