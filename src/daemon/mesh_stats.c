@@ -86,6 +86,17 @@ void mesh_stats_down(struct mesh_path_stats *s)
 	s->downs++;
 }
 
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < MESH_RES_N; r++)
+		if (r != MESH_RES_OK)
+			n += s->rounds[r];
+	return n;
+}
+
 /* Insertion sort: at most MESH_WINDOW values. */
 static void mesh_stats_sort(uint64_t *v, unsigned int n)
 {
@@ -128,6 +139,15 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	mesh_stats_sort(good, n);
 	w->p50_ns = mesh_stats_rank(good, n, 50);
 	w->p99_ns = mesh_stats_rank(good, n, 99);
+}
+
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_paths; i++)
+		n += p->path[i].reach == MESH_REACH_UP;
+	return n;
 }
 
 enum mesh_result mesh_result_of(enum rdma_client_fail f)

@@ -19,6 +19,9 @@
 struct mw {
 	FILE *f;
 	enum metrics_format fmt;
+	/* the le values of both histograms' bounds, made once a render */
+	char stats_le[STATS_HIST_BUCKETS][24];
+	char mesh_le[MESH_HIST_BUCKETS][24];
 };
 
 enum family_type { FT_GAUGE, FT_COUNTER, FT_HISTOGRAM, FT_INFO };
@@ -49,13 +52,23 @@ static void family(struct mw *w, const char *name, enum family_type t,
 		t == FT_INFO ? "gauge" : type_names[t]);
 }
 
+/*
+ * A scrape with 1,024 mesh peers is some 35,000 lines, written from the
+ * daemon's one loop: samples are put together with fputs and a digit
+ * loop, not fprintf (a third of the time, measured with scrape-bench).
+ */
+
 /* A label value, escaped as both formats want (\\, \", \n). */
 static void label_value(FILE *f, const char *v)
 {
+	if (!strpbrk(v, "\\\"\n")) {
+		fputs(v, f);
+		return;
+	}
 	for (; *v; v++) {
 		if (*v == '\\' || *v == '"')
-			fprintf(f, "\\%c", *v);
-		else if (*v == '\n')
+			fputc('\\', f);
+		if (*v == '\n')
 			fputs("\\n", f);
 		else
 			fputc(*v, f);
@@ -67,16 +80,34 @@ static void series(struct mw *w, const char *name, const char *suffix,
 		   const char *k1, const char *v1, const char *k2,
 		   const char *v2)
 {
-	fprintf(w->f, "%s%s", name, suffix);
+	fputs(name, w->f);
+	fputs(suffix, w->f);
 	if (!k1)
 		return;
-	fprintf(w->f, "{%s=\"", k1);
+	fputc('{', w->f);
+	fputs(k1, w->f);
+	fputs("=\"", w->f);
 	label_value(w->f, v1);
 	if (k2) {
-		fprintf(w->f, "\",%s=\"", k2);
+		fputs("\",", w->f);
+		fputs(k2, w->f);
+		fputs("=\"", w->f);
 		label_value(w->f, v2);
 	}
 	fputs("\"}", w->f);
+}
+
+/* " VAL\n" after a series. */
+static void value_u64(FILE *f, uint64_t val)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\n';
+	do
+		*--p = (char)('0' + val % 10);
+	while ((val /= 10));
+	*--p = ' ';
+	fwrite(p, 1, (size_t)(buf + sizeof(buf) - p), f);
 }
 
 static void sample_u64(struct mw *w, const char *name, const char *suffix,
@@ -84,7 +115,7 @@ static void sample_u64(struct mw *w, const char *name, const char *suffix,
 		       const char *v2, uint64_t val)
 {
 	series(w, name, suffix, k1, v1, k2, v2);
-	fprintf(w->f, " %" PRIu64 "\n", val);
+	value_u64(w->f, val);
 }
 
 /* NS nanoseconds as seconds, always with a fraction: "0.00001", "1.0". */
@@ -108,23 +139,18 @@ static void fmt_seconds_line(struct mw *w, uint64_t ns)
 	fprintf(w->f, " %s\n", buf);
 }
 
-/* Buckets of N BOUNDS (per bucket, +Inf last), cumulated as le. */
+/* Buckets of N bounds (per bucket, +Inf last) with their LE, cumulated. */
 static void histogram_of(struct mw *w, const char *name, const char *k,
-			 const char *v, const uint64_t *bounds, unsigned int n,
+			 const char *v, char (*le)[24], unsigned int n,
 			 const uint64_t *bucket, uint64_t count, uint64_t sum_ns)
 {
-	char le[32];
 	uint64_t cum = 0;
 	unsigned int i;
 
 	for (i = 0; i <= n; i++) {
 		cum += bucket[i];
-		if (i < n)
-			fmt_seconds(le, sizeof(le), bounds[i]);
-		else
-			strcpy(le, "+Inf");
-		series(w, name, "_bucket", k, v, "le", le);
-		fprintf(w->f, " %" PRIu64 "\n", cum);
+		series(w, name, "_bucket", k, v, "le", i < n ? le[i] : "+Inf");
+		value_u64(w->f, cum);
 	}
 	sample_u64(w, name, "_count", k, v, NULL, NULL, count);
 	series(w, name, "_sum", k, v, NULL, NULL);
@@ -134,7 +160,7 @@ static void histogram_of(struct mw *w, const char *name, const char *k,
 static void histogram(struct mw *w, const char *name, const char *k,
 		      const char *v, const struct stats_hist *h)
 {
-	histogram_of(w, name, k, v, stats_hist_bounds_ns, STATS_HIST_BUCKETS,
+	histogram_of(w, name, k, v, w->stats_le, STATS_HIST_BUCKETS,
 		     h->bucket, h->count, h->sum_ns);
 }
 
@@ -281,26 +307,6 @@ static void render_ports(struct mw *w, const struct stats *s)
 
 /* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
 
-static unsigned int peer_paths_up(const struct mesh_view_peer *p)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < p->n_paths; i++)
-		n += p->path[i].reach == MESH_REACH_UP;
-	return n;
-}
-
-static uint64_t path_failed(const struct mesh_path_stats *st)
-{
-	uint64_t n = 0;
-	unsigned int r;
-
-	for (r = 0; r < MESH_RES_N; r++)
-		if (r != MESH_RES_OK)
-			n += st->rounds[r];
-	return n;
-}
-
 /* One peer's paths added up. */
 struct peer_sum {
 	uint64_t rounds[MESH_RES_N];
@@ -348,13 +354,13 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 	for (i = 0; i < m->n_peers; i++)
 		sample_u64(w, "rdmad_mesh_peer_up", "",
 			   ONE("peer", m->peers[i].name),
-			   peer_paths_up(&m->peers[i]) > 0);
+			   mesh_stats_paths_up(&m->peers[i]) > 0);
 	family(w, "rdmad_mesh_peer_paths_up", FT_GAUGE, NULL,
 	       "Paths (connections, [mesh] paths) to the peer that are up.");
 	for (i = 0; i < m->n_peers; i++)
 		sample_u64(w, "rdmad_mesh_peer_paths_up", "",
 			   ONE("peer", m->peers[i].name),
-			   peer_paths_up(&m->peers[i]));
+			   mesh_stats_paths_up(&m->peers[i]));
 	family(w, "rdmad_mesh_rounds", FT_COUNTER, NULL,
 	       "Probe rounds to the peer, all paths, by result (a failed "
 	       "connect counts as a round).");
@@ -372,7 +378,7 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 			snprintf(label, sizeof(label), "%u", j);
 			sample_u64(w, "rdmad_mesh_path_rounds_failed", "_total",
 				   "peer", m->peers[i].name, "path", label,
-				   path_failed(m->peers[i].path[j].st));
+				   mesh_stats_failed(m->peers[i].path[j].st));
 		}
 	family(w, "rdmad_mesh_size_rounds_failed", FT_COUNTER, NULL,
 	       "Failed rounds by size in bytes ([mesh] sizes), all paths: "
@@ -390,8 +396,7 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 	       "completion, all paths.");
 	for (i = 0; i < m->n_peers; i++)
 		histogram_of(w, "rdmad_mesh_round_duration_seconds", "peer",
-			     m->peers[i].name, mesh_hist_bounds_ns,
-			     MESH_HIST_BUCKETS, sum[i].rtt.bucket,
+			     m->peers[i].name, w->mesh_le, MESH_HIST_BUCKETS, sum[i].rtt.bucket,
 			     sum[i].rtt.count, sum[i].rtt.sum_ns);
 	family(w, "rdmad_mesh_bandwidth_bytes_per_second", FT_GAUGE,
 	       "bytes_per_second", "The peer's last bandwidth sample "
@@ -460,7 +465,15 @@ int metrics_render(FILE *f, const struct stats_view *v,
 		   enum metrics_format fmt)
 {
 	struct mw w = { .f = f, .fmt = fmt };
+	unsigned int i;
 	int ret;
+
+	for (i = 0; i < STATS_HIST_BUCKETS; i++)
+		fmt_seconds(w.stats_le[i], sizeof(w.stats_le[i]),
+			    stats_hist_bounds_ns[i]);
+	for (i = 0; i < MESH_HIST_BUCKETS; i++)
+		fmt_seconds(w.mesh_le[i], sizeof(w.mesh_le[i]),
+			    mesh_hist_bounds_ns[i]);
 
 	render_process(&w, v);
 	render_connections(&w, v->stats);

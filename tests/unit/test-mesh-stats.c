@@ -70,7 +70,7 @@ static void test_rounds(void)
 	       "rounds: the last one, its size and the mismatch offset");
 	mesh_stats_round(&s, 3, 65536, MESH_RES_TIMEOUT, 0, 99, 400);
 	tap_ok(s.last == MESH_RES_TIMEOUT && s.last_bad_offset == 0 &&
-	       s.size_failed[3] == 1,
+	       s.size_failed[3] == 1 && mesh_stats_failed(&s) == 2,
 	       "rounds: an offset only with a mismatch");
 	mesh_stats_round(&s, CONFIG_MESH_SIZES_MAX, 8, MESH_RES_OK, 1, 0, 500);
 	tap_ok(s.rounds[MESH_RES_OK] == 3,
@@ -190,6 +190,25 @@ static void test_classes(void)
 	       "names: the metrics' result label values");
 }
 
+static void test_paths_up(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_view_peer p = { .name = "h:1", .n_paths = 3 };
+
+	mesh_stats_init(&s);
+	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
+					     "" };
+	p.path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF, MESH_REACH_DOWN,
+					     &s, "" };
+	p.path[2] = (struct mesh_view_path){ MESH_ST_ROUND, MESH_REACH_UP, &s,
+					     "" };
+	p.path[3] = p.path[0];		/* past n_paths: not counted */
+	tap_ok(mesh_stats_paths_up(&p) == 2, "paths up: up ones of n_paths");
+	p.path[0].reach = MESH_REACH_UNKNOWN;
+	p.path[2].reach = MESH_REACH_DOWN;
+	tap_ok(mesh_stats_paths_up(&p) == 0, "paths up: unknown is not up");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -197,5 +216,6 @@ int main(void)
 	test_window();
 	test_bw();
 	test_classes();
+	test_paths_up();
 	return tap_done();
 }
