@@ -850,14 +850,17 @@ static void mesh_agent_sizes(const struct config_mesh *m, char *buf,
 void mesh_agent_commit(struct mesh_agent *a)
 {
 	struct mesh_peer **old = a->peers;
-	unsigned int n_old = a->n_peers, i, added = 0, removed = 0, kept = 0;
+	unsigned int n_old = a->n_peers, i, j, added = 0, removed = 0, kept = 0;
 	bool first = !a->cfg.targets[0] && !a->reloads && !old;
-	bool remake;
+	bool remake, sizes_changed;
 	char sizes[96];
 
 	if (!a->prepared)
 		return;
 	remake = mesh_agent_session_changed(&a->cfg, &a->next_cfg);
+	sizes_changed = a->cfg.n_sizes != a->next_cfg.n_sizes ||
+			memcmp(a->cfg.sizes, a->next_cfg.sizes,
+			       sizeof(a->cfg.sizes));
 	a->cfg = a->next_cfg;
 	mesh_agent_sched_cfg(&a->cfg, &a->scfg);
 	if (first || !old)
@@ -895,6 +898,9 @@ void mesh_agent_commit(struct mesh_agent *a)
 		} else {
 			kept++;
 			peer->keep = false;
+			for (j = 0; sizes_changed && j < CONFIG_MESH_PATHS_MAX;
+			     j++)
+				mesh_stats_sizes_reset(&peer->path[j].st);
 			if (remake)
 				mesh_peer_stop(peer, 0);
 			else

@@ -120,6 +120,12 @@ static uint64_t mesh_stats_rank(const uint64_t *v, unsigned int n,
 	return v[k ? k - 1 : 0];
 }
 
+void mesh_stats_sizes_reset(struct mesh_path_stats *s)
+{
+	memset(s->size_rounds, 0, sizeof(s->size_rounds));
+	memset(s->size_failed, 0, sizeof(s->size_failed));
+}
+
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w)
 {

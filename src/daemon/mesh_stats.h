@@ -83,6 +83,8 @@ void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
+/* The sizes changed (a reload): their per-size counts start again. */
+void mesh_stats_sizes_reset(struct mesh_path_stats *s);
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w);
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns);

@@ -60,7 +60,6 @@ struct rdmad {
 	double start_time;		/* unix seconds */
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
-	struct mesh_view mesh_view;	/* what the renderers see of it */
 
 	int stopping;
 	struct event *stop_timer;
@@ -215,10 +214,15 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->listeners = ls;
 	v->conns = conns;
 	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
-	if (d->mesh) {
-		mesh_agent_view(d->mesh, &d->mesh_view);
-		v->mesh = &d->mesh_view;
-	}
+}
+
+/* What the mesh agent sees (metrics, /peers). */
+static void rdmad_mesh_view(void *arg, struct mesh_view *v)
+{
+	struct rdmad *d = arg;
+
+	if (d->mesh)
+		mesh_agent_view(d->mesh, v);
 }
 
 static unsigned int rdmad_n_conns(void *arg)
@@ -231,6 +235,7 @@ static unsigned int rdmad_n_conns(void *arg)
 static const struct http_ops rdmad_http_ops = {
 	.view = rdmad_view,
 	.n_conns = rdmad_n_conns,
+	.mesh_view = rdmad_mesh_view,
 };
 
 static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)
