@@ -167,8 +167,17 @@ static void rdmad_dev_fatal(void *arg, struct ibv_context *ctx)
 			  "device fatal");
 }
 
+/* A device was registered: its ports' state from the start. */
+static void rdmad_dev_port_seen(void *arg, struct ibv_context *ctx,
+				uint8_t port, bool up)
+{
+	stats_port_seen(&((struct rdmad *)arg)->stats,
+			ibv_get_device_name(ctx->device), port, up);
+}
+
 static const struct rdma_dev_ops rdmad_dev_ops = {
 	.port = rdmad_dev_port,
+	.port_seen = rdmad_dev_port_seen,
 	.fatal = rdmad_dev_fatal,
 };
 

@@ -127,28 +127,52 @@ void stats_wc_error(struct stats *s, unsigned int status)
 	s->wc_errors[status]++;
 }
 
-void stats_port(struct stats *s, const char *dev, unsigned int port, bool up)
+/* The entry of DEV/PORT, added (*ADDED) if new; NULL when full. */
+static struct stats_port *stats_port_entry(struct stats *s, const char *dev,
+					   unsigned int port, bool *added)
 {
 	struct stats_port *p;
 	unsigned int i;
 
+	*added = false;
 	for (i = 0; i < s->n_ports; i++) {
 		p = &s->ports[i];
 		if (p->port == port && !strncmp(p->device, dev,
-						sizeof(p->device) - 1)) {
-			if (p->up != up)
-				p->changes++;
-			p->up = up;
-			return;
-		}
+						sizeof(p->device) - 1))
+			return p;
 	}
 	if (s->n_ports == STATS_PORTS_MAX)
-		return;
+		return NULL;
 	p = &s->ports[s->n_ports++];
 	snprintf(p->device, sizeof(p->device), "%s", dev);
 	p->port = port;
+	*added = true;
+	return p;
+}
+
+void stats_port(struct stats *s, const char *dev, unsigned int port, bool up)
+{
+	bool added;
+	struct stats_port *p = stats_port_entry(s, dev, port, &added);
+
+	if (!p)
+		return;
+	if (added || p->up != up)
+		p->changes++;
 	p->up = up;
-	p->changes = 1;
+}
+
+void stats_port_seen(struct stats *s, const char *dev, unsigned int port,
+		     bool up)
+{
+	bool added;
+	struct stats_port *p = stats_port_entry(s, dev, port, &added);
+
+	if (!p)
+		return;
+	if (!added && p->up != up)
+		p->changes++;
+	p->up = up;
 }
 
 uint64_t stats_sessions_failed(const struct stats *s)

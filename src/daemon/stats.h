@@ -150,6 +150,9 @@ void stats_wc_error(struct stats *s, unsigned int status);
  * first one of a port is a change too; a repeated state is not.
  */
 void stats_port(struct stats *s, const char *dev, unsigned int port, bool up);
+/* The state of a port when rdmad first saw it (no change counted). */
+void stats_port_seen(struct stats *s, const char *dev, unsigned int port,
+		     bool up);
 
 uint64_t stats_sessions_failed(const struct stats *s);
 uint64_t stats_rejects_total(const struct stats *s);

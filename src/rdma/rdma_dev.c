@@ -134,6 +134,22 @@ static void rdma_dev_async_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
+/* Tell the owner each port's state as the device is registered. */
+static void rdma_dev_ports_seen(struct rdma_devs *r, struct rdma_dev *dev)
+{
+	struct ibv_port_attr pa;
+	uint8_t port;
+
+	if (!r->ops || !r->ops->port_seen)
+		return;
+	for (port = 1; port <= dev->attr.phys_port_cnt; port++) {
+		if (ibv_query_port(dev->ctx, port, &pa))
+			continue;
+		r->ops->port_seen(r->arg, dev->ctx, port,
+				  pa.state == IBV_PORT_ACTIVE);
+	}
+}
+
 struct rdma_dev *rdma_dev_get(struct rdma_devs *r, struct ibv_context *ctx)
 {
 	const char *name = ibv_get_device_name(ctx->device);
@@ -181,6 +197,7 @@ struct rdma_dev *rdma_dev_get(struct rdma_devs *r, struct ibv_context *ctx)
 		 "%d, max_mr_size %llu", name, dev->attr.max_qp_rd_atom,
 		 dev->attr.max_qp_init_rd_atom,
 		 (unsigned long long)dev->attr.max_mr_size);
+	rdma_dev_ports_seen(r, dev);
 	return dev;
 err:
 	if (dev->async_ev)

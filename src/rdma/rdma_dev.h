@@ -27,6 +27,11 @@ struct rdma_dev_ops {
 	/* Port PORT of CTX went down (up false) or became active. */
 	void (*port)(void *arg, struct ibv_context *ctx, uint8_t port,
 		     bool up);
+	/* Optional: port PORT of CTX when the device was registered
+	 * (active or not), so that the owner knows the state from the
+	 * start, not only from the first change. */
+	void (*port_seen)(void *arg, struct ibv_context *ctx, uint8_t port,
+			  bool up);
 	/* CTX had a fatal error: the registry has let go of it already. */
 	void (*fatal)(void *arg, struct ibv_context *ctx);
 };

@@ -423,6 +423,19 @@ static void test_ports(void)
 	       "ports: at most %u, the first seen", STATS_PORTS_MAX);
 	stats_port(&s, "a-device-name-longer-than-31-chars", 1, false);
 	tap_ok(s.n_ports == STATS_PORTS_MAX, "ports: a full table stays full");
+
+	/* Seen at registration: a row from the start, no change. */
+	stats_init(&s);
+	stats_port_seen(&s, "rxe0", 1, true);
+	tap_ok(s.n_ports == 1 && s.ports[0].up && s.ports[0].changes == 0,
+	       "ports: the state at registration is no change");
+	stats_port_seen(&s, "rxe0", 1, true);
+	stats_port(&s, "rxe0", 1, false);
+	tap_ok(!s.ports[0].up && s.ports[0].changes == 1,
+	       "ports: then a change is one");
+	stats_port_seen(&s, "rxe0", 1, true);
+	tap_ok(s.ports[0].up && s.ports[0].changes == 2,
+	       "ports: seen again (re-registered) in another state: a change");
 }
 
 int main(void)
