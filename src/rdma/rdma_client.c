@@ -59,7 +59,8 @@ static void rdma_client_arm_timer(struct rdma_client *c)
 	/* Every completion of an operation "restarts" the deadline; it
 	 * does so by moving c->progress, not the libevent timer, which is
 	 * armed once when OPS begins. */
-	if (c->fsm.state == RDMA_CLIENT_ST_OPS) {
+	if (c->fsm.state == RDMA_CLIENT_ST_OPS ||
+	    c->fsm.state == RDMA_CLIENT_ST_BW_WRITE) {
 		if (c->ops_deadline)
 			return;
 		c->ops_deadline = true;
@@ -247,7 +248,7 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 {
 	const struct rdma_client_opts *o = &c->o;
 	enum rdma_client_event ev = RDMA_CLIENT_EV_NONE;
-	uint32_t a = st->act;
+	uint32_t a = st->act, ms;
 	struct timeval tv;
 	int ret;
 
@@ -283,8 +284,10 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 	if (ev != RDMA_CLIENT_EV_NONE)
 		return ev;
 	if (a & RDMA_CLIENT_ACT_ARM_DURATION) {
-		tv.tv_sec = o->duration_ms / 1000;
-		tv.tv_usec = (o->duration_ms % 1000) * 1000;
+		ms = c->fsm.state == RDMA_CLIENT_ST_BW_WRITE ? c->bw_ms :
+							     o->duration_ms;
+		tv.tv_sec = ms / 1000;
+		tv.tv_usec = (ms % 1000) * 1000;
 		if (evtimer_add(c->dur_timer, &tv))
 			rdma_client_conn_log(c, LOG_ERR, "cannot arm the "
 					     "duration");
@@ -326,13 +329,21 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 		ev = rdma_client_mesh_read(c, st->iter);
 	if (a & RDMA_CLIENT_ACT_ROUND_CHECK)
 		ev = rdma_client_mesh_check(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_STOP_TIMER)
+	if (a & RDMA_CLIENT_ACT_POST_BW)
+		ev = rdma_client_mesh_bw_post(c, st->iter, st->count);
+	if (a & RDMA_CLIENT_ACT_STOP_TIMER) {
 		evtimer_del(c->timer);
+		c->ops_deadline = false;	/* the next sample arms it */
+	}
 	if (a & RDMA_CLIENT_ACT_FINISH)
 		rdma_client_finish(c);
 	/* Last: the embedder may ask for the next round from it. */
 	if (a & RDMA_CLIENT_ACT_ROUND_REPORT)
 		rdma_client_mesh_report(c, st->iter);
+	if (a & RDMA_CLIENT_ACT_BW_REPORT) {
+		evtimer_del(c->dur_timer);
+		rdma_client_mesh_bw_report(c);
+	}
 	return ev;
 }
 
@@ -482,9 +493,10 @@ static void rdma_client_timer_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	/* OPS: the deadline runs from the last completion. */
+	/* OPS, BW_WRITE: the deadline runs from the last completion. */
 	if (c->ops_deadline &&
-	    (s == RDMA_CLIENT_ST_OPS || s == RDMA_CLIENT_ST_VERIFY)) {
+	    (s == RDMA_CLIENT_ST_OPS || s == RDMA_CLIENT_ST_VERIFY ||
+	     s == RDMA_CLIENT_ST_BW_WRITE)) {
 		now = clock_now_ns();
 		due = c->progress + (uint64_t)ms * 1000000u;
 		if (now < due) {
@@ -519,8 +531,14 @@ static void rdma_client_dur_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	rdma_client_conn_log(c, LOG_INFO, "duration over for the %ss",
-			     c->fsm.cur_op == PROTO_OP_READ ? "READ" : "WRITE");
+	if (c->fsm.state == RDMA_CLIENT_ST_BW_WRITE)
+		rdma_client_conn_log(c, LOG_INFO, "bandwidth sample: %u ms "
+				     "over, %u WRITEs in flight to complete",
+				     c->bw_ms, c->fsm.bw_inflight);
+	else
+		rdma_client_conn_log(c, LOG_INFO, "duration over for the %ss",
+				     c->fsm.cur_op == PROTO_OP_READ ? "READ" :
+								      "WRITE");
 	rdma_client_feed(c, RDMA_CLIENT_EV_STOP);
 }
 
@@ -719,9 +737,11 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 	if (c->o.rping)
 		c->o.mesh = false;
 	if (c->o.mesh) {
-		c->o.ops = PROTO_OP_READ | PROTO_OP_WRITE;
+		/* Rounds: WRITE and READ back, or READ alone (its depth is
+		 * that of bandwidth samples). */
+		if (c->o.ops != PROTO_OP_READ)
+			c->o.ops = PROTO_OP_READ | PROTO_OP_WRITE;
 		c->o.iters = 1;
-		c->o.depth = 1;
 		c->o.duration_ms = 0;
 	}
 	if (!c->o.depth || c->o.rping)
@@ -734,7 +754,7 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 	rdma_client_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
 	rdma_client_fsm_pipeline(&c->fsm, c->o.depth, c->o.duration_ms != 0);
 	if (c->o.mesh)
-		rdma_client_fsm_mesh(&c->fsm);
+		rdma_client_fsm_mesh(&c->fsm, c->o.ops);
 	c->fsm.on_transition = rdma_client_transition;
 	c->fsm.arg = c;
 
@@ -783,6 +803,7 @@ static int rdma_client_mesh_ready(const struct rdma_client *c)
 	case RDMA_CLIENT_ST_ROUND_WRITE:
 	case RDMA_CLIENT_ST_ROUND_READ:
 	case RDMA_CLIENT_ST_ROUND_CHECK:
+	case RDMA_CLIENT_ST_BW_WRITE:
 		return -EBUSY;
 	default:
 		return -ENOTCONN;
@@ -797,8 +818,26 @@ int rdma_client_round(struct rdma_client *c, uint32_t size)
 		return ret;
 	if (!size || size > c->o.size || size > c->desc.len)
 		return -EINVAL;
+	memset(&c->rnd, 0, sizeof(c->rnd));
 	c->rnd.size = size;
 	rdma_client_feed(c, RDMA_CLIENT_EV_ROUND);
+	return 0;
+}
+
+int rdma_client_bw(struct rdma_client *c, uint32_t size,
+		   uint32_t duration_ms)
+{
+	int ret = rdma_client_mesh_ready(c);
+
+	if (ret)
+		return ret;
+	if (!size || size > c->o.size || size > c->desc.len || !duration_ms)
+		return -EINVAL;
+	memset(&c->bw, 0, sizeof(c->bw));
+	c->bw.size = size;
+	c->bw_ms = duration_ms;
+	c->bw_first = c->bw_last = 0;
+	rdma_client_feed(c, RDMA_CLIENT_EV_BW);
 	return 0;
 }
 

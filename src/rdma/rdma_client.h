@@ -27,8 +27,12 @@
  * and runs a round (WRITE of pattern(seed, round), READ back, check) each
  * time the embedder calls rdma_client_round(), its result through
  * ops->round, until rdma_client_close() (a clean end), rdma_client_abort()
- * or a failure.  No deadline runs while READY; each round's operations
- * have the step deadline.  A server that does not know mesh sessions
+ * or a failure.  With opts.ops PROTO_OP_READ alone the rounds READ back
+ * alone once the session has written its pattern (see
+ * rdma_client_types.h).  rdma_client_bw() runs a bandwidth sample
+ * instead of a round, its figures through ops->bw.  No deadline runs
+ * while READY; each round's operations, and each of a sample's
+ * completions, have the step deadline.  A server that does not know mesh sessions
  * refuses the HELLO: the REJECTED class, "server does not support mesh
  * sessions (rdmad before 0.2)".
  *
@@ -71,8 +75,12 @@ void rdma_client_abort(struct rdma_client *c, const char *why);
 int rdma_client_round(struct rdma_client *c, uint32_t size);
 /*
  * Mesh: a bandwidth sample: RDMA WRITEs of SIZE bytes (1 .. the DESC
- * buffer's length), opts.depth of them in flight, for DURATION_MS; the
- * result through ops->bw.  0, -ENOTCONN, -EBUSY, -EINVAL as above.
+ * buffer's length, and at most opts.size: they are sent from the round
+ * buffer), opts.depth of them in flight, for DURATION_MS (>= 1); then no
+ * more are posted and, once those in flight completed, the result
+ * through ops->bw.  Each completion has the step deadline (opts.
+ * timeout_ms); an error ends the connection (ops->done).  0, -ENOTCONN,
+ * -EBUSY (a round or sample in flight), -EINVAL (size, duration).
  */
 int rdma_client_bw(struct rdma_client *c, uint32_t size,
 		   uint32_t duration_ms);

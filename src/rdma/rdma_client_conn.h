@@ -69,6 +69,11 @@ struct rdma_client {
 	/* Mesh: the round in flight (or the last one). */
 	struct rdma_client_round rnd;
 	uint64_t rnd_posted;		/* of its current operation */
+	/* Mesh: the bandwidth sample in flight (or the last one). */
+	struct rdma_client_bw bw;
+	uint32_t bw_ms;			/* its duration */
+	uint64_t bw_first;		/* first post, ns */
+	uint64_t bw_last;		/* last completion, ns */
 
 	struct rdma_client_times t;
 	uint64_t ping_posted;

@@ -121,15 +121,15 @@ void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
 	f->duration = duration;
 }
 
-void rdma_client_fsm_mesh(struct rdma_client_fsm *f)
+void rdma_client_fsm_mesh(struct rdma_client_fsm *f, uint8_t ops)
 {
 	if (f->rping)
 		return;
 	f->mesh = true;
+	f->mesh_read_only = ops == PROTO_OP_READ;
 	f->ops = PROTO_OP_READ | PROTO_OP_WRITE;
 	f->iters = 1;
 	f->verify = true;
-	f->depth = 1;
 	f->duration = false;
 }
 
@@ -152,6 +152,7 @@ bool rdma_client_fsm_connected(enum rdma_client_state s)
 	case RDMA_CLIENT_ST_ROUND_WRITE:
 	case RDMA_CLIENT_ST_ROUND_READ:
 	case RDMA_CLIENT_ST_ROUND_CHECK:
+	case RDMA_CLIENT_ST_BW_WRITE:
 		return true;
 	default:
 		return false;
@@ -343,15 +344,77 @@ static void fsm_desc_done(struct rdma_client_fsm *f, enum rdma_client_event ev,
 	out->act |= RDMA_CLIENT_ACT_STOP_TIMER;
 }
 
-/* A mesh round: its checked end, good or bad, back to READY. */
+/* A mesh round: its WRITE, or (READ-only, once written) its READ. */
+static void fsm_round_start(struct rdma_client_fsm *f,
+			    enum rdma_client_event ev,
+			    struct rdma_client_step *out)
+{
+	out->iter = f->rounds;
+	out->act |= RDMA_CLIENT_ACT_ARM_TIMER;
+	if (f->mesh_read_only && f->written) {
+		rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_READ, ev);
+		out->act |= RDMA_CLIENT_ACT_ROUND_READ;
+		return;
+	}
+	f->written = true;
+	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_WRITE, ev);
+	out->act |= RDMA_CLIENT_ACT_ROUND_WRITE;
+}
+
+/* A mesh round: its checked end, good or bad, back to READY.  After a
+ * mismatch a READ-only session writes its pattern again: one fault in
+ * the peer's buffer is one bad round, not every round from then on. */
 static void fsm_round_end(struct rdma_client_fsm *f, enum rdma_client_event ev,
 			  struct rdma_client_step *out)
 {
 	out->iter = f->rounds++;
-	if (ev == RDMA_CLIENT_EV_CHECK_BAD)
+	if (ev == RDMA_CLIENT_EV_CHECK_BAD) {
 		f->rounds_bad++;
+		f->written = false;
+	}
 	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_READY, ev);
 	out->act |= RDMA_CLIENT_ACT_STOP_TIMER | RDMA_CLIENT_ACT_ROUND_REPORT;
+}
+
+/* A bandwidth sample: depth WRITEs at once, and its clock. */
+static void fsm_bw_start(struct rdma_client_fsm *f, enum rdma_client_event ev,
+			 struct rdma_client_step *out)
+{
+	f->bw_stop = false;
+	f->bw_done = 0;
+	f->bw_posted = f->depth;
+	f->bw_inflight = f->depth;
+	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_BW_WRITE, ev);
+	out->act |= RDMA_CLIENT_ACT_ARM_TIMER | RDMA_CLIENT_ACT_ARM_DURATION |
+		    RDMA_CLIENT_ACT_POST_BW;
+	out->iter = 0;
+	out->count = f->depth;
+}
+
+/* A sample's WRITE completed, or its time is up: post the next one, or,
+ * once stopped and drained, report it and wait for the embedder. */
+static void fsm_bw_next(struct rdma_client_fsm *f, enum rdma_client_event ev,
+			struct rdma_client_step *out)
+{
+	if (ev == RDMA_CLIENT_EV_STOP) {
+		f->bw_stop = true;
+	} else {
+		f->bw_inflight--;
+		f->bw_done++;
+	}
+	if (!f->bw_stop) {
+		out->act |= RDMA_CLIENT_ACT_POST_BW | RDMA_CLIENT_ACT_ARM_TIMER;
+		out->iter = f->bw_posted++;
+		out->count = 1;
+		f->bw_inflight++;
+		return;
+	}
+	if (f->bw_inflight) {
+		out->act |= RDMA_CLIENT_ACT_ARM_TIMER;
+		return;
+	}
+	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_READY, ev);
+	out->act |= RDMA_CLIENT_ACT_STOP_TIMER | RDMA_CLIENT_ACT_BW_REPORT;
 }
 
 static void fsm_established(struct rdma_client_fsm *f,
@@ -479,11 +542,11 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		return 1;
 	case RDMA_CLIENT_ST_READY:
 		if (ev == RDMA_CLIENT_EV_ROUND) {
-			rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_ROUND_WRITE,
-						  ev);
-			out->act |= RDMA_CLIENT_ACT_ROUND_WRITE |
-				    RDMA_CLIENT_ACT_ARM_TIMER;
-			out->iter = f->rounds;
+			fsm_round_start(f, ev, out);
+			return 1;
+		}
+		if (ev == RDMA_CLIENT_EV_BW) {
+			fsm_bw_start(f, ev, out);
 			return 1;
 		}
 		if (ev != RDMA_CLIENT_EV_CLOSE)
@@ -513,6 +576,13 @@ static int fsm_expected(struct rdma_client_fsm *f, enum rdma_client_event ev,
 			return 0;
 		fsm_round_end(f, ev, out);
 		return 1;
+	case RDMA_CLIENT_ST_BW_WRITE:
+		if (ev == RDMA_CLIENT_EV_STOP ||
+		    (ev == RDMA_CLIENT_EV_OP_DONE && f->bw_inflight)) {
+			fsm_bw_next(f, ev, out);
+			return 1;
+		}
+		return 0;
 	case RDMA_CLIENT_ST_CLOSING:
 		if (ev == RDMA_CLIENT_EV_DISCONNECTED) {
 			rdma_client_fsm_set_state(f, f->fail ==
@@ -573,8 +643,9 @@ int rdma_client_fsm_step(struct rdma_client_fsm *f, enum rdma_client_event ev,
 	out->count = 0;
 	if ((unsigned)ev >= RDMA_CLIENT_EV__COUNT)
 		ev = RDMA_CLIENT_EV_PROTO_ERR;
-	/* A late duration timer: the kind it ended is already over. */
-	if (ev == RDMA_CLIENT_EV_STOP && f->state != RDMA_CLIENT_ST_OPS)
+	/* A late duration timer: the kind or sample it ended is over. */
+	if (ev == RDMA_CLIENT_EV_STOP && f->state != RDMA_CLIENT_ST_OPS &&
+	    f->state != RDMA_CLIENT_ST_BW_WRITE)
 		return 0;
 	if (fsm_expected(f, ev, out))
 		return 0;

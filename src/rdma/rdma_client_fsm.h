@@ -17,6 +17,11 @@
  *               ROUND_READ -> ROUND_CHECK -> READY ...; CLOSE: READY ->
  *               CLOSING -> DONE.  A round's mismatch is reported and the
  *               connection stays READY; no deadline while READY.
+ *               READ-only rounds skip ROUND_WRITE once the session has
+ *               written (READY -> ROUND_READ): the first round, and the
+ *               first after a mismatch, still WRITE.  A bandwidth
+ *               sample (BW): READY -> BW_WRITE (WRITEs, depth in
+ *               flight, until STOP and the last completes) -> READY.
  * In CONNECT, the server's answer (ACCEPTED) asks for ESTABLISH: the
  * driver readies the QP and checks the welcome, which is ESTABLISHED, or
  * ESTABLISHED_AUTH when the server wants proof of the key (SEND_AUTH
@@ -48,6 +53,7 @@
 	X(ROUND_WRITE,	"round WRITE")				\
 	X(ROUND_READ,	"round READ")				\
 	X(ROUND_CHECK,	"round check")				\
+	X(BW_WRITE,	"bandwidth WRITE")				\
 	X(CLOSING,	"disconnect")					\
 	X(DONE,		"done")						\
 	X(FAILED,	"failed")
@@ -75,12 +81,13 @@
 	X(WC_ERR)		/* a work completion failed */		\
 	X(DISCONNECTED)		/* RDMA_CM_EVENT_DISCONNECTED */	\
 	X(TIMEOUT)		/* the step's deadline passed */	\
-	X(STOP)			/* -D: this op kind's time is up */	\
+	X(STOP)			/* -D, bandwidth: the time is up */	\
 	X(LOCAL_ERR)		/* local resource or verbs failure */	\
 	X(SRV_TIMEOUT)		/* ABORT: a server deadline passed */	\
 	X(SRV_ABORT)		/* ABORT: server ended it (shutdown...) */ \
 	X(ROUND)		/* mesh: the embedder asks for a round */ \
-	X(CLOSE)		/* mesh: the embedder ends it cleanly */
+	X(CLOSE)		/* mesh: the embedder ends it cleanly */ \
+	X(BW)			/* mesh: the embedder asks for a sample */
 
 /*
  * X(name, code, description).  The code is rdma-probe's exit status for
@@ -145,6 +152,9 @@ enum rdma_client_fail {
 #define RDMA_CLIENT_ACT_ROUND_READ	(1u << 18)	/* read it back */
 #define RDMA_CLIENT_ACT_ROUND_CHECK	(1u << 19)	/* compare */
 #define RDMA_CLIENT_ACT_ROUND_REPORT	(1u << 20)	/* to embedder */
+/* Mesh bandwidth samples (ARM_DURATION starts the sample's clock). */
+#define RDMA_CLIENT_ACT_POST_BW		(1u << 21)	/* .iter .. + .count */
+#define RDMA_CLIENT_ACT_BW_REPORT	(1u << 22)	/* to embedder */
 
 struct rdma_client_step {
 	uint32_t act;		/* RDMA_CLIENT_ACT_* */
@@ -164,6 +174,7 @@ struct rdma_client_fsm {
 	uint32_t depth;		/* native operations in flight, >= 1 */
 	bool duration;		/* run each kind until RDMA_CLIENT_EV_STOP */
 	bool mesh;		/* a mesh session: rounds on demand */
+	bool mesh_read_only;	/* its rounds READ back what was written */
 	/* Progress. */
 	uint8_t cur_op;		/* PROTO_OP_READ/_WRITE in OPS and VERIFY */
 	uint32_t limit;		/* operations of cur_op to complete */
@@ -175,6 +186,12 @@ struct rdma_client_fsm {
 	uint32_t pings_done;	/* rping iterations verified */
 	uint32_t rounds;	/* mesh rounds completed (checked) */
 	uint32_t rounds_bad;	/* of them, mismatches */
+	bool written;		/* READ-only rounds: the pattern is there */
+	/* The mesh bandwidth sample in flight (or the last one). */
+	bool bw_stop;		/* its time is up: post no more */
+	uint32_t bw_posted;
+	uint32_t bw_inflight;
+	uint32_t bw_done;	/* WRITEs completed */
 	/* Transition log: called by the setter on every state change. */
 	void (*on_transition)(void *arg, enum rdma_client_state from,
 			      enum rdma_client_state to,
@@ -199,9 +216,14 @@ void rdma_client_fsm_pipeline(struct rdma_client_fsm *f, uint32_t depth,
  * A mesh session (HELLO flag MESH): READ|WRITE, one iteration, verified;
  * after DESC the connection is READY and runs a round per
  * RDMA_CLIENT_EV_ROUND (WRITE, READ back, check) until RDMA_CLIENT_EV_CLOSE.
- * A mismatch (CHECK_BAD) ends the round, not the connection.
+ * A mismatch (CHECK_BAD) ends the round, not the connection.  OPS
+ * PROTO_OP_READ alone: READ-only rounds, which WRITE only when the
+ * session has not written yet or the last round mismatched.  The depth
+ * (rdma_client_fsm_pipeline, called first) is that of bandwidth samples
+ * (RDMA_CLIENT_EV_BW: WRITEs, depth in flight, until RDMA_CLIENT_EV_STOP);
+ * rounds have one operation in flight.
  */
-void rdma_client_fsm_mesh(struct rdma_client_fsm *f);
+void rdma_client_fsm_mesh(struct rdma_client_fsm *f, uint8_t ops);
 
 /*
  * Feed one event.  Fills *out with the actions to carry out.  Returns 0,

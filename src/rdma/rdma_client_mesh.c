@@ -5,8 +5,18 @@
  * start of the server's buffer, then an RDMA READ of the same bytes back,
  * compared with what was written.  The data buffer has two slots of the
  * largest round: the first holds what is written, the second what is read
- * back.  The state machine decides when; these carry it out.
+ * back.  READ-only rounds (opts.ops READ): a round that WRITEs fills the
+ * whole first slot (opts.size bytes, so that a later round of any size
+ * has something to compare with) and the rounds after it READ back and
+ * compare a prefix of it.
+ *
+ * Bandwidth samples: RDMA WRITEs of the first slot's first bytes, depth
+ * in flight, unchecked.  They write what the slot holds, so the pattern a
+ * READ-only session checks stays in the server's buffer.
+ *
+ * The state machine decides when; these carry it out.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "clock.h"
@@ -26,11 +36,11 @@ static uint8_t *mesh_slot(struct rdma_client *c, bool read)
 }
 
 static enum rdma_client_event mesh_post(struct rdma_client *c, bool read,
-					uint32_t round)
+					uint32_t round, uint32_t len)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)mesh_slot(c, read),
-		.length = c->rnd.size,
+		.length = len,
 		.lkey = c->data.mr->lkey,
 	};
 	struct ibv_send_wr wr = {
@@ -45,7 +55,7 @@ static enum rdma_client_event mesh_post(struct rdma_client *c, bool read,
 	wr.wr.rdma.remote_addr = c->desc.addr;
 	wr.wr.rdma.rkey = c->desc.rkey;
 	rdma_client_conn_log(c, LOG_DEBUG, "round %u: RDMA %s, %u bytes",
-			     round, read ? "READ" : "WRITE", c->rnd.size);
+			     round, read ? "READ" : "WRITE", len);
 	c->rnd_posted = clock_now_ns();
 	if (!c->t.ops_start)
 		c->t.ops_start = c->rnd_posted;
@@ -62,22 +72,22 @@ static enum rdma_client_event mesh_post(struct rdma_client *c, bool read,
 enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
 					      uint32_t round)
 {
+	uint32_t len = c->rnd.size;
+
+	if (c->fsm.mesh_read_only)
+		len = c->o.size < c->desc.len ? c->o.size : c->desc.len;
 	c->rnd.round = round;
-	c->rnd.result = RDMA_CLIENT_FAIL_NONE;
-	c->rnd.bad_offset = 0;
-	c->rnd.write_ns = 0;
-	c->rnd.read_ns = 0;
-	pattern_fill(mesh_slot(c, false), c->rnd.size, c->o.seed,
-		     mesh_iter(round));
-	return mesh_post(c, false, round);
+	pattern_fill(mesh_slot(c, false), len, c->o.seed, mesh_iter(round));
+	return mesh_post(c, false, round, len);
 }
 
 enum rdma_client_event rdma_client_mesh_read(struct rdma_client *c,
 					     uint32_t round)
 {
+	c->rnd.round = round;
 	/* A READ that moves nothing must not pass. */
 	memset(mesh_slot(c, true), 0, c->rnd.size);
-	return mesh_post(c, true, round);
+	return mesh_post(c, true, round, c->rnd.size);
 }
 
 void rdma_client_mesh_done(struct rdma_client *c, uint64_t done)
@@ -85,7 +95,9 @@ void rdma_client_mesh_done(struct rdma_client *c, uint64_t done)
 	uint64_t ns = done > c->rnd_posted ? done - c->rnd_posted : 0;
 
 	c->progress = done;
-	if (c->fsm.state == RDMA_CLIENT_ST_ROUND_WRITE)
+	if (c->fsm.state == RDMA_CLIENT_ST_BW_WRITE)
+		c->bw_last = done;
+	else if (c->fsm.state == RDMA_CLIENT_ST_ROUND_WRITE)
 		c->rnd.write_ns = ns;
 	else if (c->fsm.state == RDMA_CLIENT_ST_ROUND_READ)
 		c->rnd.read_ns = ns;
@@ -116,4 +128,52 @@ void rdma_client_mesh_report(struct rdma_client *c, uint32_t round)
 	c->rnd.round = round;
 	if (c->ops->round)
 		c->ops->round(c->arg, &c->rnd);
+}
+
+enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
+						uint32_t iter, uint32_t count)
+{
+	uint64_t now;
+	uint32_t k;
+	int ret;
+
+	for (k = 0; k < count; k++) {
+		c->sges[k].addr = (uintptr_t)mesh_slot(c, false);
+		c->sges[k].length = c->bw.size;
+		c->sges[k].lkey = c->data.mr->lkey;
+		memset(&c->wrs[k], 0, sizeof(c->wrs[k]));
+		c->wrs[k].wr_id = rdma_wr_id(RDMA_WR_WRITE, iter + k);
+		c->wrs[k].sg_list = &c->sges[k];
+		c->wrs[k].num_sge = 1;
+		c->wrs[k].opcode = IBV_WR_RDMA_WRITE;
+		c->wrs[k].send_flags = IBV_SEND_SIGNALED;
+		c->wrs[k].wr.rdma.remote_addr = c->desc.addr;
+		c->wrs[k].wr.rdma.rkey = c->desc.rkey;
+		c->wrs[k].next = k + 1 < count ? &c->wrs[k + 1] : NULL;
+	}
+	now = clock_now_ns();
+	if (!c->bw_first)
+		c->bw_first = now;
+	if (!c->t.ops_start)
+		c->t.ops_start = now;
+	ret = rdma_qp_post_send(&c->q, &c->wrs[0]);
+	if (ret) {
+		rdma_client_conn_error(c, "ibv_post_send (bandwidth sample, "
+				       "RDMA WRITE %u): %s", iter,
+				       strerror(-ret));
+		return RDMA_CLIENT_EV_LOCAL_ERR;
+	}
+	return RDMA_CLIENT_EV_NONE;
+}
+
+void rdma_client_mesh_bw_report(struct rdma_client *c)
+{
+	c->bw.ops = c->fsm.bw_done;
+	c->bw.bytes = c->bw.ops * c->bw.size;
+	c->bw.ns = c->bw_last > c->bw_first ? c->bw_last - c->bw_first : 0;
+	rdma_client_conn_log(c, LOG_INFO, "bandwidth sample: %" PRIu64
+			     " WRITEs of %u bytes in %" PRIu64 " ns",
+			     c->bw.ops, c->bw.size, c->bw.ns);
+	if (c->ops->bw)
+		c->ops->bw(c->arg, &c->bw);
 }

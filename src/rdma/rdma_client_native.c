@@ -51,7 +51,8 @@ int rdma_client_native_hello(struct rdma_client *c, uint8_t *buf,
 
 	memset(&h, 0, sizeof(h));
 	h.version = PROTO_VERSION;
-	h.ops = c->o.ops;
+	/* A mesh HELLO asks for both, whatever its rounds do. */
+	h.ops = c->o.mesh ? PROTO_OP_READ | PROTO_OP_WRITE : c->o.ops;
 	h.flags = c->o.verify ? PROTO_F_VERIFY : 0;
 	if (c->o.mesh)
 		h.flags |= PROTO_F_MESH;

@@ -31,14 +31,15 @@ struct rdma_client_opts {
 	/* native: PROTO_OP_READ | PROTO_OP_WRITE.  Mesh: what a round
 	 * does: both (WRITE of a fresh pattern, READ back, check) or READ
 	 * alone (the first round of the session WRITEs and READs back,
-	 * later ones READ back that pattern and check it); the HELLO asks
-	 * for both either way. */
+	 * later ones READ back that pattern and check it; the round after
+	 * a mismatch WRITEs again); the HELLO asks for both either way. */
 	uint8_t ops;
 	uint32_t size;		/* bytes per operation */
 	uint32_t iters;		/* per kind; with duration_ms, a cap */
 	uint32_t duration_ms;	/* native: each kind runs this long; 0: iters */
 	uint32_t timeout_ms;	/* deadline of each step */
-	uint32_t depth;		/* native operations in flight, >= 1 */
+	uint32_t depth;		/* native operations in flight, >= 1;
+				 * mesh: those of bandwidth samples */
 	uint64_t seed;		/* this connection's pattern seed */
 	bool verify;		/* native: check every READ */
 	bool busy_poll;		/* no completion channel: rdma_client_poll() */
@@ -104,7 +105,9 @@ struct rdma_client_round {
 	 * bad_offset (a completion error ends the connection instead). */
 	int result;
 	uint32_t bad_offset;	/* first differing byte */
-	uint64_t write_ns;	/* post to completion */
+	uint64_t write_ns;	/* post to completion; 0: no WRITE (READ
+				 * alone); a READ-only session's WRITE
+				 * covers opts.size bytes */
 	uint64_t read_ns;
 };
 

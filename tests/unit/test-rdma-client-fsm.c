@@ -519,6 +519,11 @@ static const struct legal {
 	{ ST(ROUND_READ), EV(OP_DONE), ST(ROUND_CHECK), ACT(ROUND_CHECK) },
 	{ ST(ROUND_CHECK), EV(CHECK_OK), ST(READY), MESH_END },
 	{ ST(ROUND_CHECK), EV(CHECK_BAD), ST(READY), MESH_END },
+	{ ST(READY), EV(BW), ST(BW_WRITE),
+	  ACT(POST_BW) | ACT(ARM_DURATION) | T },
+	{ ST(BW_WRITE), EV(OP_DONE), ST(BW_WRITE), ACT(POST_BW) | T },
+	/* STOP with the sample's only WRITE in flight: wait for it. */
+	{ ST(BW_WRITE), EV(STOP), ST(BW_WRITE), T },
 };
 
 /* The class of each failure event; CONN_ERR, DISCONNECTED and TIMEOUT
@@ -563,14 +568,15 @@ static struct expect expect_of(enum rdma_client_state s,
 			return x;
 		}
 	}
-	/* Over, closing, or a duration timer outside OPS: nothing. */
+	/* Over, closing, or a duration timer outside OPS and BW_WRITE:
+	 * nothing. */
 	if (s == ST(DONE) || s == ST(FAILED) || s == ST(CLOSING) ||
 	    e == EV(STOP))
 		return x;
 	up = s == ST(DESC) || s == ST(OPS) || s == ST(VERIFY) ||
 	     s == ST(RESULT) || s == ST(RPING_SRC) || s == ST(RPING_SINK) ||
 	     s == ST(READY) || s == ST(ROUND_WRITE) || s == ST(ROUND_READ) ||
-	     s == ST(ROUND_CHECK) ||
+	     s == ST(ROUND_CHECK) || s == ST(BW_WRITE) ||
 	     (s == ST(CONNECT) && (e == EV(PROTO_ERR) || e == EV(KEY_ERR)));
 	x.fail = err_class[e];
 	if (x.fail == FAIL(NONE)) {
@@ -604,13 +610,18 @@ static void reach_any(struct rdma_client_fsm *f, enum rdma_client_state s)
 	size_t i;
 
 	if (s == ST(READY) || s == ST(ROUND_WRITE) || s == ST(ROUND_READ) ||
-	    s == ST(ROUND_CHECK)) {
+	    s == ST(ROUND_CHECK) || s == ST(BW_WRITE)) {
 		init(f, false, RW, 1, true);
-		rdma_client_fsm_mesh(f);
+		rdma_client_fsm_mesh(f, RW);
 		run(f, setup, 3, "setup");
 		for (i = 0; i < sizeof(mesh_path) / sizeof(mesh_path[0]) &&
-			    f->state != s; i++)
+			    f->state != s && f->state != ST(READY); i++)
 			rdma_client_fsm_step(f, mesh_path[i], &st);
+		for (; i < sizeof(mesh_path) / sizeof(mesh_path[0]) &&
+		       f->state != s && s != ST(BW_WRITE); i++)
+			rdma_client_fsm_step(f, mesh_path[i], &st);
+		if (s == ST(BW_WRITE))
+			rdma_client_fsm_step(f, EV(BW), &st);
 	} else if (s == ST(RPING_SRC) || s == ST(RPING_SINK)) {
 		init(f, true, 0, 1, true);
 		run(f, setup, 3, "setup");
@@ -834,11 +845,12 @@ static void test_duration(void)
 	{ EV(OP_DONE), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },	\
 	{ EV(OP_DONE), ST(ROUND_CHECK), ACT(ROUND_CHECK), 0 }
 
+/* A mesh fsm (rounds: WRITE and READ back); init's OPS is ignored. */
 static void mesh_init(struct rdma_client_fsm *f, bool rping, uint8_t ops,
 		      uint32_t iters, bool verify)
 {
 	init(f, rping, ops, iters, verify);
-	rdma_client_fsm_mesh(f);
+	rdma_client_fsm_mesh(f, RW);
 }
 
 static void test_mesh(void)
@@ -901,8 +913,8 @@ static void test_mesh(void)
 
 	mesh_init(&f, false, PROTO_OP_READ, 7, false);
 	tap_ok(f.mesh && f.ops == RW && f.iters == 1 && f.verify &&
-	       f.depth == 1, "mesh: READ|WRITE, 1 iteration, verified, "
-	       "depth 1 whatever was asked");
+	       f.depth == 1 && !f.mesh_read_only, "mesh: READ|WRITE, 1 "
+	       "iteration, verified, whatever was asked; depth 1");
 	ok = RUN(&f, setup, "setup") && RUN(&f, rows, "mesh");
 	tap_ok(ok && f.fail == FAIL(NONE) && f.rounds == 3 &&
 	       f.rounds_bad == 1, "mesh: DESC -> READY, rounds of WRITE, "
@@ -975,6 +987,214 @@ static void test_mesh(void)
 	       "sessions; nothing else does");
 }
 
+#define RO_READ								\
+	{ EV(ROUND), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },		\
+	{ EV(OP_DONE), ST(ROUND_CHECK), ACT(ROUND_CHECK), 0 }
+#define BW_START	(ACT(POST_BW) | ACT(ARM_DURATION) | T)
+#define BW_END		(ACT(STOP_TIMER) | ACT(BW_REPORT))
+
+static void test_mesh_read_only(void)
+{
+	static const struct row rows[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		/* The first round writes the pattern, and reads it back. */
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		/* Later ones READ it back alone. */
+		RO_READ,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		RO_READ,
+		/* A mismatch: the next round writes again... */
+		{ EV(CHECK_BAD), ST(READY), MESH_END, 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		/* ...and the one after READs alone; a bandwidth sample
+		 * (which writes what the pattern slot holds) changes
+		 * nothing. */
+		{ EV(BW), ST(BW_WRITE), BW_START, 0 },
+		{ EV(STOP), ST(BW_WRITE), T, 0 },
+		{ EV(OP_DONE), ST(READY), BW_END, 0 },
+		RO_READ,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		{ EV(CLOSE), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		{ EV(DISCONNECTED), ST(DONE), ACT(FINISH), 0 },
+	};
+	static const struct row lost[] = {
+		{ EV(ESTABLISHED), ST(DESC), T, 0 },
+		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		RO_READ,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+		{ EV(ROUND), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },
+		{ EV(TIMEOUT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+	};
+	struct rdma_client_step st;
+	struct rdma_client_fsm f;
+	uint32_t writes = 0;
+	bool ok;
+
+	init(&f, false, PROTO_OP_READ, 1, true);
+	rdma_client_fsm_mesh(&f, PROTO_OP_READ);
+	tap_ok(f.mesh_read_only && f.ops == RW,
+	       "mesh READ alone: READ-only rounds; the HELLO still asks for "
+	       "READ|WRITE");
+	ok = RUN(&f, setup, "setup") && RUN(&f, rows, "read-only");
+	tap_ok(ok && f.rounds == 5 && f.rounds_bad == 1 &&
+	       f.fail == FAIL(NONE),
+	       "mesh READ alone: the first round WRITEs, later ones READ "
+	       "back alone; after a mismatch one WRITEs again; a bandwidth "
+	       "sample does not (%u rounds, %u bad)", f.rounds, f.rounds_bad);
+	init(&f, false, PROTO_OP_READ, 1, true);
+	rdma_client_fsm_mesh(&f, PROTO_OP_READ);
+	ok = RUN(&f, setup, "setup") && RUN(&f, lost, "read-only lost");
+	tap_ok(ok && f.fail == FAIL(TIMEOUT) && f.fail_state == ST(ROUND_READ),
+	       "mesh READ alone: a READ past the deadline times out");
+	/* Every round's READ and its report carry the round number. */
+	init(&f, false, PROTO_OP_READ, 1, true);
+	rdma_client_fsm_mesh(&f, PROTO_OP_READ);
+	run(&f, setup, 3, "setup");
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
+	for (ok = true; ok && f.rounds < 4;) {
+		ok = rdma_client_fsm_step(&f, f.state == ST(READY) ? EV(ROUND) :
+					  f.state == ST(ROUND_CHECK) ?
+					  EV(CHECK_OK) : EV(OP_DONE), &st) == 0;
+		writes += !!(st.act & ACT(ROUND_WRITE));
+		if ((st.act & (ACT(ROUND_WRITE) | ACT(ROUND_READ) |
+			       ACT(ROUND_CHECK))) && st.iter != f.rounds)
+			ok = false;
+		if ((st.act & ACT(ROUND_REPORT)) && st.iter != f.rounds - 1)
+			ok = false;
+	}
+	tap_ok(ok && writes == 1, "mesh READ alone: 4 rounds, one WRITE, "
+	       "round numbers 0..3 on every action and report");
+	/* A READ|WRITE session never skips its WRITE. */
+	mesh_init(&f, false, PROTO_OP_READ, 1, true);
+	run(&f, setup, 3, "setup");
+	rdma_client_fsm_step(&f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(&f, EV(DESC_OK), &st);
+	for (writes = 0, ok = true; ok && f.rounds < 3;) {
+		ok = rdma_client_fsm_step(&f, f.state == ST(READY) ? EV(ROUND) :
+					  f.state == ST(ROUND_CHECK) ?
+					  EV(CHECK_OK) : EV(OP_DONE), &st) == 0;
+		writes += !!(st.act & ACT(ROUND_WRITE));
+	}
+	tap_ok(ok && writes == 3, "mesh READ|WRITE: every round WRITEs");
+}
+
+/*
+ * A bandwidth sample at depth DEPTH: COMPLETE completions before the
+ * duration's STOP, then the drain.  Checks the pipe: exactly depth in
+ * flight until STOP, WRITEs numbered 0, 1, ... in order, no post after
+ * STOP, the report once the last one completed.
+ */
+static bool bw_sample(struct rdma_client_fsm *f, uint32_t depth,
+		      uint32_t complete)
+{
+	struct rdma_client_step st;
+	uint32_t next = 0, inflight = 0, k;
+	bool ok;
+
+	ok = rdma_client_fsm_step(f, EV(BW), &st) == 0 &&
+	     f->state == ST(BW_WRITE) && st.act == BW_START &&
+	     st.iter == 0 && st.count == depth;
+	next = inflight = st.count;
+	for (k = 0; ok && k < complete; k++) {
+		ok = rdma_client_fsm_step(f, EV(OP_DONE), &st) == 0 &&
+		     st.act == (ACT(POST_BW) | T) && st.iter == next &&
+		     st.count == 1 && f->bw_inflight == depth;
+		next++;
+	}
+	ok = ok && rdma_client_fsm_step(f, EV(STOP), &st) == 0 &&
+	     st.act == T && f->state == ST(BW_WRITE);
+	for (k = 0; ok && k < inflight; k++) {
+		ok = rdma_client_fsm_step(f, EV(OP_DONE), &st) == 0 &&
+		     !(st.act & ACT(POST_BW));
+		if (k + 1 < inflight)
+			ok = ok && st.act == T && f->state == ST(BW_WRITE);
+		else
+			ok = ok && st.act == BW_END && f->state == ST(READY);
+	}
+	if (!ok)
+		tap_diag("bw depth %u: state %s act 0x%x iter %u count %u",
+			 depth, state_str(f->state), st.act, st.iter,
+			 st.count);
+	return ok && f->bw_done == complete + depth && f->bw_posted == next;
+}
+
+static void mesh_bw_ready(struct rdma_client_fsm *f, uint32_t depth)
+{
+	struct rdma_client_step st;
+
+	init(f, false, RW, 1, true);
+	rdma_client_fsm_pipeline(f, depth, false);
+	rdma_client_fsm_mesh(f, RW);
+	run(f, setup, 3, "setup");
+	rdma_client_fsm_step(f, EV(ESTABLISHED), &st);
+	rdma_client_fsm_step(f, EV(DESC_OK), &st);
+}
+
+static void test_mesh_bw(void)
+{
+	static const struct row lost[] = {
+		{ EV(BW), ST(BW_WRITE), BW_START, 0 },
+		{ EV(OP_DONE), ST(BW_WRITE), ACT(POST_BW) | T, 0 },
+		{ EV(WC_ERR), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+		/* Flushed WRITEs while closing change nothing. */
+		{ EV(OP_DONE), ST(CLOSING), 0, 0 },
+		{ EV(DISCONNECTED), ST(FAILED), ACT(FINISH), 0 },
+	};
+	static const struct row stuck[] = {
+		{ EV(BW), ST(BW_WRITE), BW_START, 0 },
+		{ EV(STOP), ST(BW_WRITE), T, 0 },
+		{ EV(TIMEOUT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
+	};
+	static const struct row busy[] = {
+		{ EV(BW), ST(BW_WRITE), BW_START, 0 },
+		{ EV(CLOSE), ST(CLOSING), ACT(DISCONNECT) | T, -EPROTO },
+	};
+	static const struct row late[] = {
+		{ EV(BW), ST(BW_WRITE), BW_START, 0 },
+		{ EV(STOP), ST(BW_WRITE), T, 0 },
+		{ EV(OP_DONE), ST(READY), BW_END, 0 },
+		/* A second STOP (a late timer) while READY: nothing. */
+		{ EV(STOP), ST(READY), 0, 0 },
+		MESH_ROUND,
+		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
+	};
+	struct rdma_client_fsm f;
+	bool ok;
+
+	mesh_bw_ready(&f, 8);
+	tap_ok(f.depth == 8 && f.state == ST(READY), "mesh: the depth is "
+	       "that of bandwidth samples");
+	ok = bw_sample(&f, 8, 100) && bw_sample(&f, 8, 0);
+	tap_ok(ok && f.rounds == 0 && f.fail == FAIL(NONE),
+	       "bandwidth sample at depth 8: 8 in flight until STOP, WRITEs "
+	       "in order, the report after the last; a second one starts "
+	       "from 0");
+	mesh_bw_ready(&f, 1);
+	tap_ok(bw_sample(&f, 1, 5), "bandwidth sample at depth 1");
+	mesh_bw_ready(&f, 1);
+	tap_ok(RUN(&f, late, "late") && f.rounds == 1,
+	       "bandwidth sample, then a late STOP ignored, then a round");
+	mesh_bw_ready(&f, 2);
+	tap_ok(RUN(&f, lost, "bw lost") && f.fail == FAIL(COMPLETION) &&
+	       f.fail_state == ST(BW_WRITE),
+	       "bandwidth sample: a completion error ends the connection "
+	       "(completion class)");
+	mesh_bw_ready(&f, 1);
+	tap_ok(RUN(&f, stuck, "bw stuck") && f.fail == FAIL(TIMEOUT) &&
+	       f.fail_state == ST(BW_WRITE),
+	       "bandwidth sample: a WRITE past the step deadline times out");
+	mesh_bw_ready(&f, 1);
+	tap_ok(RUN(&f, busy, "bw busy") && f.fail == FAIL(PROTOCOL),
+	       "bandwidth sample: CLOSE during it is illegal (the driver "
+	       "says -EBUSY first)");
+}
+
 static void test_names(void)
 {
 	int i, j, ok = 1;
@@ -1014,6 +1234,8 @@ int main(void)
 	test_depth();
 	test_duration();
 	test_mesh();
+	test_mesh_read_only();
+	test_mesh_bw();
 	test_names();
 	return tap_done();
 }
