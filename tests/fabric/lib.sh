@@ -447,3 +447,16 @@ fab_mesh_wait_up() {
 	done
 	fab_fail "host $i: not every peer up with verified rounds after ${secs}s: $(grep -E '^rdmad_mesh_(peer_up|rounds_total)' "$T/up-$i.prom" | grep -v ' 0$' | head -20)"
 }
+
+# fab_wait_metric I SECS VALUE NAME [LABEL...]: until host I's sample sum
+# (fab_metric) of NAME with the LABELs is VALUE; fails after SECS.
+fab_wait_metric() {
+	local i=$1 secs=$2 want=$3 k
+	shift 3
+	for ((k = 0; k < secs * 2; k++)); do
+		fab_scrape "$i" "$T/wait-$i.prom"
+		[ "$(fab_metric "$T/wait-$i.prom" "$@")" = "$want" ] && return 0
+		sleep 0.5
+	done
+	fab_fail "host $i: $* is $(fab_metric "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
+}

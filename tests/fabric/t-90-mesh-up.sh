@@ -63,11 +63,6 @@ fab_sh 3 "pkill -TERM -x rdmad; for k in \$(seq 100); do pidof rdmad >/dev/null 
 	fab_fail "rdmad on host 3 still runs 10 s after SIGTERM (drain_timeout is 30 s: mesh sessions held it)"
 fab_log "rdmad on host 3 stopped in $(fab_since "$t1")s: $(fab_sh 3 "grep -E 'mesh sessions|stopping' \$T/rdmad.log | head -3")"
 for i in 1 2; do
-	for k in $(seq 20); do
-		fab_scrape "$i" "$T/d$i.prom"
-		[ "$(fab_metric "$T/d$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] && break
-		sleep 0.5
-	done
-	[ "$(fab_metric "$T/d$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] || fab_fail "host $i: $P3 still up 10 s after its rdmad stopped"
+	fab_wait_metric "$i" 10 0 rdmad_mesh_peer_up "peer=\"$P3\""
 done
 fab_log "hosts 1 and 2 see $P3 down $(fab_since "$t1")s after its rdmad stopped"

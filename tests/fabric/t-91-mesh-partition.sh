@@ -66,11 +66,6 @@ awk 'match($0, /backing off [0-9.]+ s/) { v = substr($0, RSTART + 12, RLENGTH - 
 t1=$(fab_now)
 fab_link 3 up
 for i in 1 2; do
-	for k in $(seq 40); do
-		fab_scrape "$i" "$T/h$i.prom"
-		[ "$(fab_metric "$T/h$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] && break
-		sleep 0.5
-	done
-	[ "$(fab_metric "$T/h$i.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] || fab_fail "host $i: $P3 not up 20 s after the heal"
+	fab_wait_metric "$i" 20 1 rdmad_mesh_peer_up "peer=\"$P3\""
 done
 fab_log "after the heal host 3 is up on hosts 1 and 2 within $(fab_since "$t1")s"
