@@ -130,7 +130,10 @@ for ((i = 0; i < 30; i++)); do
 	sleep 0.1
 done
 tos=none
-[[ $line == *" tos "* ]] && tos=$(sed 's/.* tos \([0-9]*\).*/\1/' <<<"$line")
+if [[ $line == *" tos "* ]]; then
+	tos=${line##* tos }
+	tos=${tos%% *}
+fi
 wait $tpid
 rc=$?
 [ $rc = 0 ] || { cat "$T/tos.out" "$T/tos.err" >&2; fail "--tos 0x60 --rounds 6: exit $rc"; }
