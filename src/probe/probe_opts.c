@@ -106,8 +106,10 @@ static void usage(FILE *f)
 "                      at most %u; not with --all-sizes\n"
 "      --rounds N      a mesh session: one connection, N rounds (1 to %u)\n"
 "                      of an RDMA WRITE of -s bytes and a READ back, each\n"
-"                      verified; not with --rping, --targets, --op, -n,\n"
-"                      -D, -P, --depth, --all-sizes, --no-verify\n"
+"                      verified (--op read: the first round WRITEs, later\n"
+"                      ones READ back alone); not with --rping, --targets,\n"
+"                      --op write, -n, -D, -P, --depth, --all-sizes,\n"
+"                      --no-verify\n"
 "      --interval SECS between round starts (default %u, 0 allowed);\n"
 "                      needs --rounds\n"
 "  -q, --quiet         print errors only\n"
@@ -436,7 +438,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	if (o->rounds) {
 		const char *with = o->rping ? "--rping" :
 				   o->targets ? "--targets" :
-				   op_set ? "--op" :
+				   o->ops == PROTO_OP_WRITE ? "--op write" :
 				   iters_set ? "--iters" :
 				   o->duration_ms ? "--duration" :
 				   o->all_sizes ? "--all-sizes" :
@@ -447,7 +449,8 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		if (with) {
 			fprintf(err, "rdma-probe: --rounds cannot be used with "
 				"%s (a mesh session is one connection, a WRITE "
-				"and a READ back per round, each verified)\n",
+				"and a READ back per round, each verified; a "
+				"WRITE is only verified by reading it back)\n",
 				with);
 			fprintf(err, "Try 'rdma-probe --help' for more "
 				"information.\n");

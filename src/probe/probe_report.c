@@ -142,6 +142,13 @@ void probe_report_round(FILE *f, const struct rdma_client_round *r)
 	if (r->result != RDMA_CLIENT_FAIL_NONE)
 		snprintf(bad, sizeof(bad), "MISMATCH at offset %u",
 			 r->bad_offset);
+	/* A READ-only round that did not WRITE has no write time. */
+	if (!r->write_ns) {
+		fprintf(f, "round %u: %u bytes read back, %s, read %s\n",
+			r->round, r->size, bad,
+			fmt_ns(rd, sizeof(rd), r->read_ns));
+		return;
+	}
 	fprintf(f, "round %u: %u bytes written and read back, %s, write %s "
 		"read %s\n", r->round, r->size, bad,
 		fmt_ns(w, sizeof(w), r->write_ns),
@@ -509,9 +516,11 @@ static void rounds_report(FILE *f, const struct probe_run *r)
 	uint64_t p50 = s ? probe_hist_percentile(&s->lat, 50) : 0;
 	uint64_t p99 = s ? probe_hist_percentile(&s->lat, 99) : 0;
 
-	fprintf(f, "  %-14s mesh session, %u rounds of %u bytes (WRITE, then "
-		"READ back), interval %u.%03u s%s, seed 0x%016" PRIx64 "\n",
+	fprintf(f, "  %-14s mesh session, %u rounds of %u bytes (%s), "
+		"interval %u.%03u s%s, seed 0x%016" PRIx64 "\n",
 		"operations", opts->rounds, opts->size,
+		opts->ops == PROTO_OP_READ ? "READ back of a pattern written "
+		"once" : "WRITE, then READ back",
 		opts->interval_ms / 1000, opts->interval_ms % 1000,
 		fmt_tos(tos, sizeof(tos), opts), opts->seed);
 	phases_line(f, r);
@@ -519,11 +528,12 @@ static void rounds_report(FILE *f, const struct probe_run *r)
 		fprintf(f, "  %-14s %u of %u: %u verified, %u mismatched\n",
 			"rounds", s->done, s->want, s->done - s->mismatch,
 			s->mismatch);
-		fprintf(f, "  %-14s min %s, p50 %s, p99 %s, max %s (WRITE + "
-			"READ)\n", "round time",
-			fmt_ns(a, sizeof(a), s->lat.min),
+		fprintf(f, "  %-14s min %s, p50 %s, p99 %s, max %s (%s)\n",
+			"round time", fmt_ns(a, sizeof(a), s->lat.min),
 			fmt_ns(b, sizeof(b), p50), fmt_ns(c, sizeof(c), p99),
-			fmt_ns(d, sizeof(d), s->lat.max));
+			fmt_ns(d, sizeof(d), s->lat.max),
+			opts->ops == PROTO_OP_READ ? "READ, + WRITE in a round "
+			"that wrote" : "WRITE + READ");
 	}
 	fprintf(f, "  %-14s ", "verification");
 	if (o->fail != RDMA_CLIENT_FAIL_NONE)

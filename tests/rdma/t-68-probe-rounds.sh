@@ -8,6 +8,7 @@
 # keyed rdmad: AUTH, then the rounds; without the key exit 10.  --tos:
 # mesh and native sessions with rdma_cm's TOS option (-v says so, the
 # report and --json show it, the cm_id has it), --tos 256 exit 64.
+# --op read: READ-only rounds (one WRITE, then READs alone, all verified).
 # A server without mesh sessions (exit 5, "server does not support mesh
 # sessions") and a round's mismatch (exit 9) are unit-tested
 # (test-rdma-client-fsm, test-probe-report): no such server here.
@@ -129,7 +130,10 @@ for ((i = 0; i < 30; i++)); do
 	sleep 0.1
 done
 tos=none
-[[ $line == *" tos "* ]] && tos=$(sed 's/.* tos \([0-9]*\).*/\1/' <<<"$line")
+if [[ $line == *" tos "* ]]; then
+	tos=${line##* tos }
+	tos=${tos%% *}
+fi
 wait $tpid
 rc=$?
 [ $rc = 0 ] || { cat "$T/tos.out" "$T/tos.err" >&2; fail "--tos 0x60 --rounds 6: exit $rc"; }
@@ -153,4 +157,18 @@ probe --tos 256 -s 64 >"$T/tos-bad.out" 2>&1
 rc=$?
 [ $rc = 64 ] || { cat "$T/tos-bad.out" >&2; fail "--tos 256: exit $rc, want 64"; }
 log "--tos 0x60: 6 mesh rounds verified; --tos 104 native in --json; --tos 256 exit 64"
+
+# --op read: READ-only rounds; round 0 WRITEs the pattern and READs it
+# back, rounds 1-4 READ it back alone.  --op write is refused.
+probe --rounds 5 --interval 0 -s 4k --op read >"$T/ro.out" 2>"$T/ro.err" ||
+	{ cat "$T/ro.out" "$T/ro.err" >&2; fail "--rounds 5 --op read failed"; }
+grep -q '^round 0: 4096 bytes written and read back, verified, write ' "$T/ro.out" ||
+	{ cat "$T/ro.out" >&2; fail "--op read: round 0 did not WRITE"; }
+n=$(grep -c '^round [1-4]: 4096 bytes read back, verified, read ' "$T/ro.out")
+[ "$n" = 4 ] || { cat "$T/ro.out" >&2; fail "--op read: $n READ-only rounds verified, want 4"; }
+grep -q 'READ back of a pattern written once' "$T/ro.out" || fail "--op read: operations line"
+probe --rounds 2 --op write >"$T/wo.out" 2>&1
+rc=$?
+[ $rc = 64 ] || { cat "$T/wo.out" >&2; fail "--rounds --op write: exit $rc, want 64"; }
+log "--rounds 5 --op read: one WRITE, 4 rounds READ back alone, all verified; --op write exit 64"
 exit 0

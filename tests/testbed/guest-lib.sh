@@ -23,8 +23,12 @@ pick_kernel() {
 	return 1
 }
 
+# ensure_guest_tools [TOOL:PACKAGE]...: also the tools a caller needs
+# (the fabric's tcpdump).
 ensure_guest_tools() {
+	local extra
 	need_pkgs=()
+	for extra in "$@"; do check_tool "${extra%%:*}" "${extra#*:}"; done
 	check_tool qemu-system-x86_64 qemu-system-x86
 	check_tool cpio cpio
 	[ -x /bin/busybox ] && /bin/busybox --list 2>/dev/null | grep -qx switch_root ||

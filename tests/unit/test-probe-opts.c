@@ -181,8 +181,11 @@ static void test_bad(void)
 		  "--rounds cannot be used with --rping" },
 		{ ARGS("--rounds", "2", "--targets", "f"),
 		  "--rounds cannot be used with --targets" },
-		{ ARGS("--rounds", "2", "--op", "read", "h"),
-		  "--rounds cannot be used with --op" },
+		{ ARGS("--rounds", "2", "--op", "write", "h"),
+		  "--rounds cannot be used with --op write (a mesh session "
+		  "is one connection, a WRITE and a READ back per round, "
+		  "each verified; a WRITE is only verified by reading it "
+		  "back)" },
 		{ ARGS("--rounds", "2", "-n", "3", "h"),
 		  "--rounds cannot be used with --iters" },
 		{ ARGS("--rounds", "2", "-D", "1", "h"),
@@ -243,6 +246,12 @@ static void test_rounds(void)
 	       "--rounds with --interval 0, -s, --psk-file, -q, --json, -t");
 	ret = parse(&o, ARGS("--rounds", "3", "--interval", "3600", "h"));
 	tap_ok(ret == 0 && o.interval_ms == 3600000, "--interval 3600");
+	ret = parse(&o, ARGS("--rounds", "3", "--op", "read", "h"));
+	tap_ok(ret == 0 && o.ops == PROTO_OP_READ, "--rounds --op read: "
+	       "READ-only rounds");
+	ret = parse(&o, ARGS("--rounds", "3", "--op", "both", "h"));
+	tap_ok(ret == 0 && o.ops == (PROTO_OP_READ | PROTO_OP_WRITE),
+	       "--rounds --op both: the default");
 }
 
 static void test_tos(void)

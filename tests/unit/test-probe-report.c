@@ -837,6 +837,9 @@ static void test_rounds(void)
 		.round = 1, .size = 64, .result = RDMA_CLIENT_FAIL_MISMATCH,
 		.bad_offset = 17, .write_ns = 130000, .read_ns = 100000,
 	};
+	static const struct rdma_client_round r2 = {
+		.round = 2, .size = 64, .read_ns = 90000,
+	};
 	static const struct rdma_client_times t = {
 		.start = 1000, .addr = 2000, .route = 3000,
 		.established = 4000, .desc = 5000, .ops_start = 6000,
@@ -866,6 +869,11 @@ static void test_rounds(void)
 	     "offset 17, write 130.0 us read 100.0 us\n",
 	     "round line: a mismatch and its offset");
 	free(got);
+	probe_report_round(capture_open(&c), &r2);
+	got = capture_close(&c);
+	same(got, "round 2: 64 bytes read back, verified, read 90.0 us\n",
+	     "round line: a READ-only round that did not WRITE");
+	free(got);
 
 	opts_native(&opts);
 	opts.size = 64;
@@ -889,6 +897,16 @@ static void test_rounds(void)
 "  verification   OK: 2 rounds, every byte read back as written\n",
 	     "report rounds: every line");
 	free(got);
+	opts.ops = PROTO_OP_READ;
+	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	got = capture_close(&c);
+	tap_ok(strstr(got, "3 rounds of 64 bytes (READ back of a pattern "
+		      "written once), interval") &&
+	       strstr(got, "max 230.0 us (READ, + WRITE in a round that "
+		      "wrote)\n"), "report rounds --op read: the operations "
+	       "and round time lines say so");
+	free(got);
+	opts.ops = PROTO_OP_READ | PROTO_OP_WRITE;
 
 	probe_rounds_add(s, &r1);
 	probe_rounds_add(s, &r0);
