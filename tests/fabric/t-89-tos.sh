@@ -8,6 +8,8 @@
 # (rdma_cm's default_roce_tos), so the test fails if the option is not set
 # (seen: the TOS call made a no-op, the first check fails).  The CM's
 # packets (QP 1) and rdmad's answers are counted and their TOS logged.
+# Then the mesh agent: rdmad on host 2 with [mesh] tos = 0x68 probing
+# host 1 every 200 ms; its rounds carry 0x68 on the wire too.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require 2
@@ -15,20 +17,22 @@ A1=$(fab_addr 1) A2=$(fab_addr 2)
 
 fab_rdmad_start 1 7471
 
-# tos_run NAME PROBE-ARGS: capture UDP 4791 on host 1's eth0 while host 2
-# runs rdma-probe PROBE-ARGS against host 1; the capture's summary in
+# tos_run NAME PROBE-ARGS [CMD]: capture UDP 4791 on host 1's eth0 while
+# host 2 runs rdma-probe PROBE-ARGS against host 1 (or the shell command
+# CMD instead); the capture's summary in
 # $T/NAME.sum: "probe=N probe_tos=T[,T...] cm=N cm_tos=... rdmad=N
 # rdmad_tos=..." (the TOS values seen, in hex, sorted; "-": no packet).
 tos_run() {
-	local name=$1 args=$2 out k
+	local name=$1 args=$2 cmd=${3:-} out k
 	fab_spawn 1 "cap-$name" "exec tcpdump -i eth0 -nn -U -Z root -s 96 -w \$T/$name.pcap 'udp port 4791' 2>&1"
 	for ((k = 0; k < 300; k++)); do
 		grep -q 'listening on' "$(fab_dir 1)/shared/out/cap-$name.out" 2>/dev/null && break
 		sleep 0.1
 	done
 	[ "$k" -lt 300 ] || fab_fail "$name: tcpdump on host 1 did not start: $(fab_wait 1 "cap-$name" 5)"
-	fab_sh 2 "\$PROBE -t 5 $args $A1" >"$T/$name.probe" 2>&1 ||
-		fab_fail "$name: rdma-probe $args failed: $(tail -5 "$T/$name.probe")"
+	[ -n "$cmd" ] || cmd="\$PROBE -t 5 $args $A1"
+	fab_sh 2 "$cmd" >"$T/$name.probe" 2>&1 ||
+		fab_fail "$name: '$cmd' failed: $(tail -5 "$T/$name.probe")"
 	sleep 0.5
 	fab_sh 1 -t 30 "pkill -INT -x tcpdump" >/dev/null
 	out=$(fab_wait 1 "cap-$name" 30) || fab_fail "$name: tcpdump: $out"
@@ -83,3 +87,10 @@ want tos-mesh "mesh --rounds 10, --tos 0x68" 0x68
 tos_run tos-none "-s 4k -n 20"
 want tos-none "native, no --tos" 0x00
 fab_log "the probe's packets on the wire: IP TOS 0x68 (DSCP 26) with --tos 0x68, 0x00 without"
+
+# The mesh agent: [mesh] tos on host 2's rdmad, probing host 1.
+tos_run tos-agent "" "mkdir -p \$T && echo $A1 >\$T/peers &&
+printf '[server]\\nlisten = %s:7471\\n[mesh]\\ntargets = /tmp/fabric-test/peers\\ninterval = 200ms\\nsizes = 64 1100 4k\\ntos = 0x68\\n' $A2 >\$T/mesh.ini &&
+{ \$RDMAD -c \$T/mesh.ini >\$T/mesh.log 2>&1 & p=\$!; sleep 5; kill -TERM \$p; wait \$p; } &&
+grep -q 'mesh: $A1:7471 up' \$T/mesh.log || { cat \$T/mesh.log; exit 1; }"
+want tos-agent "rdmad's mesh agent, [mesh] tos = 0x68" 0x68
