@@ -490,6 +490,7 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 {
 	struct mesh_link *l = arg;
 	struct mesh_path *p = l->p;
+	const char *error = NULL;
 	enum mesh_event ev;
 	enum mesh_result r;
 
@@ -500,14 +501,23 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 	}
 	r = o->fail == RDMA_CLIENT_FAIL_NONE ? MESH_RES_COMPLETION_ERROR :
 	    mesh_result_of(o->fail);
+	/* The client's own words name rdma-probe's options. */
+	if (o->fail == RDMA_CLIENT_FAIL_KEY && !(p->peer->a->psk &&
+						 p->peer->a->psk->len))
+		error = "the peer requires a pre-shared key: set [auth] "
+			"psk_file (the fabric's key)";
+	else if (o->fail == RDMA_CLIENT_FAIL_KEY)
+		error = "the peer refused our key ([auth] psk_file): the "
+			"fabric's hosts must share one key";
 	ev = p->s.state == MESH_ST_CONNECTING ? MESH_EV_CONNECT_FAILED :
 	     MESH_EV_LOST;
+	if (!error)
+		error = o->error ? o->error : "failed";
 	/* Between rounds a lost session is no round. */
 	if (p->s.state == MESH_ST_WAIT)
-		snprintf(p->error, sizeof(p->error), "%s",
-			 o->error ? o->error : "connection lost");
+		snprintf(p->error, sizeof(p->error), "%s", error);
 	else
-		mesh_path_failed(p, r, o->error ? o->error : "failed");
+		mesh_path_failed(p, r, error);
 	p->link = NULL;
 	l->p = NULL;
 	mesh_agent_reap_soon(p->peer->a);
