@@ -31,6 +31,13 @@
 
 #define MESH_NAME_LEN		(TARGET_HOST_MAX + 10)
 #define MESH_QUEUE		8
+/*
+ * Connects under way at once.  Each costs the loop a few milliseconds of
+ * CPU (route, QP, buffers, the handshake); a thousand peers configured at
+ * once, or a healed partition, would otherwise all connect within one
+ * interval and starve the rounds of the peers that are up.
+ */
+#define MESH_CONNECTS_MAX	32
 #define NS_PER_MS		1000000ull
 
 struct mesh_path;
@@ -60,6 +67,8 @@ struct mesh_path {
 	uint64_t connect_at;		/* when the connect was asked for */
 	uint32_t turn;			/* rounds asked for: the size's turn */
 	unsigned int slot;		/* size slot of the round in flight */
+	bool queued;			/* waiting for a connect slot */
+	TAILQ_ENTRY(mesh_path) wait;
 	/* events waiting for mesh_path_feed */
 	enum mesh_event q[MESH_QUEUE];
 	unsigned int q_n;
@@ -74,6 +83,8 @@ struct mesh_peer {
 	struct mesh_agent *a;
 	bool keep;			/* reload: in the new file too */
 };
+
+TAILQ_HEAD(mesh_paths, mesh_path);
 
 struct mesh_agent {
 	struct event_base *base;
@@ -97,6 +108,9 @@ struct mesh_agent {
 
 	struct mesh_links links;	/* every client not yet freed */
 	struct event *reap;		/* frees the detached, done ones */
+	unsigned int connecting;	/* paths in "connecting" */
+	struct mesh_paths waiting;	/* due to connect, no slot yet */
+	struct event *admit;		/* a slot freed: start waiting ones */
 	bool stopping;
 	uint64_t reloads;
 	uint64_t bw_samples, bw_ns;
@@ -207,6 +221,8 @@ static void mesh_peer_free(struct mesh_peer *peer)
 	unsigned int i;
 
 	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++) {
+		if (peer->path[i].queued)
+			TAILQ_REMOVE(&peer->a->waiting, &peer->path[i], wait);
 		if (peer->path[i].timer)
 			event_free(peer->path[i].timer);
 		if (peer->path[i].kick)
@@ -626,18 +642,19 @@ static void mesh_path_up(struct mesh_path *p, uint64_t now)
 	char name[MESH_NAME_LEN + 16];
 
 	mesh_path_name(p, name, sizeof(name));
-	mesh_stats_connected(&p->st);
 	p->error[0] = '\0';
 	log_notice("mesh: %s up: connected, first round done in %.1f ms", name,
 		   (double)(now - p->connect_at) / 1e6);
 }
 
-static void mesh_path_down(struct mesh_path *p, const struct mesh_step *st)
+static void mesh_path_down(struct mesh_path *p, const struct mesh_step *st,
+			   bool was_up)
 {
 	char name[MESH_NAME_LEN + 16];
 
 	mesh_path_name(p, name, sizeof(name));
-	mesh_stats_down(&p->st);
+	if (was_up)
+		mesh_stats_down(&p->st);
 	log_warn("mesh: %s down: %s; next connect in %.1f s", name,
 		 p->error[0] ? p->error : "no answer",
 		 (double)st->wait_ns / 1e9);
@@ -665,6 +682,15 @@ static void mesh_path_set(struct mesh_path *p, const struct mesh_step *st,
 			 p->error[0] ? p->error : "no answer",
 			 (double)st->wait_ns / 1e9, st->next.fails);
 	}
+	if (p->s.state != MESH_ST_CONNECTING &&
+	    st->next.state == MESH_ST_CONNECTING)
+		p->peer->a->connecting++;
+	if (p->s.state == MESH_ST_CONNECTING &&
+	    st->next.state != MESH_ST_CONNECTING) {
+		p->peer->a->connecting--;
+		if (!TAILQ_EMPTY(&p->peer->a->waiting))
+			event_active(p->peer->a->admit, EV_TIMEOUT, 0);
+	}
 	p->s = st->next;
 }
 
@@ -673,8 +699,13 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev)
 	struct mesh_agent *a = p->peer->a;
 	uint64_t now = clock_now_ns();
 	struct mesh_step st;
+	bool was_up;
 	int ret;
 
+	if (ev == MESH_EV_STOP && p->queued) {
+		TAILQ_REMOVE(&a->waiting, p, wait);
+		p->queued = false;
+	}
 	if (ev == MESH_EV_TIMER && p->s.state == MESH_ST_CONNECTING)
 		mesh_path_failed(p, MESH_RES_TIMEOUT, "connect timed out");
 	else if (ev == MESH_EV_TIMER && p->s.state == MESH_ST_ROUND)
@@ -686,13 +717,14 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev)
 			  mesh_state_name(p->s.state));
 		return;
 	}
+	was_up = p->s.reach == MESH_REACH_UP;
 	mesh_path_set(p, &st, ev);
 	if (st.act & MESH_ACT_CLOSE)
 		mesh_path_detach(p, "mesh: closed by the schedule");
 	if (st.act & MESH_ACT_UP)
 		mesh_path_up(p, now);
 	if (st.act & MESH_ACT_DOWN)
-		mesh_path_down(p, &st);
+		mesh_path_down(p, &st, was_up);
 	if (st.act & MESH_ACT_TIMER)
 		mesh_path_arm(p, now);
 	if (st.act & MESH_ACT_CONNECT) {
@@ -729,9 +761,38 @@ static void mesh_path_feed(struct mesh_path *p, enum mesh_event ev)
 
 static void mesh_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
+	struct mesh_path *p = arg;
+	struct mesh_agent *a = p->peer->a;
+
 	(void)fd;
 	(void)what;
-	mesh_path_feed(arg, MESH_EV_TIMER);
+	/* Time to connect, but enough connects are under way: wait for a
+	 * slot (the connect's deadline starts when it really starts). */
+	if ((p->s.state == MESH_ST_PENDING || p->s.state == MESH_ST_BACKOFF) &&
+	    a->connecting >= MESH_CONNECTS_MAX) {
+		if (!p->queued) {
+			TAILQ_INSERT_TAIL(&a->waiting, p, wait);
+			p->queued = true;
+		}
+		return;
+	}
+	mesh_path_feed(p, MESH_EV_TIMER);
+}
+
+/* Connect slots freed: the paths waiting for one, in order. */
+static void mesh_admit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_agent *a = arg;
+	struct mesh_path *p;
+
+	(void)fd;
+	(void)what;
+	while (a->connecting < MESH_CONNECTS_MAX &&
+	       (p = TAILQ_FIRST(&a->waiting))) {
+		TAILQ_REMOVE(&a->waiting, p, wait);
+		p->queued = false;
+		mesh_path_feed(p, MESH_EV_TIMER);
+	}
 }
 
 /* The session of this path reached READY (a stale kick does nothing). */
@@ -742,8 +803,10 @@ static void mesh_kick_cb(evutil_socket_t fd, short what, void *arg)
 	(void)fd;
 	(void)what;
 	if (p->link && p->link == p->ready &&
-	    p->s.state == MESH_ST_CONNECTING)
+	    p->s.state == MESH_ST_CONNECTING) {
+		mesh_stats_connected(&p->st);
 		mesh_path_feed(p, MESH_EV_CONNECTED);
+	}
 }
 
 static void mesh_peer_start(struct mesh_peer *peer, unsigned int n_paths)
@@ -790,8 +853,12 @@ int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 	a->psk = psk;
 	a->cfg.tos = -1;
 	TAILQ_INIT(&a->links);
+	TAILQ_INIT(&a->waiting);
 	a->reap = event_new(base, -1, 0, mesh_reap_cb, a);
-	if (!a->reap) {
+	a->admit = event_new(base, -1, 0, mesh_admit_cb, a);
+	if (!a->reap || !a->admit) {
+		if (a->reap)
+			event_free(a->reap);
 		free(a);
 		return -ENOMEM;
 	}
@@ -1012,6 +1079,7 @@ void mesh_agent_free(struct mesh_agent *a)
 		free(l);
 	}
 	event_free(a->reap);
+	event_free(a->admit);
 	free(a->view);
 	free(a);
 }
