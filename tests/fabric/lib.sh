@@ -251,7 +251,7 @@ fab_mtu() {
 fab_clean() {
 	local i=$1
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rping tcpdump; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
+	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
 		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
 		ip link set eth0 mtu 1500; ip link set eth0 up
 		rm -rf /tmp/fabric-test
