@@ -10,7 +10,7 @@ HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 [ -x "$HOSTILE" ] || fail "no rdmad-hostile at $HOSTILE"
 cport=7493
 
-srv "$HOSTILE" -p $cport corrupt "$RDMAD_SRV_ADDR" >"$T/corrupt.out" 2>&1 &
+srv exec "$HOSTILE" -p $cport corrupt "$RDMAD_SRV_ADDR" >"$T/corrupt.out" 2>&1 &
 cpid=$!
 wait_listen $cport
 cprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $cport -t 5 "$@" "$RDMAD_SRV_ADDR"; }
@@ -30,7 +30,19 @@ n=$(grep -c '^round [0-4]: 8192 bytes written and read back, MISMATCH at offset 
 # Rounds within a page and 40 bytes read back what they wrote.
 cprobe --rounds 3 --interval 0 -s 4k >"$T/cs.out" 2>&1 ||
 	{ cat "$T/cs.out" "$T/corrupt.out" >&2; fail "--rounds -s 4k against the corrupt server failed"; }
+# Mesh sessions are held: two at once, and a native one meanwhile.
+cprobe --rounds 4 --interval 0.5 -s 8k -q >"$T/c1.out" 2>&1 &
+j1=$!
+cprobe --rounds 4 --interval 0.5 -s 64k -q >"$T/c2.out" 2>&1 &
+j2=$!
+sleep 0.5
+cprobe -s 64 -n 1 >"$T/c3.out" 2>&1
+rc3=$?
+wait $j1; rc1=$?
+wait $j2; rc2=$?
+[ "$rc1 $rc2 $rc3" = "9 9 9" ] || { cat "$T/c1.out" "$T/c2.out" "$T/c3.out" "$T/corrupt.out" >&2; fail "two mesh sessions and a native one at once: exit $rc1 $rc2 $rc3, want 9 9 9"; }
 log "corrupt server: native exit 9 (offset 40), WRITE-only exit 9, mesh 8 KiB rounds all mismatched at 40 (exit 9), 4 KiB rounds verified"
 kill $cpid; wait $cpid
 cat "$T/corrupt.out" >&2
+grep -q '^ok corrupt: 7 sessions served' "$T/corrupt.out" || fail "the corrupt server did not count 7 sessions"
 exit 0
