@@ -63,3 +63,23 @@ int units_parse_uint(const char *s, unsigned int min, unsigned int max,
 	*out = (unsigned int)v;
 	return 0;
 }
+
+int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
+		      unsigned int *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return units_parse_uint(s, min, max, out);
+	if (!isxdigit((unsigned char)s[2]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s + 2, &end, 16);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = (unsigned int)v;
+	return 0;
+}

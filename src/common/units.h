@@ -21,4 +21,11 @@ int units_parse_size(const char *s, uint64_t max, uint64_t *val);
 int units_parse_uint(const char *s, unsigned int min, unsigned int max,
 		     unsigned int *out);
 
+/*
+ * The same, in decimal or in hexadecimal after "0x" ("0x68", "104"): a
+ * code such as an IP TOS byte.
+ */
+int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
+		      unsigned int *out);
+
 #endif /* RDMAD_UNITS_H */

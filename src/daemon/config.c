@@ -32,6 +32,7 @@ struct config_parse {
 	int failed;
 	int listen_seen;	/* first listen= replaces the defaults */
 	int http_allow_seen;	/* so does the first [http] allow= */
+	unsigned int mod_line[CONFIG_MODULES_MAX];	/* header; 0: not yet */
 	unsigned int line;	/* line of the text inih is working on */
 	unsigned int next_line;
 	/* input: a FILE or a string */
@@ -49,6 +50,40 @@ static void config_http_allow_defaults(struct acl *a)
 		acl_add(a, &e);
 	if (!acl_parse("::1/128", &e))
 		acl_add(a, &e);
+}
+
+/* GET /probe without a module, when no [module.default] is written. */
+static const struct config_module config_module_builtin = {
+	.name = CONFIG_MODULE_DEFAULT,
+	.ops = PROTO_OP_READ | PROTO_OP_WRITE,
+	.size = 4096,
+	.iterations = 10,
+	.timeout_ms = 5000,
+	.tos = -1,
+};
+
+static void config_mesh_defaults(struct config_mesh *m)
+{
+	static const uint32_t sizes[] = { 64, 1100, 4096, 65536 };
+
+	memset(m, 0, sizeof(*m));
+	m->port = PROTO_DEFAULT_PORT;
+	m->max_peers = CONFIG_MESH_PEERS_DEFAULT;
+	m->interval_ms = 1000;
+	m->jitter_pct = 10;
+	memcpy(m->sizes, sizes, sizeof(sizes));
+	m->n_sizes = sizeof(sizes) / sizeof(sizes[0]);
+	m->ops = PROTO_OP_WRITE | PROTO_OP_READ;
+	m->paths = 1;
+	m->connect_timeout_ms = 3000;
+	m->round_timeout_ms = 900;
+	m->backoff_min_ms = 1000;
+	m->backoff_max_ms = 60000;
+	m->tos = -1;
+	m->bw_every_ms = 0;
+	m->bw_duration_ms = 200;
+	m->bw_size = 65536;
+	m->bw_share_ppm = 10000;
 }
 
 void config_defaults(struct rdmad_config *cfg)
@@ -76,6 +111,7 @@ void config_defaults(struct rdmad_config *cfg)
 	config_parse_addr(CONFIG_HTTP_DEFAULT, CONFIG_HTTP_PORT,
 			  &cfg->http_listen);
 	config_http_allow_defaults(&cfg->http_allow);
+	config_mesh_defaults(&cfg->mesh);
 }
 
 static void perr(struct config_parse *p, const char *fmt, ...)
@@ -145,6 +181,39 @@ int config_parse_duration_ms(const char *s, unsigned int *out)
 	return 0;
 }
 
+/* "1%", "0.5%", "0.125" (percent, up to 3 decimals) -> parts per million. */
+int config_parse_ppm(const char *s, uint32_t *out)
+{
+	unsigned long long whole, frac = 0;
+	unsigned int digits = 0;
+	char *end;
+	int ret;
+
+	ret = parse_u64(s, &whole, &end);
+	if (ret)
+		return ret;
+	if (*end == '.') {
+		end++;
+		if (!isdigit((unsigned char)*end))
+			return -EINVAL;
+		while (isdigit((unsigned char)*end)) {
+			if (++digits > 3)
+				return -EINVAL;
+			frac = frac * 10 + (unsigned long long)(*end++ - '0');
+		}
+		while (digits++ < 3)
+			frac *= 10;
+	}
+	if (*end == '%')
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (whole > 100)
+		return -ERANGE;
+	*out = (uint32_t)(whole * 10000 + frac * 10);
+	return 0;
+}
+
 int config_parse_listen(const char *s, struct config_listen *l)
 {
 	return config_parse_addr(s, PROTO_DEFAULT_PORT, l);
@@ -169,37 +238,58 @@ int config_parse_addr(const char *s, unsigned int defport,
 
 /* ---- keys --------------------------------------------------------------- */
 
-static void set_listen(struct config_parse *p, const char *value)
+/*
+ * FN for each word of a list VALUE (blanks or commas between words)
+ * until it fails (non-zero, after perr()).  The number of words, or -1.
+ */
+static int config_words(struct config_parse *p, const char *key,
+			const char *value,
+			int (*fn)(struct config_parse *p, const char *key,
+				  const char *word, void *arg),
+			void *arg)
 {
-	struct rdmad_config *cfg = p->cfg;
-	char buf[512], *tok, *save = NULL;
-	int any = 0;
+	char buf[1024], *tok, *save = NULL;
+	int n = 0;
 
-	if (!p->listen_seen) {
-		cfg->n_listen = 0;
-		p->listen_seen = 1;
-	}
 	if (strlen(value) >= sizeof(buf)) {
-		perr(p, "listen: value too long");
-		return;
+		perr(p, "%s: value too long", key);
+		return -1;
 	}
 	strcpy(buf, value);
 	for (tok = strtok_r(buf, " \t,", &save); tok;
 	     tok = strtok_r(NULL, " \t,", &save)) {
-		any = 1;
-		if (cfg->n_listen >= CONFIG_MAX_LISTEN) {
-			perr(p, "listen: more than %d addresses",
-			     CONFIG_MAX_LISTEN);
-			return;
-		}
-		if (config_parse_listen(tok, &cfg->listen[cfg->n_listen])) {
-			perr(p, "listen: '%s' is not ADDRESS[:PORT] "
-			     "(IPv4, or IPv6 in brackets, port 1-65535)", tok);
-			return;
-		}
-		cfg->n_listen++;
+		if (fn(p, key, tok, arg))
+			return -1;
+		n++;
 	}
-	if (!any)
+	return n;
+}
+
+static int listen_word(struct config_parse *p, const char *key,
+		       const char *word, void *arg)
+{
+	struct rdmad_config *cfg = arg;
+
+	if (cfg->n_listen >= CONFIG_MAX_LISTEN) {
+		perr(p, "%s: more than %d addresses", key, CONFIG_MAX_LISTEN);
+		return -1;
+	}
+	if (config_parse_listen(word, &cfg->listen[cfg->n_listen])) {
+		perr(p, "%s: '%s' is not ADDRESS[:PORT] (IPv4, or IPv6 in "
+		     "brackets, port 1-65535)", key, word);
+		return -1;
+	}
+	cfg->n_listen++;
+	return 0;
+}
+
+static void set_listen(struct config_parse *p, const char *value)
+{
+	if (!p->listen_seen) {
+		p->cfg->n_listen = 0;
+		p->listen_seen = 1;
+	}
+	if (!config_words(p, "listen", value, listen_word, p->cfg))
 		perr(p, "listen: no address given");
 }
 
@@ -222,34 +312,27 @@ static void set_http_listen(struct config_parse *p, const char *value)
 }
 
 /* allow = / deny = : CIDR prefixes, space or comma separated; lines add. */
+static int acl_word(struct config_parse *p, const char *key,
+		    const char *word, void *arg)
+{
+	struct acl_entry e;
+
+	if (acl_parse(word, &e)) {
+		perr(p, "%s: '%s' is not a network (A.B.C.D/N or IPV6/N, no "
+		     "host bits below the prefix)", key, word);
+		return -1;
+	}
+	if (acl_add(arg, &e)) {
+		perr(p, "%s: more than %d networks", key, ACL_MAX_ENTRIES);
+		return -1;
+	}
+	return 0;
+}
+
 static void set_acl(struct config_parse *p, struct acl *a, const char *name,
 		    const char *value)
 {
-	char buf[1024], *tok, *save = NULL;
-	struct acl_entry e;
-	int any = 0;
-
-	if (strlen(value) >= sizeof(buf)) {
-		perr(p, "%s: value too long", name);
-		return;
-	}
-	strcpy(buf, value);
-	for (tok = strtok_r(buf, " \t,", &save); tok;
-	     tok = strtok_r(NULL, " \t,", &save)) {
-		any = 1;
-		if (acl_parse(tok, &e)) {
-			perr(p, "%s: '%s' is not a network (A.B.C.D/N or "
-			     "IPV6/N, no host bits below the prefix)", name,
-			     tok);
-			return;
-		}
-		if (acl_add(a, &e)) {
-			perr(p, "%s: more than %d networks", name,
-			     ACL_MAX_ENTRIES);
-			return;
-		}
-	}
-	if (!any)
+	if (!config_words(p, name, value, acl_word, a))
 		perr(p, "%s: no network given", name);
 }
 
@@ -275,15 +358,195 @@ static void set_psk_file(struct config_parse *p, const char *value)
 }
 
 enum key_type { K_UINT, K_SIZE, K_BYTES, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
-		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW };
+		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW, K_PORT, K_PCT, K_PPM, K_MS_OFF,
+		K_SIZES, K_OPS, K_TOS, K_PATH, K_SOURCE };
 
 struct key_def {
-	const char *section;
+	const char *section;	/* "module": every [module.NAME] */
 	const char *name;
 	enum key_type type;
-	size_t off;
-	unsigned int min, max;
+	size_t off;		/* in struct rdmad_config, or config_module */
+	unsigned int min, max;	/* K_OPS: min PROTO_OP_READ, READ needed */
 };
+
+struct config_sizes {
+	const struct key_def *k;
+	uint32_t v[CONFIG_MESH_SIZES_MAX];
+	unsigned int n;
+};
+
+static int size_word(struct config_parse *p, const char *key,
+		     const char *word, void *arg)
+{
+	struct config_sizes *s = arg;
+	int ret;
+
+	if (s->n == CONFIG_MESH_SIZES_MAX) {
+		perr(p, "%s: more than %d sizes", key, CONFIG_MESH_SIZES_MAX);
+		return -1;
+	}
+	ret = config_parse_size(word, &s->v[s->n]);
+	if (!ret && (s->v[s->n] < s->k->min || s->v[s->n] > s->k->max))
+		ret = -ERANGE;
+	if (ret) {
+		perr(p, "%s: '%s' is not a size from %u to %u bytes (bytes, "
+		     "or with suffix k, m, g)", key, word, s->k->min,
+		     s->k->max);
+		return -1;
+	}
+	s->n++;
+	return 0;
+}
+
+/* [mesh] sizes = SIZE ...: 1 to CONFIG_MESH_SIZES_MAX, each MIN..MAX. */
+static void set_sizes(struct config_parse *p, const struct key_def *k,
+		      const char *value)
+{
+	struct config_mesh *m = &p->cfg->mesh;
+	struct config_sizes s = { .k = k };
+	int n = config_words(p, k->name, value, size_word, &s);
+
+	if (n < 0)
+		return;
+	if (!n) {
+		perr(p, "%s: no size given", k->name);
+		return;
+	}
+	memcpy(m->sizes, s.v, s.n * sizeof(s.v[0]));
+	m->n_sizes = s.n;
+}
+
+static int op_word(struct config_parse *p, const char *key, const char *word,
+		   void *arg)
+{
+	unsigned int *ops = arg, op;
+
+	if (!strcmp(word, "read")) {
+		op = PROTO_OP_READ;
+	} else if (!strcmp(word, "write")) {
+		op = PROTO_OP_WRITE;
+	} else {
+		perr(p, "%s: '%s' is not read or write", key, word);
+		return -1;
+	}
+	if (*ops & op) {
+		perr(p, "%s: '%s' given twice", key, word);
+		return -1;
+	}
+	*ops |= op;
+	return 0;
+}
+
+/*
+ * ops = write read | read (mesh: k->min is PROTO_OP_READ), op = read
+ * write | read | write (modules).  In any order, each once.
+ */
+static void set_ops(struct config_parse *p, const struct key_def *k,
+		    const char *value, uint8_t *out)
+{
+	unsigned int ops = 0;
+
+	if (config_words(p, k->name, value, op_word, &ops) < 0)
+		return;
+	if (!ops) {
+		perr(p, "%s: no operation given (read, write)", k->name);
+		return;
+	}
+	if ((ops & k->min) != k->min) {
+		perr(p, "%s: 'write' alone: a WRITE is only verified by "
+		     "reading it back (write read, or read)", k->name);
+		return;
+	}
+	*out = (uint8_t)ops;
+}
+
+/* tos = 0..255, decimal or 0x hex; empty: not set (-1). */
+static void set_tos(struct config_parse *p, const struct key_def *k,
+		    const char *value, int *out)
+{
+	unsigned int u;
+	int ret;
+
+	if (!*value) {
+		*out = -1;
+		return;
+	}
+	ret = units_parse_xuint(value, k->min, k->max, &u);
+	if (ret == -ERANGE)
+		perr(p, "%s: %s is out of range %u..%u", k->name, value,
+		     k->min, k->max);
+	else if (ret)
+		perr(p, "%s: '%s' is not a number (decimal, or hex after 0x)",
+		     k->name, value);
+	else
+		*out = (int)u;
+}
+
+/* A whole percent, "10%" or "10". */
+static void set_pct(struct config_parse *p, const struct key_def *k,
+		    const char *value, unsigned int *out)
+{
+	char buf[32];
+	size_t len = strlen(value);
+	int ret;
+
+	if (len >= sizeof(buf)) {
+		perr(p, "%s: value too long", k->name);
+		return;
+	}
+	strcpy(buf, value);
+	if (len && buf[len - 1] == '%')
+		buf[len - 1] = '\0';
+	ret = config_parse_uint(buf, k->min, k->max, out);
+	if (ret == -ERANGE)
+		perr(p, "%s: %s is out of range %u..%u%%", k->name, value,
+		     k->min, k->max);
+	else if (ret)
+		perr(p, "%s: '%s' is not a whole percent", k->name, value);
+}
+
+/* A percent with up to 3 decimals, kept in ppm: MIN..MAX ppm. */
+static void set_ppm(struct config_parse *p, const struct key_def *k,
+		    const char *value, uint32_t *out)
+{
+	uint32_t ppm;
+	int ret;
+
+	ret = config_parse_ppm(value, &ppm);
+	if (!ret && (ppm < k->min || ppm > k->max))
+		ret = -ERANGE;
+	if (ret == -ERANGE)
+		perr(p, "%s: %s is out of range %u.%03u%%..%u%%", k->name,
+		     value, k->min / 10000, k->min % 10000 / 10,
+		     k->max / 10000);
+	else if (ret)
+		perr(p, "%s: '%s' is not a percent (up to 3 decimals, as "
+		     "0.5%%)", k->name, value);
+	else
+		*out = ppm;
+}
+
+/* source = ADDRESS (no port), or empty: rdma_cm picks. */
+static void set_source(struct config_parse *p, const struct key_def *k,
+		       const char *value, struct sockaddr_storage *out)
+{
+	struct addr_endpoint e;
+	uint16_t port = 0;
+	char host[64];
+
+	if (!*value) {
+		memset(out, 0, sizeof(*out));
+		return;
+	}
+	if (addr_parse(value, 0, &e) ||
+	    addr_split((struct sockaddr *)&e.addr, host, sizeof(host),
+		       &port) || port) {
+		perr(p, "%s: '%s' is not an address (IPv4, or IPv6 in "
+		     "brackets, without a port)", k->name, value);
+		return;
+	}
+	*out = e.addr;
+}
 
 #define OFF(f)	offsetof(struct rdmad_config, f)
 static const struct key_def keys[] = {
@@ -317,6 +580,38 @@ static const struct key_def keys[] = {
 	{ "log", "level", K_LEVEL, OFF(log_level), 0, 0 },
 	{ "http", "listen", K_HTTP_LISTEN, 0, 0, 0 },
 	{ "http", "allow", K_HTTP_ALLOW, 0, 0, 0 },
+	{ "mesh", "targets", K_PATH, OFF(mesh.targets), 0,
+	  sizeof(((struct config_mesh *)0)->targets) },
+	{ "mesh", "port", K_PORT, OFF(mesh.port), 1, 65535 },
+	{ "mesh", "max_peers", K_UINT, OFF(mesh.max_peers),
+	  1, CONFIG_MESH_PEERS_MAX },
+	{ "mesh", "interval", K_MS, OFF(mesh.interval_ms), 10, 3600000 },
+	{ "mesh", "jitter", K_PCT, OFF(mesh.jitter_pct), 0, 50 },
+	{ "mesh", "sizes", K_SIZES, 0, 1, 1u << 30 },
+	{ "mesh", "ops", K_OPS, OFF(mesh.ops), PROTO_OP_READ, 0 },
+	{ "mesh", "paths", K_UINT, OFF(mesh.paths), 1, CONFIG_MESH_PATHS_MAX },
+	{ "mesh", "connect_timeout", K_MS, OFF(mesh.connect_timeout_ms),
+	  10, 3600000 },
+	{ "mesh", "round_timeout", K_MS, OFF(mesh.round_timeout_ms),
+	  10, 3600000 },
+	{ "mesh", "backoff_min", K_MS, OFF(mesh.backoff_min_ms), 10, 3600000 },
+	{ "mesh", "backoff_max", K_MS, OFF(mesh.backoff_max_ms), 10, 3600000 },
+	{ "mesh", "tos", K_TOS, OFF(mesh.tos), 0, 255 },
+	{ "mesh", "bandwidth_every", K_MS_OFF, OFF(mesh.bw_every_ms),
+	  1000, 86400000 },
+	{ "mesh", "bandwidth_duration", K_MS, OFF(mesh.bw_duration_ms),
+	  10, 10000 },
+	{ "mesh", "bandwidth_size", K_SIZE, OFF(mesh.bw_size), 1, 1u << 30 },
+	{ "mesh", "bandwidth_share", K_PPM, OFF(mesh.bw_share_ppm),
+	  10, 500000 },
+	{ "mesh", "source", K_SOURCE, OFF(mesh.source), 0, 0 },
+#undef OFF
+#define OFF(f)	offsetof(struct config_module, f)
+	{ "module", "op", K_OPS, OFF(ops), 0, 0 },
+	{ "module", "size", K_SIZE, OFF(size), 1, 1u << 30 },
+	{ "module", "iterations", K_UINT, OFF(iterations), 1, UINT32_MAX - 1 },
+	{ "module", "timeout", K_MS, OFF(timeout_ms), 100, 60000 },
+	{ "module", "tos", K_TOS, OFF(tos), 0, 255 },
 };
 #undef OFF
 
@@ -324,16 +619,98 @@ static int section_known(const char *section)
 {
 	size_t i;
 
+	if (!strcmp(section, "module"))	/* only as [module.NAME] */
+		return 0;
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (strcmp(keys[i].section, section) == 0)
 			return 1;
 	return 0;
 }
 
-static void set_key(struct config_parse *p, const struct key_def *k,
-		    const char *value)
+/* NAME of [module.NAME]: 1 to 31 of A-Z a-z 0-9 _ -. */
+static int config_module_name_ok(const char *name)
 {
-	char *base = (char *)p->cfg;
+	size_t i, len = strlen(name);
+
+	if (!len || len >= CONFIG_MODULE_NAME_MAX)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' &&
+		    name[i] != '-')
+			return 0;
+	return 1;
+}
+
+/*
+ * The module NAME of this file, new (with the built-in values) the first
+ * time; HEADER: called for its [module.NAME] line, a second one of
+ * which is an error.  NULL after an error.
+ */
+static struct config_module *config_module_begin(struct config_parse *p,
+						 const char *name, int header)
+{
+	struct rdmad_config *cfg = p->cfg;
+	struct config_module *m;
+	unsigned int i;
+
+	if (!config_module_name_ok(name)) {
+		perr(p, "[module.%.40s]: a module name is 1 to %d of A-Z a-z "
+		     "0-9 _ -", name, CONFIG_MODULE_NAME_MAX - 1);
+		return NULL;
+	}
+	for (i = 0; i < cfg->n_modules; i++)
+		if (!strcmp(cfg->modules[i].name, name))
+			break;
+	if (i < cfg->n_modules && p->mod_line[i]) {
+		if (header) {
+			perr(p, "module '%s' defined twice (first on line %u)",
+			     name, p->mod_line[i]);
+			return NULL;
+		}
+		return &cfg->modules[i];
+	}
+	if (i == cfg->n_modules) {
+		if (i == CONFIG_MODULES_MAX) {
+			perr(p, "[module.%s]: more than %d modules", name,
+			     CONFIG_MODULES_MAX);
+			return NULL;
+		}
+		cfg->n_modules++;
+	}
+	m = &cfg->modules[i];	/* new, or left from an earlier file */
+	*m = config_module_builtin;
+	strcpy(m->name, name);
+	p->mod_line[i] = p->line;
+	return m;
+}
+
+/*
+ * A "[section]" line as inih sees it (at the start of the line): a
+ * [module.NAME] header defines the module, keys or not, once.
+ */
+static void config_section_line(struct config_parse *p, const char *line)
+{
+	char name[64];
+	const char *end;
+	size_t len;
+
+	if (line[0] != '[' || strncmp(line + 1, "module.", 7))
+		return;
+	end = strchr(line, ']');
+	if (!end)
+		return;		/* inih: syntax error */
+	len = (size_t)(end - line - 8);
+	if (len >= sizeof(name))
+		len = sizeof(name) - 1;
+	memcpy(name, line + 8, len);
+	name[len] = '\0';
+	config_module_begin(p, name, 1);
+}
+
+/* BASE: the config, or the [module.NAME] being read. */
+static void set_key(struct config_parse *p, const struct key_def *k,
+		    char *base, const char *value)
+{
 	unsigned int u;
 	uint32_t sz;
 	uint64_t sz64;
@@ -362,6 +739,39 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 			p->http_allow_seen = 1;
 		}
 		set_acl(p, &p->cfg->http_allow, k->name, value);
+		return;
+	case K_SIZES:
+		set_sizes(p, k, value);
+		return;
+	case K_OPS:
+		set_ops(p, k, value, (uint8_t *)(base + k->off));
+		return;
+	case K_TOS:
+		set_tos(p, k, value, (int *)(base + k->off));
+		return;
+	case K_PCT:
+		set_pct(p, k, value, (unsigned int *)(base + k->off));
+		return;
+	case K_PPM:
+		set_ppm(p, k, value, (uint32_t *)(base + k->off));
+		return;
+	case K_SOURCE:
+		set_source(p, k, value,
+			   (struct sockaddr_storage *)(base + k->off));
+		return;
+	case K_PATH:
+		if (strlen(value) >= k->max)
+			perr(p, "%s: path too long", k->name);
+		else
+			strcpy(base + k->off, value);
+		return;
+	case K_PORT:
+		ret = config_parse_uint(value, k->min, k->max, &u);
+		if (ret)
+			perr(p, "%s: '%s' is not a port (1-65535)", k->name,
+			     value);
+		else
+			*(uint16_t *)(base + k->off) = (uint16_t)u;
 		return;
 	case K_UINT:
 		ret = config_parse_uint(value, k->min, k->max, &u);
@@ -400,12 +810,15 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 			*(uint64_t *)(base + k->off) = sz64;
 		return;
 	case K_MS:
+	case K_MS_OFF:		/* 0 (off), or MIN..MAX */
 		ret = config_parse_duration_ms(value, &u);
-		if (!ret && (u < k->min || u > k->max))
+		if (!ret && (u < k->min || u > k->max) &&
+		    !(k->type == K_MS_OFF && !u))
 			ret = -ERANGE;
 		if (ret == -ERANGE)
-			perr(p, "%s: %s is out of range %ums..%ums", k->name,
-			     value, k->min, k->max);
+			perr(p, "%s: %s is out of range %s%ums..%ums", k->name,
+			     value, k->type == K_MS_OFF ? "0 (off) or " : "",
+			     k->min, k->max);
 		else if (ret)
 			perr(p, "%s: '%s' is not a duration (seconds, or "
 			     "with suffix ms, s, m)", k->name, value);
@@ -427,18 +840,30 @@ static int config_handler(void *user, const char *section, const char *name,
 			  const char *value)
 {
 	struct config_parse *p = user;
+	const char *sec = section;
+	char *base = (char *)p->cfg;
+	struct config_module *m;
 	size_t i;
 
 	if (!name)	/* section header alone (INI_CALL_HANDLER_ON_NEW_SECTION) */
 		return 1;
+	if (!strncmp(section, "module.", 7)) {
+		m = config_module_begin(p, section + 7, 0);
+		if (!m)
+			return 0;
+		base = (char *)m;
+		sec = "module";
+	} else if (!section_known(section)) {
+		sec = "";	/* [module] alone matches no key */
+	}
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		if (strcmp(keys[i].section, section) == 0 &&
+		if (strcmp(keys[i].section, sec) == 0 &&
 		    strcmp(keys[i].name, name) == 0) {
-			set_key(p, &keys[i], value);
+			set_key(p, &keys[i], base, value);
 			return !p->failed;
 		}
 	}
-	if (!section_known(section))
+	if (base == (char *)p->cfg && !section_known(section))
 		perr(p, "unknown section [%s] (key '%s')", section, name);
 	else
 		perr(p, "unknown key '%s' in section [%s]", name, section);
@@ -471,6 +896,7 @@ static char *config_reader(char *buf, int size, void *stream)
 		p->str += n;
 	}
 	p->line = p->next_line;
+	config_section_line(p, buf);
 	if (n && buf[n - 1] == '\n') {
 		p->next_line++;
 	} else if (n == (size_t)size - 1) {
@@ -550,6 +976,90 @@ int config_listen_equal(const struct config_listen *a,
 	       memcmp(&a->addr, &b->addr, a->addrlen) == 0;
 }
 
+const struct config_module *config_module_find(const struct rdmad_config *cfg,
+					       const char *name)
+{
+	unsigned int i;
+
+	if (!name || !*name)
+		name = CONFIG_MODULE_DEFAULT;
+	for (i = 0; i < cfg->n_modules; i++)
+		if (!strcmp(cfg->modules[i].name, name))
+			return &cfg->modules[i];
+	if (!strcmp(name, CONFIG_MODULE_DEFAULT))
+		return &config_module_builtin;
+	return NULL;
+}
+
+/* [mesh]: its timers among themselves; with targets, against [limits]. */
+static int config_validate_mesh(const struct rdmad_config *cfg,
+				const char *name, char *err, size_t errlen)
+{
+	const struct config_mesh *m = &cfg->mesh;
+	unsigned int i;
+
+	if (m->round_timeout_ms >= m->interval_ms) {
+		snprintf(err, errlen, "%s: [mesh] round_timeout (%ums) must be "
+			 "below interval (%ums)", name, m->round_timeout_ms,
+			 m->interval_ms);
+		return -EINVAL;
+	}
+	if (m->backoff_min_ms > m->backoff_max_ms) {
+		snprintf(err, errlen, "%s: [mesh] backoff_min (%ums) must not "
+			 "exceed backoff_max (%ums)", name, m->backoff_min_ms,
+			 m->backoff_max_ms);
+		return -EINVAL;
+	}
+	if (m->connect_timeout_ms >= m->backoff_max_ms) {
+		snprintf(err, errlen, "%s: [mesh] connect_timeout (%ums) must "
+			 "be below backoff_max (%ums)", name,
+			 m->connect_timeout_ms, m->backoff_max_ms);
+		return -EINVAL;
+	}
+	if (!m->targets[0])
+		return 0;	/* mesh off: sizes need not fit */
+	for (i = 0; i < m->n_sizes; i++)
+		if (m->sizes[i] > cfg->max_buffer_size) {
+			snprintf(err, errlen, "%s: [mesh] sizes: %u exceeds "
+				 "[limits] max_buffer_size (%u)", name,
+				 m->sizes[i], cfg->max_buffer_size);
+			return -EINVAL;
+		}
+	if (m->bw_every_ms && m->bw_size > cfg->max_buffer_size) {
+		snprintf(err, errlen, "%s: [mesh] bandwidth_size (%u) exceeds "
+			 "[limits] max_buffer_size (%u)", name, m->bw_size,
+			 cfg->max_buffer_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* [module.NAME]: within [limits]. */
+static int config_validate_modules(const struct rdmad_config *cfg,
+				   const char *name, char *err, size_t errlen)
+{
+	const struct config_module *m;
+	unsigned int i;
+
+	for (i = 0; i < cfg->n_modules; i++) {
+		m = &cfg->modules[i];
+		if (m->size > cfg->max_buffer_size) {
+			snprintf(err, errlen, "%s: [module.%s] size (%u) "
+				 "exceeds [limits] max_buffer_size (%u)", name,
+				 m->name, m->size, cfg->max_buffer_size);
+			return -EINVAL;
+		}
+		if (m->iterations > cfg->max_iterations) {
+			snprintf(err, errlen, "%s: [module.%s] iterations "
+				 "(%u) exceeds [limits] max_iterations (%u)",
+				 name, m->name, m->iterations,
+				 cfg->max_iterations);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int config_validate(const struct rdmad_config *cfg, const char *name,
 		    char *err, size_t errlen)
 {
@@ -599,5 +1109,8 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 			 CONFIG_LIVENESS_MIN_MS);
 		return -EINVAL;
 	}
+	if (config_validate_mesh(cfg, name, err, errlen) ||
+	    config_validate_modules(cfg, name, err, errlen))
+		return -EINVAL;
 	return 0;
 }

@@ -139,6 +139,8 @@ const struct config_module *config_module_find(const struct rdmad_config *cfg,
 /* Value parsers, exposed for the unit tests.  0 or -EINVAL/-ERANGE. */
 int config_parse_size(const char *s, uint32_t *out);
 int config_parse_duration_ms(const char *s, unsigned int *out);
+/* A percent, up to 3 decimals, '%' optional ("0.5%") -> ppm; <= 100%. */
+int config_parse_ppm(const char *s, uint32_t *out);
 int config_parse_uint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out);
 /* ADDRESS[:PORT] with rdma_cm's default port, or DEFPORT. */

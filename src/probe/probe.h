@@ -11,7 +11,6 @@
  *                   (src/rdma/rdma_client.h; its state machine,
  *                   rdma_client_fsm.h, gives the failure classes)
  *   probe_mesh.c    --targets: every host of a list at once
- *   probe_targets.c the --targets file (pure)
  *   probe_report.c  latency figures, exit codes, the human report, the
  *                   matrix, JSON (pure)
  */
@@ -39,6 +38,7 @@
 #define PROBE_PARALLEL_MAX	1024u
 #define PROBE_DEPTH_MAX		512u
 #define PROBE_SWEEP_DEFAULT_MAX	(1u << 20)	/* --all-sizes without -s */
+#define PROBE_TARGETS_MAX	1024u		/* --targets: lines */
 #define PROBE_MESH_CONNS_MAX	4096u		/* --targets x -P */
 #define PROBE_ROUNDS_MAX	1000000u	/* --rounds */
 #define PROBE_DEFAULT_INTERVAL_MS 1000u		/* --interval */
@@ -263,12 +263,12 @@ void probe_report_json(FILE *f, const struct probe_opts *opts,
 
 /* ---- mesh: --targets (probe_mesh.c) ---------------------------------- */
 
-struct probe_target;
-struct probe_targets;
+struct target;
+struct target_list;
 
 /* One target of the list: its destination and its connections' run. */
 struct probe_mesh_row {
-	const struct probe_target *target;
+	const struct target *target;
 	struct probe_dest dest;
 	enum rdma_client_fail fail;	/* the row's own: name, set-up */
 	const char *reason;		/* short, with fail */
@@ -293,7 +293,7 @@ struct probe_mesh {
  */
 int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_opts *opts,
-		   const struct probe_targets *tl);
+		   const struct target_list *tl);
 /* The row's own failure, else the worst of its connections
  * (probe_report.c, with the run's). */
 enum rdma_client_fail probe_mesh_row_fail(const struct probe_mesh_row *row);

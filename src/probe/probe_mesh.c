@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe_targets.h"
+#include "targets.h"
 
 /* Names first (getaddrinfo blocks), so that every probe starts together. */
 static void mesh_resolve(struct probe_mesh_row *row,
 			 const struct probe_opts *opts)
 {
-	const struct probe_target *t = row->target;
+	const struct target *t = row->target;
 
 	if (probe_dest_resolve(&row->dest, "target", t->host, t->port,
 			       opts->source, row->error, sizeof(row->error))) {
@@ -48,7 +48,7 @@ static int mesh_add(struct probe_mesh_row *row, struct probe_ctx *ctx,
 
 int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_opts *opts,
-		   const struct probe_targets *tl)
+		   const struct target_list *tl)
 {
 	struct probe_mesh_row *row;
 	unsigned int i, j, k = 0;

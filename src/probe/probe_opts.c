@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "version.h"
-#include "probe_targets.h"
 #include "units.h"
 #include "proto.h"
 

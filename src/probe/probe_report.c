@@ -17,7 +17,7 @@
 
 #include "version.h"
 #include "json.h"
-#include "probe_targets.h"
+#include "targets.h"
 #include "proto.h"
 
 int probe_verbosity;
@@ -877,7 +877,7 @@ void probe_report_mesh(FILE *f, const struct probe_mesh *m)
 	const enum kind kinds_rping[] = { K_PING };
 	const enum kind *kinds = opts->rping ? kinds_rping : kinds_native;
 	unsigned int nk = opts->rping ? 1 : 2, failed = mesh_failed(m);
-	char tgt[PROBE_TARGET_HOST_MAX + PROBE_ADDR_LEN + 16], res[96];
+	char tgt[TARGET_HOST_MAX + PROBE_ADDR_LEN + 16], res[96];
 	char p50[2][32], p99[2][32], mbps[2][32], head[2][3][24], dur[64];
 	int wt = (int)strlen("TARGET"), wr = (int)strlen("RESULT"), w;
 	bool quiet = opts->verbosity < 0;

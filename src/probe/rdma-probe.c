@@ -4,7 +4,7 @@
  * event_base, signals, report and exit status.  See docs/rdma-probe.md.
  */
 #include "probe.h"
-#include "probe_targets.h"
+#include "targets.h"
 #include "clock.h"
 #include "fdlimit.h"
 
@@ -103,16 +103,23 @@ static unsigned int sweep_sizes(uint32_t max, uint32_t *sizes)
 	return n;
 }
 
+/* A repeated target: dropped, said on stderr. */
+static void targets_warn(void *arg, const char *msg)
+{
+	fprintf(arg, "rdma-probe: %s\n", msg);
+}
+
 /*
  * --targets FILE: read the list; "-" is stdin.  0, or -EINVAL after the
  * message (exit 64).
  */
-static int load_targets(const struct probe_opts *o, struct probe_targets *tl)
+static int load_targets(const struct probe_opts *o, struct target_list *tl)
 {
 	bool std = !strcmp(o->targets, "-");
 	const char *name = std ? "<stdin>" : o->targets;
 	FILE *f = std ? stdin : fopen(o->targets, "re");
 	unsigned long conns;
+	char err[TARGET_HOST_MAX + 128];
 	int ret;
 
 	if (!f) {
@@ -120,17 +127,24 @@ static int load_targets(const struct probe_opts *o, struct probe_targets *tl)
 			strerror(errno));
 		return -EINVAL;
 	}
-	ret = probe_targets_read(f, name, o->port, tl, stderr);
+	ret = targets_read(f, name, o->port, PROBE_TARGETS_MAX, tl,
+			   targets_warn, stderr, err, sizeof(err));
 	if (!std)
 		fclose(f);
-	if (ret)
+	if (ret) {
+		fprintf(stderr, "rdma-probe: %s\n", err);
 		return -EINVAL;
+	}
+	if (!tl->n) {
+		fprintf(stderr, "rdma-probe: %s: no targets\n", name);
+		return -EINVAL;
+	}
 	conns = (unsigned long)tl->n * o->parallel;
 	if (conns > PROBE_MESH_CONNS_MAX) {
 		fprintf(stderr, "rdma-probe: --targets %s: %u targets x -P %u "
 			"= %lu connections, at most %u\n", name, tl->n,
 			o->parallel, conns, PROBE_MESH_CONNS_MAX);
-		probe_targets_free(tl);
+		targets_free(tl);
 		return -EINVAL;
 	}
 	return 0;
@@ -148,7 +162,7 @@ static void raise_nofile(unsigned long conns)
 
 /* --targets: one run over every target at once, the matrix. */
 static int mesh_main(struct probe_ctx *ctx, const struct probe_opts *opts,
-		     const struct probe_targets *tl, struct probe_mesh *m)
+		     const struct target_list *tl, struct probe_mesh *m)
 {
 	int ret, code;
 
@@ -176,7 +190,7 @@ int main(int argc, char **argv)
 	struct probe_conn **kept[34];
 	unsigned int nkept[34];
 	struct probe_opts opts, run_opts[34];
-	struct probe_targets tl = { 0 };
+	struct target_list tl = { 0 };
 	struct probe_mesh mesh = { 0 };
 	uint32_t sizes[34];
 	struct event_base *base;
@@ -301,7 +315,7 @@ out_json:
 		probe_report_json(stdout, &opts, target, runs, nruns, code);
 	fflush(stdout);
 	probe_mesh_free(&mesh);
-	probe_targets_free(&tl);
+	targets_free(&tl);
 	for (i = 0; i < nruns; i++) {
 		probe_ctx_free_conns(kept[i], nkept[i]);
 		free(runs[i].outcomes);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "log.h"
+#include "proto.h"
 #include "tap.h"
 
 static char err[512];
@@ -467,6 +468,309 @@ static void test_http(void)
 	       "http: off with an allow list validates");
 }
 
+/* Parses and validates, or fails validation with a message holding PART. */
+static void invalid(const char *text, const char *part, const char *what)
+{
+	struct rdmad_config c;
+	int ret = parse(&c, text);
+
+	if (!ret)
+		ret = config_validate(&c, "t.ini", err, sizeof(err));
+	if (!tap_ok(ret == -EINVAL && strstr(err, part), "invalid: %s", what))
+		tap_diag("ret %d, message '%s', want '%s'", ret, err, part);
+}
+
+static int valid(struct rdmad_config *c, const char *text)
+{
+	err[0] = '\0';
+	if (parse(c, text))
+		return 0;
+	return config_validate(c, "t.ini", err, sizeof(err)) == 0;
+}
+
+static void test_mesh(void)
+{
+	static const char full[] =
+		"[limits]\nmax_buffer_size = 128k\n"
+		"[mesh]\n"
+		"targets = /etc/rdmad/peers\n"
+		"port = 7490\n"
+		"max_peers = 4096\n"
+		"interval = 500ms\n"
+		"jitter = 20%\n"
+		"sizes = 64, 1100 4k 9000 128k\n"
+		"ops = read\n"
+		"paths = 8\n"
+		"connect_timeout = 2s\n"
+		"round_timeout = 400ms\n"
+		"backoff_min = 100ms\n"
+		"backoff_max = 2m\n"
+		"tos = 0x68\n"
+		"bandwidth_every = 10m\n"
+		"bandwidth_duration = 100ms\n"
+		"bandwidth_size = 128k\n"
+		"bandwidth_share = 0.5%\n"
+		"source = [fd00::2]\n";
+	const struct config_mesh *m;
+	struct rdmad_config c;
+	uint32_t ppm;
+
+	tap_ok(valid(&c, "") && !c.mesh.targets[0] && c.mesh.port == 7471 &&
+	       c.mesh.max_peers == 1024 && c.mesh.interval_ms == 1000 &&
+	       c.mesh.jitter_pct == 10 && c.mesh.n_sizes == 4 &&
+	       c.mesh.sizes[0] == 64 && c.mesh.sizes[1] == 1100 &&
+	       c.mesh.sizes[2] == 4096 && c.mesh.sizes[3] == 65536 &&
+	       c.mesh.ops == (PROTO_OP_WRITE | PROTO_OP_READ) &&
+	       c.mesh.paths == 1 && c.mesh.connect_timeout_ms == 3000 &&
+	       c.mesh.round_timeout_ms == 900 &&
+	       c.mesh.backoff_min_ms == 1000 &&
+	       c.mesh.backoff_max_ms == 60000 && c.mesh.tos == -1 &&
+	       c.mesh.bw_every_ms == 0 && c.mesh.bw_duration_ms == 200 &&
+	       c.mesh.bw_size == 65536 && c.mesh.bw_share_ppm == 10000 &&
+	       c.mesh.source.ss_family == 0, "mesh: defaults (off)");
+	tap_ok(valid(&c, "[mesh]\ntargets = /p\n"),
+	       "mesh: the defaults validate with targets (%s)", err);
+	m = &c.mesh;
+	if (!tap_ok(valid(&c, full), "mesh: every key"))
+		tap_diag("%s", err);
+	tap_ok(!strcmp(m->targets, "/etc/rdmad/peers") && m->port == 7490 &&
+	       m->max_peers == 4096 && m->interval_ms == 500 &&
+	       m->jitter_pct == 20 && m->n_sizes == 5 &&
+	       m->sizes[3] == 9000 && m->sizes[4] == 131072 &&
+	       m->ops == PROTO_OP_READ && m->paths == 8 &&
+	       m->connect_timeout_ms == 2000 && m->round_timeout_ms == 400 &&
+	       m->backoff_min_ms == 100 && m->backoff_max_ms == 120000 &&
+	       m->tos == 0x68 && m->bw_every_ms == 600000 &&
+	       m->bw_duration_ms == 100 && m->bw_size == 131072 &&
+	       m->bw_share_ppm == 5000 && m->source.ss_family == AF_INET6,
+	       "mesh: every value read");
+	tap_ok(valid(&c, "[mesh]\nops = read write\njitter = 0\ntos = 255\n"
+		      "source = 10.0.0.2\nbandwidth_every = 0\n") &&
+	       m->ops == (PROTO_OP_WRITE | PROTO_OP_READ) && m->tos == 255 &&
+	       m->jitter_pct == 0 && m->source.ss_family == AF_INET &&
+	       m->bw_every_ms == 0, "mesh: read write, jitter 0, tos 255, "
+	       "an IPv4 source, bandwidth off");
+	tap_ok(valid(&c, "[mesh]\ntos = 7\ntos =\nsizes = 1\n") &&
+	       m->tos == -1 && m->n_sizes == 1 && m->sizes[0] == 1,
+	       "mesh: an empty tos unsets it; one size");
+	tap_ok(valid(&c, "[mesh]\nsizes = 1 2 3 4 5 6 7 8\n") &&
+	       m->n_sizes == 8 && m->sizes[7] == 8, "mesh: 8 sizes");
+	tap_ok(valid(&c, "[mesh]\nbandwidth_share = 50%\n") &&
+	       m->bw_share_ppm == 500000 &&
+	       valid(&c, "[mesh]\nbandwidth_share = 0.001\n") &&
+	       m->bw_share_ppm == 10, "mesh: bandwidth_share 50%% and 0.001");
+
+	bad("[mesh]\nops = write\n", "t.ini:2: ops: 'write' alone: a WRITE "
+	    "is only verified by reading it back", "mesh: write alone");
+	bad("[mesh]\nops = read read\n", "t.ini:2: ops: 'read' given twice",
+	    "mesh: read twice");
+	bad("[mesh]\nops = send\n", "t.ini:2: ops: 'send' is not read or "
+	    "write", "mesh: a bad op");
+	bad("[mesh]\nops =\n", "t.ini:2: ops: no operation",
+	    "mesh: no op");
+	bad("[mesh]\nport = 0\n", "t.ini:2: port:", "mesh: port 0");
+	bad("[mesh]\nport = 65536\n", "t.ini:2: port:", "mesh: port 65536");
+	bad("[mesh]\nmax_peers = 4097\n", "t.ini:2: max_peers: 4097 is out",
+	    "mesh: 4097 peers");
+	bad("[mesh]\nmax_peers = 0\n", "t.ini:2: max_peers", "mesh: 0 peers");
+	bad("[mesh]\ninterval = 5ms\n", "t.ini:2: interval: 5ms is out",
+	    "mesh: interval 5ms");
+	bad("[mesh]\ninterval = 2h\n", "t.ini:2: interval", "mesh: 2h");
+	bad("[mesh]\njitter = 51%\n", "t.ini:2: jitter: 51% is out of range "
+	    "0..50%", "mesh: jitter 51%");
+	bad("[mesh]\njitter = 5.5%\n", "t.ini:2: jitter: '5.5%' is not a "
+	    "whole percent", "mesh: jitter 5.5%");
+	bad("[mesh]\nsizes = 1 2 3 4 5 6 7 8 9\n", "t.ini:2: sizes: more "
+	    "than 8 sizes", "mesh: 9 sizes");
+	bad("[mesh]\nsizes = 64 0\n", "t.ini:2: sizes: '0' is not a size",
+	    "mesh: size 0");
+	bad("[mesh]\nsizes = 64 2g\n", "t.ini:2: sizes: '2g'",
+	    "mesh: size 2g");
+	bad("[mesh]\nsizes = 64 lots\n", "t.ini:2: sizes: 'lots'",
+	    "mesh: size not a size");
+	bad("[mesh]\nsizes = ,\n", "t.ini:2: sizes: no size given",
+	    "mesh: no sizes");
+	bad("[mesh]\npaths = 9\n", "t.ini:2: paths: 9 is out of range 1..8",
+	    "mesh: 9 paths");
+	bad("[mesh]\npaths = 0\n", "t.ini:2: paths", "mesh: 0 paths");
+	bad("[mesh]\nround_timeout = 9ms\n", "t.ini:2: round_timeout",
+	    "mesh: round_timeout 9ms");
+	bad("[mesh]\nconnect_timeout = 2h\n", "t.ini:2: connect_timeout",
+	    "mesh: connect_timeout 2h");
+	bad("[mesh]\nbackoff_min = 0\n", "t.ini:2: backoff_min",
+	    "mesh: backoff_min 0");
+	bad("[mesh]\nbackoff_max = 61m\n", "t.ini:2: backoff_max",
+	    "mesh: backoff_max 61m");
+	bad("[mesh]\ntos = 256\n", "t.ini:2: tos: 256 is out of range 0..255",
+	    "mesh: tos 256");
+	bad("[mesh]\ntos = 0x100\n", "t.ini:2: tos: 0x100 is out",
+	    "mesh: tos 0x100");
+	bad("[mesh]\ntos = 0x\n", "t.ini:2: tos: '0x' is not a number",
+	    "mesh: tos 0x");
+	bad("[mesh]\ntos = -1\n", "t.ini:2: tos: '-1' is not a number",
+	    "mesh: tos -1");
+	bad("[mesh]\nbandwidth_every = 500ms\n", "t.ini:2: bandwidth_every: "
+	    "500ms is out of range 0 (off) or 1000ms..86400000ms",
+	    "mesh: bandwidth_every 500ms");
+	bad("[mesh]\nbandwidth_every = 25h\n", "t.ini:2: bandwidth_every",
+	    "mesh: bandwidth_every 25h");
+	bad("[mesh]\nbandwidth_duration = 11s\n",
+	    "t.ini:2: bandwidth_duration", "mesh: bandwidth_duration 11s");
+	bad("[mesh]\nbandwidth_size = 0\n", "t.ini:2: bandwidth_size",
+	    "mesh: bandwidth_size 0");
+	bad("[mesh]\nbandwidth_share = 51%\n", "t.ini:2: bandwidth_share: "
+	    "51% is out of range 0.001%..50%", "mesh: bandwidth_share 51%");
+	bad("[mesh]\nbandwidth_share = 0.0001%\n",
+	    "t.ini:2: bandwidth_share: '0.0001%' is not a percent",
+	    "mesh: bandwidth_share with 4 decimals");
+	bad("[mesh]\nbandwidth_share = 0%\n", "t.ini:2: bandwidth_share: 0% "
+	    "is out", "mesh: bandwidth_share 0");
+	bad("[mesh]\nbandwidth_share = 1.%\n", "t.ini:2: bandwidth_share",
+	    "mesh: bandwidth_share '1.%'");
+	bad("[mesh]\nsource = 10.0.0.2:7471\n", "t.ini:2: source: "
+	    "'10.0.0.2:7471' is not an address", "mesh: source with a port");
+	bad("[mesh]\nsource = host.example\n", "t.ini:2: source:",
+	    "mesh: source a name");
+	bad("[mesh]\nbogus = 1\n", "t.ini:2: unknown key 'bogus' in section "
+	    "[mesh]", "mesh: unknown key");
+
+	tap_ok(config_parse_ppm("1%", &ppm) == 0 && ppm == 10000 &&
+	       config_parse_ppm("0.5", &ppm) == 0 && ppm == 5000 &&
+	       config_parse_ppm("12.345%", &ppm) == 0 && ppm == 123450 &&
+	       config_parse_ppm("100%", &ppm) == 0 && ppm == 1000000 &&
+	       config_parse_ppm("101%", &ppm) == -ERANGE &&
+	       config_parse_ppm("%", &ppm) == -EINVAL &&
+	       config_parse_ppm("1%%", &ppm) == -EINVAL &&
+	       config_parse_ppm(".5", &ppm) == -EINVAL,
+	       "config_parse_ppm");
+
+	invalid("[mesh]\ninterval = 1s\nround_timeout = 1s\n",
+		"[mesh] round_timeout (1000ms) must be below interval (1000ms)",
+		"mesh: round_timeout not below interval");
+	invalid("[mesh]\ninterval = 200ms\n", "round_timeout (900ms) must be "
+		"below interval (200ms)", "mesh: a short interval needs a "
+		"shorter round_timeout");
+	invalid("[mesh]\nbackoff_min = 2m\n", "[mesh] backoff_min (120000ms) "
+		"must not exceed backoff_max (60000ms)",
+		"mesh: backoff_min above backoff_max");
+	invalid("[mesh]\nbackoff_max = 3s\n", "[mesh] connect_timeout "
+		"(3000ms) must be below backoff_max (3000ms)",
+		"mesh: connect_timeout not below backoff_max");
+	invalid("[limits]\nmax_buffer_size = 32k\n[mesh]\ntargets = /p\n",
+		"[mesh] sizes: 65536 exceeds [limits] max_buffer_size (32768)",
+		"mesh: a size above max_buffer_size");
+	tap_ok(valid(&c, "[limits]\nmax_buffer_size = 32k\n"),
+	       "mesh off: its sizes are not checked against max_buffer_size");
+	tap_ok(valid(&c, "[limits]\nmax_buffer_size = 32k\n[mesh]\n"
+		      "targets = /p\nsizes = 64 32k\n"),
+	       "mesh: sizes at max_buffer_size, bandwidth off: valid (%s)",
+	       err);
+	invalid("[limits]\nmax_buffer_size = 32k\n[mesh]\ntargets = /p\n"
+		"sizes = 64\nbandwidth_every = 1m\n",
+		"[mesh] bandwidth_size (65536) exceeds [limits] "
+		"max_buffer_size (32768)", "mesh: bandwidth_size above "
+		"max_buffer_size");
+}
+
+static void test_modules(void)
+{
+	const struct config_module *m;
+	struct rdmad_config c;
+	char text[2048];
+	size_t len = 0;
+	int i;
+
+	tap_ok(valid(&c, "") && c.n_modules == 0, "modules: none by default");
+	m = config_module_find(&c, NULL);
+	tap_ok(m && !strcmp(m->name, "default") &&
+	       m->ops == (PROTO_OP_READ | PROTO_OP_WRITE) && m->size == 4096 &&
+	       m->iterations == 10 && m->timeout_ms == 5000 && m->tos == -1,
+	       "modules: the built-in default");
+	tap_ok(config_module_find(&c, "") == m &&
+	       config_module_find(&c, "default") == m &&
+	       config_module_find(&c, "small") == NULL,
+	       "modules: NULL, \"\" and \"default\" are the default; "
+	       "unknown: NULL");
+	if (!tap_ok(valid(&c, "[limits]\nmax_iterations = 100\n"
+			   "[module.small]\nop = read\nsize = 64\n"
+			   "iterations = 100\ntimeout = 100ms\ntos = 0x60\n"
+			   "[module.Big_one-2]\nop = write, read\nsize = 1m\n"
+			   "[module.empty]\n"
+			   "[module.w]\nop = write\n"),
+		    "modules: four"))
+		tap_diag("%s", err);
+	m = config_module_find(&c, "small");
+	tap_ok(c.n_modules == 4 && m && m->ops == PROTO_OP_READ &&
+	       m->size == 64 && m->iterations == 100 && m->timeout_ms == 100 &&
+	       m->tos == 0x60, "modules: small read");
+	m = config_module_find(&c, "Big_one-2");
+	tap_ok(m && m->ops == (PROTO_OP_READ | PROTO_OP_WRITE) &&
+	       m->size == 1u << 20 && m->iterations == 10 &&
+	       m->timeout_ms == 5000 && m->tos == -1,
+	       "modules: the others keep the built-in values");
+	m = config_module_find(&c, "empty");
+	tap_ok(m && m->size == 4096 && !strcmp(m->name, "empty"),
+	       "modules: a section without keys defines one");
+	m = config_module_find(&c, "w");
+	tap_ok(m && m->ops == PROTO_OP_WRITE, "modules: write alone");
+	tap_ok(config_module_find(&c, NULL)->size == 4096 &&
+	       config_module_find(&c, "big_one-2") == NULL,
+	       "modules: names are case-sensitive");
+	tap_ok(valid(&c, "[module.default]\nsize = 64k\n") &&
+	       config_module_find(&c, NULL)->size == 65536 &&
+	       config_module_find(&c, NULL) == &c.modules[0],
+	       "modules: [module.default] replaces the built-in one");
+
+	bad("[module.a]\nsize = 1k\n\n[module.a]\n", "t.ini:4: module 'a' "
+	    "defined twice (first on line 1)", "modules: defined twice");
+	bad("[module.a]\n[mesh]\n[module.a]\nsize = 1\n", "t.ini:3: module "
+	    "'a' defined twice", "modules: defined twice, no keys between");
+	bad("[module.a b]\nsize = 1\n", "t.ini:1: [module.a b]: a module "
+	    "name is 1 to 31", "modules: a space in the name");
+	bad("[module.]\nsize = 1\n", "t.ini:1: [module.]:",
+	    "modules: empty name");
+	bad("[module.abcdefghijabcdefghijabcdefghij12]\n", "t.ini:1: "
+	    "[module.abcdefghijabcdefghijabcdefghij12]: a module name",
+	    "modules: a 32-character name");
+	tap_ok(valid(&c, "[module.abcdefghijabcdefghijabcdefghij1]\n") &&
+	       config_module_find(&c, "abcdefghijabcdefghijabcdefghij1"),
+	       "modules: a 31-character name");
+	bad("[module]\nsize = 1\n", "t.ini:2: unknown section [module] "
+	    "(key 'size')", "modules: [module] without a name");
+	bad("[modules.a]\nsize = 1\n", "t.ini:2: unknown section [modules.a]",
+	    "modules: [modules.a]");
+	bad("[module.a]\nops = read\n", "t.ini:2: unknown key 'ops' in "
+	    "section [module.a]", "modules: unknown key");
+	bad("[module.a]\nop = read read\n", "t.ini:2: op: 'read' given twice",
+	    "modules: op read twice");
+	bad("[module.a]\nop = peek\n", "t.ini:2: op: 'peek' is not read or "
+	    "write", "modules: a bad op");
+	bad("[module.a]\nsize = 0\n", "t.ini:2: size", "modules: size 0");
+	bad("[module.a]\niterations = 0\n", "t.ini:2: iterations",
+	    "modules: 0 iterations");
+	bad("[module.a]\ntimeout = 99ms\n", "t.ini:2: timeout: 99ms is out "
+	    "of range 100ms..60000ms", "modules: timeout 99ms");
+	bad("[module.a]\ntimeout = 61s\n", "t.ini:2: timeout",
+	    "modules: timeout 61s");
+	bad("[module.a]\ntos = 300\n", "t.ini:2: tos", "modules: tos 300");
+
+	for (i = 0; i < 17; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"[module.m%d]\n", i);
+	bad(text, "t.ini:17: [module.m16]: more than 16 modules",
+	    "modules: a 17th");
+	text[strlen(text) - strlen("[module.m16]\n")] = '\0';
+	tap_ok(valid(&c, text) && c.n_modules == 16 &&
+	       config_module_find(&c, "m15"), "modules: 16");
+
+	invalid("[limits]\nmax_buffer_size = 64k\n[module.x]\nsize = 128k\n",
+		"[module.x] size (131072) exceeds [limits] max_buffer_size "
+		"(65536)", "modules: size above max_buffer_size");
+	invalid("[limits]\nmax_iterations = 5\n[module.x]\nop = read\n",
+		"[module.x] iterations (10) exceeds [limits] max_iterations "
+		"(5)", "modules: iterations above max_iterations");
+}
+
 int main(void)
 {
 	test_http();
@@ -476,5 +780,7 @@ int main(void)
 	test_validate();
 	test_parsers();
 	test_file();
+	test_mesh();
+	test_modules();
 	return tap_done();
 }

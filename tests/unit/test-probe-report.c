@@ -15,7 +15,7 @@
 
 #include "capture.h"
 #include "probe.h"
-#include "probe_targets.h"
+#include "targets.h"
 #include "proto.h"
 #include "tap.h"
 
@@ -641,14 +641,14 @@ static void test_json(void)
 
 struct mesh_fixture {
 	struct probe_opts opts;
-	struct probe_target t[4];
+	struct target t[4];
 	struct probe_mesh_row rows[4];
 	struct probe_outcome o[6];
 	struct probe_opstat *rd, *wr;
 	struct probe_mesh m;
 };
 
-static void target(struct probe_target *t, const char *text,
+static void target(struct target *t, const char *text,
 		   const char *host, unsigned int line)
 {
 	memset(t, 0, sizeof(*t));

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * probe_targets.c - rdma-probe --targets FILE: parse the list of hosts
- * (format in probe_targets.h and docs/rdma-probe.md).  Pure; unit-tested.
+ * targets.c - a list of hosts to probe: rdma-probe --targets FILE and
+ * rdmad's [mesh] targets (format in targets.h and docs/rdma-probe.md).
+ * Pure; unit-tested.
  */
-#include "probe_targets.h"
+#include "targets.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -31,14 +32,14 @@ static int targets_port(const char *s, size_t len, uint16_t *port)
 	return 0;
 }
 
-static int targets_host(struct probe_target *t, const char *s, size_t len,
+static int targets_host(struct target *t, const char *s, size_t len,
 			const char **why)
 {
 	if (!len) {
 		*why = "empty host";
 		return -EINVAL;
 	}
-	if (len > PROBE_TARGET_HOST_MAX) {
+	if (len > TARGET_HOST_MAX) {
 		*why = "host name too long (at most 255 characters)";
 		return -EINVAL;
 	}
@@ -48,7 +49,7 @@ static int targets_host(struct probe_target *t, const char *s, size_t len,
 }
 
 /* The part after the host: "" or ":PORT". */
-static int targets_tail(struct probe_target *t, const char *s,
+static int targets_tail(struct target *t, const char *s,
 			const char **why)
 {
 	if (!*s)
@@ -65,8 +66,8 @@ static int targets_tail(struct probe_target *t, const char *s,
 	return 0;
 }
 
-int probe_targets_parse_line(const char *line, uint16_t port,
-			     struct probe_target *t, const char **why)
+int targets_parse_line(const char *line, uint16_t port, struct target *t,
+		       const char **why)
 {
 	const char *s = line, *end, *close, *colon;
 	size_t len, i;
@@ -126,8 +127,8 @@ int probe_targets_parse_line(const char *line, uint16_t port,
 }
 
 /* An earlier target with the same host (case aside) and port, or NULL. */
-static const struct probe_target *targets_find(const struct probe_targets *tl,
-					       const struct probe_target *t)
+static const struct target *targets_find(const struct target_list *tl,
+					 const struct target *t)
 {
 	unsigned int i;
 
@@ -138,35 +139,60 @@ static const struct probe_target *targets_find(const struct probe_targets *tl,
 	return NULL;
 }
 
-int probe_targets_read(FILE *in, const char *name, uint16_t port,
-		       struct probe_targets *tl, FILE *err)
+/* Room for one more in *tl (*cap entries now); 0 or -ENOMEM. */
+static int targets_grow(struct target_list *tl, unsigned int *cap,
+			unsigned int max)
 {
-	const struct probe_target *dup;
-	struct probe_target t;
+	unsigned int ncap;
+	struct target *v;
+
+	if (tl->n < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	if (ncap > max)
+		ncap = max;
+	v = realloc(tl->v, ncap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	tl->v = v;
+	*cap = ncap;
+	return 0;
+}
+
+int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
+		 struct target_list *tl,
+		 void (*warn)(void *arg, const char *msg), void *arg,
+		 char *err, size_t errlen)
+{
+	const struct target *dup;
+	struct target t;
 	const char *why = NULL;
-	unsigned int lineno = 0;
-	size_t cap = 0;
+	unsigned int lineno = 0, cap = 0;
+	char msg[TARGET_HOST_MAX + 128];
+	size_t linecap = 0;
 	ssize_t got;
 	char *line = NULL;
 	int ret = 0, r;
 
+	if (!max || max > TARGETS_MAX)
+		max = TARGETS_MAX;
 	memset(tl, 0, sizeof(*tl));
-	while ((got = getline(&line, &cap, in)) >= 0) {
+	while ((got = getline(&line, &linecap, in)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)got)) {
-			fprintf(err, "rdma-probe: %s:%u: NUL byte in the line\n",
-				name, lineno);
+			snprintf(err, errlen, "%s:%u: NUL byte in the line",
+				 name, lineno);
 			ret = -EINVAL;
 			break;
 		}
-		r = probe_targets_parse_line(line, port, &t, &why);
+		r = targets_parse_line(line, port, &t, &why);
 		if (r < 0) {
 			if (t.text[0])
-				fprintf(err, "rdma-probe: %s:%u: '%s': %s\n",
-					name, lineno, t.text, why);
+				snprintf(err, errlen, "%s:%u: '%s': %s", name,
+					 lineno, t.text, why);
 			else
-				fprintf(err, "rdma-probe: %s:%u: %s\n", name,
-					lineno, why);
+				snprintf(err, errlen, "%s:%u: %s", name,
+					 lineno, why);
 			ret = -EINVAL;
 			break;
 		}
@@ -175,43 +201,37 @@ int probe_targets_read(FILE *in, const char *name, uint16_t port,
 		t.line = lineno;
 		dup = targets_find(tl, &t);
 		if (dup) {
-			fprintf(err, "rdma-probe: %s:%u: '%s': same target as "
-				"line %u, probed once\n", name, lineno, t.text,
-				dup->line);
+			snprintf(msg, sizeof(msg), "%s:%u: '%s': same target "
+				 "as line %u, probed once", name, lineno,
+				 t.text, dup->line);
+			if (warn)
+				warn(arg, msg);
 			continue;
 		}
-		if (tl->n == PROBE_TARGETS_MAX) {
-			fprintf(err, "rdma-probe: %s:%u: too many targets (at "
-				"most %u)\n", name, lineno, PROBE_TARGETS_MAX);
+		if (tl->n == max) {
+			snprintf(err, errlen, "%s:%u: too many targets (at "
+				 "most %u)", name, lineno, max);
 			ret = -EINVAL;
 			break;
 		}
-		if (!tl->v) {
-			tl->v = calloc(PROBE_TARGETS_MAX, sizeof(*tl->v));
-			if (!tl->v) {
-				fprintf(err, "rdma-probe: %s: out of memory\n",
-					name);
-				ret = -ENOMEM;
-				break;
-			}
+		if (targets_grow(tl, &cap, max)) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			ret = -ENOMEM;
+			break;
 		}
 		tl->v[tl->n++] = t;
 	}
 	free(line);
 	if (!ret && ferror(in)) {
-		fprintf(err, "rdma-probe: %s: read error\n", name);
+		snprintf(err, errlen, "%s: read error", name);
 		ret = -EIO;
 	}
-	if (!ret && !tl->n) {
-		fprintf(err, "rdma-probe: %s: no targets\n", name);
-		ret = -EINVAL;
-	}
 	if (ret)
-		probe_targets_free(tl);
+		targets_free(tl);
 	return ret;
 }
 
-void probe_targets_free(struct probe_targets *tl)
+void targets_free(struct target_list *tl)
 {
 	free(tl->v);
 	tl->v = NULL;

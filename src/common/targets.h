@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * targets.h - a list of hosts to probe, one a line: rdma-probe --targets
+ * FILE and rdmad's [mesh] targets.  Pure: reads a FILE *, reports through
+ * the caller's buffer and callback; no name resolution.
+ *
+ * One target a line: HOST, HOST:PORT, [IPV6]:PORT or a bare IPv6 address
+ * (two colons or more, no port).  '#' starts a comment; blank lines are
+ * ignored.  A line without a port gets the default port.  A target that
+ * repeats an earlier one (same host, case aside, and same port) is
+ * dropped with a warning.
+ */
+#ifndef RDMAD_TARGETS_H
+#define RDMAD_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TARGETS_MAX		4096u	/* the most any caller may ask for */
+#define TARGET_HOST_MAX		255u	/* a DNS name is at most 253 */
+
+struct target {
+	char text[TARGET_HOST_MAX + 10];	/* as written */
+	char host[TARGET_HOST_MAX + 1];		/* without brackets */
+	uint16_t port;
+	bool port_set;		/* the line gave the port */
+	unsigned int line;	/* in the file, from 1 */
+};
+
+struct target_list {
+	struct target *v;
+	unsigned int n;
+};
+
+/*
+ * Parse one line (comment and blank included) into *t.  Returns 1 for a
+ * target, 0 for a line without one, or -EINVAL with *why set.
+ */
+int targets_parse_line(const char *line, uint16_t port, struct target *t,
+		       const char **why);
+
+/*
+ * Read every line of IN (called NAME in messages) into *tl, at most MAX
+ * targets (0 or above TARGETS_MAX: TARGETS_MAX).  A file without targets
+ * is no error: *tl is then empty.  WARN (may be NULL) gets each dropped
+ * repeat as "NAME:LINE: 'x': same target as line N, probed once".
+ * Returns 0, or -EINVAL, -EIO or -ENOMEM with nothing kept and the
+ * problem in ERR: "NAME:LINE: problem" ("NAME: problem" for the file as
+ * a whole).
+ */
+int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
+		 struct target_list *tl,
+		 void (*warn)(void *arg, const char *msg), void *arg,
+		 char *err, size_t errlen);
+void targets_free(struct target_list *tl);
+
+#endif /* RDMAD_TARGETS_H */
