@@ -5,6 +5,7 @@
  *
  *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json] status
  *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--openmetrics] metrics
+ *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json] mesh
  *
  * Exit status: 0 ok, 64 usage, 69 rdmad unreachable or an HTTP error,
  * 78 configuration error (or the endpoint is off).  See rdmadctl(8).
@@ -41,12 +42,15 @@ struct ctl {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: rdmadctl [OPTIONS] status|metrics\n"
+		"Usage: rdmadctl [OPTIONS] status|metrics|mesh\n"
 		"Query a running rdmad over its status and metrics endpoint.\n"
 		"\n"
 		"Commands:\n"
 		"  status             connections, counters and uptime\n"
 		"  metrics            the Prometheus metrics rdmad exports\n"
+		"  mesh               the peers rdmad probes ([mesh]): state, "
+		"last result,\n"
+		"                     p50/p99, loss, bandwidth, a row per path\n"
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE  rdmad's configuration, for [http] listen "
@@ -55,7 +59,7 @@ static void usage(FILE *out)
 		"                     the endpoint, instead of the "
 		"configuration's\n"
 		"  -t, --timeout SECONDS  give up after this long (default %d)\n"
-		"      --json         status: the JSON document\n"
+		"      --json         status, mesh: the JSON document\n"
 		"      --openmetrics  metrics: OpenMetrics text instead of "
 		"Prometheus text\n"
 		"  -h, --help         this text\n"
@@ -250,22 +254,23 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "rdmadctl: %s\n", optind == argc ?
-			"missing command: status or metrics" :
-			"one command only: status or metrics");
+			"missing command: status, metrics or mesh" :
+			"one command only: status, metrics or mesh");
 		usage(stderr);
 		return EX_USAGE;
 	}
 	cmd = argv[optind];
-	if (strcmp(cmd, "status") && strcmp(cmd, "metrics")) {
-		fprintf(stderr, "rdmadctl: unknown command '%s': want status "
-			"or metrics\n", cmd);
+	if (strcmp(cmd, "status") && strcmp(cmd, "metrics") &&
+	    strcmp(cmd, "mesh")) {
+		fprintf(stderr, "rdmadctl: unknown command '%s': want status, "
+			"metrics or mesh\n", cmd);
 		return EX_USAGE;
 	}
-	if ((json && strcmp(cmd, "status")) ||
+	if ((json && !strcmp(cmd, "metrics")) ||
 	    (om && strcmp(cmd, "metrics"))) {
-		fprintf(stderr, "rdmadctl: %s goes with the %s command\n",
+		fprintf(stderr, "rdmadctl: %s goes with the %s command%s\n",
 			json ? "--json" : "--openmetrics",
-			json ? "status" : "metrics");
+			json ? "status or mesh" : "metrics", json ? "s" : "");
 		return EX_USAGE;
 	}
 	if (address) {
@@ -283,6 +288,10 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "metrics"))
 		return fetch(&a, "/metrics", om ? RDMAD_CTYPE_OPENMETRICS :
 			     RDMAD_CTYPE_PROMETHEUS, timeout_s);
+	if (!strcmp(cmd, "mesh"))
+		return fetch(&a, json ? "/peers" : "/peers?format=text",
+			     json ? "application/json" : "text/plain",
+			     timeout_s);
 	return fetch(&a, json ? "/status" : "/status?format=text",
 		     json ? "application/json" : "text/plain", timeout_s);
 }

@@ -14,6 +14,7 @@
 #include "stats.h"
 
 struct http;
+struct mesh_view;
 
 struct http_ops {
 	/* Fill V: LS has room for CONFIG_MAX_LISTEN listeners; CONNS, if
@@ -23,6 +24,9 @@ struct http_ops {
 		     unsigned int max);
 	/* Live connections now. */
 	unsigned int (*n_conns)(void *arg);
+	/* Fill V (zeroed) with the mesh agent's peers; valid until the
+	 * loop runs again.  NULL, or V left off: the mesh is off. */
+	void (*mesh_view)(void *arg, struct mesh_view *v);
 };
 
 /*

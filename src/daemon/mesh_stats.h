@@ -86,6 +86,8 @@ void mesh_stats_down(struct mesh_path_stats *s);
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w);
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
+/* Rounds of S that did not end OK. */
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s);
 
 /* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
 enum mesh_result mesh_result_of(enum rdma_client_fail f);
@@ -105,6 +107,9 @@ struct mesh_view_peer {
 	unsigned int n_paths;
 	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
 };
+
+/* Paths of P that are up (the peer is up with one or more). */
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 
 struct mesh_view {
 	bool on;			/* [mesh] targets set */

@@ -143,6 +143,7 @@ static void rdmad_dev_port(void *arg, struct ibv_context *ctx, uint8_t port,
 {
 	const char *name = ibv_get_device_name(ctx->device);
 
+	stats_port(&((struct rdmad *)arg)->stats, name, port, up);
 	if (up) {
 		log_notice("device %s: port up", name);
 		return;

@@ -2,6 +2,7 @@
 /*
  * stats.c - rdmad's counters and latency histograms (see stats.h).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <infiniband/verbs.h>
@@ -64,13 +65,18 @@ void stats_init(struct stats *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void stats_hist_add(struct stats_hist *h, uint64_t ns)
+unsigned int stats_bucket(const uint64_t *bounds, unsigned int n, uint64_t v)
 {
 	unsigned int i = 0;
 
-	while (i < STATS_HIST_BUCKETS && ns > stats_hist_bounds_ns[i])
+	while (i < n && v > bounds[i])
 		i++;
-	h->bucket[i]++;
+	return i;
+}
+
+void stats_hist_add(struct stats_hist *h, uint64_t ns)
+{
+	h->bucket[stats_bucket(stats_hist_bounds_ns, STATS_HIST_BUCKETS, ns)]++;
 	h->count++;
 	h->sum_ns += ns;
 }
@@ -119,6 +125,30 @@ void stats_wc_error(struct stats *s, unsigned int status)
 	if (status >= STATS_WC_STATUS_N - 1)
 		status = STATS_WC_STATUS_N - 1;
 	s->wc_errors[status]++;
+}
+
+void stats_port(struct stats *s, const char *dev, unsigned int port, bool up)
+{
+	struct stats_port *p;
+	unsigned int i;
+
+	for (i = 0; i < s->n_ports; i++) {
+		p = &s->ports[i];
+		if (p->port == port && !strncmp(p->device, dev,
+						sizeof(p->device) - 1)) {
+			if (p->up != up)
+				p->changes++;
+			p->up = up;
+			return;
+		}
+	}
+	if (s->n_ports == STATS_PORTS_MAX)
+		return;
+	p = &s->ports[s->n_ports++];
+	snprintf(p->device, sizeof(p->device), "%s", dev);
+	p->port = port;
+	p->up = up;
+	p->changes = 1;
 }
 
 uint64_t stats_sessions_failed(const struct stats *s)

@@ -90,6 +90,20 @@ struct stats_hist {
 
 extern const uint64_t stats_hist_bounds_ns[STATS_HIST_BUCKETS];
 
+/*
+ * This host's RDMA ports as the device registry reported them (local
+ * evidence: "my side" of a failing peer).  A port has a row from its
+ * first event on; each event that changes its state is a change.  Ports
+ * past the first STATS_PORTS_MAX seen have none.
+ */
+#define STATS_PORTS_MAX		16
+struct stats_port {
+	char device[32];
+	unsigned int port;
+	bool up;
+	uint64_t changes;		/* up <-> down, the first event too */
+};
+
 struct stats {
 	uint64_t accepted[STATS_PROTO_N];
 	uint64_t active[STATS_PROTO_N];		/* a gauge */
@@ -102,11 +116,15 @@ struct stats {
 	struct stats_hist connect[STATS_PROTO_N];	/* to ESTABLISHED */
 	struct stats_hist session[STATS_PROTO_N];	/* accept to close */
 	struct stats_hist rdma_op[STATS_OP_N];	/* rdmad's own READ/WRITE */
+	struct stats_port ports[STATS_PORTS_MAX];
+	unsigned int n_ports;
 };
 
 void stats_init(struct stats *s);
 
 void stats_hist_add(struct stats_hist *h, uint64_t ns);
+/* The bucket of V among N ascending upper BOUNDS (le); N: +Inf. */
+unsigned int stats_bucket(const uint64_t *bounds, unsigned int n, uint64_t v);
 
 /* A connection was accepted: counted and active. */
 void stats_accepted(struct stats *s, enum stats_proto p);
@@ -127,6 +145,11 @@ void stats_rdma(struct stats *s, enum stats_proto p, enum stats_op op,
 void stats_liveness_check(struct stats *s);
 /* A work completion failed (flushes are not failures). */
 void stats_wc_error(struct stats *s, unsigned int status);
+/*
+ * Port PORT of device DEV went UP or down.  Events are edges, so the
+ * first one of a port is a change too; a repeated state is not.
+ */
+void stats_port(struct stats *s, const char *dev, unsigned int port, bool up);
 
 uint64_t stats_sessions_failed(const struct stats *s);
 uint64_t stats_rejects_total(const struct stats *s);
@@ -159,8 +182,11 @@ struct stats_conn {
 	uint64_t age_ms;
 };
 
+struct mesh_view;
+
 struct stats_view {
 	const struct stats *stats;
+	const struct mesh_view *mesh;	/* NULL: no mesh agent */
 	const char *version;
 	long pid;
 	double start_time;		/* unix seconds */

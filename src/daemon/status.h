@@ -3,7 +3,8 @@
  * status.h - rdmad's live status (uptime, listeners, counters, the
  * connections of the moment) as a JSON document or a text table for
  * people, rendered from a stats_view (pure).  Served on GET /status by
- * http.c and printed by `rdmadctl status`.
+ * http.c and printed by `rdmadctl status`; the mesh peers likewise on
+ * GET /peers and by `rdmadctl mesh`.
  */
 #ifndef RDMAD_STATUS_H
 #define RDMAD_STATUS_H
@@ -15,5 +16,13 @@
 /* 0, or -EIO when F reports an error. */
 int status_render_json(FILE *f, const struct stats_view *v);
 int status_render_text(FILE *f, const struct stats_view *v);
+
+/*
+ * The mesh agent's live peer table (GET /peers, rdmadctl mesh): a row
+ * per path.  M NULL or not on: the "mesh off" document.
+ */
+struct mesh_view;
+int status_render_mesh_json(FILE *f, const struct mesh_view *m);
+int status_render_mesh_text(FILE *f, const struct mesh_view *m);
 
 #endif /* RDMAD_STATUS_H */

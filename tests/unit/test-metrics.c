@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh_stats.h"
 #include "metrics.h"
 #include "stats.h"
 #include "capture.h"
+#include "mesh-fixture.h"
 #include "tap.h"
 
 #define WC_SUCCESS		0
@@ -50,6 +52,21 @@ static int has_line(const char *buf, const char *line)
 		p = nl + 1;
 	}
 	return 0;
+}
+
+/* Are all N LINES lines of BUF?  Says which are not. */
+static int has_lines(const char *buf, const char *const *lines,
+		     unsigned int n, const char *what)
+{
+	unsigned int i;
+	int ok = 1;
+
+	for (i = 0; i < n; i++)
+		if (!has_line(buf, lines[i])) {
+			tap_diag("%s: no line '%s'", what, lines[i]);
+			ok = 0;
+		}
+	return ok;
 }
 
 /* Number of lines of BUF starting with PREFIX. */
@@ -391,6 +408,17 @@ static int validate(struct validator *v, const char *buf,
 	return 1;
 }
 
+/* validate(), saying why not. */
+static int well_formed(const char *buf, enum metrics_format fmt)
+{
+	struct validator v;
+
+	if (validate(&v, buf, fmt))
+		return 1;
+	tap_diag("%s", v.why);
+	return 0;
+}
+
 static void test_validator_itself(void)
 {
 	static const char *const bad[] = {
@@ -513,8 +541,15 @@ static const char *const le_want[STATS_HIST_BUCKETS + 1] = {
  * cumulative (non-decreasing), +Inf equal to _count.  CUM, if not NULL:
  * the expected cumulative counts.
  */
-static int check_hist(const char *buf, const char *name, const char *k,
-		      const char *v, const uint64_t *cum, const char *sum)
+static const char *const mesh_le_want[MESH_HIST_BUCKETS + 1] = {
+	"0.000025", "0.00005", "0.0001", "0.00025", "0.0005", "0.001",
+	"0.0025", "0.005", "0.01", "0.025", "0.1", "1.0", "+Inf",
+};
+
+/* As check_hist(), with the N + 1 le values LE. */
+static int check_hist_le(const char *buf, const char *name, const char *k,
+			 const char *v, const uint64_t *cum, const char *sum,
+			 const char *const *les, unsigned int nb)
 {
 	char series[256], val[64], prefix[256];
 	unsigned long long prev = 0, n, count;
@@ -532,9 +567,9 @@ static int check_hist(const char *buf, const char *name, const char *k,
 			const char *q = p + plen, *e = strchr(q, '"');
 			char *end;
 
-			if (i > STATS_HIST_BUCKETS || !e ||
-			    (size_t)(e - q) != strlen(le_want[i]) ||
-			    strncmp(q, le_want[i], (size_t)(e - q)) ||
+			if (i > nb || !e ||
+			    (size_t)(e - q) != strlen(les[i]) ||
+			    strncmp(q, les[i], (size_t)(e - q)) ||
 			    strncmp(e, "\"} ", 3)) {
 				tap_diag("%s bucket %u: %.*s", name, i,
 					 (int)(nl - p), p);
@@ -543,7 +578,7 @@ static int check_hist(const char *buf, const char *name, const char *k,
 			n = strtoull(e + 3, &end, 10);
 			if (end != nl || n < prev ||
 			    (cum && n != cum[i])) {
-				tap_diag("%s le=%s: %.*s", name, le_want[i],
+				tap_diag("%s le=%s: %.*s", name, les[i],
 					 (int)(nl - e - 3), e + 3);
 				return 0;
 			}
@@ -552,7 +587,7 @@ static int check_hist(const char *buf, const char *name, const char *k,
 		}
 		p = nl + 1;
 	}
-	if (i != STATS_HIST_BUCKETS + 1) {
+	if (i != nb + 1) {
 		tap_diag("%s{%s=\"%s\"}: %u buckets", name, k, v, i);
 		return 0;
 	}
@@ -572,6 +607,13 @@ static int check_hist(const char *buf, const char *name, const char *k,
 		return 0;
 	}
 	return 1;
+}
+
+static int check_hist(const char *buf, const char *name, const char *k,
+		      const char *v, const uint64_t *cum, const char *sum)
+{
+	return check_hist_le(buf, name, k, v, cum, sum, le_want,
+			     STATS_HIST_BUCKETS);
 }
 
 static void test_samples(const char *buf, const char *what)
@@ -625,15 +667,9 @@ static void test_samples(const char *buf, const char *what)
 		2, 2, 2,
 	};
 	static const uint64_t zero[STATS_HIST_BUCKETS + 1];
-	unsigned int i;
-	int ok = 1;
 
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		if (!has_line(buf, lines[i])) {
-			tap_diag("%s: no line '%s'", what, lines[i]);
-			ok = 0;
-		}
-	tap_ok(ok, "%s: exact sample lines", what);
+	tap_ok(has_lines(buf, lines, sizeof(lines) / sizeof(lines[0]), what),
+	       "%s: exact sample lines", what);
 	tap_ok(count_prefix(buf, "rdmad_sessions_total{") ==
 	       STATS_PROTO_N * STATS_RES_N &&
 	       count_prefix(buf, "rdmad_rejects_total{") == STATS_REJ_N &&
@@ -720,8 +756,13 @@ static void test_formats(void)
 	       has_line(om, "# UNIT rdmad_session_seconds seconds") &&
 	       has_line(om, "# UNIT rdmad_rdma_op_seconds seconds") &&
 	       has_line(om, "# UNIT rdmad_start_time_seconds seconds") &&
-	       count_prefix(om, "# UNIT ") == 5,
-	       "openmetrics: UNIT lines of the five families with a unit");
+	       has_line(om, "# UNIT rdmad_mesh_round_duration_seconds "
+			"seconds") &&
+	       has_line(om, "# UNIT rdmad_mesh_bandwidth_bytes_per_second "
+			"bytes_per_second") &&
+	       has_line(om, "# UNIT rdmad_mesh_bandwidth_seconds seconds") &&
+	       count_prefix(om, "# UNIT ") == 8,
+	       "openmetrics: UNIT lines of the eight families with a unit");
 	len = strlen(om);
 	tap_ok(len > 6 && !strcmp(om + len - 6, "# EOF\n") &&
 	       strstr(om, "# EOF") == om + len - 6,
@@ -772,6 +813,194 @@ static void test_empty(void)
 	free(om);
 }
 
+/* ---- the mesh agent's families ------------------------------------- */
+
+static void make_mesh(void)
+{
+	mesh_fixture_make();
+	make_view();
+	view.mesh = &mview;
+}
+
+/* Lines of BUF that contain NEEDLE (sample lines only). */
+static int count_with(const char *buf, const char *needle)
+{
+	const char *p = buf;
+	int n = 0;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[1024];
+
+		if (*p != '#' && len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (strstr(line, needle))
+				n++;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return n;
+}
+
+static void test_mesh_samples(const char *buf, const char *what)
+{
+	static const char *const lines[] = {
+		"rdmad_mesh_peers 3",
+		"rdmad_mesh_peer_up{peer=\"10.0.0.2:7471\"} 1",
+		"rdmad_mesh_peer_up{peer=\"[fe80::2]:7471\"} 0",
+		"rdmad_mesh_peer_up{peer=\"q\\\"\\\\:1\"} 1",
+		"rdmad_mesh_peer_paths_up{peer=\"10.0.0.2:7471\"} 1",
+		"rdmad_mesh_peer_paths_up{peer=\"[fe80::2]:7471\"} 0",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\",result=\"ok\"} 4",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
+		"result=\"mismatch\"} 1",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
+		"result=\"timeout\"} 2",
+		"rdmad_mesh_rounds_total{peer=\"[fe80::2]:7471\","
+		"result=\"unreachable\"} 1",
+		"rdmad_mesh_rounds_total{peer=\"[fe80::2]:7471\","
+		"result=\"refused\"} 1",
+		"rdmad_mesh_rounds_total{peer=\"[fe80::2]:7471\","
+		"result=\"local-error\"} 0",
+		"rdmad_mesh_path_rounds_failed_total{peer=\"10.0.0.2:7471\","
+		"path=\"0\"} 1",
+		"rdmad_mesh_path_rounds_failed_total{peer=\"10.0.0.2:7471\","
+		"path=\"1\"} 2",
+		"rdmad_mesh_path_rounds_failed_total{peer=\"[fe80::2]:7471\","
+		"path=\"1\"} 1",
+		"rdmad_mesh_size_rounds_failed_total{peer=\"10.0.0.2:7471\","
+		"size=\"64\"} 0",
+		"rdmad_mesh_size_rounds_failed_total{peer=\"10.0.0.2:7471\","
+		"size=\"1100\"} 1",
+		"rdmad_mesh_size_rounds_failed_total{peer=\"10.0.0.2:7471\","
+		"size=\"65536\"} 2",
+		"rdmad_mesh_size_rounds_failed_total{peer=\"[fe80::2]:7471\","
+		"size=\"64\"} 2",
+		"rdmad_mesh_round_duration_seconds_count{peer=\"10.0.0.2:7471\"}"
+		" 4",
+		"rdmad_mesh_round_duration_seconds_sum{peer=\"10.0.0.2:7471\"}"
+		" 1.00206",
+		"rdmad_mesh_bandwidth_bytes_per_second{peer=\"10.0.0.2:7471\"}"
+		" 3000000000",
+		"rdmad_mesh_connects_total{peer=\"10.0.0.2:7471\"} 3",
+		"rdmad_mesh_peer_downs_total{peer=\"10.0.0.2:7471\"} 1",
+		"rdmad_mesh_peer_downs_total{peer=\"[fe80::2]:7471\"} 0",
+		"rdmad_mesh_bandwidth_samples_total 2",
+		"rdmad_mesh_bandwidth_seconds_total 2.0",
+		"rdmad_mesh_targets_reloads_total 4",
+	};
+	/* A: 30us, 30us, 2ms, 1s */
+	static const uint64_t cum_a[MESH_HIST_BUCKETS + 1] = {
+		0, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 4, 4,
+	};
+	static const uint64_t zero[MESH_HIST_BUCKETS + 1];
+
+	tap_ok(has_lines(buf, lines, sizeof(lines) / sizeof(lines[0]), what),
+	       "%s: mesh: exact sample lines of a 3-peer view", what);
+	tap_ok(count_prefix(buf, "rdmad_mesh_rounds_total{") ==
+	       3 * MESH_RES_N &&
+	       count_prefix(buf, "rdmad_mesh_path_rounds_failed_total{") ==
+	       5 &&
+	       count_prefix(buf, "rdmad_mesh_size_rounds_failed_total{") ==
+	       3 * 3 &&
+	       count_prefix(buf, "rdmad_mesh_round_duration_seconds_count{") ==
+	       3 &&
+	       count_prefix(buf, "rdmad_mesh_bandwidth_bytes_per_second{") ==
+	       1,
+	       "%s: mesh: every result class per peer, a series per path "
+	       "and per size, bandwidth only once sampled", what);
+	/* the documented rule: 28 + paths + sizes, +1 with a sample */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 29 + 2 + 3 &&
+	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 28 + 2 + 3 &&
+	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 28 + 1 + 3,
+	       "%s: mesh: series per peer = 28 + paths + sizes (+1 "
+	       "bandwidth) (%d, %d)", what,
+	       count_with(buf, "peer=\"10.0.0.2:7471\""),
+	       count_with(buf, "peer=\"[fe80::2]:7471\""));
+	tap_ok(check_hist_le(buf, "rdmad_mesh_round_duration_seconds",
+			     "peer", "10.0.0.2:7471", cum_a, "1.00206",
+			     mesh_le_want, MESH_HIST_BUCKETS) &&
+	       check_hist_le(buf, "rdmad_mesh_round_duration_seconds",
+			     "peer", "[fe80::2]:7471", zero, "0.0",
+			     mesh_le_want, MESH_HIST_BUCKETS),
+	       "%s: mesh: round histogram over both paths, 25us .. 1s",
+	       what);
+}
+
+static void test_mesh(void)
+{
+	char *prom, *om, *a, *b;
+	int ret, ok;
+
+	make_mesh();
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	om = render(&view, METRICS_OPENMETRICS, &ret);
+	test_mesh_samples(prom, "prometheus");
+	test_mesh_samples(om, "openmetrics");
+	ok = well_formed(prom, METRICS_PROMETHEUS);
+	tap_ok(ok, "mesh: prometheus text well-formed");
+	ok = well_formed(om, METRICS_OPENMETRICS);
+	tap_ok(ok, "mesh: openmetrics text well-formed");
+	tap_ok(has_line(om, "# TYPE rdmad_mesh_rounds counter") &&
+	       has_line(prom, "# TYPE rdmad_mesh_rounds_total counter") &&
+	       has_line(prom, "# TYPE rdmad_mesh_round_duration_seconds "
+			"histogram"),
+	       "mesh: counters typed as each format wants");
+	a = samples_only(prom);
+	b = samples_only(om);
+	tap_ok(!strcmp(a, b), "mesh: both formats have the same samples");
+	free(a);
+	free(b);
+	free(prom);
+	free(om);
+
+	/* no agent, or one with no targets: families, no peer series */
+	mview.on = false;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	view.mesh = NULL;
+	om = render(&view, METRICS_OPENMETRICS, &ret);
+	ok = well_formed(om, METRICS_OPENMETRICS);
+	tap_ok(ok && has_line(prom, "rdmad_mesh_peers 0") &&
+	       has_line(om, "rdmad_mesh_peers 0") &&
+	       has_line(prom, "rdmad_mesh_targets_reloads_total 0") &&
+	       has_line(prom, "# TYPE rdmad_mesh_peer_up gauge") &&
+	       !strstr(prom, "peer=\"") && !strstr(om, "peer=\""),
+	       "mesh off: families declared, no peer series, zero totals");
+	free(prom);
+	free(om);
+}
+
+static void test_ports(void)
+{
+	char *prom;
+	int ret, ok;
+
+	make_view();
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	tap_ok(has_line(prom, "# TYPE rdmad_port_up gauge") &&
+	       !strstr(prom, "rdmad_port_up{"),
+	       "ports: none seen, family without samples");
+	free(prom);
+	stats_port(&st, "rxe0", 1, false);
+	stats_port(&st, "rxe0", 1, true);
+	stats_port(&st, "mlx5_1", 2, false);
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	ok = well_formed(prom, METRICS_PROMETHEUS);
+	tap_ok(ok && has_line(prom, "rdmad_port_up{device=\"rxe0\","
+			      "port=\"1\"} 1") &&
+	       has_line(prom, "rdmad_port_up{device=\"mlx5_1\",port=\"2\"} 0") &&
+	       has_line(prom, "rdmad_port_changes_total{device=\"rxe0\","
+			"port=\"1\"} 2") &&
+	       has_line(prom, "rdmad_port_changes_total{device=\"mlx5_1\","
+			"port=\"2\"} 1"),
+	       "ports: state and changes by device and port");
+	free(prom);
+}
+
 static void test_write_error(void)
 {
 	FILE *f = fopen("/dev/null", "r");
@@ -817,6 +1046,8 @@ int main(void)
 	test_validator_itself();
 	test_formats();
 	test_empty();
+	test_mesh();
+	test_ports();
 	test_write_error();
 	test_negotiate();
 	return tap_done();

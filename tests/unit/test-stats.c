@@ -392,6 +392,39 @@ static void test_names(void)
 	       "names: wc 'other' for the last slot and past the table");
 }
 
+static void test_ports(void)
+{
+	struct stats s;
+	char dev[32];
+	unsigned int i;
+
+	stats_init(&s);
+	stats_port(&s, "rxe0", 1, false);
+	tap_ok(s.n_ports == 1 && !strcmp(s.ports[0].device, "rxe0") &&
+	       s.ports[0].port == 1 && !s.ports[0].up &&
+	       s.ports[0].changes == 1,
+	       "ports: the first event makes a row, and is a change");
+	stats_port(&s, "rxe0", 1, false);
+	stats_port(&s, "rxe0", 1, true);
+	stats_port(&s, "rxe0", 1, true);
+	tap_ok(s.n_ports == 1 && s.ports[0].up && s.ports[0].changes == 2,
+	       "ports: a repeated state is no change, down -> up is");
+	stats_port(&s, "rxe0", 2, true);
+	stats_port(&s, "mlx5_0", 1, true);
+	tap_ok(s.n_ports == 3 && s.ports[1].port == 2 &&
+	       !strcmp(s.ports[2].device, "mlx5_0") && s.ports[0].changes == 2,
+	       "ports: by device and port number");
+	for (i = 0; i < 2 * STATS_PORTS_MAX; i++) {
+		snprintf(dev, sizeof(dev), "dev%u", i);
+		stats_port(&s, dev, 1, true);
+	}
+	tap_ok(s.n_ports == STATS_PORTS_MAX &&
+	       !strcmp(s.ports[STATS_PORTS_MAX - 1].device, "dev12"),
+	       "ports: at most %u, the first seen", STATS_PORTS_MAX);
+	stats_port(&s, "a-device-name-longer-than-31-chars", 1, false);
+	tap_ok(s.n_ports == STATS_PORTS_MAX, "ports: a full table stays full");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -400,5 +433,6 @@ int main(void)
 	test_rdma();
 	test_wc();
 	test_names();
+	test_ports();
 	return tap_done();
 }

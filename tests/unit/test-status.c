@@ -14,6 +14,7 @@
 #include "stats.h"
 #include "status.h"
 #include "capture.h"
+#include "mesh-fixture.h"
 #include "tap.h"
 
 #define WC_REM_ACCESS_ERR	10
@@ -930,12 +931,197 @@ static void test_write_error(void)
 	fclose(f);
 }
 
+/* ---- the mesh peers (GET /peers) ------------------------------------ */
+
+static char *render_mesh(const struct mesh_view *m, int json, int *ret)
+{
+	struct capture c;
+	FILE *f = capture_open(&c);
+
+	*ret = json ? status_render_mesh_json(f, m) :
+		      status_render_mesh_text(f, m);
+	return capture_close(&c);
+}
+
+/* The fixture, peer C's last round a mismatch at 40, an error to clean. */
+static void make_mesh(void)
+{
+	mesh_fixture_make();
+	mesh_stats_round(&mst[4], 1, 1100, MESH_RES_MISMATCH, 0, 40, 2);
+	mpeers[1].path[1].error = "bad\nline";
+}
+
+static void test_mesh_json(void)
+{
+	int root, a, p, ret;
+	char *buf;
+
+	make_mesh();
+	buf = render_mesh(&mview, 1, &ret);
+	root = jparse(buf);
+	if (!tap_ok(ret == 0 && root >= 0 && jp.node[root].type == J_OBJ,
+		    "mesh json: parses (%s)", jp.err))
+		tap_diag("%s", buf);
+	tap_ok(jp.node[jget(root, "mesh")].type == J_TRUE &&
+	       jstr_is(jget(root, "targets"), "/etc/rdmad/peers") &&
+	       jnum_is(jget(root, "interval_seconds"), 1) &&
+	       jcount(jget(root, "sizes"), J_ARR) == 3 &&
+	       jnum_is(jat(jget(root, "sizes"), 2), 65536) &&
+	       jnum_is(jget(root, "bandwidth_samples"), 2) &&
+	       jnum_is(jget(root, "bandwidth_seconds"), 2) &&
+	       jnum_is(jget(root, "reloads"), 4),
+	       "mesh json: the agent: targets, interval, sizes, totals");
+	a = jget(root, "peers");
+	tap_ok(jcount(a, J_ARR) == 3 &&
+	       jstr_is(jget(jat(a, 0), "peer"), "10.0.0.2:7471") &&
+	       jp.node[jget(jat(a, 0), "up")].type == J_TRUE &&
+	       jp.node[jget(jat(a, 1), "up")].type == J_FALSE &&
+	       jstr_is(jget(jat(a, 2), "peer"), "q\"\\:1") &&
+	       jcount(jget(jat(a, 0), "paths"), J_ARR) == 2 &&
+	       jcount(jget(jat(a, 2), "paths"), J_ARR) == 1,
+	       "mesh json: peers, up when a path is, their paths");
+	p = jat(jget(jat(a, 0), "paths"), 0);
+	tap_ok(jnum_is(jget(p, "path"), 0) && jstr_is(jget(p, "state"), "wait") &&
+	       jstr_is(jget(p, "reach"), "up") && jstr_is(jget(p, "last"), "ok") &&
+	       jnum_is(jget(p, "last_size"), 64) &&
+	       jp.node[jget(p, "bad_offset")].type == J_NULL &&
+	       jnum_is(jget(p, "p50_seconds"), 0.00003) &&
+	       jnum_is(jget(p, "p99_seconds"), 0.002) &&
+	       jnum_is(jget(p, "window"), 4) &&
+	       jnum_is(jget(p, "window_failed"), 1) &&
+	       jnum_is(jget(p, "loss"), 0.25) &&
+	       jnum_is(jget(p, "bandwidth_bytes_per_second"), 1e9) &&
+	       jnum_is(jget(p, "rounds_ok"), 3) &&
+	       jnum_is(jget(p, "rounds_failed"), 1) &&
+	       jnum_is(jget(p, "connects"), 1) &&
+	       jnum_is(jget(p, "downs"), 0) && jstr_is(jget(p, "error"), ""),
+	       "mesh json: a path: state, reach, last, window p50/p99/loss, "
+	       "bandwidth, rounds");
+	p = jat(jget(jat(a, 1), "paths"), 0);
+	tap_ok(jstr_is(jget(p, "last"), "unreachable") &&
+	       jp.node[jget(p, "p50_seconds")].type == J_NULL &&
+	       jp.node[jget(p, "p99_seconds")].type == J_NULL &&
+	       jp.node[jget(p, "bandwidth_bytes_per_second")].type == J_NULL &&
+	       jnum_is(jget(p, "loss"), 1) &&
+	       jstr_is(jget(p, "error"), "unreachable") &&
+	       jstr_is(jget(jat(jget(jat(a, 1), "paths"), 1), "error"),
+		       "bad\nline"),
+	       "mesh json: nothing measured is null; errors as they are");
+	p = jat(jget(jat(a, 2), "paths"), 0);
+	tap_ok(jstr_is(jget(p, "last"), "mismatch") &&
+	       jnum_is(jget(p, "bad_offset"), 40) &&
+	       jnum_is(jget(p, "last_size"), 1100),
+	       "mesh json: a mismatch with its offset and size");
+	free(buf);
+	buf = render_mesh(NULL, 1, &ret);
+	root = jparse(buf);
+	tap_ok(ret == 0 && root >= 0 &&
+	       jp.node[jget(root, "mesh")].type == J_FALSE &&
+	       jcount(jget(root, "peers"), J_ARR) == 0,
+	       "mesh json: off without an agent");
+	free(buf);
+	mview.on = false;
+	buf = render_mesh(&mview, 1, &ret);
+	tap_ok(!strcmp(buf, "{\"mesh\":false,\"peers\":[]}\n"),
+	       "mesh json: off with no targets");
+	free(buf);
+}
+
+/* LINE of BUF, its runs of spaces as one, none at the end, is WANT. */
+static int row_is(const char *buf, const char *want)
+{
+	const char *p = buf;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p), i, o = 0;
+		char line[512];
+
+		for (i = 0; i < len && o + 1 < sizeof(line); i++)
+			if (p[i] != ' ' || (o && line[o - 1] != ' '))
+				line[o++] = p[i];
+		while (o && line[o - 1] == ' ')
+			o--;
+		line[o] = '\0';
+		if (!strcmp(line, want))
+			return 1;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	tap_diag("no row '%s'", want);
+	return 0;
+}
+
+static void test_mesh_text(void)
+{
+	static const char *const rows[] = {
+		"10.0.0.2:7471 0 wait up ok 64 0.030 2.000 25.0% "
+		"8.00 Gbit/s 3 1",
+		"10.0.0.2:7471 1 backoff down timeout 65536 1000.000 1000.000 "
+		"66.7% 24.00 Gbit/s 1 2 timed out",
+		"[fe80::2]:7471 0 backoff down unreachable 64 - - 100.0% - 0 1 "
+		"unreachable",
+		"[fe80::2]:7471 1 connecting unknown refused 64 - - 100.0% - 0 "
+		"1 bad?line",
+		"q\"\\:1 0 round up mismatch@40 1100 0.100 0.100 50.0% - 1 1",
+	};
+	char line[512];
+	long col;
+	unsigned int i;
+	int ret, ok = 1;
+	char *buf;
+
+	make_mesh();
+	buf = render_mesh(&mview, 0, &ret);
+	tap_ok(ret == 0 && !strncmp(buf, "mesh: 3 peers, 2 up; every 1.0s; "
+				    "sizes 64 1100 65536; targets "
+				    "/etc/rdmad/peers\n", 75),
+	       "mesh text: the agent on the first line");
+	tap_ok(has_line(buf, "bandwidth samples 2 (2.0s of link time); "
+			"targets reloaded 4 times"),
+	       "mesh text: samples and reloads");
+	tap_ok(row_is(buf, "PEER PATH STATE REACH LAST SIZE P50MS P99MS LOSS "
+		      "BANDWIDTH OK FAILED ERROR"), "mesh text: the header");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ok &= row_is(buf, rows[i]);
+	tap_ok(ok, "mesh text: a row per path: state, reach, last (mismatch "
+	       "offset), size, p50/p99 ms, loss, bandwidth, rounds, error "
+	       "on one line");
+	/* every row's STATE starts under the header's (line 3) */
+	col = nth_line(buf, 3, line, sizeof(line)) && strstr(line, "STATE") ?
+	      (long)(strstr(line, "STATE") - line) : -1;
+	for (i = 0; i < 5; i++)
+		if (!nth_line(buf, 4 + (int)i, line, sizeof(line)) ||
+		    col < 1 || (long)strlen(line) <= col ||
+		    line[col - 1] != ' ' || line[col] == ' ') {
+			tap_diag("row %u: %s", i, line);
+			ok = 0;
+		}
+	tap_ok(ok && col > 20, "mesh text: columns line up under the header");
+	tap_ok(!strstr(buf, " \n"), "mesh text: no line ends in spaces");
+	free(buf);
+	buf = render_mesh(NULL, 0, &ret);
+	tap_ok(!strcmp(buf, "mesh off: no [mesh] targets in rdmad's "
+		       "configuration\n"), "mesh text: off");
+	free(buf);
+	mview.n_peers = 0;
+	mview.bw_samples = mview.reloads = 0;
+	buf = render_mesh(&mview, 0, &ret);
+	tap_ok(has_line(buf, "no peers") && !strstr(buf, "PEER") &&
+	       !strstr(buf, "bandwidth samples"),
+	       "mesh text: no peers, no table");
+	free(buf);
+}
+
 int main(void)
 {
 	test_json_parser();
 	test_json();
 	test_text();
 	test_ages();
+	test_mesh_json();
+	test_mesh_text();
 	test_write_error();
 	return tap_done();
 }

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_stats.c - what the mesh agent saw of each path (see mesh_stats.h).
+ *
+ * The window keeps the latency of the last MESH_WINDOW rounds (a failed
+ * round is a 0, a good one at least 1 ns), so p50, p99 and loss describe
+ * the last two minutes at one round a second, whatever happened before.
+ */
+#include <string.h>
+
+#include "mesh_stats.h"
+#include "stats.h"
+
+#define US	1000ull
+#define MS	1000000ull
+#define S	1000000000ull
+
+/* 25us .. 1s: a verified round on one switch hop up to a retransmit. */
+const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS] = {
+	25 * US, 50 * US, 100 * US, 250 * US, 500 * US, 1 * MS,
+	2500 * US, 5 * MS, 10 * MS, 25 * MS, 100 * MS, 1 * S,
+};
+
+#define X_NAME(id, name)	name,
+static const char *const result_names[] = { MESH_RESULTS(X_NAME) };
+#undef X_NAME
+
+void mesh_stats_init(struct mesh_path_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last = MESH_RES_OK;
+}
+
+void mesh_hist_add(struct mesh_hist *h, uint64_t ns)
+{
+	h->bucket[stats_bucket(mesh_hist_bounds_ns, MESH_HIST_BUCKETS, ns)]++;
+	h->count++;
+	h->sum_ns += ns;
+}
+
+void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
+		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+		      uint32_t bad_offset, uint64_t now)
+{
+	bool ok = r == MESH_RES_OK;
+
+	if ((unsigned int)r >= MESH_RES_N)
+		r = MESH_RES_LOCAL_ERROR;
+	s->rounds[r]++;
+	if (size_slot < CONFIG_MESH_SIZES_MAX) {
+		s->size_rounds[size_slot]++;
+		if (!ok)
+			s->size_failed[size_slot]++;
+	}
+	if (ok)
+		mesh_hist_add(&s->rtt, rtt_ns);
+	s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
+	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
+	if (s->w_n < MESH_WINDOW)
+		s->w_n++;
+	s->last = r;
+	s->have_last = true;
+	s->last_at = now;
+	s->last_size = size;
+	s->last_bad_offset = r == MESH_RES_MISMATCH ? bad_offset : 0;
+}
+
+void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
+		   uint64_t now)
+{
+	if (!ns)
+		return;
+	/* double: bytes * 1e9 overflows 64 bits past 18 GB */
+	s->bw_bytes_per_s = (uint64_t)((double)bytes * 1e9 / (double)ns);
+	s->bw_at = now;
+	s->bw_samples++;
+}
+
+void mesh_stats_connected(struct mesh_path_stats *s)
+{
+	s->connects++;
+}
+
+void mesh_stats_down(struct mesh_path_stats *s)
+{
+	s->downs++;
+}
+
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < MESH_RES_N; r++)
+		if (r != MESH_RES_OK)
+			n += s->rounds[r];
+	return n;
+}
+
+/* Insertion sort: at most MESH_WINDOW values. */
+static void mesh_stats_sort(uint64_t *v, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* The nearest-rank P-th percentile of the N sorted values V (N > 0). */
+static uint64_t mesh_stats_rank(const uint64_t *v, unsigned int n,
+				unsigned int p)
+{
+	unsigned int k = (p * n + 99) / 100;	/* ceil(p / 100 * n) */
+
+	return v[k ? k - 1 : 0];
+}
+
+void mesh_stats_window(const struct mesh_path_stats *s,
+		       struct mesh_window_sum *w)
+{
+	uint64_t good[MESH_WINDOW];
+	unsigned int i, n = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->n = s->w_n;
+	for (i = 0; i < s->w_n; i++) {
+		if (s->window[i])
+			good[n++] = s->window[i];
+		else
+			w->failed++;
+	}
+	if (!n)
+		return;
+	mesh_stats_sort(good, n);
+	w->p50_ns = mesh_stats_rank(good, n, 50);
+	w->p99_ns = mesh_stats_rank(good, n, 99);
+}
+
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_paths; i++)
+		n += p->path[i].reach == MESH_REACH_UP;
+	return n;
+}
+
+enum mesh_result mesh_result_of(enum rdma_client_fail f)
+{
+	switch (f) {
+	case RDMA_CLIENT_FAIL_NONE:
+		return MESH_RES_OK;
+	case RDMA_CLIENT_FAIL_MISMATCH:
+		return MESH_RES_MISMATCH;
+	case RDMA_CLIENT_FAIL_TIMEOUT:
+		return MESH_RES_TIMEOUT;
+	case RDMA_CLIENT_FAIL_COMPLETION:
+		return MESH_RES_COMPLETION_ERROR;
+	case RDMA_CLIENT_FAIL_REJECTED:
+		return MESH_RES_REFUSED;
+	case RDMA_CLIENT_FAIL_CONNECT:
+	case RDMA_CLIENT_FAIL_ADDR:
+	case RDMA_CLIENT_FAIL_ROUTE:
+		return MESH_RES_UNREACHABLE;
+	case RDMA_CLIENT_FAIL_KEY:
+		return MESH_RES_AUTH_FAILED;
+	case RDMA_CLIENT_FAIL_PROTOCOL:
+		return MESH_RES_PROTOCOL_ERROR;
+	case RDMA_CLIENT_FAIL_LOCAL:
+	default:
+		return MESH_RES_LOCAL_ERROR;
+	}
+}
+
+const char *mesh_result_name(enum mesh_result r)
+{
+	return (unsigned int)r < MESH_RES_N ? result_names[r] : "?";
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * scrape-bench.c - what a scrape of rdmad costs with many mesh peers:
+ * the renderers of GET /metrics (both formats) and GET /peers run over a
+ * view of PEERS peers (PATHS paths each, 4 sizes, every series filled),
+ * into memory as http.c does.  Prints time per render (median wall and
+ * CPU time, worst wall time of RUNS), bytes, and the sample lines of
+ * /metrics.  A benchmark, built
+ * but not a test:
+ *
+ *   scrape-bench [PEERS [PATHS [RUNS]]]      (default 1024 1 50)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mesh_stats.h"
+#include "metrics.h"
+#include "stats.h"
+#include "status.h"
+
+static const uint32_t sizes[] = { 64, 1100, 4096, 65536 };
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum what { W_PROM, W_OM, W_PEERS_TEXT, W_PEERS_JSON };
+
+static int render(FILE *f, const struct stats_view *v, enum what w)
+{
+	switch (w) {
+	case W_PROM:
+		return metrics_render(f, v, METRICS_PROMETHEUS);
+	case W_OM:
+		return metrics_render(f, v, METRICS_OPENMETRICS);
+	case W_PEERS_TEXT:
+		return status_render_mesh_text(f, v->mesh);
+	default:
+		return status_render_mesh_json(f, v->mesh);
+	}
+}
+
+/*
+ * RUNS renders of W: wall-clock median and worst in *MED, *MAX, CPU time
+ * median in *CPU (the machine may be busy with other work); the last text.
+ */
+static char *bench(const struct stats_view *v, enum what w, unsigned int runs,
+		   uint64_t *med, uint64_t *max, uint64_t *cpu, size_t *len)
+{
+	uint64_t *t = calloc(runs, sizeof(*t)), *c = calloc(runs, sizeof(*c));
+	char *mem = NULL;
+	unsigned int i;
+
+	if (!t || !c)
+		exit(1);
+	for (i = 0; i < runs; i++) {
+		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
+		uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		FILE *f;
+
+		free(mem);
+		mem = NULL;
+		f = open_memstream(&mem, len);
+		if (!f || render(f, v, w) || fclose(f))
+			exit(1);
+		c[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+		t[i] = now_ns(CLOCK_MONOTONIC) - t0;
+	}
+	qsort(t, runs, sizeof(*t), cmp_u64);
+	qsort(c, runs, sizeof(*c), cmp_u64);
+	*med = t[runs / 2];
+	*max = t[runs - 1];
+	*cpu = c[runs / 2];
+	free(t);
+	free(c);
+	return mem;
+}
+
+static unsigned int samples(const char *buf)
+{
+	unsigned int n = 0;
+	const char *p;
+
+	for (p = buf; *p; p = strchr(p, '\n') + 1) {
+		if (*p != '#')
+			n++;
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const names[] = {
+		"/metrics (Prometheus text)", "/metrics (OpenMetrics)",
+		"/peers?format=text", "/peers (JSON)",
+	};
+	unsigned int n_peers = argc > 1 ? (unsigned int)atoi(argv[1]) : 1024;
+	unsigned int paths = argc > 2 ? (unsigned int)atoi(argv[2]) : 1;
+	unsigned int runs = argc > 3 ? (unsigned int)atoi(argv[3]) : 50;
+	struct mesh_view_peer *peers;
+	struct mesh_path_stats *st;
+	struct mesh_view mv = { 0 };
+	struct stats_view v = { 0 };
+	struct stats s;
+	unsigned int i, j, k, w;
+
+	if (!n_peers || !paths || paths > CONFIG_MESH_PATHS_MAX || !runs) {
+		fprintf(stderr, "usage: scrape-bench [PEERS [PATHS(1-8) "
+			"[RUNS]]]\n");
+		return 64;
+	}
+	peers = calloc(n_peers, sizeof(*peers));
+	st = calloc((size_t)n_peers * paths, sizeof(*st));
+	if (!peers || !st)
+		return 1;
+	for (i = 0; i < n_peers; i++) {
+		char *name = malloc(32);
+
+		if (!name)
+			return 1;
+		snprintf(name, 32, "10.%u.%u.%u:7471", i >> 16 & 255,
+			 i >> 8 & 255, i & 255);
+		peers[i].name = name;
+		peers[i].n_paths = paths;
+		for (j = 0; j < paths; j++) {
+			struct mesh_path_stats *p = &st[i * paths + j];
+
+			mesh_stats_init(p);
+			/* 300 rounds: every bucket and a few failures */
+			for (k = 0; k < 300; k++)
+				mesh_stats_round(p, k % 4, sizes[k % 4],
+						 k % 97 ? MESH_RES_OK :
+						 MESH_RES_TIMEOUT,
+						 (uint64_t)(k * 7919 % 3000) *
+						 1000, 0, k);
+			mesh_stats_connected(p);
+			mesh_stats_bw(p, 250000000, 200000000, 300);
+			peers[i].path[j] = (struct mesh_view_path){
+				MESH_ST_WAIT, MESH_REACH_UP, p, "" };
+		}
+	}
+	mv.on = true;
+	mv.targets = "/etc/rdmad/peers";
+	mv.interval_ms = 1000;
+	mv.sizes = sizes;
+	mv.n_sizes = 4;
+	mv.peers = peers;
+	mv.n_peers = n_peers;
+	stats_init(&s);
+	v.stats = &s;
+	v.version = "bench";
+	v.mesh = &mv;
+
+	printf("%u peers, %u path(s), 4 sizes, %u renders each\n", n_peers,
+	       paths, runs);
+	for (w = W_PROM; w <= W_PEERS_JSON; w++) {
+		uint64_t med, max, cpu;
+		size_t len;
+		char *buf = bench(&v, w, runs, &med, &max, &cpu, &len);
+
+		printf("%-26s %6.2f ms (CPU %6.2f ms, worst %6.2f ms), %8zu "
+		       "bytes", names[w], med / 1e6, cpu / 1e6, max / 1e6,
+		       len);
+		if (w <= W_OM)
+			printf(", %u samples", samples(buf));
+		putchar('\n');
+		free(buf);
+	}
+	for (i = 0; i < n_peers; i++)
+		free((void *)peers[i].name);
+	free(peers);
+	free(st);
+	return 0;
+}

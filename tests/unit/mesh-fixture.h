@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh-fixture.h - one mesh view for the renderers' unit tests
+ * (test-metrics, test-status): mesh_fixture_make() fills mview.
+ */
+#ifndef RDMAD_MESH_FIXTURE_H
+#define RDMAD_MESH_FIXTURE_H
+
+#include <string.h>
+
+#include "mesh_stats.h"
+
+static struct mesh_path_stats mst[5];
+static struct mesh_view_peer mpeers[3];
+static const uint32_t msizes[3] = { 64, 1100, 65536 };
+static struct mesh_view mview;
+
+/*
+ * Three peers: A two paths (0 up, 1 down), two bandwidth samples on
+ * different paths; B two paths both down, never a good round; C, a
+ * name to escape, one path up.
+ */
+static inline void mesh_fixture_make(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 5; i++)
+		mesh_stats_init(&mst[i]);
+	/* A path 0: 3 ok (30us, 30us, 2ms), 1 mismatch at 1100 */
+	mesh_stats_round(&mst[0], 0, 64, MESH_RES_OK, 30000, 0, 1);
+	mesh_stats_round(&mst[0], 1, 1100, MESH_RES_MISMATCH, 0, 40, 2);
+	mesh_stats_round(&mst[0], 2, 65536, MESH_RES_OK, 2000000, 0, 3);
+	mesh_stats_round(&mst[0], 0, 64, MESH_RES_OK, 30000, 0, 4);
+	mesh_stats_connected(&mst[0]);
+	mesh_stats_bw(&mst[0], 1000000000ull, 1000000000ull, 10);
+	/* A path 1: 1 ok (1s), 2 timeouts at 65536, went down once */
+	mesh_stats_round(&mst[1], 2, 65536, MESH_RES_TIMEOUT, 0, 0, 1);
+	mesh_stats_round(&mst[1], 0, 64, MESH_RES_OK, 1000000000ull, 0, 2);
+	mesh_stats_round(&mst[1], 2, 65536, MESH_RES_TIMEOUT, 0, 0, 3);
+	mesh_stats_connected(&mst[1]);
+	mesh_stats_connected(&mst[1]);
+	mesh_stats_down(&mst[1]);
+	mesh_stats_bw(&mst[1], 3000000000ull, 1000000000ull, 20);
+	/* B: unreachable and refused */
+	mesh_stats_round(&mst[2], 0, 64, MESH_RES_UNREACHABLE, 0, 0, 1);
+	mesh_stats_round(&mst[3], 0, 64, MESH_RES_REFUSED, 0, 0, 1);
+	/* C: one ok */
+	mesh_stats_round(&mst[4], 0, 64, MESH_RES_OK, 100000, 0, 1);
+
+	memset(mpeers, 0, sizeof(mpeers));
+	mpeers[0].name = "10.0.0.2:7471";
+	mpeers[0].n_paths = 2;
+	mpeers[0].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
+		MESH_REACH_UP, &mst[0], "" };
+	mpeers[0].path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF,
+		MESH_REACH_DOWN, &mst[1], "timed out" };
+	mpeers[1].name = "[fe80::2]:7471";
+	mpeers[1].n_paths = 2;
+	mpeers[1].path[0] = (struct mesh_view_path){ MESH_ST_BACKOFF,
+		MESH_REACH_DOWN, &mst[2], "unreachable" };
+	mpeers[1].path[1] = (struct mesh_view_path){ MESH_ST_CONNECTING,
+		MESH_REACH_UNKNOWN, &mst[3], "" };
+	mpeers[2].name = "q\"\\:1";
+	mpeers[2].n_paths = 1;
+	mpeers[2].path[0] = (struct mesh_view_path){ MESH_ST_ROUND,
+		MESH_REACH_UP, &mst[4], "" };
+	memset(&mview, 0, sizeof(mview));
+	mview.on = true;
+	mview.targets = "/etc/rdmad/peers";
+	mview.interval_ms = 1000;
+	mview.sizes = msizes;
+	mview.n_sizes = 3;
+	mview.peers = mpeers;
+	mview.n_peers = 3;
+	mview.bw_samples = 2;
+	mview.bw_ns = 2000000000ull;
+	mview.reloads = 4;
+}
+
+#endif /* RDMAD_MESH_FIXTURE_H */

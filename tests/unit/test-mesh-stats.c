@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-mesh-stats.c - mesh_stats.c: counts by result and size, the
+ * histogram's bounds, the window's p50/p99 (nearest rank) and loss as it
+ * rolls over, bandwidth samples, and the failure class of each
+ * rdma_client failure.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "mesh_stats.h"
+#include "tap.h"
+
+#define US	1000ull
+#define MS	1000000ull
+#define S	1000000000ull
+
+static void test_bounds(void)
+{
+	static const uint64_t want[MESH_HIST_BUCKETS] = {
+		25 * US, 50 * US, 100 * US, 250 * US, 500 * US, 1 * MS,
+		2500 * US, 5 * MS, 10 * MS, 25 * MS, 100 * MS, 1 * S,
+	};
+	struct mesh_hist h;
+	unsigned int i;
+	int ok = 1;
+
+	tap_ok(!memcmp(mesh_hist_bounds_ns, want, sizeof(want)),
+	       "hist: bounds 25us .. 1s as documented");
+	/* a bound itself falls in its bucket (le), one more in the next */
+	for (i = 0; i < MESH_HIST_BUCKETS; i++) {
+		memset(&h, 0, sizeof(h));
+		mesh_hist_add(&h, want[i]);
+		mesh_hist_add(&h, want[i] + 1);
+		if (h.bucket[i] != 1 || h.bucket[i + 1] != 1 || h.count != 2 ||
+		    h.sum_ns != 2 * want[i] + 1) {
+			tap_diag("bound %u", i);
+			ok = 0;
+		}
+	}
+	tap_ok(ok, "hist: a bound is in its bucket, one ns more in the next");
+	memset(&h, 0, sizeof(h));
+	mesh_hist_add(&h, 0);
+	mesh_hist_add(&h, 60 * S);
+	tap_ok(h.bucket[0] == 1 && h.bucket[MESH_HIST_BUCKETS] == 1,
+	       "hist: 0 in the first bucket, a minute in +Inf");
+}
+
+static void test_rounds(void)
+{
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	tap_ok(!s.have_last && s.last == MESH_RES_OK && !s.w_n &&
+	       !s.bw_samples, "init: nothing seen, last ok");
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 30 * US, 0, 100);
+	mesh_stats_round(&s, 1, 1100, MESH_RES_OK, 40 * US, 0, 200);
+	mesh_stats_round(&s, 2, 4096, MESH_RES_MISMATCH, 0, 40, 300);
+	tap_ok(s.rounds[MESH_RES_OK] == 2 && s.rounds[MESH_RES_MISMATCH] == 1,
+	       "rounds: counted by result");
+	tap_ok(s.size_rounds[0] == 1 && s.size_rounds[1] == 1 &&
+	       s.size_rounds[2] == 1 && s.size_failed[0] == 0 &&
+	       s.size_failed[1] == 0 && s.size_failed[2] == 1,
+	       "rounds: by size slot, failures by size slot");
+	tap_ok(s.rtt.count == 2 && s.rtt.sum_ns == 70 * US &&
+	       s.rtt.bucket[1] == 2,
+	       "rounds: only good rounds in the latency histogram");
+	tap_ok(s.have_last && s.last == MESH_RES_MISMATCH && s.last_at == 300 &&
+	       s.last_size == 4096 && s.last_bad_offset == 40,
+	       "rounds: the last one, its size and the mismatch offset");
+	mesh_stats_round(&s, 3, 65536, MESH_RES_TIMEOUT, 0, 99, 400);
+	tap_ok(s.last == MESH_RES_TIMEOUT && s.last_bad_offset == 0 &&
+	       s.size_failed[3] == 1 && mesh_stats_failed(&s) == 2,
+	       "rounds: an offset only with a mismatch");
+	mesh_stats_round(&s, CONFIG_MESH_SIZES_MAX, 8, MESH_RES_OK, 1, 0, 500);
+	tap_ok(s.rounds[MESH_RES_OK] == 3,
+	       "rounds: a slot out of range counts the round, not the size");
+	mesh_stats_connected(&s);
+	mesh_stats_connected(&s);
+	mesh_stats_down(&s);
+	tap_ok(s.connects == 2 && s.downs == 1, "connects and downs counted");
+}
+
+static void test_window(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_window_sum w;
+	unsigned int i;
+
+	mesh_stats_init(&s);
+	mesh_stats_window(&s, &w);
+	tap_ok(!w.n && !w.failed && !w.p50_ns && !w.p99_ns,
+	       "window: empty at first");
+	/* 1..100 us in a shuffled order, then 2 failures */
+	for (i = 0; i < 100; i++)
+		mesh_stats_round(&s, 0, 64, MESH_RES_OK,
+				 ((i * 37) % 100 + 1) * US, 0, i);
+	mesh_stats_round(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, 100);
+	mesh_stats_round(&s, 0, 64, MESH_RES_COMPLETION_ERROR, 0, 0, 101);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == 102 && w.failed == 2,
+	       "window: 102 rounds, 2 failed (loss = failed / n)");
+	tap_ok(w.p50_ns == 50 * US && w.p99_ns == 99 * US,
+	       "window: nearest-rank p50 50us, p99 99us of 1..100us "
+	       "(got %llu, %llu)", (unsigned long long)w.p50_ns,
+	       (unsigned long long)w.p99_ns);
+	/* roll over: 128 failures push every good round out */
+	for (i = 0; i < MESH_WINDOW; i++)
+		mesh_stats_round(&s, 0, 64, MESH_RES_UNREACHABLE, 0, 0, 200 + i);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == MESH_WINDOW &&
+	       !w.p50_ns && !w.p99_ns,
+	       "window: rolls over, keeps the last %u rounds only",
+	       MESH_WINDOW);
+	/* one good round of 0 ns is still good, not a failure */
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 0, 0, 400);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == MESH_WINDOW - 1 &&
+	       w.p50_ns == 1 && w.p99_ns == 1,
+	       "window: a 0 ns good round counts as good");
+	mesh_stats_init(&s);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 7 * US, 0, 1);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == 1 && w.p50_ns == 7 * US && w.p99_ns == 7 * US,
+	       "window: one round is its own p50 and p99");
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 9 * US, 0, 2);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.p50_ns == 7 * US && w.p99_ns == 9 * US,
+	       "window: two rounds: p50 the lower, p99 the higher");
+}
+
+static void test_bw(void)
+{
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_bw(&s, 1250000000ull, S, 77);
+	tap_ok(s.bw_bytes_per_s == 1250000000ull && s.bw_at == 77 &&
+	       s.bw_samples == 1, "bw: 1.25 GB in 1 s");
+	mesh_stats_bw(&s, 64ull << 30, 200 * MS, 88);
+	tap_ok(s.bw_bytes_per_s == 343597383680ull && s.bw_samples == 2,
+	       "bw: 64 GiB in 200 ms does not overflow (%llu)",
+	       (unsigned long long)s.bw_bytes_per_s);
+	mesh_stats_bw(&s, 1000, 0, 99);
+	tap_ok(s.bw_samples == 2 && s.bw_at == 88,
+	       "bw: a sample of no time is ignored");
+}
+
+static void test_classes(void)
+{
+	static const struct {
+		enum rdma_client_fail f;
+		enum mesh_result r;
+	} map[] = {
+		{ RDMA_CLIENT_FAIL_NONE, MESH_RES_OK },
+		{ RDMA_CLIENT_FAIL_LOCAL, MESH_RES_LOCAL_ERROR },
+		{ RDMA_CLIENT_FAIL_ADDR, MESH_RES_UNREACHABLE },
+		{ RDMA_CLIENT_FAIL_ROUTE, MESH_RES_UNREACHABLE },
+		{ RDMA_CLIENT_FAIL_CONNECT, MESH_RES_UNREACHABLE },
+		{ RDMA_CLIENT_FAIL_REJECTED, MESH_RES_REFUSED },
+		{ RDMA_CLIENT_FAIL_TIMEOUT, MESH_RES_TIMEOUT },
+		{ RDMA_CLIENT_FAIL_COMPLETION, MESH_RES_COMPLETION_ERROR },
+		{ RDMA_CLIENT_FAIL_PROTOCOL, MESH_RES_PROTOCOL_ERROR },
+		{ RDMA_CLIENT_FAIL_MISMATCH, MESH_RES_MISMATCH },
+		{ RDMA_CLIENT_FAIL_KEY, MESH_RES_AUTH_FAILED },
+	};
+	static const char *const names[MESH_RES_N] = {
+		"ok", "mismatch", "timeout", "completion-error", "refused",
+		"unreachable", "auth-failed", "protocol-error", "local-error",
+	};
+	unsigned int i;
+	int ok = 1;
+
+	tap_ok(sizeof(map) / sizeof(map[0]) == RDMA_CLIENT_FAIL__COUNT,
+	       "classes: every rdma_client failure in the table");
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (mesh_result_of(map[i].f) != map[i].r) {
+			tap_diag("fail %d -> %s", map[i].f,
+				 mesh_result_name(mesh_result_of(map[i].f)));
+			ok = 0;
+		}
+	tap_ok(ok, "classes: each failure's result class");
+	tap_ok(mesh_result_of(RDMA_CLIENT_FAIL__COUNT) == MESH_RES_LOCAL_ERROR,
+	       "classes: an unknown failure is a local error");
+	ok = 1;
+	for (i = 0; i < MESH_RES_N; i++)
+		if (strcmp(mesh_result_name(i), names[i]))
+			ok = 0;
+	tap_ok(ok && !strcmp(mesh_result_name(MESH_RES_N), "?"),
+	       "names: the metrics' result label values");
+}
+
+static void test_paths_up(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_view_peer p = { .name = "h:1", .n_paths = 3 };
+
+	mesh_stats_init(&s);
+	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
+					     "" };
+	p.path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF, MESH_REACH_DOWN,
+					     &s, "" };
+	p.path[2] = (struct mesh_view_path){ MESH_ST_ROUND, MESH_REACH_UP, &s,
+					     "" };
+	p.path[3] = p.path[0];		/* past n_paths: not counted */
+	tap_ok(mesh_stats_paths_up(&p) == 2, "paths up: up ones of n_paths");
+	p.path[0].reach = MESH_REACH_UNKNOWN;
+	p.path[2].reach = MESH_REACH_DOWN;
+	tap_ok(mesh_stats_paths_up(&p) == 0, "paths up: unknown is not up");
+}
+
+int main(void)
+{
+	test_bounds();
+	test_rounds();
+	test_window();
+	test_bw();
+	test_classes();
+	test_paths_up();
+	return tap_done();
+}
