@@ -10,6 +10,9 @@
  *   GET /status?format=text   the same for people (rdmadctl status)
  *   GET /peers                the mesh agent's peers, JSON (status.c)
  *   GET /peers?format=text    the same for people (rdmadctl mesh)
+ *   GET /probe?target=HOST:PORT[&module=NAME]
+ *                             one RDMA probe of the target, answered when
+ *                             it is over (blackbox.h), Prometheus text
  *
  * Requests are answered at once from the loop: rendering walks the live
  * connections and the counters, a few kilobytes, no I/O but the reply;
@@ -23,14 +26,17 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
 #include <netinet/in.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
 #include "acl.h"
 #include "addr.h"
+#include "proto.h"
 #include "http.h"
 #include "log.h"
 #include "mesh_stats.h"
@@ -43,6 +49,7 @@
 #define HTTP_MAX_CONNS_SHOWN	4096	/* status lists at most this many */
 
 struct http {
+	struct event_base *base;
 	const struct rdmad_config *cfg;
 	const struct http_ops *ops;
 	void *arg;
@@ -76,8 +83,8 @@ static void free_ref(const void *data, size_t len, void *arg)
 
 /* Render with FN into memory, then send it as CTYPE. */
 static void reply_render(struct evhttp_request *req, const char *ctype,
-			 int (*fn)(FILE *, const struct stats_view *, int),
-			 const struct stats_view *v, int arg)
+			 int (*fn)(FILE *, const void *, int),
+			 const void *v, int arg)
 {
 	struct evbuffer *b;
 	char *mem = NULL;
@@ -113,18 +120,25 @@ static void reply_render(struct evhttp_request *req, const char *ctype,
 	evbuffer_free(b);
 }
 
-static int render_metrics(FILE *f, const struct stats_view *v, int fmt)
+static int render_metrics(FILE *f, const void *v, int fmt)
 {
 	return metrics_render(f, v, (enum metrics_format)fmt);
 }
 
-static int render_status(FILE *f, const struct stats_view *v, int text)
+static int render_status(FILE *f, const void *v, int text)
 {
 	return text ? status_render_text(f, v) : status_render_json(f, v);
 }
 
-static int render_peers(FILE *f, const struct stats_view *v, int text)
+static int render_probe(FILE *f, const void *r, int unused)
 {
+	return blackbox_render(f, r);
+}
+
+static int render_peers(FILE *f, const void *arg, int text)
+{
+	const struct stats_view *v = arg;
+
 	return text ? status_render_mesh_text(f, v->mesh) :
 		      status_render_mesh_json(f, v->mesh);
 }
@@ -161,6 +175,166 @@ static int status_wants_text(const char *query, int *text)
 	}
 	evhttp_clear_headers(&q);
 	return ret;
+}
+
+/* ---- GET /probe: answered when the probe is over ---------------- */
+
+struct http_probe {
+	struct http *h;
+	struct evhttp_request *req;
+	struct evhttp_connection *ec;
+	struct blackbox_probe *bp;
+	struct event *watch;	/* the client's socket, for its close */
+};
+
+static void http_probe_end(struct http_probe *hp)
+{
+	evhttp_connection_set_closecb(hp->ec, NULL, NULL);
+	if (hp->watch)
+		event_free(hp->watch);
+	hp->watch = NULL;
+}
+
+static void http_probe_done(void *arg, const struct blackbox_result *r)
+{
+	struct http_probe *hp = arg;
+
+	http_probe_end(hp);
+	reply_render(hp->req, "text/plain; version=0.0.4; charset=utf-8",
+		     render_probe, r, 0);
+	free(hp);
+}
+
+/* The client went away first: the probe is aborted, nobody answered. */
+static void http_probe_closed(struct evhttp_connection *ec, void *arg)
+{
+	struct http_probe *hp = arg;
+
+	if (hp->watch)
+		event_free(hp->watch);
+	hp->h->ops->probe_cancel(hp->h->arg, hp->bp);
+	free(hp);
+}
+
+/*
+ * evhttp reads nothing while a request waits for its reply, so it does
+ * not see the client leave: we peek at the socket.  At its end of file
+ * the probe is aborted and a reply goes out to no one, which has evhttp
+ * free the connection.  Bytes from the client (pipelined requests): we
+ * stop watching.
+ */
+static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct http_probe *hp = arg;
+	char c;
+	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0) {
+		event_free(hp->watch);
+		hp->watch = NULL;
+		return;
+	}
+	http_probe_end(hp);
+	hp->h->ops->probe_cancel(hp->h->arg, hp->bp);
+	reply_text(hp->req, 503, "Service Unavailable", "the client left");
+	free(hp);
+}
+
+/* target= (numeric HOST[:PORT]) and module= (optional); 400 text. */
+static int probe_query(struct http *h, const char *query,
+		       struct addr_endpoint *dst,
+		       const struct config_module **m, char *err,
+		       size_t errlen)
+{
+	const char *target = NULL, *module = NULL;
+	struct evkeyvalq q;
+	struct evkeyval *kv;
+	int ret = 0;
+
+	TAILQ_INIT(&q);
+	if (query && evhttp_parse_query_str(query, &q)) {
+		snprintf(err, errlen, "bad query: want "
+			 "target=HOST:PORT[&module=NAME]");
+		return -EINVAL;
+	}
+	TAILQ_FOREACH(kv, &q, next) {
+		if (!strcmp(kv->key, "target") && !target)
+			target = kv->value;
+		else if (!strcmp(kv->key, "module") && !module)
+			module = kv->value;
+		else {
+			snprintf(err, errlen, "bad query: the parameters are "
+				 "target=HOST:PORT and module=NAME, once each");
+			ret = -EINVAL;
+		}
+	}
+	if (!ret && (!target || addr_parse(target, PROTO_DEFAULT_PORT, dst))) {
+		snprintf(err, errlen, "target: want HOST:PORT, a numeric "
+			 "address (names are not resolved), port %u if left "
+			 "out", PROTO_DEFAULT_PORT);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		*m = config_module_find(h->cfg, module);
+		if (!*m) {
+			snprintf(err, errlen, "unknown module '%.31s'", module);
+			ret = -EINVAL;
+		}
+	}
+	evhttp_clear_headers(&q);
+	return ret;
+}
+
+static void probe_request(struct http *h, struct evhttp_request *req,
+			  const struct evhttp_uri *uri)
+{
+	const struct config_module *m = NULL;
+	struct addr_endpoint dst;
+	struct http_probe *hp;
+	evutil_socket_t fd;
+	char err[160];
+	int ret;
+
+	if (!h->ops->probe) {
+		reply_text(req, 404, "Not Found", "not found: this rdmad does "
+			   "not run probes");
+		return;
+	}
+	if (probe_query(h, evhttp_uri_get_query(uri), &dst, &m, err,
+			sizeof(err))) {
+		reply_text(req, 400, "Bad Request", err);
+		return;
+	}
+	hp = calloc(1, sizeof(*hp));
+	if (!hp) {
+		reply_text(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	hp->h = h;
+	hp->req = req;
+	hp->ec = evhttp_request_get_connection(req);
+	ret = h->ops->probe(h->arg, &dst.addr, m, http_probe_done, hp,
+			    &hp->bp);
+	if (ret) {
+		free(hp);
+		if (ret == -EBUSY)
+			reply_text(req, 503, "Service Unavailable", "busy: "
+				   "16 probes are running; try again");
+		else
+			reply_text(req, 500, "Internal Server Error",
+				   "cannot start the probe");
+		return;
+	}
+	evhttp_connection_set_closecb(hp->ec, http_probe_closed, hp);
+	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(hp->ec));
+	hp->watch = event_new(h->base, fd, EV_READ | EV_PERSIST,
+			      http_probe_watch_cb, hp);
+	if (hp->watch && event_add(hp->watch, NULL)) {
+		event_free(hp->watch);
+		hp->watch = NULL;
+	}
 }
 
 static void request_cb(struct evhttp_request *req, void *arg)
@@ -221,6 +395,10 @@ static void request_cb(struct evhttp_request *req, void *arg)
 			     "application/json", render_peers, &v, text);
 		return;
 	}
+	if (!strcmp(path, "/probe")) {
+		probe_request(h, req, uri);
+		return;
+	}
 	if (!strcmp(path, "/status")) {
 		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
 			reply_text(req, 400, "Bad Request", "bad query: the "
@@ -245,7 +423,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		return;
 	}
 	reply_text(req, 404, "Not Found", "not found: rdmad serves /metrics, "
-		   "/status and /peers");
+		   "/status, /peers and /probe");
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -280,6 +458,7 @@ int http_start(struct http **out, struct event_base *base,
 		snprintf(err, errlen, "[http]: out of memory");
 		return -ENOMEM;
 	}
+	h->base = base;
 	h->cfg = cfg;
 	h->ops = ops;
 	h->arg = arg;

@@ -10,6 +10,7 @@
 
 #include <event2/event.h>
 
+#include "blackbox.h"
 #include "config.h"
 #include "stats.h"
 
@@ -27,6 +28,13 @@ struct http_ops {
 	/* Fill V (zeroed) with the mesh agent's peers; valid until the
 	 * loop runs again.  NULL, or V left off: the mesh is off. */
 	void (*mesh_view)(void *arg, struct mesh_view *v);
+	/* GET /probe: probe DST with module M (blackbox_start's contract:
+	 * 0, -EBUSY, -ENOMEM); NULL: /probe is not served. */
+	int (*probe)(void *arg, const struct sockaddr_storage *dst,
+		     const struct config_module *m, blackbox_done_fn done,
+		     void *darg, struct blackbox_probe **out);
+	/* The asker of probe P went away (blackbox_cancel). */
+	void (*probe_cancel)(void *arg, struct blackbox_probe *p);
 };
 
 /*

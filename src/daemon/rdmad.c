@@ -35,6 +35,7 @@
 #include "config.h"
 #include "conn.h"
 #include "fdlimit.h"
+#include "blackbox.h"
 #include "http.h"
 #include "listener.h"
 #include "log.h"
@@ -60,6 +61,7 @@ struct rdmad {
 	double start_time;		/* unix seconds */
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
+	struct blackbox probes;		/* GET /probe */
 
 	int stopping;
 	struct event *stop_timer;
@@ -241,7 +243,22 @@ static unsigned int rdmad_n_conns(void *arg)
 	return conn_set_count(&d->conns);
 }
 
+static int rdmad_probe(void *arg, const struct sockaddr_storage *dst,
+		       const struct config_module *m, blackbox_done_fn done,
+		       void *darg, struct blackbox_probe **out)
+{
+	return blackbox_start(&((struct rdmad *)arg)->probes, dst, m, done,
+			      darg, out);
+}
+
+static void rdmad_probe_cancel(void *arg, struct blackbox_probe *p)
+{
+	blackbox_cancel(p);
+}
+
 static const struct http_ops rdmad_http_ops = {
+	.probe = rdmad_probe,
+	.probe_cancel = rdmad_probe_cancel,
 	.view = rdmad_view,
 	.n_conns = rdmad_n_conns,
 	.mesh_view = rdmad_mesh_view,
@@ -493,6 +510,7 @@ int main(int argc, char **argv)
 		      rdmad_conn_gone, d);
 	listener_init(&d->listeners, d->base, &d->cm, &d->devs,
 		      rdmad_request, d);
+	blackbox_init(&d->probes, d->base, &d->cm, &d->devs, &d->cfg);
 	ret = rdma_cm_chan_open(&d->cm, d->base);
 	if (ret) {
 		log_err("rdma_create_event_channel: %s (is rdma_ucm loaded "
@@ -544,6 +562,7 @@ int main(int argc, char **argv)
 out:
 	mesh_agent_free(d->mesh);
 	http_stop(d->http);
+	blackbox_fini(&d->probes);
 	/* Whatever is left (stop deadline passed) goes with the process. */
 	rdma_devs_fini(&d->devs);
 	if (d->stop_timer)

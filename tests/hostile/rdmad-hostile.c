@@ -1350,7 +1350,7 @@ static int case_honest(struct hc *h, int with_key)
 /*
  * "corrupt" turns rdmad-hostile into a server (SERVER is the address to
  * listen on, -p its port) that speaks the native protocol, without a key,
- * one session at a time, for -H seconds (0: until killed), and returns
+ * for -H seconds (0: until killed), and returns
  * wrong bytes where rdmad would not, the same way every time:
  *
  * - native session: the buffer it offers for READ holds pattern(seed,
@@ -1369,8 +1369,11 @@ static int case_honest(struct hc *h, int with_key)
  *   the client's READ, which follows its WRITE within microseconds
  *   without our CPU: in the test bed it lost most rounds.)
  *
- * Each session prints "# corrupt: native|mesh session N, size S, seed X"
- * and what it did.  SIGTERM or SIGINT ends it: "ok corrupt: N sessions
+ * Native sessions are served one at a time, start to end (connect
+ * requests queue meanwhile); mesh sessions, up to 64, are held once
+ * their DESC is out, so many peers and paths can probe it at once.  Each
+ * session prints "# corrupt: native|mesh session N, size S, seed X" and
+ * what it did.  SIGTERM or SIGINT ends it: "ok corrupt: N sessions
  * served".
  */
 #define CORRUPT_OFF	40u
@@ -1384,30 +1387,67 @@ static void corrupt_signal(int sig)
 	corrupt_stop = 1;
 }
 
-/* A mesh session's buffer: mapping, its length, its memory region. */
-static struct {
+/* A session; a mesh one's buffer is its own mapping and region. */
+struct corrupt_sess {
+	struct hc h;
 	uint8_t *map;
 	size_t len;
 	struct ibv_mr *mr;
-} corrupt_map;
+	unsigned int n;			/* its number, from 1 */
+};
 
-static void corrupt_unmap(void)
+#define CORRUPT_MESH_MAX	64	/* mesh sessions held at once */
+
+static struct corrupt_sess *corrupt_mesh_held[CORRUPT_MESH_MAX];
+
+static void corrupt_free(struct corrupt_sess *cs)
 {
-	if (corrupt_map.mr)
-		ibv_dereg_mr(corrupt_map.mr);
-	if (corrupt_map.map)
-		munmap(corrupt_map.map, corrupt_map.len);
-	memset(&corrupt_map, 0, sizeof(corrupt_map));
+	struct hc *h = &cs->h;
+	int flush;
+
+	if (h->have_q && h->connected)
+		rdma_qp_disconnect(&h->q, &flush);
+	h->connected = 0;
+	if (cs->mr)
+		ibv_dereg_mr(cs->mr);
+	if (cs->map)
+		munmap(cs->map, cs->len);
+	hc_close(h);
+	free(cs);
+}
+
+/* Held mesh sessions whose client left (STOP: all) are let go. */
+static void corrupt_mesh_reap(int stop)
+{
+	struct corrupt_sess *cs;
+	unsigned int i, k;
+
+	for (i = 0; i < CORRUPT_MESH_MAX; i++) {
+		cs = corrupt_mesh_held[i];
+		if (!cs)
+			continue;
+		for (k = 0; k < cs->h.nev; k++)
+			if (cs->h.ev[k].type == RDMA_CM_EVENT_DISCONNECTED)
+				cs->h.connected = 0;
+		cs->h.nev = 0;
+		if (cs->h.connected && !stop)
+			continue;
+		printf("# corrupt: mesh session %u ended\n", cs->n);
+		corrupt_free(cs);
+		corrupt_mesh_held[i] = NULL;
+	}
+	fflush(stdout);
 }
 
 /*
- * SIZE bytes at H->buf.p, registered on H's PD, whose offsets 40 and
+ * SIZE bytes at CS->h.buf.p, registered on its PD, whose offsets 40 and
  * 40 + PAGE are the same byte: a memfd of N pages mapped as pages
  * 0, 1, 1, 2, ..., N - 1 of the file, the buffer starting PAGE - 40
  * bytes into the first page.  0 or -errno.
  */
-static int corrupt_alias(struct hc *h, uint32_t size)
+static int corrupt_alias(struct corrupt_sess *cs, uint32_t size)
 {
+	struct hc *h = &cs->h;
 	long pg = sysconf(_SC_PAGESIZE);
 	size_t page = pg > 0 ? (size_t)pg : 4096, np, fl;
 	int fd, ret = 0;
@@ -1418,14 +1458,14 @@ static int corrupt_alias(struct hc *h, uint32_t size)
 	fd = memfd_create("rdmad-hostile", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	corrupt_map.len = np * page;
-	p = mmap(NULL, corrupt_map.len, PROT_NONE,
+	cs->len = np * page;
+	p = mmap(NULL, cs->len, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ftruncate(fd, (off_t)fl) || p == MAP_FAILED) {
 		ret = -errno;
 		goto out;
 	}
-	corrupt_map.map = p;
+	cs->map = p;
 	if (mmap(p, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
 		 fd, 0) == MAP_FAILED ||
 	    mmap((uint8_t *)p + 2 * page, fl - page, PROT_READ | PROT_WRITE,
@@ -1433,17 +1473,17 @@ static int corrupt_alias(struct hc *h, uint32_t size)
 		ret = -errno;
 		goto out;
 	}
-	corrupt_map.mr = ibv_reg_mr(h->q.pd, p, corrupt_map.len,
+	cs->mr = ibv_reg_mr(h->q.pd, p, cs->len,
 				    IBV_ACCESS_LOCAL_WRITE |
 				    IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ);
-	if (!corrupt_map.mr) {
+	if (!cs->mr) {
 		ret = -errno;
 		goto out;
 	}
 	h->buf.p = (uint8_t *)p + page - CORRUPT_OFF;
 	h->buf.len = size;
-	h->buf.mr = corrupt_map.mr;
+	h->buf.mr = cs->mr;
 out:
 	close(fd);
 	return ret;
@@ -1499,12 +1539,15 @@ static int corrupt_next(struct rdma_cm_ev *req, int ms)
 			return -errno;
 		if (event_base_loop(base, EVLOOP_NONBLOCK) < 0)
 			return -EIO;
+		corrupt_mesh_reap(0);
 	}
 }
 
 /* Accept REQ on H with the buffer its DESC will offer; 0 or -errno. */
-static int corrupt_accept(struct hc *h, const struct rdma_cm_ev *req)
+static int corrupt_accept(struct corrupt_sess *cs,
+			  const struct rdma_cm_ev *req)
 {
+	struct hc *h = &cs->h;
 	uint8_t pd[PROTO_WELCOME_LEN], msg[SLOT];
 	struct proto_welcome w = { .version = PROTO_VERSION };
 	struct ibv_device_attr da;
@@ -1527,7 +1570,7 @@ static int corrupt_accept(struct hc *h, const struct rdma_cm_ev *req)
 	mesh = h->hello.flags & PROTO_F_MESH;
 	ret = hc_qp_setup(h, mesh ? 0 : h->hello.size, &da);
 	if (!ret && mesh)
-		ret = corrupt_alias(h, h->hello.size);
+		ret = corrupt_alias(cs, h->hello.size);
 	if (ret)
 		return ret;
 	pattern_fill(h->buf.p, h->hello.size, h->hello.seed, PROTO_ITER_READ);
@@ -1630,23 +1673,23 @@ static int corrupt_native(struct hc *h, uint32_t off)
 	return 0;
 }
 
-/* Mesh: the DESC, then nothing until the client leaves (or we stop). */
-static int corrupt_mesh(struct hc *h)
+/* Mesh: the DESC, then held until the client leaves (or we stop). */
+static int corrupt_mesh(struct corrupt_sess *cs)
 {
-	long long ret = corrupt_desc(h);
+	unsigned int i;
+	int ret;
 
-	while (!ret) {
-		ret = hc_wait_disconnect(h, 200);
-		if (ret >= 0 || corrupt_stop)
-			ret = 1;
-		else if (ret == -ETIMEDOUT)
-			ret = 0;
-	}
-	if (ret < 0)
-		return (int)ret;
-	printf("# corrupt: mesh session, offsets %u and %u are one byte "
-	       "(rounds over %u bytes read back other data)\n", CORRUPT_OFF,
-	       CORRUPT_OFF + (unsigned int)sysconf(_SC_PAGESIZE),
+	for (i = 0; i < CORRUPT_MESH_MAX && corrupt_mesh_held[i]; i++)
+		;
+	if (i == CORRUPT_MESH_MAX)
+		return -EBUSY;
+	ret = corrupt_desc(&cs->h);
+	if (ret)
+		return ret;
+	corrupt_mesh_held[i] = cs;
+	printf("# corrupt: mesh session %u held, offsets %u and %u are one "
+	       "byte (rounds over %u bytes read back other data)\n", cs->n,
+	       CORRUPT_OFF, CORRUPT_OFF + (unsigned int)sysconf(_SC_PAGESIZE),
 	       CORRUPT_OFF + (unsigned int)sysconf(_SC_PAGESIZE));
 	return 0;
 }
@@ -1656,9 +1699,9 @@ static int case_corrupt(void)
 	struct sigaction sa = { .sa_handler = corrupt_signal };
 	long long end = now_ms() + hold_ms;
 	unsigned int served = 0;
+	struct corrupt_sess *cs;
 	struct rdma_cm_ev req;
-	struct hc h;
-	int ret;
+	int ret, mesh;
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -1677,31 +1720,37 @@ static int case_corrupt(void)
 			continue;
 		if (ret)
 			break;
-		memset(&h, 0, sizeof(h));
-		ret = corrupt_accept(&h, &req);
+		cs = calloc(1, sizeof(*cs));
+		if (!cs) {
+			rdma_reject(req.id, NULL, 0);
+			rdma_destroy_id(req.id);
+			continue;
+		}
+		cs->n = served + 1;
+		ret = corrupt_accept(cs, &req);
+		mesh = !ret && (cs->h.hello.flags & PROTO_F_MESH);
 		if (!ret) {
 			printf("# corrupt: %s session %u, size %u, seed "
-			       "%" PRIu64 "\n", h.hello.flags & PROTO_F_MESH ?
-			       "mesh" : "native", served + 1, h.hello.size,
-			       h.hello.seed);
-			ret = h.hello.flags & PROTO_F_MESH ? corrupt_mesh(&h) :
-			      corrupt_native(&h, h.hello.size > CORRUPT_OFF ?
-					     CORRUPT_OFF : h.hello.size - 1);
+			       "%" PRIu64 "\n", mesh ? "mesh" : "native",
+			       cs->n, cs->h.hello.size, cs->h.hello.seed);
+			ret = mesh ? corrupt_mesh(cs) :
+			      corrupt_native(&cs->h, cs->h.hello.size >
+					     CORRUPT_OFF ? CORRUPT_OFF :
+					     cs->h.hello.size - 1);
 		}
 		if (ret)
-			printf("# corrupt: session %u: %s\n", served + 1,
+			printf("# corrupt: session %u: %s\n", cs->n,
 			       strerror(-ret));
 		else
 			served++;
 		fflush(stdout);
-		if (h.connected)
-			hc_wait_disconnect(&h, 1000);
-		if (h.have_q && h.connected)
-			rdma_qp_disconnect(&h.q, &ret);
-		h.connected = 0;
-		corrupt_unmap();
-		hc_close(&h);
+		if (mesh && !ret)
+			continue;	/* held until its client leaves */
+		if (cs->h.connected)
+			hc_wait_disconnect(&cs->h, 1000);
+		corrupt_free(cs);
 	}
+	corrupt_mesh_reap(1);
 	rdma_destroy_id(corrupt_lis.id);
 	corrupt_lis.id = NULL;
 	hc_close(&corrupt_lis);
