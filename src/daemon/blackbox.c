@@ -165,6 +165,9 @@ int blackbox_start(struct blackbox *bb, const struct sockaddr_storage *dst,
 	o.tos = m->tos;
 	o.psk = bb->cfg->psk.len ? &bb->cfg->psk : NULL;
 	o.devs = bb->devs;
+	/* The failure is the answer; Prometheus probing a dead host every
+	 * scrape must not write an error line to the journal each time. */
+	o.log_prio = -1;
 	snprintf(o.name, sizeof(o.name), "probe %u (module %s)", bb->seq++,
 		 m->name);
 	ret = rdma_client_new(&p->c, bb->base, bb->cm, &o,
