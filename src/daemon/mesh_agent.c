@@ -427,14 +427,21 @@ static void mesh_path_name(const struct mesh_path *p, char *buf, size_t len)
 		snprintf(buf, len, "%s", p->peer->name);
 }
 
-/* A failure of the session: counted as a round of its class. */
+/*
+ * A failure of the session: counted as a round of its class; by size
+ * only when a round of that size was in flight (a connect or a bandwidth
+ * sample has none of the rotating sizes).
+ */
 static void mesh_path_failed(struct mesh_path *p, enum mesh_result r,
 			     const char *error)
 {
 	struct mesh_agent *a = p->peer->a;
-	uint32_t size = a->cfg.n_sizes ? a->cfg.sizes[p->slot] : 0;
+	bool sized = p->s.state == MESH_ST_ROUND && !p->s.bw &&
+		     a->cfg.n_sizes;
 
-	mesh_stats_round(&p->st, p->slot, size, r, 0, 0, clock_now_ns());
+	mesh_stats_round(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
+			 sized ? a->cfg.sizes[p->slot] : 0, r, 0, 0,
+			 clock_now_ns());
 	snprintf(p->error, sizeof(p->error), "%s", error);
 }
 
