@@ -57,9 +57,12 @@ up_both() { # up_both FILE PEER: both paths up, both sizes verified
 end=$(($(now_ms) + 30000))
 while :; do
 	scrape "$T/m1.prom"
+	# Samples go one at a time to whichever path is due: wait for one
+	# of 7732's, not just any two.
 	up_both "$T/m1.prom" "$A:7732" && up_both "$T/m1.prom" "$A:7733" &&
-		[ "$(metric "$T/m1.prom" rdmad_mesh_bandwidth_samples_total)" -ge 2 ] && break
-	[ "$(now_ms)" -lt "$end" ] || fail "peers not up on both paths with samples after 30 s: $(grep -E '^rdmad_mesh_(peer_paths_up|rounds_total|bandwidth_samples)' "$T/m1.prom" | grep -v ' 0$')"
+		[ "$(metric "$T/m1.prom" rdmad_mesh_bandwidth_samples_total)" -ge 2 ] &&
+		grep -q "^rdmad_mesh_bandwidth_bytes_per_second{peer=\"$A:7732\"}" "$T/m1.prom" && break
+	[ "$(now_ms)" -lt "$end" ] || fail "peers not up on both paths with samples (one of 7732's) after 30 s: $(grep -E '^rdmad_mesh_(peer_paths_up|rounds_total|bandwidth)' "$T/m1.prom" | grep -v ' 0$')"
 	sleep 0.5
 done
 grep -q "1 of 4 targets in $T/peers are this rdmad itself" "$T/a.log" || fail "A did not say it skips itself: $(grep mesh: "$T/a.log" | head -3)"
