@@ -1,27 +1,68 @@
 # shellcheck shell=bash
 # tests/systemd/lib.sh - helpers for the systemd suite: the test bed guest
-# booted with systemd (tests/testbed/testbed --systemd), rdmad installed by
-# `meson install` into the guest's overlay root and run as rdmad.service.
+# booted with systemd (tests/testbed/testbed --systemd), rdmad installed
+# from its Debian packages (dpkg -i of $RDMAD_DEB_DIR/{rdmad,rdma-probe}_*.deb,
+# built by tests/deb/build-deb; tests/run-tests sets it) into the guest's
+# overlay root and run as rdmad.service.
 source "$(dirname "${BASH_SOURCE[0]}")/../rdma/lib.sh"
 [ "$(cat /proc/1/comm)" = systemd ] || fail "PID 1 is not systemd: run with testbed --systemd"
 
 PORT=7471
-PREFIX=$(meson introspect --buildoptions "$RDMAD_BUILD_DIR" 2>/dev/null |
-	python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"][0])')
-SYSCONF=$PREFIX/etc
-[ "$PREFIX" = /usr ] && SYSCONF=/etc
-CONF=$SYSCONF/rdmad/rdmad.ini
+PREFIX=/usr
+CONF=/etc/rdmad/rdmad.ini
+# The client the rdma-probe package installed.
+PROBE=$PREFIX/bin/rdma-probe
 
-# Install once per boot (the overlay is fresh at each boot).
+# sd_find_debs: DEB_RDMAD and DEB_PROBE, the packages in $RDMAD_DEB_DIR.
+sd_find_debs() {
+	local dir=${RDMAD_DEB_DIR:-} p f
+	[ -n "$dir" ] || fail "RDMAD_DEB_DIR is not set: build the package first (tests/deb/build-deb DIR) and set RDMAD_DEB_DIR=DIR"
+	for p in rdmad rdma-probe; do
+		f=$(find "$dir" -maxdepth 1 -name "${p}_*.deb" | sort | tail -1)
+		[ -n "$f" ] || fail "no ${p}_*.deb in $dir: build the package first: tests/deb/build-deb $dir"
+		case $p in rdmad) DEB_RDMAD=$f ;; *) DEB_PROBE=$f ;; esac
+	done
+}
+
+# sd_dpkg LOGNAME ARG...: dpkg with no terminal to ask on (a conffile
+# question fails it), its output in $T/LOGNAME.log.
+sd_dpkg() {
+	local name=$1 t0=$SECONDS
+	shift
+	dpkg "$@" </dev/null >"$T/$name.log" 2>&1 ||
+		{ tail -20 "$T/$name.log" >&2; fail "dpkg $* failed"; }
+	log "dpkg $*: $((SECONDS - t0))s"
+}
+
+# The guest is a machine of its own; two settings of this host's image
+# would get in the way there, so they go from the guest's overlay only (the
+# host's files stay): a policy-rc.d (a container image's "no service
+# actions", exit 101), which makes the package's scripts neither start nor
+# stop rdmad; and man-db's auto-update, whose dpkg trigger re-indexes every
+# manual page: over the 9p root under TCG the first run took over 200 s.
+sd_guest_prepare() {
+	[ -e /usr/sbin/policy-rc.d ] || [ -e /var/lib/man-db/auto-update ] || return 0
+	[ "$RDMAD_TESTBED_MODE" = guest ] || {
+		[ ! -e /usr/sbin/policy-rc.d ] ||
+			fail "/usr/sbin/policy-rc.d forbids the package's service actions on this host"
+		return 0
+	}
+	log "removing /usr/sbin/policy-rc.d and /var/lib/man-db/auto-update from the guest's overlay"
+	rm -f /usr/sbin/policy-rc.d /var/lib/man-db/auto-update
+}
+
+# Install once per boot (the overlay is fresh at each boot).  The package
+# starts the service with its sample configuration (t-46 checks that);
+# the tests start it with their own, so it is stopped here.
 sd_install() {
 	if [ ! -f /run/rdmad-test-installed ]; then
-		meson install -C "$RDMAD_BUILD_DIR" --no-rebuild >"$T/install.log" 2>&1 ||
-			{ tail -20 "$T/install.log" >&2; fail "meson install failed"; }
-		journalctl --update-catalog || fail "journalctl --update-catalog failed"
-		systemctl daemon-reload
+		sd_find_debs
+		sd_guest_prepare
+		sd_dpkg install -i "$DEB_RDMAD" "$DEB_PROBE"
+		systemctl stop rdmad
 		touch /run/rdmad-test-installed
 	fi
-	[ -f "$CONF" ] || fail "meson install did not put the sample config at $CONF"
+	[ -f "$CONF" ] || fail "the package did not put the sample config at $CONF"
 }
 
 # sd_conf [LINE...]: the service's config, listening on the server address;

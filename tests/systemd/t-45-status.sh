@@ -2,13 +2,14 @@
 # The status and metrics endpoint of the installed, hardened service:
 # `rdmadctl status` finds it through the installed configuration, the
 # service's own pid and listener are in it, a probe moves the metrics,
-# `systemctl reload` moves the endpoint, and meson installed the man pages.
+# `systemctl reload` moves the endpoint, and the package installed the man
+# pages.
 source "$(dirname "$0")/lib.sh"
 sd_install
 sd_conf
 sd_start
 CTL=$PREFIX/bin/rdmadctl
-[ -x "$CTL" ] || fail "meson install did not install rdmadctl at $CTL"
+[ -x "$CTL" ] || fail "the package did not install rdmadctl at $CTL"
 
 "$CTL" status >"$T/status.txt" 2>"$T/status.err" || fail "rdmadctl status: $(cat "$T/status.err")"
 cat "$T/status.txt" >&2
@@ -40,6 +41,6 @@ journalctl -u rdmad --no-pager | grep -q "status and metrics now on http://127.0
 	fail "the move is not in the journal"
 
 for page in man1/rdma-probe.1 man5/rdmad.ini.5 man8/rdmad.8 man8/rdmadctl.8; do
-	[ -f "$PREFIX/share/man/$page" ] || fail "meson install did not install $PREFIX/share/man/$page"
+	[ -f "$PREFIX/share/man/$page.gz" ] || fail "the packages did not install $PREFIX/share/man/$page.gz"
 done
 exit 0
