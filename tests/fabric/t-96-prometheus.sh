@@ -26,13 +26,14 @@ command -v prometheus >/dev/null ||
 # The TCG guests are ~10-50x slower than real hosts: latency SLO and
 # bandwidth share are set so that a healthy fabric here is healthy.
 OVERRIDE=${RDMAD_MIXIN_TEST_CONFIG:-'{
-  rateWindow: "30s",
-  forShort: "8s",
+  windowShort: "30s",
+  downWindow: "6s",
+  forShort: "10s",
   forLong: "16s",
   latencySLOSeconds: 5,
   bandwidthMinShare: 0.00001,
 }'}
-WINDOW=30	# seconds: rateWindow above
+WINDOW=30	# seconds: windowShort above
 FOR=16		# the longest `for` above
 
 "$RDMAD_SOURCE_DIR/monitoring/build" "$T/mixin" "$OVERRIDE" >"$T/build.log" 2>&1 ||
