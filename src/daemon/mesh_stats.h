@@ -113,6 +113,9 @@ struct mesh_view_peer {
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 
+/* Targets entries recognised as this rdmad itself, kept for the view. */
+#define MESH_SELF_MAX	4
+
 struct mesh_view {
 	bool on;			/* [mesh] targets set */
 	const char *targets;		/* the file */
@@ -124,6 +127,10 @@ struct mesh_view {
 	uint64_t bw_samples;		/* all peers, since start */
 	uint64_t bw_ns;			/* link time they took */
 	uint64_t reloads;		/* targets re-read */
+	/* the targets entries that are this rdmad (up to MESH_SELF_MAX):
+	 * the names the other hosts label it with */
+	const char *self[MESH_SELF_MAX];
+	unsigned int n_self;
 };
 
 #endif /* RDMAD_MESH_STATS_H */
