@@ -13,14 +13,9 @@
 source "$(dirname "$0")/lib.sh"
 A=$RDMAD_SRV_ADDR
 http=127.0.0.1:9475
-serve() { # serve PORT: a serving rdmad, its pid in SPID[PORT]
-	printf '[server]\nlisten = %s:%s\ndrain_timeout = 1s\n[http]\nlisten = off\n' "$A" "$1" >"$T/s$1.ini"
-	rdmad_start "$T/s$1.ini" "$T/s$1.log"
-	SPID[$1]=$RDMAD_PID
-}
 declare -A SPID
-serve 7752
-serve 7753
+rdmad_serve 7752 1s
+rdmad_serve 7753 1s
 printf '%s\n' "$A:7752" "$A:7753" "$A:7759 # nobody" >"$T/peers"
 rdmad_conf 7751 "mesh.targets = $T/peers" "mesh.interval = 200ms" \
 	"mesh.sizes = 64 4k" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \

@@ -279,14 +279,7 @@ static void big_make(unsigned int n)
 		big_peers[i].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
 			MESH_REACH_UP, &big_st[i], "" };
 	}
-	memset(&mview, 0, sizeof(mview));
-	mview.on = true;
-	mview.targets = "/etc/rdmad/peers";
-	mview.interval_ms = 1000;
-	mview.sizes = big_sizes;
-	mview.n_sizes = 4;
-	mview.peers = big_peers;
-	mview.n_peers = n;
+	mesh_fixture_view(big_sizes, 4, big_peers, n);
 }
 
 static void big_free(void)
