@@ -10,6 +10,7 @@
  *   GET /status?format=text   the same for people (rdmadctl status)
  *   GET /peers                the mesh agent's peers, JSON (status.c)
  *   GET /peers?format=text    the same for people (rdmadctl mesh)
+ *   GET /peers?format=matrix  peers by sizes (rdmadctl mesh --matrix)
  *   GET /mesh[?refresh=S]     the mesh as a heatmap, HTML (mesh_page.c)
  *   GET /probe?target=HOST:PORT[&module=NAME]
  *                             one RDMA probe of the target, answered when
@@ -82,6 +83,8 @@ static int render_peers(FILE *f, const void *arg, int text)
 {
 	const struct stats_view *v = arg;
 
+	if (text == 2)
+		return mesh_page_render_matrix(f, v->mesh);
 	return text ? status_render_mesh_text(f, v->mesh) :
 		      status_render_mesh_json(f, v->mesh);
 }
@@ -126,8 +129,9 @@ static const struct mesh_view *http_mesh(struct http *h, struct mesh_view *mv)
 	return mv;
 }
 
-/* "format=text" in the query; other keys and values are refused. */
-static int status_wants_text(const char *query, int *text)
+/* "format=text" in the query (1; MATRIX: "format=matrix" too, 2);
+ * other keys and values are refused. */
+static int status_wants_text(const char *query, int *text, int matrix)
 {
 	struct evkeyvalq q;
 	struct evkeyval *kv;
@@ -144,6 +148,8 @@ static int status_wants_text(const char *query, int *text)
 			ret = -EINVAL;
 		else if (!strcmp(kv->value, "text"))
 			*text = 1;
+		else if (matrix && !strcmp(kv->value, "matrix"))
+			*text = 2;
 		else if (strcmp(kv->value, "json"))
 			ret = -EINVAL;
 	}
@@ -198,9 +204,9 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		return;
 	}
 	if (!strcmp(path, "/peers")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
+		if (status_wants_text(evhttp_uri_get_query(uri), &text, 1)) {
 			http_reply_text(req, 400, "Bad Request", "bad query: the "
-				   "only parameter is format=json|text");
+				   "only parameter is format=json|text|matrix");
 			return;
 		}
 		memset(&v, 0, sizeof(v));
@@ -230,7 +236,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		return;
 	}
 	if (!strcmp(path, "/status")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
+		if (status_wants_text(evhttp_uri_get_query(uri), &text, 0)) {
 			http_reply_text(req, 400, "Bad Request", "bad query: the "
 				   "only parameter is format=json|text");
 			return;

@@ -93,17 +93,23 @@ static void page_esc(FILE *f, const char *s)
 	}
 }
 
-/* NS for people: "850 us", "12.3 ms", "1.20 s"; "-" for 0. */
-static void fmt_lat(char *buf, size_t len, uint64_t ns)
+/* NS for people: "850 us", "12.3 ms", "1.20 s" (SEP "": "850us");
+ * "-" for 0. */
+static void fmt_lat_sep(char *buf, size_t len, uint64_t ns, const char *sep)
 {
 	if (!ns)
 		snprintf(buf, len, "-");
 	else if (ns < 1000000)
-		snprintf(buf, len, "%" PRIu64 " us", ns / 1000);
+		snprintf(buf, len, "%" PRIu64 "%sus", ns / 1000, sep);
 	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+		snprintf(buf, len, "%.1f%sms", (double)ns / 1e6, sep);
 	else
-		snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+		snprintf(buf, len, "%.2f%ss", (double)ns / 1e9, sep);
+}
+
+static void fmt_lat(char *buf, size_t len, uint64_t ns)
+{
+	fmt_lat_sep(buf, len, ns, " ");
 }
 
 /* A round size: "64", "1100", "64 KiB", "1 MiB". */
@@ -418,5 +424,77 @@ int mesh_page_render(FILE *f, const struct mesh_view *m,
 	else
 		page_table(f, m);
 	fputs("</body>\n</html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the matrix as text ---------------------------------------------- */
+
+/* One cell of the text matrix: "35.1ms", "412ms~3%!", "DOWN", ... */
+static void matrix_cell(char *buf, size_t len, const struct mesh_view_peer *p,
+			unsigned int slot)
+{
+	struct mesh_window_sum ws;
+	size_t n;
+
+	mesh_stats_size_sum(p, slot, &ws);
+	if (peer_down(p)) {
+		snprintf(buf, len, "DOWN");
+		return;
+	}
+	if (!ws.n) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (ws.p99_ns)
+		fmt_lat_sep(buf, len, ws.p99_ns, "");
+	else
+		snprintf(buf, len, "failed");
+	n = strlen(buf);
+	if (ws.failed > ws.mismatched && ws.p99_ns && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "~%.0f%%", 100.0 *
+				      ws.failed / ws.n);
+	if (ws.mismatched && n < len)
+		snprintf(buf + n, len - n, "!");
+}
+
+int mesh_page_render_matrix(FILE *f, const struct mesh_view *m)
+{
+	unsigned int i, j;
+	int w = 20;
+	char sz[24], cell[40];
+
+	if (!m || !m->on) {
+		fputs("mesh off: no [mesh] targets in rdmad's "
+		      "configuration\n", f);
+		return ferror(f) ? -EIO : 0;
+	}
+	for (i = 0; i < m->n_peers; i++)
+		if (strlen(m->peers[i].name) > (size_t)w)
+			w = (int)strlen(m->peers[i].name);
+	fprintf(f, "p99 of the last %u rounds of each size (~N%%: that "
+		"share failed, !: a mismatch, DOWN: no path up, -: no "
+		"round)\n\n%-*s", MESH_SIZE_WINDOW, w, "PEER");
+	for (j = 0; j <= m->n_sizes; j++) {
+		if (j < m->n_sizes)
+			fmt_size(sz, sizeof(sz), m->sizes[j]);
+		else
+			snprintf(sz, sizeof(sz), "all");
+		fprintf(f, "  %12s", sz);
+	}
+	fputc('\n', f);
+	for (i = 0; i < m->n_peers; i++) {
+		const struct mesh_view_peer *p = &m->peers[i];
+
+		for (j = 0; j < (unsigned int)w && p->name[j]; j++)
+			fputc((unsigned char)p->name[j] < 0x20 ? '?' :
+			      p->name[j], f);
+		fprintf(f, "%*s", w - (int)j, "");
+		for (j = 0; j <= m->n_sizes; j++) {
+			matrix_cell(cell, sizeof(cell), p, j < m->n_sizes ? j :
+				    CONFIG_MESH_SIZES_MAX);
+			fprintf(f, "  %12s", cell);
+		}
+		fputc('\n', f);
+	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -4,8 +4,9 @@
  * a heatmap drawn in inline SVG (peers across, sizes down, colour by the
  * p99 of the recent rounds, marks for loss and mismatch, figures in the
  * hover titles) and a table below.  No script, no external asset; the
- * page reloads itself.  Pure: the view, the host name and the time are
- * arguments (see docs/monitoring.md, "The heatmap").
+ * page reloads itself; and the same matrix as text.  Pure: the view, the
+ * host name and the time are arguments (see docs/monitoring.md, "The
+ * heatmap").
  */
 #ifndef RDMAD_MESH_PAGE_H
 #define RDMAD_MESH_PAGE_H
@@ -28,6 +29,14 @@ struct mesh_page_opts {
 /* 0, or -EIO when F reports an error.  M NULL or off: "mesh off". */
 int mesh_page_render(FILE *f, const struct mesh_view *m,
 		     const struct mesh_page_opts *o);
+
+/*
+ * The same matrix as text for a terminal (GET /peers?format=matrix,
+ * rdmadctl mesh --matrix): a row per peer, a column per size and "all",
+ * each cell the p99 with "~N%" for loss and "!" for a mismatch, DOWN,
+ * "failed" (every round) or "-" (none).  0 or -EIO.
+ */
+int mesh_page_render_matrix(FILE *f, const struct mesh_view *m);
 
 /* refresh=S: 0 or 1..MESH_PAGE_REFRESH_MAX decimal seconds; -EINVAL. */
 int mesh_page_refresh_parse(const char *s, unsigned int *out);

@@ -7,7 +7,8 @@
 #     title) per peer and size plus "all", coloured from the scale for
 #     the live peers, the dead port black; the table names every peer.
 #  2. refresh=0: no reload; refresh=9999 and an unknown parameter: 400
-#     naming refresh.
+#     naming refresh.  rdmadctl mesh --matrix: a row per peer, p99s for
+#     the live ones, DOWN for the dead port.
 #  3. 7753's rdmad stopped: its cells turn black, its row says DOWN.
 #  4. An rdmad with no [mesh]: 200, "[mesh] targets is not set".
 source "$(dirname "$0")/lib.sh"
@@ -66,6 +67,10 @@ for q in refresh=9999 refresh=abc color=red; do
 	[ "$code" = 400 ] && grep -q "refresh=SECONDS" "$T/bad.txt" || fail "?$q: $code $(cat "$T/bad.txt")"
 done
 log "refresh=0: no reload; refresh=9999, abc, color=red: 400"
+mx=$("$RDMAD_BUILD_DIR/src/ctl/rdmadctl" -a "$http" mesh --matrix) || fail "rdmadctl mesh --matrix failed"
+log "rdmadctl mesh --matrix:"$'\n'"$mx"
+grep -qE "^$A:7752 +[0-9.]+(us|ms|s) +[0-9.]+(us|ms|s) +[0-9.]+(us|ms|s)\$" <<<"$mx" &&
+	grep -qE "^$A:7759 +DOWN +DOWN +DOWN\$" <<<"$mx" || fail "rdmadctl mesh --matrix: no p99s for 7752 or no DOWN for 7759"
 
 kill -TERM "${SPID[7753]}"
 wait "${SPID[7753]}" 2>/dev/null

@@ -4,12 +4,13 @@
  * scale's steps, cells coloured by p99 and grey/black for no data and a
  * down peer, the loss and mismatch marks, hover titles, the table,
  * escaping of hostile names and errors, mesh off, refresh, 4,096 peers
- * (and the time of 1,024 x 4 sizes).
+ * (and the time of 1,024 x 4 sizes); the matrix as text.
  *
  *   test-mesh-page                 the TAP tests
  *   test-mesh-page --dump NAME     print page NAME (fixture, hostile,
  *                                  off, big) for check-mesh-page, which
- *                                  parses it as XML
+ *                                  parses it as XML; or the text matrix
+ *                                  of the fixture (matrix)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -248,6 +249,45 @@ static void test_off(void)
 	free(p2);
 }
 
+static void test_matrix(void)
+{
+	static const char want[] =
+		"p99 of the last 32 rounds of each size (~N%: that share "
+		"failed, !: a mismatch, DOWN: no path up, -: no round)\n\n"
+		"PEER                            64          1100        64 KiB"
+		"           all\n"
+		"10.0.0.2:7471                1.00s       failed!     2.0ms~67%"
+		"    1.00s~43%!\n"
+		"[fe80::2]:7471                DOWN          DOWN          DOWN"
+		"          DOWN\n"
+		"q\"\\:1                        100us             -             -"
+		"         100us\n";
+	char *mem = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&mem, &len);
+	int ret;
+
+	mesh_fixture_make();
+	ret = f ? mesh_page_render_matrix(f, &mview) : -1;
+	if (f)
+		fclose(f);
+	tap_ok(!ret && mem && !strcmp(mem, want),
+	       "matrix: p99 by peer and size, loss share, mismatch, DOWN, "
+	       "failed, no round");
+	if (mem && strcmp(mem, want))
+		tap_diag("got:\n%s", mem);
+	free(mem);
+	mem = NULL;
+	f = open_memstream(&mem, &len);
+	ret = f ? mesh_page_render_matrix(f, NULL) : -1;
+	if (f)
+		fclose(f);
+	tap_ok(!ret && mem && !strcmp(mem, "mesh off: no [mesh] targets in "
+				      "rdmad's configuration\n"),
+	       "matrix: mesh off");
+	free(mem);
+}
+
 static struct mesh_path_stats *big_st;
 static struct mesh_view_peer *big_peers;
 static char (*big_names)[32];
@@ -342,7 +382,10 @@ static int dump(const char *what)
 		hostile_make();
 	else if (!strcmp(what, "big"))
 		big_make(4096);
-	else if (!strcmp(what, "off"))
+	else if (!strcmp(what, "matrix")) {
+		mesh_fixture_make();
+		return mesh_page_render_matrix(stdout, &mview) ? 1 : 0;
+	} else if (!strcmp(what, "off"))
 		return mesh_page_render(stdout, NULL, &opts) ? 1 : 0;
 	else
 		return 2;
@@ -358,6 +401,7 @@ int main(int argc, char **argv)
 	test_fixture();
 	test_hostile();
 	test_off();
+	test_matrix();
 	test_big();
 	return tap_done();
 }
