@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The heatmap of GET /mesh, looked at in a browser.  rdmad on every host
 # (3 or 4) probes every other, 64 B and 64 KiB rounds every second.  Then
-# 100 ms of delay on host 3's NIC (both ways: some 400 ms more per round,
-# a WRITE and a READ each crossing it twice; the healthy p99 in these TCG
-# guests is some tens of ms) until host 1's page shows host 3's cells
-# at least 2 colour steps above every healthy cell of their row.
+# 150 ms of delay on host 3's NIC (both ways: some 600 ms more per round,
+# a WRITE and a READ each crossing it twice) until host 1's page shows
+# host 3's cells in the reddest steps of the scale (p99 from 316 ms on)
+# and every healthy cell below them.  Measured here: the healthy p99 (of
+# 32 rounds, so their slowest) wanders between 5 and 200 ms in TCG guests
+# (cells 4 steps apart on one row), which is why "agree" is "all below
+# 316 ms, 2 steps or more under host 3's", not "the same colour".
 # The page is fetched by curl in host 1 and rendered by headless Chromium
 # ON THIS MACHINE from the saved file: the fabric's wire has, by design,
 # no path to this machine, so the browser cannot fetch it from the guest.
@@ -14,9 +17,8 @@
 # of the rect; the SVG is the first thing in the body, margin 0), the
 # colour that fills most of its middle is matched to the page's colour
 # scale, and: every cell shows the fill the page gave it, host 3's cells
-# are 2 or more steps above every healthy cell of their row, the healthy
-# peers' cells agree (within one step).  Kept in $T: mesh.html,
-# mesh.png (the screenshot), cells.txt (what was sampled).
+# and the healthy ones as above.  Kept in $T: mesh.html, mesh.png (the
+# screenshot), cells.txt (what was sampled).
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 CHROMIUM=$(command -v chromium || command -v chromium-browser) ||
@@ -45,6 +47,7 @@ import sys, xml.etree.ElementTree as ET
 S = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
 bad = sys.argv[2]
+SLOW = 18  # the steps from 316 ms on
 scale = [r.get("fill") for r in root.iter(S + "rect")
          if r.get("width") == "24" and r.get("height") == "14"]
 assert len(scale) == 20, scale
@@ -59,7 +62,8 @@ out = []
 for size, cells in rows.items():
     good = [v for p, v in cells.items() if p != bad]
     out.append("%s: host 3 step %d, healthy %s" % (size, cells[bad], good))
-    assert min(good) >= 0 and cells[bad] >= max(good) + 2, out[-1]
+    assert min(good) >= 0 and max(good) <= SLOW - 1 and \
+        cells[bad] >= max(SLOW, max(good) + 2), out[-1]
 print("; ".join(out))
 PY
 }
@@ -75,12 +79,12 @@ for c in ET.parse(sys.argv[1]).getroot().iter(S + "rect"):
 PY
 )"
 
-fab_netem 3 both "delay 100ms"
+fab_netem 3 both "delay 150ms"
 t0=$(fab_now)
 for ((k = 0; ; k++)); do
 	fab_sh 1 "curl -sf http://127.0.0.1:9470/mesh" >"$T/mesh.html" || fab_fail "GET /mesh on host 1 failed"
 	out=$(check_page "$T/mesh.html" 2>&1) && break
-	[ "$k" -lt 45 ] || fab_fail "host 1's page does not show host 3 degraded after 90 s: $out"
+	[ "$k" -lt 75 ] || fab_fail "host 1's page does not show host 3 degraded (and only it) after 150 s: $out"
 	sleep 2
 done
 fab_netem_clear 3
@@ -126,8 +130,8 @@ for c in root.iter(S + "rect"):
     rows[c.get("data-size")][c.get("data-peer")] = k
 for size, cells in rows.items():
     good = [v for p, v in cells.items() if p != bad]
-    assert cells[bad] >= max(good) + 2, "size %s: host 3 step %d, healthy %s" % (size, cells[bad], good)
-    assert max(good) - min(good) <= 1, "size %s: the healthy cells disagree: %s" % (size, good)
+    assert cells[bad] >= max(18, max(good) + 2), "size %s: host 3 step %d, healthy %s" % (size, cells[bad], good)
+    assert max(good) <= 17, "size %s: the healthy cells disagree (one from 316 ms on): %s" % (size, good)
     print("size %s: host 3 step %d, healthy %s" % (size, cells[bad], good))
 PY
 fab_log "screenshot $T/mesh.png ($(stat -c %s "$T/mesh.png") bytes), the cells as sampled:"
