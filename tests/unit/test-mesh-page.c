@@ -360,8 +360,9 @@ static void test_big(void)
 	big_free();
 	big_make(4096);
 	page = render(&mview, &opts);
-	for (p = page; (p = strstr(p, "<rect class=\"c\"")); p++)
-		cells++;
+	/* not strstr in a loop: ASan checks the whole rest at each call */
+	for (p = page; *p; p++)
+		cells += *p == '<' && !strncmp(p, "<rect class=\"c\"", 15);
 	tap_ok(cells == 4096 * 5, "4,096 peers: %u cells (5 rows)", cells);
 	tap_ok(has(page, "width=\"6\" height=\"23\"") &&
 	       !has(page, "class=\"p\""),
