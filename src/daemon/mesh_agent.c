@@ -105,6 +105,12 @@ struct mesh_agent {
 	struct config_mesh next_cfg;
 	struct mesh_peer **next;
 	unsigned int n_next;
+	char next_self[MESH_SELF_MAX][MESH_NAME_LEN];
+	unsigned int n_next_self;
+
+	/* targets entries that are this rdmad (rdmad_mesh_self_info) */
+	char self[MESH_SELF_MAX][MESH_NAME_LEN];
+	unsigned int n_self;
 
 	struct mesh_links links;	/* every client not yet freed */
 	struct event *reap;		/* frees the detached, done ones */
@@ -243,6 +249,15 @@ static void mesh_peers_free(struct mesh_peer **v, unsigned int n)
 static void mesh_timer_cb(evutil_socket_t fd, short what, void *arg);
 static void mesh_kick_cb(evutil_socket_t fd, short what, void *arg);
 
+/* T's name as other hosts' metrics label it: "HOST:PORT", "[V6]:PORT". */
+static void mesh_target_name(const struct target *t, char *buf, size_t len)
+{
+	if (strchr(t->host, ':'))
+		snprintf(buf, len, "[%s]:%u", t->host, t->port);
+	else
+		snprintf(buf, len, "%s:%u", t->host, t->port);
+}
+
 static int mesh_peer_new(struct mesh_agent *a, const struct target *t,
 			 const struct sockaddr_storage *dst,
 			 struct mesh_peer **out)
@@ -254,12 +269,7 @@ static int mesh_peer_new(struct mesh_agent *a, const struct target *t,
 		return -ENOMEM;
 	peer->a = a;
 	peer->dst = *dst;
-	if (strchr(t->host, ':'))
-		snprintf(peer->name, sizeof(peer->name), "[%s]:%u", t->host,
-			 t->port);
-	else
-		snprintf(peer->name, sizeof(peer->name), "%s:%u", t->host,
-			 t->port);
+	mesh_target_name(t, peer->name, sizeof(peer->name));
 	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++) {
 		struct mesh_path *p = &peer->path[i];
 
@@ -320,6 +330,7 @@ static int mesh_agent_read(struct mesh_agent *a,
 
 	*out = NULL;
 	*n_out = 0;
+	a->n_next_self = 0;
 	if (!m->targets[0])
 		return 0;
 	f = fopen(m->targets, "re");
@@ -353,6 +364,10 @@ static int mesh_agent_read(struct mesh_agent *a,
 		}
 		/* One file for the whole fabric: a host skips itself. */
 		if (ifa && mesh_agent_is_self(ifa, cfg, &ss)) {
+			if (a->n_next_self < MESH_SELF_MAX)
+				mesh_target_name(&tl.v[i],
+						 a->next_self[a->n_next_self++],
+						 MESH_NAME_LEN);
 			self++;
 			continue;
 		}
@@ -971,6 +986,8 @@ void mesh_agent_commit(struct mesh_agent *a)
 	free(old);
 	a->peers = a->next;
 	a->n_peers = a->n_next;
+	memcpy(a->self, a->next_self, sizeof(a->self));
+	a->n_self = a->n_next_self;
 	a->next = NULL;
 	a->n_next = 0;
 	a->prepared = false;
@@ -1036,6 +1053,9 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	v->bw_samples = a->bw_samples;
 	v->bw_ns = a->bw_ns;
 	v->reloads = a->reloads;
+	for (i = 0; i < a->n_self; i++)
+		v->self[i] = a->self[i];
+	v->n_self = a->n_self;
 	if (a->view_n < a->n_peers) {
 		struct mesh_view_peer *nv = realloc(a->view, a->n_peers *
 						    sizeof(*nv));

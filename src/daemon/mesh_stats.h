@@ -135,6 +135,9 @@ unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 			 struct mesh_window_sum *w);
 
+/* Targets entries recognised as this rdmad itself, kept for the view. */
+#define MESH_SELF_MAX	4
+
 struct mesh_view {
 	bool on;			/* [mesh] targets set */
 	const char *targets;		/* the file */
@@ -146,6 +149,10 @@ struct mesh_view {
 	uint64_t bw_samples;		/* all peers, since start */
 	uint64_t bw_ns;			/* link time they took */
 	uint64_t reloads;		/* targets re-read */
+	/* the targets entries that are this rdmad (up to MESH_SELF_MAX):
+	 * the names the other hosts label it with */
+	const char *self[MESH_SELF_MAX];
+	unsigned int n_self;
 };
 
 #endif /* RDMAD_MESH_STATS_H */

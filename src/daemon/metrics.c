@@ -303,6 +303,17 @@ static void render_ports(struct mw *w, const struct stats *s)
 			   s->ports[i].device, "port", port,
 			   s->ports[i].changes);
 	}
+	family(w, "rdmad_port_rate_bytes_per_second", FT_GAUGE,
+	       "bytes_per_second",
+	       "Nominal link rate of this host's RDMA port (active speed x "
+	       "width, as rdma link shows it), while known.");
+	for (i = 0; i < s->n_ports; i++) {
+		if (!s->ports[i].rate)
+			continue;
+		snprintf(port, sizeof(port), "%u", s->ports[i].port);
+		sample_u64(w, "rdmad_port_rate_bytes_per_second", "", "device",
+			   s->ports[i].device, "port", port, s->ports[i].rate);
+	}
 }
 
 /* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
@@ -442,6 +453,12 @@ static int render_mesh(struct mw *w, const struct mesh_view *m)
 	       "Peers the mesh agent probes ([mesh] targets).");
 	sample_u64(w, "rdmad_mesh_peers", "", NULL, NULL, NULL, NULL,
 		   m->n_peers);
+	family(w, "rdmad_mesh_self_info", FT_GAUGE, NULL,
+	       "1 for each [mesh] targets entry that is this rdmad itself: "
+	       "the peer label other hosts give it.");
+	for (i = 0; i < m->n_self; i++)
+		sample_u64(w, "rdmad_mesh_self_info", "", "peer", m->self[i],
+			   NULL, NULL, 1);
 	render_mesh_peers(w, m, sum);
 	free(sum);
 	family(w, "rdmad_mesh_bandwidth_samples", FT_COUNTER, NULL,

@@ -177,9 +177,18 @@ static void rdmad_dev_port_seen(void *arg, struct ibv_context *ctx,
 			ibv_get_device_name(ctx->device), port, up);
 }
 
+/* A port's nominal link rate, at registration and after its events. */
+static void rdmad_dev_port_rate(void *arg, struct ibv_context *ctx,
+				uint8_t port, uint64_t bytes_per_s)
+{
+	stats_port_rate(&((struct rdmad *)arg)->stats,
+			ibv_get_device_name(ctx->device), port, bytes_per_s);
+}
+
 static const struct rdma_dev_ops rdmad_dev_ops = {
 	.port = rdmad_dev_port,
 	.port_seen = rdmad_dev_port_seen,
+	.port_rate = rdmad_dev_port_rate,
 	.fatal = rdmad_dev_fatal,
 };
 

@@ -175,6 +175,16 @@ void stats_port_seen(struct stats *s, const char *dev, unsigned int port,
 	p->up = up;
 }
 
+void stats_port_rate(struct stats *s, const char *dev, unsigned int port,
+		     uint64_t bytes_per_s)
+{
+	bool added;
+	struct stats_port *p = stats_port_entry(s, dev, port, &added);
+
+	if (p)
+		p->rate = bytes_per_s;
+}
+
 uint64_t stats_sessions_failed(const struct stats *s)
 {
 	uint64_t n = 0;

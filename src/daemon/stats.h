@@ -102,6 +102,7 @@ struct stats_port {
 	unsigned int port;
 	bool up;
 	uint64_t changes;		/* up <-> down, the first event too */
+	uint64_t rate;			/* nominal link rate, bytes/s; 0: unknown */
 };
 
 struct stats {
@@ -150,6 +151,9 @@ void stats_wc_error(struct stats *s, unsigned int status);
  * first one of a port is a change too; a repeated state is not.
  */
 void stats_port(struct stats *s, const char *dev, unsigned int port, bool up);
+/* The nominal link rate of a port (bytes/s, 0: unknown), as it is now. */
+void stats_port_rate(struct stats *s, const char *dev, unsigned int port,
+		     uint64_t bytes_per_s);
 /* The state of a port when rdmad first saw it (no change counted). */
 void stats_port_seen(struct stats *s, const char *dev, unsigned int port,
 		     bool up);

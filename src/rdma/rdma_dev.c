@@ -8,6 +8,7 @@
 #include "rdma_dev.h"
 #include "rdma_log.h"
 #include "rdma_qp.h"
+#include "rdma_rate.h"
 
 void rdma_devs_init(struct rdma_devs *r, struct event_base *base,
 		    const struct rdma_dev_ops *ops, void *arg)
@@ -58,6 +59,18 @@ void rdma_dev_forget(struct rdma_devs *r, struct ibv_context *ctx)
 		rdma_dev_free(r, i);
 		return;
 	}
+}
+
+/* Tell the owner the rate of PORT of CTX after an event on it. */
+static void rdma_dev_port_rate(struct rdma_devs *r, struct ibv_context *ctx,
+			       uint8_t port)
+{
+	struct ibv_port_attr pa;
+
+	if (!r->ops || !r->ops->port_rate || ibv_query_port(ctx, port, &pa))
+		return;
+	r->ops->port_rate(r->arg, ctx, port,
+			  rdma_rate_bytes(pa.active_speed, pa.active_width));
 }
 
 /* The QP or CQ an async event is about, or NULL. */
@@ -125,6 +138,7 @@ static void rdma_dev_async_cb(evutil_socket_t fd, short what, void *arg)
 				 LOG_NOTICE, "device %s: port %u up", name, port);
 			if (r->ops && r->ops->port)
 				r->ops->port(r->arg, ctx, port, true);
+			rdma_dev_port_rate(r, ctx, port);
 			break;
 		default:
 			rdma_log(LOG_DEBUG, "device %s: async event %s", name,
@@ -140,15 +154,21 @@ static void rdma_dev_ports_seen(struct rdma_devs *r, struct rdma_dev *dev)
 	struct ibv_port_attr pa;
 	uint8_t port;
 
-	if (!r->ops || !r->ops->port_seen)
+	if (!r->ops || (!r->ops->port_seen && !r->ops->port_rate))
 		return;
 	for (port = 1; port <= dev->attr.phys_port_cnt; port++) {
 		if (ibv_query_port(dev->ctx, port, &pa))
 			continue;
-		r->ops->port_seen(r->arg, dev->ctx, port,
-				  pa.state == IBV_PORT_ACTIVE);
+		if (r->ops->port_seen)
+			r->ops->port_seen(r->arg, dev->ctx, port,
+					  pa.state == IBV_PORT_ACTIVE);
+		if (r->ops->port_rate)
+			r->ops->port_rate(r->arg, dev->ctx, port,
+					  rdma_rate_bytes(pa.active_speed,
+							  pa.active_width));
 	}
 }
+
 
 struct rdma_dev *rdma_dev_get(struct rdma_devs *r, struct ibv_context *ctx)
 {

@@ -32,6 +32,11 @@ struct rdma_dev_ops {
 	 * start, not only from the first change. */
 	void (*port_seen)(void *arg, struct ibv_context *ctx, uint8_t port,
 			  bool up);
+	/* Optional: the nominal link rate of port PORT of CTX in bytes/s
+	 * (0: unknown), at registration and again after each port event
+	 * (a port that comes back may run at another speed). */
+	void (*port_rate)(void *arg, struct ibv_context *ctx, uint8_t port,
+			  uint64_t bytes_per_s);
 	/* CTX had a fatal error: the registry has let go of it already. */
 	void (*fatal)(void *arg, struct ibv_context *ctx);
 };

@@ -251,7 +251,7 @@ fab_mtu() {
 fab_clean() {
 	local i=$1
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
+	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump prometheus; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
 		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
 		ip link set eth0 mtu 1500; ip link set eth0 up
 		rm -rf /tmp/fabric-test
@@ -304,7 +304,8 @@ setsid \$RDMAD -c \$T/rdmad.ini >\$T/rdmad.log 2>&1 </dev/null &
 sleep 0.2
 kill -0 \$! || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }" ||
 		fab_fail "rdmad on host $i did not start"
-	fab_wait_listen "$i" "$port"
+	fab_listening "$i" "$port" ||
+		fab_fail "rdmad on host $i does not listen on port $port: $(fab_sh "$i" 'tail -5 $T/rdmad.log')"
 }
 
 # fab_res_counts I PROC: "qp=N mr=N cm_id=N fd=N" of the process named
@@ -334,11 +335,17 @@ fab_ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 
 # fab_wait_listen I PORT [SECS]: until something on host I listens for
 # rdma_cm on PORT.
-fab_wait_listen() {
+# fab_listening I PORT [SECS]: true once something on host I listens on
+# rdma_cm port PORT (default: wait up to 30 s).
+fab_listening() {
 	fab_sh "$1" -t $((${3:-30} + 10)) "for k in \$(seq $((${3:-30} * 10))); do
 	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$2( |\$)' && exit 0
 	sleep 0.1
-done; exit 1" || fab_fail "nothing listens on rdma_cm port $2 of host $1"
+done; exit 1"
+}
+
+fab_wait_listen() {
+	fab_listening "$@" || fab_fail "nothing listens on rdma_cm port $2 of host $1"
 }
 
 # fab_reap_wait I T0 SECS: wait until rdmad on host I logged a close line;

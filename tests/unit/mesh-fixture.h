@@ -85,6 +85,9 @@ static inline void mesh_fixture_make(void)
 	mview.bw_samples = 2;
 	mview.bw_ns = 2000000000ull;
 	mview.reloads = 4;
+	mview.self[0] = "10.0.0.1:7471";
+	mview.self[1] = "[fe80::1]:7471";
+	mview.n_self = 2;
 }
 
 #endif /* RDMAD_MESH_FIXTURE_H */

@@ -761,8 +761,10 @@ static void test_formats(void)
 	       has_line(om, "# UNIT rdmad_mesh_bandwidth_bytes_per_second "
 			"bytes_per_second") &&
 	       has_line(om, "# UNIT rdmad_mesh_bandwidth_seconds seconds") &&
-	       count_prefix(om, "# UNIT ") == 8,
-	       "openmetrics: UNIT lines of the eight families with a unit");
+	       has_line(om, "# UNIT rdmad_port_rate_bytes_per_second "
+			"bytes_per_second") &&
+	       count_prefix(om, "# UNIT ") == 9,
+	       "openmetrics: UNIT lines of the nine families with a unit");
 	len = strlen(om);
 	tap_ok(len > 6 && !strcmp(om + len - 6, "# EOF\n") &&
 	       strstr(om, "# EOF") == om + len - 6,
@@ -892,6 +894,8 @@ static void test_mesh_samples(const char *buf, const char *what)
 		"rdmad_mesh_bandwidth_samples_total 2",
 		"rdmad_mesh_bandwidth_seconds_total 2.0",
 		"rdmad_mesh_targets_reloads_total 4",
+		"rdmad_mesh_self_info{peer=\"10.0.0.1:7471\"} 1",
+		"rdmad_mesh_self_info{peer=\"[fe80::1]:7471\"} 1",
 	};
 	/* A: 30us, 30us, 2ms, 1s */
 	static const uint64_t cum_a[MESH_HIST_BUCKETS + 1] = {
@@ -988,8 +992,15 @@ static void test_ports(void)
 	stats_port(&st, "rxe0", 1, false);
 	stats_port(&st, "rxe0", 1, true);
 	stats_port(&st, "mlx5_1", 2, false);
+	stats_port_rate(&st, "rxe0", 1, 312500000);
+	stats_port_rate(&st, "mlx5_1", 2, 0);
 	prom = render(&view, METRICS_PROMETHEUS, &ret);
 	ok = well_formed(prom, METRICS_PROMETHEUS);
+	tap_ok(ok && has_line(prom, "rdmad_port_rate_bytes_per_second{"
+			      "device=\"rxe0\",port=\"1\"} 312500000") &&
+	       !strstr(prom, "rdmad_port_rate_bytes_per_second{"
+		       "device=\"mlx5_1\""),
+	       "ports: the rate of a port that has one, none for unknown");
 	tap_ok(ok && has_line(prom, "rdmad_port_up{device=\"rxe0\","
 			      "port=\"1\"} 1") &&
 	       has_line(prom, "rdmad_port_up{device=\"mlx5_1\",port=\"2\"} 0") &&

@@ -1,0 +1,57 @@
+// Every knob of the rdmad mixin.  Override any of them when rendering:
+//   monitoring/build OUTDIR '{windowShort: "1m", forShort: "10s"}'
+// or, from your own jsonnet: (import 'mixin.libsonnet') + {_config+:: {...}}.
+{
+  _config+:: {
+    // Selects the rdmad scrape targets in every expression (no braces).
+    selector: 'job="rdmad"',
+    // Labels that tell one fabric from another; every aggregation keeps them
+    // (and every join matches on them), so two jobs never mix.
+    fabricLabels: ['job'],
+
+    // Window of rates, increases, quantiles and of the "at any time in the
+    // window" exclusions.  Several mesh rounds must fit: interval 1 s gives
+    // 300 rounds per peer in 5 m.
+    windowShort: '5m',
+    // A pair down without a break for this long is "down", not "lossy": its
+    // failed rounds then raise no RdmadPairLoss for a window.  Keep it
+    // below forShort.
+    downWindow: '1m',
+    // `for` of the alerts about reachability, loss, daemons and ports.
+    forShort: '2m',
+    // `for` of the slow-moving ones: latency, mesh configuration.
+    forLong: '10m',
+
+    // RdmadHostUnreachable: at least this share of the host's probers, and at
+    // least minProbers of them, see it down.  The same two figures make a
+    // prober "isolated" (it cannot reach that share of its peers): its own
+    // link, so its pairs raise no pair alerts.
+    hostUnreachableShare: 0.5,
+    minProbers: 2,
+    // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
+    lossThreshold: 0.05,
+    // RdmadLatencySLO: p99 of a pair's verified rounds, seconds.
+    latencySLOSeconds: 0.005,
+    // RdmadBandwidthLow: a pair's last bandwidth sample below this share of
+    // the prober's RDMA port rate.
+    bandwidthMinShare: 0.5,
+    // RdmadLargeSizesFail: at least this many failed rounds of the larger
+    // sizes in windowShort, and none of smallSize.
+    smallSize: '64',
+    largeSizesMinFailures: 3,
+    // RdmadPortFlapping: more than portFlapChanges changes in portFlapWindow.
+    portFlapChanges: 4,
+    portFlapWindow: '15m',
+
+    // runbook_url = runbookBase + '#anchor' (a heading of troubleshooting.md).
+    // The default is where the Debian package installs the document; point it
+    // at where you host the docs.
+    runbookBase: '/usr/share/doc/rdmad/troubleshooting.md',
+
+    // Dashboards.
+    dashboardTags: ['rdmad'],
+    dashboardRefresh: '30s',
+    dashboardTimeFrom: 'now-1h',
+    dashboardUidPrefix: 'rdmad-',
+  },
+}

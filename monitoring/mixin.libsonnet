@@ -1,0 +1,12 @@
+// The rdmad monitoring mixin (monitoring-mixins layout): recording rules,
+// alerts and Grafana dashboards built from one _config (config.libsonnet).
+(import 'config.libsonnet') +
+(import 'rules/mesh.libsonnet') +
+(import 'alerts/reachability.libsonnet') +
+(import 'alerts/quality.libsonnet') +
+(import 'alerts/integrity.libsonnet') +
+(import 'alerts/daemon.libsonnet') +
+(import 'alerts/mesh-config.libsonnet') +
+(import 'alerts/ports.libsonnet') +
+(import 'dashboards/fabric.libsonnet') +
+(import 'dashboards/host.libsonnet')

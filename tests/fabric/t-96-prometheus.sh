@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The monitoring mixin, end to end, no mock: rdmad on four hosts probes
+# the three others (the mesh); a real Prometheus (Debian's package) on
+# host 1 scrapes all four rdmads every 2 s with the mixin's recording
+# rules and alerts loaded (rendered by monitoring/build from the same
+# sources as monitoring/generated, with windows and `for` durations
+# shortened so that the test fits in minutes: the override is below).
+#   1. Healthy: every recording rule has series, no alert is pending or
+#      firing for a whole window, and every query of every panel of the
+#      Grafana dashboards returns data.
+#   2. Host 4's cable is pulled: exactly RdmadHostUnreachable{peer=host 4}
+#      and RdmadDown{instance=host 4} fire (queried through Prometheus'
+#      HTTP API), nothing else; the pairs 1..3 -> 4 raise no pair alert.
+#   3. The cable is back: both resolve, and nothing fires for a window
+#      and a `for` afterwards (the outage's failed rounds still in the
+#      rate window must not raise a pair-loss alert).
+# What fired when is logged (the closing note's figures).
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require 4
+command -v prometheus >/dev/null ||
+	fab_fail "prometheus is missing: apt-get install prometheus (tests/testbed/install-deps)"
+
+# Short windows for the test, everything else the mixin's defaults: the
+# same override as the mixin's promtool tests of this scenario
+# (monitoring/tests/short/config.jsonnet).  The TCG guests are ~10-50x
+# slower than real hosts: no latency or bandwidth alert there.
+SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
+OVERRIDE=$(cat "$SHORT") || fab_fail "no $SHORT"
+# secs KEY: the duration KEY of the override in seconds.
+secs() {
+	jsonnet -e "(import '$SHORT').$1" | tr -d '"' |
+		awk '/s$/ { print $0 + 0; next } /m$/ { print $0 * 60; next } { exit 1 }'
+}
+WINDOW=$(secs windowShort) && FOR=$(secs forLong) ||
+	fab_fail "cannot read windowShort and forLong from $SHORT"
+
+"$RDMAD_SOURCE_DIR/monitoring/build" "$T/mixin" "$OVERRIDE" >"$T/build.log" 2>&1 ||
+	fab_fail "monitoring/build failed: $(tail -5 "$T/build.log")"
+for f in rdmad-rules.yaml rdmad-alerts.yaml; do
+	[ -s "$T/mixin/$f" ] || fab_fail "monitoring/build made no $f"
+done
+
+P=() ; INST=()
+for i in 1 2 3 4; do P[i]=$(fab_peer "$i"); INST[i]="$(fab_addr "$i"):9470"; done
+fab_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
+	"mesh.connect_timeout = 2s" "mesh.backoff_min = 500ms" "mesh.backoff_max = 3s" \
+	"mesh.bandwidth_every = 5s" "mesh.bandwidth_duration = 50ms" \
+	"mesh.bandwidth_share = 5%" \
+	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.98.0.0/24"
+sizes=2
+for i in 1 2 3 4; do
+	peers=()
+	for j in 1 2 3 4; do [ "$j" != "$i" ] && peers+=("${P[j]}"); done
+	fab_mesh_wait_up "$i" 60 "${peers[@]}"
+done
+fab_log "mesh up: 12 pairs verified"
+
+# Prometheus on host 1: config and rules written into its /tmp.
+prom_conf="global:
+  scrape_interval: 2s
+  scrape_timeout: 1s
+  evaluation_interval: 2s
+rule_files:
+  - /tmp/fabric-test/prom/rdmad-rules.yaml
+  - /tmp/fabric-test/prom/rdmad-alerts.yaml
+scrape_configs:
+  - job_name: rdmad
+    static_configs:
+      - targets: ['${INST[1]}', '${INST[2]}', '${INST[3]}', '${INST[4]}']"
+fab_sh 1 -t 60 "mkdir -p \$T/prom/data && cat >\$T/prom/prometheus.yml <<'EOF'
+$prom_conf
+EOF
+cat >\$T/prom/rdmad-rules.yaml <<'EOF'
+$(cat "$T/mixin/rdmad-rules.yaml")
+EOF
+cat >\$T/prom/rdmad-alerts.yaml <<'EOF'
+$(cat "$T/mixin/rdmad-alerts.yaml")
+EOF
+promtool check config \$T/prom/prometheus.yml >\$T/prom/check.log 2>&1 || { cat \$T/prom/check.log; exit 1; }
+setsid prometheus --config.file=\$T/prom/prometheus.yml --storage.tsdb.path=\$T/prom/data \
+	--web.listen-address=127.0.0.1:9090 --log.level=warn >\$T/prom/prometheus.log 2>&1 </dev/null &
+for k in \$(seq 300); do curl -sf http://127.0.0.1:9090/-/ready >/dev/null && exit 0; sleep 0.2; done
+cat \$T/prom/prometheus.log; exit 1" >"$T/prom-start.log" ||
+	fab_fail "Prometheus did not start on host 1: $(tail -20 "$T/prom-start.log")"
+t_prom=$(fab_now)
+fab_log "Prometheus up on host 1, scraping ${INST[*]}"
+
+# prom_query EXPR: the API's JSON answer to an instant query.
+prom_query() {
+	fab_sh 1 -t 30 "curl -sfG http://127.0.0.1:9090/api/v1/query --data-urlencode $(printf '%q' "query=$1")"
+}
+# prom_count EXPR: how many series the instant query returns.
+prom_count() {
+	prom_query "$1" | python3 -c 'import json,sys
+d = json.load(sys.stdin)
+assert d["status"] == "success", d
+print(len(d["data"]["result"]))' 2>/dev/null || echo "error"
+}
+# prom_counts FILE: for each line "LABEL<TAB>EXPR" of FILE, "N<TAB>LABEL"
+# with N the number of series EXPR returns ("error" if it fails): one
+# job on host 1 for them all.
+prom_counts() {
+	fab_sh 1 -t 180 "cat >\$T/prom/queries <<'QEOF'
+$(cat "$1")
+QEOF
+python3 - \$T/prom/queries <<'PYEOF'
+import json, sys, urllib.parse, urllib.request
+for line in open(sys.argv[1]).read().splitlines():
+    if not line:
+        continue
+    label, expr = line.split('\t', 1)
+    url = 'http://127.0.0.1:9090/api/v1/query?' + urllib.parse.urlencode({'query': expr})
+    try:
+        d = json.load(urllib.request.urlopen(url, timeout=20))
+        n = len(d['data']['result']) if d['status'] == 'success' else 'error'
+    except Exception:
+        n = 'error'
+    print('%s\t%s' % (n, label))
+PYEOF"
+}
+# alerts STATE: the alerts in STATE as sorted "NAME key" lines (key: the
+# peer or instance label they are about).
+alerts() {
+	prom_query "ALERTS{alertstate=\"$1\"}" | python3 -c 'import json,sys
+d = json.load(sys.stdin)
+out = []
+for r in d["data"]["result"]:
+    m = r["metric"]
+    key = m.get("peer") or m.get("instance") or ""
+    if m.get("source"):
+        key = m["source"] + "->" + key
+    out.append(m["alertname"] + " " + key)
+print("\n".join(sorted(out)))'
+}
+
+# Every target scraped.
+for ((k = 0; k < 60; k++)); do
+	[ "$(prom_count 'up{job="rdmad"} == 1')" = 4 ] && break
+	sleep 1
+done
+[ "$(prom_count 'up{job="rdmad"} == 1')" = 4 ] || fab_fail "Prometheus does not scrape all 4 rdmads: $(prom_query 'up')"
+
+# 1. Healthy, for a window and the longest `for`: nothing pending or firing.
+end=$(($(date +%s) + WINDOW + FOR + 6))
+while [ "$(date +%s)" -lt "$end" ]; do
+	a=$(alerts firing; alerts pending)
+	[ -z "$a" ] || fab_fail "healthy fabric, yet alerts: $a"
+	sleep 3
+done
+fab_log "healthy: no alert pending or firing for $((WINDOW + FOR + 6)) s"
+
+# Every recording rule has series: most of them now; those that select a
+# fault (a pair down for a while, ...) are checked again during the cut.
+records=$(python3 -c 'import sys, re
+for l in open(sys.argv[1]):
+    m = re.match(r"\s*-?\s*record:\s*\"?([^\s\"]+)", l)
+    if m: print(m.group(1))' "$T/mixin/rdmad-rules.yaml" | sort -u)
+[ -n "$records" ] || fab_fail "no recording rule in rdmad-rules.yaml"
+# records_missing: the recording rules that have no series now.
+records_missing() {
+	local r
+	for r in $records; do printf '%s\t%s\n' "$r" "$r"; done >"$T/records.txt"
+	prom_counts "$T/records.txt" >"$T/records.out" || fab_fail "cannot query the recording rules"
+	awk -F'\t' '$1 == "error" || $1 == 0 { print $2 }' "$T/records.out"
+}
+healthy_missing=$(records_missing)
+fab_log "recording rules: $(echo "$records" | wc -l), with series while healthy: $(($(echo "$records" | wc -l) - $(echo "$healthy_missing" | sed '/^$/d' | wc -l)))${healthy_missing:+ (none yet: ${healthy_missing//$'\n'/ })}"
+
+# Every dashboard panel's query returns data (Grafana's variables as a
+# dashboard with "All" selected would send them).
+python3 - "$T/mixin/dashboards" >"$T/queries.txt" <<'EOF' || fab_fail "cannot read the dashboards"
+import json, os, sys
+d = sys.argv[1]
+for f in sorted(os.listdir(d)):
+    if not f.endswith(".json"):
+        continue
+    dash = json.load(open(os.path.join(d, f)))
+    panels = []
+    for p in dash.get("panels", []):
+        panels.append(p)
+        panels.extend(p.get("panels", []))
+    for p in panels:
+        for t in p.get("targets", []):
+            e = t.get("expr")
+            if not e:
+                continue
+            for k, v in (("$__rate_interval", "30s"), ("$__interval", "10s"),
+                         ("$__range", "5m")):
+                e = e.replace(k, v)
+            for v in dash.get("templating", {}).get("list", []):
+                for form in ("${%s}" % v["name"], "$" + v["name"]):
+                    e = e.replace(form, ".*")
+            print("%s\t%s\t%s" % (f, p.get("title", "?"), " ".join(e.split())))
+EOF
+awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$T/queries.txt" >"$T/queries.in"
+prom_counts "$T/queries.in" >"$T/queries.out" || fab_fail "cannot run the dashboards' queries"
+bad=$(awk -F'\t' '$1 == "error" || $1 == 0 { print $2 }' "$T/queries.out")
+[ -z "$bad" ] || fab_fail "dashboard panels whose query returns no data: $bad (queries in $T/queries.txt)"
+nq=$(wc -l <"$T/queries.out")
+[ "$nq" -gt 0 ] || fab_fail "the dashboards have no query"
+fab_log "dashboards: $nq panel queries, each returned data"
+
+# 2. Host 4's cable is pulled.
+want="RdmadDown ${INST[4]}
+RdmadHostUnreachable ${P[4]}"
+fab_link 4 down
+t_cut=$(fab_now)
+for ((k = 0; k < 60; k++)); do
+	got=$(alerts firing)
+	[ "$got" = "$want" ] && break
+	case $got in
+	*RdmadDown*) [ -z "${t_down:-}" ] && t_down=$(fab_since "$t_cut") ;;
+	esac
+	# Anything firing that is not expected is a failure at once.
+	extra=$(comm -13 <(echo "$want") <(echo "$got") | sed '/^$/d')
+	[ -z "$extra" ] || fab_fail "unexpected alert firing after the cut: $extra"
+	sleep 2
+done
+[ "$got" = "$want" ] || fab_fail "after $(fab_since "$t_cut") s firing: '${got//$'\n'/, }', want '${want//$'\n'/, }'"
+fab_log "cable of host 4 pulled: firing after $(fab_since "$t_cut") s: ${got//$'\n'/, } (RdmadDown first seen firing after ${t_down:-?} s)"
+# They stay exactly these while the cable is out.
+for ((k = 0; k < 5; k++)); do
+	sleep 3
+	got=$(alerts firing)
+	[ "$got" = "$want" ] || fab_fail "while host 4 is cut, firing: '${got//$'\n'/, }'"
+done
+if [ -n "$healthy_missing" ]; then
+	records=$healthy_missing
+	still=$(records_missing)
+	[ -z "$still" ] || fab_fail "recording rules with no series, healthy or cut: ${still//$'\n'/ }"
+	fab_log "while cut, these have series too: ${healthy_missing//$'\n'/ }"
+fi
+pend=$(alerts pending)
+[ -z "$pend" ] || fab_log "pending while cut (not firing): ${pend//$'\n'/, }"
+
+# 3. The cable is back: both resolve, nothing else fires afterwards.
+fab_link 4 up
+t_heal=$(fab_now)
+for ((k = 0; k < 60; k++)); do
+	got=$(alerts firing)
+	[ -z "$got" ] && break
+	extra=$(comm -13 <(echo "$want") <(echo "$got") | sed '/^$/d')
+	[ -z "$extra" ] || fab_fail "unexpected alert firing after the heal: $extra"
+	sleep 2
+done
+[ -z "$got" ] || fab_fail "$(fab_since "$t_heal") s after the heal still firing: ${got//$'\n'/, }"
+fab_log "cable back: all resolved after $(fab_since "$t_heal") s"
+end=$(($(date +%s) + WINDOW + FOR + 6))
+while [ "$(date +%s)" -lt "$end" ]; do
+	got=$(alerts firing)
+	[ -z "$got" ] || fab_fail "after the heal, firing: ${got//$'\n'/, }"
+	sleep 3
+done
+fab_log "nothing fired in the $((WINDOW + FOR + 6)) s after the heal (the outage still in the rate windows)"
+fab_log "Prometheus ran $(fab_since "$t_prom") s; its log: $(fab_sh 1 'tail -3 $T/prom/prometheus.log')"
+fab_sh 1 'pkill -x prometheus' >/dev/null
