@@ -5,7 +5,7 @@
  *
  *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json] status
  *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--openmetrics] metrics
- *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json] mesh
+ *   rdmadctl [-c FILE] [-a ADDRESS:PORT] [-t SECONDS] [--json|--matrix] mesh
  *
  * Exit status: 0 ok, 64 usage, 69 rdmad unreachable or an HTTP error,
  * 78 configuration error (or the endpoint is off).  See rdmadctl(8).
@@ -60,6 +60,9 @@ static void usage(FILE *out)
 		"configuration's\n"
 		"  -t, --timeout SECONDS  give up after this long (default %d)\n"
 		"      --json         status, mesh: the JSON document\n"
+		"      --matrix       mesh: peers by sizes, the p99 of each "
+		"(the heatmap's\n"
+		"                     matrix as text)\n"
 		"      --openmetrics  metrics: OpenMetrics text instead of "
 		"Prometheus text\n"
 		"  -h, --help         this text\n"
@@ -201,20 +204,21 @@ static int endpoint_from_config(const char *path, int explicit,
 
 int main(int argc, char **argv)
 {
-	enum { OPT_JSON = 256, OPT_OPENMETRICS };
+	enum { OPT_JSON = 256, OPT_OPENMETRICS, OPT_MATRIX };
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "address", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "openmetrics", no_argument, NULL, OPT_OPENMETRICS },
+		{ "matrix", no_argument, NULL, OPT_MATRIX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = RDMAD_CONFIG_PATH, *address = NULL, *cmd;
 	unsigned int timeout_s = CTL_DEFAULT_TIMEOUT_S;
-	int json = 0, om = 0, explicit = 0, opt, ret;
+	int json = 0, om = 0, matrix = 0, explicit = 0, opt, ret;
 	struct addr_endpoint a;
 
 	while ((opt = getopt_long(argc, argv, "c:a:t:hV", opts, NULL)) != -1) {
@@ -240,6 +244,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_OPENMETRICS:
 			om = 1;
+			break;
+		case OPT_MATRIX:
+			matrix = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -273,6 +280,11 @@ int main(int argc, char **argv)
 			json ? "status or mesh" : "metrics", json ? "s" : "");
 		return EX_USAGE;
 	}
+	if (matrix && (json || strcmp(cmd, "mesh"))) {
+		fprintf(stderr, "rdmadctl: --matrix goes with the mesh command, "
+			"without --json\n");
+		return EX_USAGE;
+	}
 	if (address) {
 		if (addr_parse(address, RDMAD_HTTP_PORT, &a)) {
 			fprintf(stderr, "rdmadctl: -a '%s' is not "
@@ -288,6 +300,9 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "metrics"))
 		return fetch(&a, "/metrics", om ? RDMAD_CTYPE_OPENMETRICS :
 			     RDMAD_CTYPE_PROMETHEUS, timeout_s);
+	if (!strcmp(cmd, "mesh") && matrix)
+		return fetch(&a, "/peers?format=matrix", "text/plain",
+			     timeout_s);
 	if (!strcmp(cmd, "mesh"))
 		return fetch(&a, json ? "/peers" : "/peers?format=text",
 			     json ? "application/json" : "text/plain",

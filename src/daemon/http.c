@@ -10,9 +10,12 @@
  *   GET /status?format=text   the same for people (rdmadctl status)
  *   GET /peers                the mesh agent's peers, JSON (status.c)
  *   GET /peers?format=text    the same for people (rdmadctl mesh)
+ *   GET /peers?format=matrix  peers by sizes (rdmadctl mesh --matrix)
+ *   GET /mesh[?refresh=S]     the mesh as a heatmap, HTML (mesh_page.c)
  *   GET /probe?target=HOST:PORT[&module=NAME]
  *                             one RDMA probe of the target, answered when
- *                             it is over (blackbox.h), Prometheus text
+ *                             it is over (blackbox.h, http_probe.c),
+ *                             Prometheus text
  *
  * Requests are answered at once from the loop: rendering walks the live
  * connections and the counters, a few kilobytes, no I/O but the reply;
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -38,7 +42,10 @@
 #include "addr.h"
 #include "proto.h"
 #include "http.h"
+#include "http_probe.h"
+#include "http_reply.h"
 #include "log.h"
+#include "mesh_page.h"
 #include "mesh_stats.h"
 #include "metrics.h"
 #include "status.h"
@@ -62,64 +69,6 @@ struct http {
 	int prepared;
 };
 
-static void reply_text(struct evhttp_request *req, int code,
-		       const char *reason, const char *text)
-{
-	struct evbuffer *b = evbuffer_new();
-
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-			  "Content-Type", "text/plain; charset=utf-8");
-	if (b)
-		evbuffer_add_printf(b, "%s\n", text);
-	evhttp_send_reply(req, code, reason, b);
-	if (b)
-		evbuffer_free(b);
-}
-
-static void free_ref(const void *data, size_t len, void *arg)
-{
-	free((void *)data);
-}
-
-/* Render with FN into memory, then send it as CTYPE. */
-static void reply_render(struct evhttp_request *req, const char *ctype,
-			 int (*fn)(FILE *, const void *, int),
-			 const void *v, int arg)
-{
-	struct evbuffer *b;
-	char *mem = NULL;
-	size_t len = 0;
-	FILE *f;
-	int ret;
-
-	f = open_memstream(&mem, &len);
-	if (!f) {
-		reply_text(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	ret = fn(f, v, arg);
-	if (fclose(f) || ret) {
-		free(mem);
-		reply_text(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	/* The reply goes out later: the buffer owns MEM from here. */
-	b = evbuffer_new();
-	if (!b || evbuffer_add_reference(b, mem, len, free_ref, NULL)) {
-		if (b)
-			evbuffer_free(b);
-		free(mem);
-		reply_text(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-			  "Content-Type", ctype);
-	evhttp_add_header(evhttp_request_get_output_headers(req),
-			  "Cache-Control", "no-store");
-	evhttp_send_reply(req, 200, "OK", b);
-	evbuffer_free(b);
-}
-
 static int render_metrics(FILE *f, const void *v, int fmt)
 {
 	return metrics_render(f, v, (enum metrics_format)fmt);
@@ -130,17 +79,45 @@ static int render_status(FILE *f, const void *v, int text)
 	return text ? status_render_text(f, v) : status_render_json(f, v);
 }
 
-static int render_probe(FILE *f, const void *r, int unused)
-{
-	return blackbox_render(f, r);
-}
-
 static int render_peers(FILE *f, const void *arg, int text)
 {
 	const struct stats_view *v = arg;
 
+	if (text == 2)
+		return mesh_page_render_matrix(f, v->mesh);
 	return text ? status_render_mesh_text(f, v->mesh) :
 		      status_render_mesh_json(f, v->mesh);
+}
+
+static int render_mesh_page(FILE *f, const void *arg, int refresh)
+{
+	const struct stats_view *v = arg;
+	struct mesh_page_opts o = { "", time(NULL), (unsigned int)refresh };
+	char host[256] = "";
+
+	if (!gethostname(host, sizeof(host) - 1))
+		o.host = host;
+	return mesh_page_render(f, v->mesh, &o);
+}
+
+/* ?refresh=S of GET /mesh (0..3600, MESH_PAGE_REFRESH_DEFAULT if not
+ * given); other keys are refused. */
+static int mesh_query(const char *query, unsigned int *refresh)
+{
+	struct evkeyvalq q;
+	struct evkeyval *kv;
+	int ret = 0;
+
+	*refresh = MESH_PAGE_REFRESH_DEFAULT;
+	TAILQ_INIT(&q);
+	if (query && evhttp_parse_query_str(query, &q))
+		return -EINVAL;
+	TAILQ_FOREACH(kv, &q, next)
+		if (strcmp(kv->key, "refresh") ||
+		    mesh_page_refresh_parse(kv->value, refresh))
+			ret = -EINVAL;
+	evhttp_clear_headers(&q);
+	return ret;
 }
 
 /* The mesh agent's view into MV (off when the owner has none). */
@@ -152,8 +129,9 @@ static const struct mesh_view *http_mesh(struct http *h, struct mesh_view *mv)
 	return mv;
 }
 
-/* "format=text" in the query; other keys and values are refused. */
-static int status_wants_text(const char *query, int *text)
+/* "format=text" in the query (1; MATRIX: "format=matrix" too, 2);
+ * other keys and values are refused. */
+static int status_wants_text(const char *query, int *text, int matrix)
 {
 	struct evkeyvalq q;
 	struct evkeyval *kv;
@@ -170,171 +148,13 @@ static int status_wants_text(const char *query, int *text)
 			ret = -EINVAL;
 		else if (!strcmp(kv->value, "text"))
 			*text = 1;
+		else if (matrix && !strcmp(kv->value, "matrix"))
+			*text = 2;
 		else if (strcmp(kv->value, "json"))
 			ret = -EINVAL;
 	}
 	evhttp_clear_headers(&q);
 	return ret;
-}
-
-/* ---- GET /probe: answered when the probe is over ---------------- */
-
-struct http_probe {
-	struct http *h;
-	struct evhttp_request *req;
-	struct evhttp_connection *ec;
-	struct blackbox_probe *bp;
-	struct event *watch;	/* the client's socket, for its close */
-};
-
-static void http_probe_end(struct http_probe *hp)
-{
-	evhttp_connection_set_closecb(hp->ec, NULL, NULL);
-	if (hp->watch)
-		event_free(hp->watch);
-	hp->watch = NULL;
-}
-
-static void http_probe_done(void *arg, const struct blackbox_result *r)
-{
-	struct http_probe *hp = arg;
-
-	http_probe_end(hp);
-	reply_render(hp->req, "text/plain; version=0.0.4; charset=utf-8",
-		     render_probe, r, 0);
-	free(hp);
-}
-
-/* The client went away first: the probe is aborted, nobody answered. */
-static void http_probe_closed(struct evhttp_connection *ec, void *arg)
-{
-	struct http_probe *hp = arg;
-
-	if (hp->watch)
-		event_free(hp->watch);
-	hp->h->ops->probe_cancel(hp->h->arg, hp->bp);
-	free(hp);
-}
-
-/*
- * evhttp reads nothing while a request waits for its reply, so it does
- * not see the client leave: we peek at the socket.  At its end of file
- * the probe is aborted and a reply goes out to no one, which has evhttp
- * free the connection.  Bytes from the client (pipelined requests): we
- * stop watching.
- */
-static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct http_probe *hp = arg;
-	char c;
-	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n > 0) {
-		event_free(hp->watch);
-		hp->watch = NULL;
-		return;
-	}
-	http_probe_end(hp);
-	hp->h->ops->probe_cancel(hp->h->arg, hp->bp);
-	reply_text(hp->req, 503, "Service Unavailable", "the client left");
-	free(hp);
-}
-
-/* target= (numeric HOST[:PORT]) and module= (optional); 400 text. */
-static int probe_query(struct http *h, const char *query,
-		       struct addr_endpoint *dst,
-		       const struct config_module **m, char *err,
-		       size_t errlen)
-{
-	const char *target = NULL, *module = NULL;
-	struct evkeyvalq q;
-	struct evkeyval *kv;
-	int ret = 0;
-
-	TAILQ_INIT(&q);
-	if (query && evhttp_parse_query_str(query, &q)) {
-		snprintf(err, errlen, "bad query: want "
-			 "target=HOST:PORT[&module=NAME]");
-		return -EINVAL;
-	}
-	TAILQ_FOREACH(kv, &q, next) {
-		if (!strcmp(kv->key, "target") && !target)
-			target = kv->value;
-		else if (!strcmp(kv->key, "module") && !module)
-			module = kv->value;
-		else {
-			snprintf(err, errlen, "bad query: the parameters are "
-				 "target=HOST:PORT and module=NAME, once each");
-			ret = -EINVAL;
-		}
-	}
-	if (!ret && (!target || addr_parse(target, PROTO_DEFAULT_PORT, dst))) {
-		snprintf(err, errlen, "target: want HOST:PORT, a numeric "
-			 "address (names are not resolved), port %u if left "
-			 "out", PROTO_DEFAULT_PORT);
-		ret = -EINVAL;
-	}
-	if (!ret) {
-		*m = config_module_find(h->cfg, module);
-		if (!*m) {
-			snprintf(err, errlen, "unknown module '%.31s'", module);
-			ret = -EINVAL;
-		}
-	}
-	evhttp_clear_headers(&q);
-	return ret;
-}
-
-static void probe_request(struct http *h, struct evhttp_request *req,
-			  const struct evhttp_uri *uri)
-{
-	const struct config_module *m = NULL;
-	struct addr_endpoint dst;
-	struct http_probe *hp;
-	evutil_socket_t fd;
-	char err[160];
-	int ret;
-
-	if (!h->ops->probe) {
-		reply_text(req, 404, "Not Found", "not found: this rdmad does "
-			   "not run probes");
-		return;
-	}
-	if (probe_query(h, evhttp_uri_get_query(uri), &dst, &m, err,
-			sizeof(err))) {
-		reply_text(req, 400, "Bad Request", err);
-		return;
-	}
-	hp = calloc(1, sizeof(*hp));
-	if (!hp) {
-		reply_text(req, 500, "Internal Server Error", "out of memory");
-		return;
-	}
-	hp->h = h;
-	hp->req = req;
-	hp->ec = evhttp_request_get_connection(req);
-	ret = h->ops->probe(h->arg, &dst.addr, m, http_probe_done, hp,
-			    &hp->bp);
-	if (ret) {
-		free(hp);
-		if (ret == -EBUSY)
-			reply_text(req, 503, "Service Unavailable", "busy: "
-				   "16 probes are running; try again");
-		else
-			reply_text(req, 500, "Internal Server Error",
-				   "cannot start the probe");
-		return;
-	}
-	evhttp_connection_set_closecb(hp->ec, http_probe_closed, hp);
-	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(hp->ec));
-	hp->watch = event_new(h->base, fd, EV_READ | EV_PERSIST,
-			      http_probe_watch_cb, hp);
-	if (hp->watch && event_add(hp->watch, NULL)) {
-		event_free(hp->watch);
-		hp->watch = NULL;
-	}
 }
 
 static void request_cb(struct evhttp_request *req, void *arg)
@@ -357,7 +177,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		addr_split(sa, peer, sizeof(peer), &port);
 		log_notice("http: request from %s refused: not in [http] "
 			   "allow", peer);
-		reply_text(req, 403, "Forbidden", "forbidden: your address is "
+		http_reply_text(req, 403, "Forbidden", "forbidden: your address is "
 			   "not in rdmad's [http] allow list");
 		return;
 	}
@@ -365,7 +185,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 				  "Allow", "GET, HEAD");
-		reply_text(req, 405, "Method Not Allowed", "method not "
+		http_reply_text(req, 405, "Method Not Allowed", "method not "
 			   "allowed: rdmad answers GET and HEAD only");
 		return;
 	}
@@ -379,29 +199,45 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		memset(&v, 0, sizeof(v));
 		h->ops->view(h->arg, &v, ls, NULL, 0);
 		v.mesh = http_mesh(h, &mv);
-		reply_render(req, metrics_content_type(fmt), render_metrics,
+		http_reply_render(req, metrics_content_type(fmt), render_metrics,
 			     &v, (int)fmt);
 		return;
 	}
 	if (!strcmp(path, "/peers")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
-			reply_text(req, 400, "Bad Request", "bad query: the "
-				   "only parameter is format=json|text");
+		if (status_wants_text(evhttp_uri_get_query(uri), &text, 1)) {
+			http_reply_text(req, 400, "Bad Request", "bad query: the "
+				   "only parameter is format=json|text|matrix");
 			return;
 		}
 		memset(&v, 0, sizeof(v));
 		v.mesh = http_mesh(h, &mv);
-		reply_render(req, text ? "text/plain; charset=utf-8" :
+		http_reply_render(req, text ? "text/plain; charset=utf-8" :
 			     "application/json", render_peers, &v, text);
 		return;
 	}
+	if (!strcmp(path, "/mesh")) {
+		unsigned int refresh;
+
+		if (mesh_query(evhttp_uri_get_query(uri), &refresh)) {
+			http_reply_text(req, 400, "Bad Request", "bad query: the "
+				   "only parameter is refresh=SECONDS, 0 (no "
+				   "reload) or 1..3600");
+			return;
+		}
+		memset(&v, 0, sizeof(v));
+		v.mesh = http_mesh(h, &mv);
+		http_reply_render(req, "text/html; charset=utf-8", render_mesh_page,
+			     &v, (int)refresh);
+		return;
+	}
 	if (!strcmp(path, "/probe")) {
-		probe_request(h, req, uri);
+		http_probe_request(h->base, h->cfg, h->ops->probe,
+				   h->ops->probe_cancel, h->arg, req, uri);
 		return;
 	}
 	if (!strcmp(path, "/status")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text)) {
-			reply_text(req, 400, "Bad Request", "bad query: the "
+		if (status_wants_text(evhttp_uri_get_query(uri), &text, 0)) {
+			http_reply_text(req, 400, "Bad Request", "bad query: the "
 				   "only parameter is format=json|text");
 			return;
 		}
@@ -411,19 +247,19 @@ static void request_cb(struct evhttp_request *req, void *arg)
 			n = HTTP_MAX_CONNS_SHOWN;
 		conns = calloc(n + 1, sizeof(*conns));
 		if (!conns) {
-			reply_text(req, 500, "Internal Server Error",
+			http_reply_text(req, 500, "Internal Server Error",
 				   "out of memory");
 			return;
 		}
 		memset(&v, 0, sizeof(v));
 		h->ops->view(h->arg, &v, ls, conns, n);
-		reply_render(req, text ? "text/plain; charset=utf-8" :
+		http_reply_render(req, text ? "text/plain; charset=utf-8" :
 			     "application/json", render_status, &v, text);
 		free(conns);
 		return;
 	}
-	reply_text(req, 404, "Not Found", "not found: rdmad serves /metrics, "
-		   "/status, /peers and /probe");
+	http_reply_text(req, 404, "Not Found", "not found: rdmad serves /metrics, "
+		   "/status, /peers, /mesh and /probe");
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -490,7 +326,7 @@ int http_start(struct http **out, struct event_base *base,
 	}
 	h->addr = cfg->http_listen;
 	log_info("status and metrics on http://%s/ (/status, /metrics, "
-		 "/peers)",
+		 "/peers, /mesh)",
 		 h->addr.text);
 	return 0;
 }

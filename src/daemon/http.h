@@ -12,6 +12,7 @@
 
 #include "blackbox.h"
 #include "config.h"
+#include "http_probe.h"
 #include "stats.h"
 
 struct http;
@@ -30,11 +31,9 @@ struct http_ops {
 	void (*mesh_view)(void *arg, struct mesh_view *v);
 	/* GET /probe: probe DST with module M (blackbox_start's contract:
 	 * 0, -EBUSY, -ENOMEM); NULL: /probe is not served. */
-	int (*probe)(void *arg, const struct sockaddr_storage *dst,
-		     const struct config_module *m, blackbox_done_fn done,
-		     void *darg, struct blackbox_probe **out);
+	http_probe_start_fn *probe;
 	/* The asker of probe P went away (blackbox_cancel). */
-	void (*probe_cancel)(void *arg, struct blackbox_probe *p);
+	http_probe_cancel_fn *probe_cancel;
 };
 
 /*

@@ -5,7 +5,11 @@
  * The window keeps the latency of the last MESH_WINDOW rounds (a failed
  * round is a 0, a good one at least 1 ns), so p50, p99 and loss describe
  * the last two minutes at one round a second, whatever happened before.
+ * Each size slot has a smaller window of its own (the heatmap's cells),
+ * latency in microseconds: a failed connect has no size and is not in
+ * any of them.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mesh_stats.h"
@@ -38,6 +42,25 @@ void mesh_hist_add(struct mesh_hist *h, uint64_t ns)
 	h->sum_ns += ns;
 }
 
+static void mesh_stats_sw_add(struct mesh_size_window *w, enum mesh_result r,
+			      uint64_t rtt_ns)
+{
+	uint64_t us = rtt_ns / US;
+
+	if (r == MESH_RES_MISMATCH)
+		us = MESH_SW_MISMATCH;
+	else if (r != MESH_RES_OK)
+		us = 0;
+	else if (!us)
+		us = 1;
+	else if (us >= MESH_SW_MISMATCH)
+		us = MESH_SW_MISMATCH - 1;
+	w->us[w->pos] = (uint32_t)us;
+	w->pos = (uint8_t)((w->pos + 1) % MESH_SIZE_WINDOW);
+	if (w->n < MESH_SIZE_WINDOW)
+		w->n++;
+}
+
 void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
 		      uint32_t bad_offset, uint64_t now)
@@ -51,6 +74,7 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		s->size_rounds[size_slot]++;
 		if (!ok)
 			s->size_failed[size_slot]++;
+		mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns);
 	}
 	if (ok)
 		mesh_hist_add(&s->rtt, rtt_ns);
@@ -124,6 +148,7 @@ void mesh_stats_sizes_reset(struct mesh_path_stats *s)
 {
 	memset(s->size_rounds, 0, sizeof(s->size_rounds));
 	memset(s->size_failed, 0, sizeof(s->size_failed));
+	memset(s->sw, 0, sizeof(s->sw));
 }
 
 void mesh_stats_window(const struct mesh_path_stats *s,
@@ -154,6 +179,46 @@ unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
 	for (i = 0; i < p->n_paths; i++)
 		n += p->path[i].reach == MESH_REACH_UP;
 	return n;
+}
+
+static int mesh_stats_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
+			 struct mesh_window_sum *w)
+{
+	uint32_t good[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX *
+		      MESH_SIZE_WINDOW];
+	unsigned int i, k, j, n = 0, lo = slot, hi = slot + 1;
+
+	memset(w, 0, sizeof(*w));
+	if (slot >= CONFIG_MESH_SIZES_MAX) {
+		lo = 0;
+		hi = CONFIG_MESH_SIZES_MAX;
+	}
+	for (i = 0; i < p->n_paths && i < CONFIG_MESH_PATHS_MAX; i++)
+		for (k = lo; k < hi; k++) {
+			const struct mesh_size_window *sw = &p->path[i].st->sw[k];
+
+			w->n += sw->n;
+			for (j = 0; j < sw->n; j++) {
+				if (sw->us[j] == MESH_SW_MISMATCH)
+					w->mismatched++;
+				if (!sw->us[j] || sw->us[j] == MESH_SW_MISMATCH)
+					w->failed++;
+				else
+					good[n++] = sw->us[j];
+			}
+		}
+	if (!n)
+		return;
+	qsort(good, n, sizeof(good[0]), mesh_stats_cmp_u32);
+	w->p50_ns = good[(50 * n + 99) / 100 - 1] * US;
+	w->p99_ns = good[(99 * n + 99) / 100 - 1] * US;
 }
 
 enum mesh_result mesh_result_of(enum rdma_client_fail f)

@@ -2,8 +2,8 @@
 /*
  * mesh_stats.h - what rdmad's mesh agent saw of each peer, path by path:
  * rounds by result class, failures by size, a latency histogram of the
- * good rounds, a window of recent rounds (p50, p99, loss), the last
- * bandwidth sample.  Pure (no I/O, no clock: times are arguments).
+ * good rounds, a window of recent rounds (p50, p99, loss), a smaller one
+ * per size (the heatmap of GET /mesh), the last bandwidth sample.  Pure (no I/O, no clock: times are arguments).
  *
  * The agent (mesh_agent.c) feeds one struct mesh_path_stats per path;
  * the renderers (metrics.c: GET /metrics; status.c: GET /peers and
@@ -48,10 +48,23 @@ extern const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS];
 /* Recent rounds kept for the live table's p50, p99 and loss. */
 #define MESH_WINDOW	128
 
+/*
+ * Recent rounds of one size slot: latency in us (at least 1), 0 for a
+ * failed round, MESH_SW_MISMATCH for a mismatch (failed too).  8 slots
+ * of these are 1,056 bytes per path.
+ */
+#define MESH_SIZE_WINDOW	32
+#define MESH_SW_MISMATCH	UINT32_MAX
+struct mesh_size_window {
+	uint32_t us[MESH_SIZE_WINDOW];
+	uint8_t n, pos;
+};
+
 struct mesh_path_stats {
 	uint64_t rounds[MESH_RES_N];
 	uint64_t size_rounds[CONFIG_MESH_SIZES_MAX];	/* by size slot */
 	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
+	struct mesh_size_window sw[CONFIG_MESH_SIZES_MAX];
 	struct mesh_hist rtt;
 	uint64_t connects;		/* sessions established */
 	uint64_t downs;			/* up -> down */
@@ -71,6 +84,7 @@ struct mesh_path_stats {
 struct mesh_window_sum {
 	unsigned int n;			/* rounds in the window */
 	unsigned int failed;
+	unsigned int mismatched;	/* of the failed (per-size windows) */
 	uint64_t p50_ns, p99_ns;	/* of the good ones; 0: none */
 };
 
@@ -83,7 +97,8 @@ void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
-/* The sizes changed (a reload): their per-size counts start again. */
+/* The sizes changed (a reload): their per-size counts and windows
+ * start again. */
 void mesh_stats_sizes_reset(struct mesh_path_stats *s);
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w);
@@ -112,6 +127,13 @@ struct mesh_view_peer {
 
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
+/*
+ * The recent rounds of size slot SLOT on all of P's paths together
+ * (SLOT >= CONFIG_MESH_SIZES_MAX: of every size): n, failed, mismatched,
+ * p50 and p99 at the window's resolution (1 us).
+ */
+void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
+			 struct mesh_window_sum *w);
 
 /* Targets entries recognised as this rdmad itself, kept for the view. */
 #define MESH_SELF_MAX	4

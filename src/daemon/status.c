@@ -342,7 +342,7 @@ static void fmt_ms(char *buf, size_t len, uint64_t ns)
 }
 
 /* Bytes per second as bits per second, the way links are rated. */
-static void fmt_rate(char *buf, size_t len, uint64_t bytes_per_s)
+void status_fmt_rate(char *buf, size_t len, uint64_t bytes_per_s)
 {
 	double bits = (double)bytes_per_s * 8;
 
@@ -393,7 +393,7 @@ static void text_mesh_path(FILE *f, int w, const char *peer, unsigned int i,
 	else
 		snprintf(loss, sizeof(loss), "-");
 	if (st->bw_samples)
-		fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s);
+		status_fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s);
 	else
 		snprintf(bw, sizeof(bw), "-");
 	fprintf(f, "%-*s  %4u  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"

@@ -9,6 +9,8 @@
 #ifndef RDMAD_STATUS_H
 #define RDMAD_STATUS_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "stats.h"
@@ -24,5 +26,8 @@ int status_render_text(FILE *f, const struct stats_view *v);
 struct mesh_view;
 int status_render_mesh_json(FILE *f, const struct mesh_view *m);
 int status_render_mesh_text(FILE *f, const struct mesh_view *m);
+/* "9.87 Gbit/s": bytes per second as bits, the way links are rated
+ * (also GET /mesh's table). */
+void status_fmt_rate(char *buf, size_t len, uint64_t bytes_per_s);
 
 #endif /* RDMAD_STATUS_H */

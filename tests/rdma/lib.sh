@@ -116,6 +116,16 @@ rdmad_conf() {
 	} >"$T/rdmad.ini"
 }
 
+# rdmad_serve PORT [DRAIN]: a serving rdmad on PORT (no HTTP, drain_timeout
+# DRAIN, default 30s), config $T/sPORT.ini, log $T/sPORT.log; its pid in
+# SPID[PORT] (declare -A SPID first).
+rdmad_serve() {
+	printf '[server]\nlisten = %s:%s\ndrain_timeout = %s\n[http]\nlisten = off\n' \
+		"$RDMAD_SRV_ADDR" "$1" "${2:-30s}" >"$T/s$1.ini"
+	rdmad_start "$T/s$1.ini" "$T/s$1.log"
+	SPID[$1]=$RDMAD_PID
+}
+
 # rdmad_start [CONF [LOG]]: start rdmad as the server host, wait until it
 # listens on the port of its config; sets RDMAD_PID and RDMAD_CONF.
 rdmad_start() {

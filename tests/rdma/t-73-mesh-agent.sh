@@ -22,14 +22,9 @@ source "$(dirname "$0")/lib.sh"
 RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 A=$RDMAD_SRV_ADDR
 http=127.0.0.1:9473
-serve() { # serve PORT: a serving rdmad, its pid in SPID[PORT]
-	printf '[server]\nlisten = %s:%s\ndrain_timeout = 30s\n[http]\nlisten = off\n' "$A" "$1" >"$T/s$1.ini"
-	rdmad_start "$T/s$1.ini" "$T/s$1.log"
-	SPID[$1]=$RDMAD_PID
-}
 declare -A SPID
-serve 7732
-serve 7733
+rdmad_serve 7732
+rdmad_serve 7733
 base7734=""
 printf '%s\n' "$A:7731" "$A:7732" "$A:7733" "$A:7739 # nobody" >"$T/peers"
 rdmad_conf 7731 "mesh.targets = $T/peers" "mesh.interval = 200ms" \
@@ -101,7 +96,7 @@ log "rdmadctl mesh:"$'\n'"$RDMADCTL_OUT"
 [ "$(grep -c "$A:773[23] .* up " <<<"$RDMADCTL_OUT")" = 4 ] || fail "rdmadctl mesh does not show 4 paths up"
 
 # 3. reload: 7733 out, 7734 in
-serve 7734
+rdmad_serve 7734
 base7734=$(rdma_res_counts "${SPID[7734]}")
 c32=$(metric "$T/m2.prom" rdmad_mesh_connects_total "peer=\"$A:7732\"")
 [ "$c32" = 2 ] || fail "7732 connected $c32 times before the reload, want 2 (one per path)"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mesh-fixture.h - one mesh view for the renderers' unit tests
- * (test-metrics, test-status): mesh_fixture_make() fills mview.
+ * (test-metrics, test-status, test-mesh-page): mesh_fixture_make() fills
+ * mview.
  */
 #ifndef RDMAD_MESH_FIXTURE_H
 #define RDMAD_MESH_FIXTURE_H
@@ -14,6 +15,22 @@ static struct mesh_path_stats mst[5];
 static struct mesh_view_peer mpeers[3];
 static const uint32_t msizes[3] = { 64, 1100, 65536 };
 static struct mesh_view mview;
+
+/* mview: on, /etc/rdmad/peers, a round a second, SIZES and PEERS. */
+static inline void mesh_fixture_view(const uint32_t *sizes,
+				     unsigned int n_sizes,
+				     const struct mesh_view_peer *peers,
+				     unsigned int n_peers)
+{
+	memset(&mview, 0, sizeof(mview));
+	mview.on = true;
+	mview.targets = "/etc/rdmad/peers";
+	mview.interval_ms = 1000;
+	mview.sizes = sizes;
+	mview.n_sizes = n_sizes;
+	mview.peers = peers;
+	mview.n_peers = n_peers;
+}
 
 /*
  * Three peers: A two paths (0 up, 1 down), two bandwidth samples on
@@ -64,14 +81,7 @@ static inline void mesh_fixture_make(void)
 	mpeers[2].n_paths = 1;
 	mpeers[2].path[0] = (struct mesh_view_path){ MESH_ST_ROUND,
 		MESH_REACH_UP, &mst[4], "" };
-	memset(&mview, 0, sizeof(mview));
-	mview.on = true;
-	mview.targets = "/etc/rdmad/peers";
-	mview.interval_ms = 1000;
-	mview.sizes = msizes;
-	mview.n_sizes = 3;
-	mview.peers = mpeers;
-	mview.n_peers = 3;
+	mesh_fixture_view(msizes, 3, mpeers, 3);
 	mview.bw_samples = 2;
 	mview.bw_ns = 2000000000ull;
 	mview.reloads = 4;

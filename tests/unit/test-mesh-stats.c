@@ -2,8 +2,9 @@
 /*
  * test-mesh-stats.c - mesh_stats.c: counts by result and size, the
  * histogram's bounds, the window's p50/p99 (nearest rank) and loss as it
- * rolls over, bandwidth samples, and the failure class of each
- * rdma_client failure.
+ * rolls over, the per-size windows of the heatmap (by slot, over paths,
+ * mismatches, reset on a sizes change), bandwidth samples, and the
+ * failure class of each rdma_client failure.
  */
 #include <stdint.h>
 #include <string.h>
@@ -129,6 +130,76 @@ static void test_window(void)
 	       "window: two rounds: p50 the lower, p99 the higher");
 }
 
+static void test_size_window(void)
+{
+	struct mesh_path_stats s, t;
+	struct mesh_view_peer p = { .name = "h:1", .n_paths = 1 };
+	struct mesh_window_sum w;
+	unsigned int i;
+
+	tap_ok(sizeof(s.sw) <= 1100, "size windows: %zu bytes a path",
+	       sizeof(s.sw));
+	mesh_stats_init(&s);
+	mesh_stats_init(&t);
+	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
+					     "" };
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(!w.n && !w.failed && !w.mismatched && !w.p99_ns,
+	       "size windows: empty at first");
+	/* slot 0: 1..40 us (and 999 ns: whole us); slot 1: 2 timeouts, a mismatch, 5 ms */
+	for (i = 0; i < 40; i++)
+		mesh_stats_round(&s, 0, 64, MESH_RES_OK,
+				 (i + 1) * US + 999, 0, i);
+	mesh_stats_round(&s, 1, 65536, MESH_RES_TIMEOUT, 0, 0, 50);
+	mesh_stats_round(&s, 1, 65536, MESH_RES_MISMATCH, 0, 8, 51);
+	mesh_stats_round(&s, 1, 65536, MESH_RES_TIMEOUT, 0, 0, 52);
+	mesh_stats_round(&s, 1, 65536, MESH_RES_OK, 5 * MS, 0, 53);
+	/* a failed connect has no size: in no size window */
+	mesh_stats_round(&s, CONFIG_MESH_SIZES_MAX, 0, MESH_RES_UNREACHABLE,
+			 0, 0, 54);
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == MESH_SIZE_WINDOW && !w.failed &&
+	       w.p50_ns == 24 * US && w.p99_ns == 40 * US,
+	       "size windows: the last %u rounds of slot 0 (9..40 us): p50 "
+	       "24us, p99 40us, in whole us (got %llu, %llu)",
+	       MESH_SIZE_WINDOW, (unsigned long long)w.p50_ns,
+	       (unsigned long long)w.p99_ns);
+	mesh_stats_size_sum(&p, 1, &w);
+	tap_ok(w.n == 4 && w.failed == 3 && w.mismatched == 1 &&
+	       w.p50_ns == 5 * MS && w.p99_ns == 5 * MS,
+	       "size windows: slot 1: 4 rounds, 3 failed, 1 mismatch, 5 ms");
+	mesh_stats_size_sum(&p, 2, &w);
+	tap_ok(!w.n, "size windows: slot 2 saw nothing");
+	mesh_stats_size_sum(&p, CONFIG_MESH_SIZES_MAX, &w);
+	tap_ok(w.n == 36 && w.failed == 3 && w.mismatched == 1 &&
+	       w.p99_ns == 5 * MS, "size windows: all sizes together");
+	/* a second path: its rounds join the peer's cells */
+	mesh_stats_round(&t, 1, 65536, MESH_RES_OK, 7 * MS, 0, 60);
+	mesh_stats_round(&t, 1, 65536, MESH_RES_MISMATCH, 0, 0, 61);
+	p.path[1] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_DOWN,
+					     &t, "" };
+	p.n_paths = 2;
+	mesh_stats_size_sum(&p, 1, &w);
+	tap_ok(w.n == 6 && w.failed == 4 && w.mismatched == 2 &&
+	       w.p50_ns == 5 * MS && w.p99_ns == 7 * MS,
+	       "size windows: a peer's paths together");
+	/* 0 ns good is 1 us, not a failure; an hour fits */
+	mesh_stats_init(&t);
+	mesh_stats_round(&t, 3, 8, MESH_RES_OK, 0, 0, 1);
+	mesh_stats_round(&t, 3, 8, MESH_RES_OK, 3600 * S, 0, 2);
+	p.n_paths = 1;
+	p.path[0].st = &t;
+	mesh_stats_size_sum(&p, 3, &w);
+	tap_ok(w.n == 2 && !w.failed && w.p50_ns == 1 * US &&
+	       w.p99_ns == 3600 * S, "size windows: 0 ns is 1 us, an hour "
+	       "fits");
+	mesh_stats_sizes_reset(&s);
+	p.path[0].st = &s;
+	mesh_stats_size_sum(&p, CONFIG_MESH_SIZES_MAX, &w);
+	tap_ok(!w.n && s.w_n == 45, "size windows: a sizes change empties "
+	       "them (the all-sizes window stays)");
+}
+
 static void test_bw(void)
 {
 	struct mesh_path_stats s;
@@ -214,6 +285,7 @@ int main(void)
 	test_bounds();
 	test_rounds();
 	test_window();
+	test_size_window();
 	test_bw();
 	test_classes();
 	test_paths_up();
