@@ -333,8 +333,6 @@ PY
 # fab_ms NS: nanoseconds as milliseconds with one decimal.
 fab_ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 
-# fab_wait_listen I PORT [SECS]: until something on host I listens for
-# rdma_cm on PORT.
 # fab_listening I PORT [SECS]: true once something on host I listens on
 # rdma_cm port PORT (default: wait up to 30 s).
 fab_listening() {
@@ -344,6 +342,7 @@ fab_listening() {
 done; exit 1"
 }
 
+# fab_wait_listen I PORT [SECS]: the same, or the test fails.
 fab_wait_listen() {
 	fab_listening "$@" || fab_fail "nothing listens on rdma_cm port $2 of host $1"
 }
