@@ -289,6 +289,12 @@ static int step_live(struct conn_fsm *n, enum conn_event ev,
 	case CONN_EV_TIMEOUT:
 	case CONN_EV_RECV_BAD:
 	case CONN_EV_SHUTDOWN:
+		/* A keyed client sends AUTH as soon as it sees ESTABLISHED,
+		 * maybe before ours reaches us: a bad one (a wrong key) finds
+		 * it established, and it is told why before we disconnect. */
+		if (ev == CONN_EV_RECV_BAD && n->life == CONN_LIFE_ACCEPTING &&
+		    n->proto == CONN_PROTO_NATIVE && n->auth)
+			n->life = CONN_LIFE_ESTABLISHED;
 		if (conn_fsm_abortable(n)) {
 			n->life = CONN_LIFE_ABORTING;
 			*act |= CONN_ACT_SEND_ABORT;

@@ -97,6 +97,10 @@ static const struct rule rules[] = {
 	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
 	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_RECV_BAD,
 	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
+	/* a keyed client's bad AUTH before our ESTABLISHED: it is
+	 * established (it spoke), so it is told why */
+	{ NAT, L(ACCEPTING), NOT_RESULT, ALL, CONN_EV_RECV_BAD,
+	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), AU1, 0 },
 	{ NAT, L(ESTABLISHED), NOT_RESULT, ALL, CONN_EV_SHUTDOWN,
 	  CONN_LIFE_ABORTING, KEEP, KEEP, A(SEND_ABORT), 0, 0 },
 
