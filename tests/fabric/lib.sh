@@ -249,14 +249,29 @@ fab_mtu() {
 # The state a test may expect at its start: every host up and answering,
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
 fab_clean() {
-	local i=$1
+	local i=$1 up
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump prometheus; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
+	up=$(fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump prometheus; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
 		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
 		ip link set eth0 mtu 1500; ip link set eth0 up
 		rm -rf /tmp/fabric-test
 		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
-		grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state' >/dev/null
+		grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && cut -d" " -f1 /proc/uptime') || return 1
+	fab_clock_sane "$i" "$up"
+}
+
+# fab_clock_sane I UPTIME: host I's clock keeps time: its uptime is not far
+# from the time since its QEMU started here.  Under TCG a guest that
+# calibrated its TSC while this machine was busy may run its clock ~100x
+# fast (seen in CI: uptime 17 h 51 m 11 minutes after boot; every timer
+# fired 100x too often, its rdmad and softirqs ate the vCPU and tests
+# failed for want of CPU): such a host is unhealthy (rebooted).
+fab_clock_sane() {
+	local i=$1 up=$2 since
+	since=$(awk -v a="$(cat "$(fab_dir "$i")/boot-start")" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+	awk -v u="$up" -v s="$since" 'BEGIN { exit !(u != "" && u <= s * 1.5 + 30 && u >= s * 0.5 - 60) }' && return 0
+	fab_log "host $i: its clock says up ${up}s, QEMU started ${since}s ago: a guest clock off"
+	return 1
 }
 
 fab_require() {
