@@ -122,17 +122,17 @@ uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
 }
 
 /* Insertion sort: at most MESH_WINDOW values. */
+static int mesh_stats_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Up to a peer's paths x sizes x MESH_SIZE_WINDOW values: qsort. */
 static void mesh_stats_sort(uint64_t *v, unsigned int n)
 {
-	unsigned int i, j;
-
-	for (i = 1; i < n; i++) {
-		uint64_t x = v[i];
-
-		for (j = i; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	qsort(v, n, sizeof(*v), mesh_stats_cmp);
 }
 
 /* The nearest-rank P-th percentile of the N sorted values V (N > 0). */
@@ -181,17 +181,10 @@ unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
 	return n;
 }
 
-static int mesh_stats_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 			 struct mesh_window_sum *w)
 {
-	uint32_t good[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX *
+	uint64_t good[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX *
 		      MESH_SIZE_WINDOW];
 	unsigned int i, k, j, n = 0, lo = slot, hi = slot + 1;
 
@@ -211,14 +204,14 @@ void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 				if (!sw->us[j] || sw->us[j] == MESH_SW_MISMATCH)
 					w->failed++;
 				else
-					good[n++] = sw->us[j];
+					good[n++] = (uint64_t)sw->us[j] * US;
 			}
 		}
 	if (!n)
 		return;
-	qsort(good, n, sizeof(good[0]), mesh_stats_cmp_u32);
-	w->p50_ns = good[(50 * n + 99) / 100 - 1] * US;
-	w->p99_ns = good[(99 * n + 99) / 100 - 1] * US;
+	mesh_stats_sort(good, n);
+	w->p50_ns = mesh_stats_rank(good, n, 50);
+	w->p99_ns = mesh_stats_rank(good, n, 99);
 }
 
 enum mesh_result mesh_result_of(enum rdma_client_fail f)
