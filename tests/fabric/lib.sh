@@ -40,8 +40,12 @@
 # Also: fab_log, fab_fail, $T (scratch folder of this test, on this
 # machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
 # fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
+# The helpers every suite shares (tests/lib.sh: log, fail, since,
+# prom_sum, json_get, ini_text, cm_listening, rdma_res_counts...) are
+# sourced here, and by every job on a host: a job may call them.
 
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 : "${RDMAD_FABRIC_DIR:?not inside the fabric (run through tests/fabric/fabric)}"
 : "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
 : "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
@@ -53,10 +57,11 @@ PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
 RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 fab_seq=0
 
-fab_log() { printf '# %s\n' "$*" >&2; }
-fab_fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# The fabric's names for tests/lib.sh's log, fail and since.
+fab_log() { log "$@"; }
+fab_fail() { fail "$@"; }
 fab_now() { date +%s.%N; }
-fab_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+fab_since() { since "$@"; }
 
 fab_addr() { echo "10.98.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
@@ -135,6 +140,7 @@ fab_job() {
 	d=$(fab_dir "$i")/shared
 	{
 		echo "source /testbed/host.env"
+		printf 'source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
 		printf 'export T=/tmp/fabric-test\nmkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
 		printf 'RDMAD=%q PROBE=%q RDMADCTL=%q\n' "$RDMAD" "$PROBE" "$RDMADCTL"
 		printf '%s\n' "$3"
@@ -306,12 +312,9 @@ fab_leave() {
 # address at PORT, HTTP on 127.0.0.1:9470, config lines "section.key =
 # value" as tests/rdma/lib.sh's rdmad_conf; log in /tmp/fabric-test/rdmad.log.
 fab_rdmad_start() {
-	local i=$1 port=$2 l conf
+	local i=$1 port=$2 conf
 	shift 2
-	conf="[server]"$'\n'"listen = $(fab_addr "$i"):$port"$'\n'
-	for l in "$@"; do
-		conf+="[${l%%.*}]"$'\n'"${l#*.}"$'\n'
-	done
+	conf=$(ini_text "$(fab_addr "$i"):$port" "$@")
 	fab_sh "$i" -t 60 "cat >\$T/rdmad.ini <<'EOF'
 $conf
 EOF
@@ -324,25 +327,10 @@ kill -0 \$! || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }" ||
 }
 
 # fab_res_counts I PROC: "qp=N mr=N cm_id=N fd=N" of the process named
-# PROC on host I (rdma resource show, /proc/PID/fd).
+# PROC on host I (rdma_res_counts there).
 fab_res_counts() {
 	fab_sh "$1" -t 30 "p=\$(pidof -s $2) || { echo 'no $2'; exit 1; }
-out=''
-for r in qp mr cm_id; do out+=\"\$r=\$(rdma resource show \$r 2>/dev/null | grep -c \"pid \$p \") \"; done
-echo \"\${out}fd=\$(ls /proc/\$p/fd | wc -l)\""
-}
-
-# fab_json FILE EXPR: print the Python expression EXPR over the JSON
-# document in FILE (as d; lines before its first "{" line, such as
-# rdma-probe's messages on stderr, are skipped), e.g. fab_json out.json
-# 'd["exit_code"]'.  A missing key or bad JSON fails the test.
-fab_json() {
-	python3 - "$1" "$2" <<'PY' || fab_fail "JSON $2 not in $1: $(head -c 2000 "$1")"
-import json, sys
-text = open(sys.argv[1]).read()
-d = json.loads(text[text.index('\n{') + 1 if not text.startswith('{') else 0:])
-print(eval(sys.argv[2], {"d": d}))
-PY
+rdma_res_counts \$p qp mr cm_id fd"
 }
 
 # fab_ms NS: nanoseconds as milliseconds with one decimal.
@@ -351,10 +339,7 @@ fab_ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 # fab_listening I PORT [SECS]: true once something on host I listens on
 # rdma_cm port PORT (default: wait up to 30 s).
 fab_listening() {
-	fab_sh "$1" -t $((${3:-30} + 10)) "for k in \$(seq $((${3:-30} * 10))); do
-	rdma resource show cm_id 2>/dev/null | grep -qE 'state LISTEN .*src-addr [^ ]*:$2( |\$)' && exit 0
-	sleep 0.1
-done; exit 1"
+	fab_sh "$1" -t $((${3:-30} + 10)) "cm_listening $2 ${3:-30}"
 }
 
 # fab_wait_listen I PORT [SECS]: the same, or the test fails.
@@ -366,28 +351,23 @@ fab_wait_listen() {
 # print it and the seconds since T0 (fab_now) it took.  Fails after SECS.
 fab_reap_wait() {
 	local line
-	line=$(fab_sh "$1" -t $(($3 + 20)) "for k in \$(seq $(($3 * 10))); do
-	grep -q ' close: ' \$T/rdmad.log && { grep ' close: ' \$T/rdmad.log | tail -1; exit 0; }
-	sleep 0.1
-done; exit 1") || fab_fail "rdmad on host $1 did not close the connection within $3 s"
+	line=$(fab_sh "$1" -t $(($3 + 20)) "log_has ' close: ' $3 \$T/rdmad.log &&
+grep ' close: ' \$T/rdmad.log | tail -1") || fab_fail "rdmad on host $1 did not close the connection within $3 s"
 	echo "$(fab_since "$2") ${line#* }"
 }
 
 # fab_counts_back I WANT [SECS]: until rdmad's fab_res_counts on host I
-# equal WANT (taken before the session), else fail naming both.
+# equal WANT (taken before the session; SECS default 30), else fail
+# naming each count.
 fab_counts_back() {
-	local k now=""
-	for ((k = 0; k < ${3:-15}; k++)); do
-		now=$(fab_res_counts "$1" rdmad)
-		[ "$now" = "$2" ] && return 0
-		sleep 1
-	done
-	fab_fail "rdmad on host $1 holds '$now', had '$2' before the session: a leak"
+	local out
+	out=$(fab_sh "$1" -t $((${3:-30} + 30)) "wait_res_counts \$(pidof -s rdmad) '$2' ${3:-30} 2>&1") ||
+		fab_fail "rdmad on host $1, a leak since before the session: $out"
 }
 
 # fab_probe_connected I: wait until rdmad on host I logged an open line.
 fab_probe_connected() {
-	fab_sh "$1" -t 60 'for k in $(seq 400); do grep -q " open: " $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
+	fab_sh "$1" -t 60 'log_has " open: " 40 $T/rdmad.log' ||
 		fab_fail "no client connected to rdmad on host $1"
 }
 
@@ -403,6 +383,26 @@ fab_expect_reap() {
 	awk -v t="${reap%% *}" 'BEGIN { exit !(t <= 30) }' || fab_fail "$4: reaped after ${reap%% *}s, more than 30 s"
 	fab_counts_back "$1" "$3"
 	fab_log "$4: rdmad's resources back to the baseline: $3"
+}
+
+# fab_client_fault N WHAT FAULT...: hosts 1..N, rdmad on host 1
+# ([timeouts] liveness 2 s, session 120 s; A1 its address, base its
+# fab_res_counts), a 64 KiB rdma-probe -D 120 -t 10 --json from host 2
+# (job "probe"); 2 s into the transfer the command FAULT... hits host 2
+# (t0: when), and rdmad must reap the client as fab_expect_reap says.
+fab_client_fault() {
+	local n=$1 what=$2
+	shift 2
+	fab_require "$n"
+	A1=$(fab_addr 1)
+	fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
+	base=$(fab_res_counts 1 rdmad)
+	fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 --json $A1"
+	fab_probe_connected 1
+	sleep 2
+	t0=$(fab_now)
+	"$@"
+	fab_expect_reap 1 "$t0" "$base" "$what"
 }
 
 # ---- the mesh: every rdmad probing the others ---------------------------
@@ -432,23 +432,6 @@ fab_scrape() {
 		fab_fail "host $1: cannot scrape rdmad's metrics"
 }
 
-# fab_metric FILE NAME [LABEL...]: the sum of the samples of NAME in the
-# scrape FILE whose labels contain every LABEL (e.g. 'result="ok"'); 0
-# when there are none.
-fab_metric() {
-	local f=$1 name=$2
-	shift 2
-	awk -v name="$name" -v want="$*" '
-	BEGIN { n = split(want, w, " ") }
-	/^#/ { next }
-	index($0, name "{") == 1 || $1 == name {
-		ok = 1
-		for (i = 1; i <= n; i++) if (index($1, w[i]) == 0) ok = 0
-		if (ok) s += $NF
-	}
-	END { printf "%.17g\n", s + 0 }' "$f"
-}
-
 # fab_mesh_wait_up I SECS PEER...: until host I's rdmad has every PEER
 # (fab_peer names) up with a verified round of each size done ($sizes
 # rounds ok, default 1); fails after SECS naming who is not.
@@ -459,8 +442,8 @@ fab_mesh_wait_up() {
 		fab_scrape "$i" "$T/up-$i.prom"
 		ok=1
 		for p in "$@"; do
-			[ "$(fab_metric "$T/up-$i.prom" rdmad_mesh_peer_up "peer=\"$p\"")" = 1 ] &&
-				[ "$(fab_metric "$T/up-$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')" -ge "${sizes:-1}" ] ||
+			[ "$(prom_sum "$T/up-$i.prom" rdmad_mesh_peer_up "peer=\"$p\"")" = 1 ] &&
+				[ "$(prom_sum "$T/up-$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')" -ge "${sizes:-1}" ] ||
 				ok=0
 		done
 		[ "$ok" = 1 ] && return 0
@@ -470,14 +453,14 @@ fab_mesh_wait_up() {
 }
 
 # fab_wait_metric I SECS VALUE NAME [LABEL...]: until host I's sample sum
-# (fab_metric) of NAME with the LABELs is VALUE; fails after SECS.
+# (prom_sum) of NAME with the LABELs is VALUE; fails after SECS.
 fab_wait_metric() {
 	local i=$1 secs=$2 want=$3 k
 	shift 3
 	for ((k = 0; k < secs * 2; k++)); do
 		fab_scrape "$i" "$T/wait-$i.prom"
-		[ "$(fab_metric "$T/wait-$i.prom" "$@")" = "$want" ] && return 0
+		[ "$(prom_sum "$T/wait-$i.prom" "$@")" = "$want" ] && return 0
 		sleep 0.5
 	done
-	fab_fail "host $i: $* is $(fab_metric "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
+	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
 }

@@ -14,12 +14,12 @@ A1=$(fab_addr 1) A2=$(fab_addr 2)
 fab_rdmad_start 1 7471
 fab_sh 2 "\$PROBE -s 64k -n 20 --json $A1" >"$T/native.json" ||
 	fab_fail "native probe across the wire: $(cat "$T/native.json")"
-[ "$(fab_json "$T/native.json" 'd["runs"][0]["conns"][0]["reads_done"]')" = 20 ] &&
-	[ "$(fab_json "$T/native.json" 'd["runs"][0]["conns"][0]["writes_done"]')" = 20 ] ||
+[ "$(json_get "$T/native.json" 'd["runs"][0]["conns"][0]["reads_done"]')" = 20 ] &&
+	[ "$(json_get "$T/native.json" 'd["runs"][0]["conns"][0]["writes_done"]')" = 20 ] ||
 	fab_fail "native probe: not 20 READs and 20 WRITEs"
-fab_log "native 64 KiB x 20 verified: READ p50 $(fab_ms "$(fab_json "$T/native.json" \
+fab_log "native 64 KiB x 20 verified: READ p50 $(fab_ms "$(json_get "$T/native.json" \
 	'd["runs"][0]["ops"]["read"]["latency_ns"]["p50"]')") ms," \
-	"WRITE p50 $(fab_ms "$(fab_json "$T/native.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
+	"WRITE p50 $(fab_ms "$(json_get "$T/native.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
 
 fab_sh 2 "\$PROBE --rping -p 7471 -s 4k -n 20 --json $A1" >"$T/rping.json" ||
 	fab_fail "rdma-probe --rping across the wire: $(cat "$T/rping.json")"
@@ -65,8 +65,8 @@ fab_sh 2 "\$PROBE --op read -s 64 -n 40 --json $A1" >"$T/lat0.json" || fab_fail 
 fab_netem 1 out "delay 10ms"
 fab_sh 2 "\$PROBE --op read -s 64 -n 40 --json $A1" >"$T/lat1.json" || fab_fail "64 B probe with delay failed"
 fab_netem_clear 1
-p0=$(fab_json "$T/lat0.json" 'd["runs"][0]["ops"]["read"]["latency_ns"]["p50"]')
-p1=$(fab_json "$T/lat1.json" 'd["runs"][0]["ops"]["read"]["latency_ns"]["p50"]')
+p0=$(json_get "$T/lat0.json" 'd["runs"][0]["ops"]["read"]["latency_ns"]["p50"]')
+p1=$(json_get "$T/lat1.json" 'd["runs"][0]["ops"]["read"]["latency_ns"]["p50"]')
 fab_log "64 B READ p50: $(fab_ms "$p0") ms; with 10 ms delay on host 1: $(fab_ms "$p1") ms"
 [ "$((p1 - p0))" -ge 9000000 ] || fab_fail "the delay did not show: the packets did not cross the wire"
 
@@ -76,6 +76,6 @@ fab_rdmad_start 3 7471
 fab_sh 4 "printf '%s\n' $A1 $A2 $(fab_addr 3) >\$T/targets
 \$PROBE -s 16k -n 10 --json --targets \$T/targets" >"$T/targets.json" ||
 	fab_fail "--targets over hosts 1-3: $(head -c 3000 "$T/targets.json")"
-ok=$(fab_json "$T/targets.json" 'sum(1 for t in d["targets"] if t["exit_code"] == 0)')
+ok=$(json_get "$T/targets.json" 'sum(1 for t in d["targets"] if t["exit_code"] == 0)')
 [ "$ok" = 3 ] || fab_fail "--targets: $ok of 3 hosts verified"
 fab_log "--targets from host 4: 3 of 3 rdmads verified"

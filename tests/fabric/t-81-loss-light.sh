@@ -15,12 +15,12 @@ fab_rdmad_start 1 7471
 probe() { # probe NAME: 64 KiB READ+WRITE x 30, JSON in $T/NAME.json
 	fab_sh 2 -t 240 "\$PROBE -s 64k -n 30 -t 60 --json $A1 2>/dev/null" >"$T/$1.json"
 	rc=$?
-	[ "$rc" = 0 ] || fab_fail "$1: probe exit $rc: $(fab_json "$T/$1.json" 'd["runs"][0]["conns"][0]["error"]')"
-	[ "$(fab_json "$T/$1.json" 'd["runs"][0]["conns"][0]["reads_done"] + d["runs"][0]["conns"][0]["writes_done"]')" = 60 ] ||
+	[ "$rc" = 0 ] || fab_fail "$1: probe exit $rc: $(json_get "$T/$1.json" 'd["runs"][0]["conns"][0]["error"]')"
+	[ "$(json_get "$T/$1.json" 'd["runs"][0]["conns"][0]["reads_done"] + d["runs"][0]["conns"][0]["writes_done"]')" = 60 ] ||
 		fab_fail "$1: not 30 READs and 30 WRITEs verified"
 }
-worst() { fab_json "$T/$1.json" 'max(o["latency_ns"]["max"] for o in d["runs"][0]["ops"].values())'; }
-p50() { fab_json "$T/$1.json" 'max(o["latency_ns"]["p50"] for o in d["runs"][0]["ops"].values())'; }
+worst() { json_get "$T/$1.json" 'max(o["latency_ns"]["max"] for o in d["runs"][0]["ops"].values())'; }
+p50() { json_get "$T/$1.json" 'max(o["latency_ns"]["p50"] for o in d["runs"][0]["ops"].values())'; }
 
 probe clean
 base=$(p50 clean)

@@ -30,10 +30,10 @@ fab_wait 2 heavy 120 >"$T/heavy.json"
 rc=$?
 took=$(fab_since "$t0")
 fab_netem_clear 2
-err=$(fab_json "$T/heavy.json" 'd["runs"][0]["conns"][0]["error"]')
+err=$(json_get "$T/heavy.json" 'd["runs"][0]["conns"][0]["error"]')
 fab_log "30 % loss: probe exit $rc after ${took}s: $err"
-fab_log "  writes done: $(fab_json "$T/heavy.json" 'd["runs"][0]["conns"][0]["writes_done"]'), WRITE p50 $(fab_ms \
-	"$(fab_json "$T/heavy.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
+fab_log "  writes done: $(json_get "$T/heavy.json" 'd["runs"][0]["conns"][0]["writes_done"]'), WRITE p50 $(fab_ms \
+	"$(json_get "$T/heavy.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
 case $rc in
 6) [[ $err == *"RDMA WRITE"*"timed out"* ]] || fab_fail "exit 6 without naming the stalled WRITE: $err" ;;
 7) [[ $err == *"RDMA WRITE"*"retry exceeded"* ]] || fab_fail "exit 7 without naming the WRITE's retries: $err" ;;

@@ -10,22 +10,12 @@
 # they were before; after the heal, new clients verify.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
-fab_require 2
-A1=$(fab_addr 1)
-fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
-base=$(fab_res_counts 1 rdmad)
-
-fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 --json $A1"
-fab_probe_connected 1
-sleep 2
-t0=$(fab_now)
-fab_link 2 down
-fab_expect_reap 1 "$t0" "$base" "partition"
+fab_client_fault 2 partition fab_link 2 down
 
 fab_wait 2 probe 90 >"$T/probe.json"
 rc=$?
 took=$(fab_since "$t0")
-err=$(fab_json "$T/probe.json" 'd["runs"][0]["conns"][0]["error"]')
+err=$(json_get "$T/probe.json" 'd["runs"][0]["conns"][0]["error"]')
 fab_log "the probe: exit $rc after ${took}s: $err"
 [ "$rc" = 6 ] || [ "$rc" = 7 ] || fab_fail "probe exit $rc after a partition, want 6 or 7"
 awk -v t="$took" 'BEGIN { exit !(t <= 40) }' || fab_fail "the probe took ${took}s, more than -t 10 + 30 s"

@@ -8,18 +8,8 @@
 # restart (same pid throughout).
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
-fab_require 3
-A1=$(fab_addr 1)
-fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
+fab_client_fault 3 "client crash" fab_crash 2
 pid=$(fab_sh 1 'pidof rdmad')
-base=$(fab_res_counts 1 rdmad)
-
-fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 $A1"
-fab_probe_connected 1
-sleep 2
-t0=$(fab_now)
-fab_crash 2
-fab_expect_reap 1 "$t0" "$base" "client crash"
 fab_sh 3 -t 60 "\$PROBE -s 64k -n 10 $A1" >"$T/other.out" || fab_fail "host 3's probe: $(tail -3 "$T/other.out")"
 fab_log "host 3 verifies while host 2 is down"
 

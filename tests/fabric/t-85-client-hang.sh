@@ -9,23 +9,13 @@
 # probe from the same host verifies.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
-fab_require 2
-A1=$(fab_addr 1)
-fab_rdmad_start 1 7471 "timeouts.liveness = 2s" "timeouts.session = 120s"
-base=$(fab_res_counts 1 rdmad)
-
-fab_spawn 2 probe "\$PROBE -s 64k -D 120 -t 10 --json $A1"
-fab_probe_connected 1
-sleep 2
-t0=$(fab_now)
-fab_hang 2
-fab_expect_reap 1 "$t0" "$base" "client hang"
+fab_client_fault 2 "client hang" fab_hang 2
 while awk -v t="$(fab_since "$t0")" 'BEGIN { exit !(t < 40) }'; do sleep 1; done
 t1=$(fab_now)
 fab_resume 2
 fab_wait 2 probe 60 >"$T/probe.json"
 rc=$?
-fab_log "after the resume the probe ended in $(fab_since "$t1")s, exit $rc: $(fab_json "$T/probe.json" \
+fab_log "after the resume the probe ended in $(fab_since "$t1")s, exit $rc: $(json_get "$T/probe.json" \
 	'd["runs"][0]["conns"][0]["error"]')"
 [ "$rc" = 6 ] || [ "$rc" = 7 ] || fab_fail "probe exit $rc after the hang, want 6 or 7"
 awk -v t="$(fab_since "$t1")" 'BEGIN { exit !(t <= 45) }' || fab_fail "the probe hung on after the resume"

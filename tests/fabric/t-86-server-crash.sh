@@ -22,10 +22,10 @@ fab_wait 4 mesh 120 >"$T/mesh.json"
 rc=$?
 took=$(fab_since "$t0")
 for i in 1 2 3; do
-	r[i]=$(fab_json "$T/mesh.json" "[t['exit_code'] for t in d['targets'] if t['host'] == '$(fab_addr "$i")'][0]")
+	r[i]=$(json_get "$T/mesh.json" "[t['exit_code'] for t in d['targets'] if t['host'] == '$(fab_addr "$i")'][0]")
 done
 fab_log "after host 1 crashed: exit $rc in ${took}s; per target: 1 -> ${r[1]}, 2 -> ${r[2]}, 3 -> ${r[3]}"
-fab_log "host 1: $(fab_json "$T/mesh.json" "[t['error'] for t in d['targets'] if t['host'] == '$(fab_addr 1)'][0]")"
+fab_log "host 1: $(json_get "$T/mesh.json" "[t['error'] for t in d['targets'] if t['host'] == '$(fab_addr 1)'][0]")"
 [ "${r[2]}" = 0 ] && [ "${r[3]}" = 0 ] || fab_fail "the surviving hosts did not verify"
 [ "${r[1]}" = 6 ] || [ "${r[1]}" = 7 ] || fab_fail "host 1's exit ${r[1]}, want 6 or 7"
 [ "$rc" = "${r[1]}" ] || fab_fail "run exit $rc, want the worst target's ${r[1]}"

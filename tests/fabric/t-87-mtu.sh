@@ -18,7 +18,7 @@ t0=$(fab_now)
 fab_sh 1 -t 60 "\$PROBE -s 64k -n 3 -t 10 --json $A2 2>/dev/null" >"$T/big.json"
 rc=$?
 took=$(fab_since "$t0")
-err=$(fab_json "$T/big.json" 'd["runs"][0]["conns"][0]["error"]')
+err=$(json_get "$T/big.json" 'd["runs"][0]["conns"][0]["error"]')
 fab_log "64 KiB: exit $rc after ${took}s: $err"
 [ "$rc" = 6 ] || [ "$rc" = 7 ] || fab_fail "exit $rc, want 6 or 7"
 [[ $err == *"RDMA READ"* ]] || fab_fail "the message does not name the RDMA READ: $err"

@@ -39,9 +39,9 @@ for i in 1 2 3; do
 	for j in 1 2 3; do
 		[ "$j" = "$i" ] && continue
 		p=$(fab_peer "$j")
-		ok=$(fab_metric "$T/m$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')
-		hist=$(fab_metric "$T/m$i.prom" rdmad_mesh_round_duration_seconds_count "peer=\"$p\"")
-		bw=$(fab_metric "$T/m$i.prom" rdmad_mesh_bandwidth_bytes_per_second "peer=\"$p\"")
+		ok=$(prom_sum "$T/m$i.prom" rdmad_mesh_rounds_total "peer=\"$p\"" 'result="ok"')
+		hist=$(prom_sum "$T/m$i.prom" rdmad_mesh_round_duration_seconds_count "peer=\"$p\"")
+		bw=$(prom_sum "$T/m$i.prom" rdmad_mesh_bandwidth_bytes_per_second "peer=\"$p\"")
 		[ "$hist" = "$ok" ] || fab_fail "host $i -> $p: histogram holds $hist rounds, $ok were verified"
 		awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fab_fail "host $i -> $p: no bandwidth sample after 15 s"
 		fab_log "host $i -> $p: $ok rounds verified, bandwidth $(awk -v b="$bw" 'BEGIN { printf "%.1f", b / 1e6 }') MB/s"
@@ -49,7 +49,7 @@ for i in 1 2 3; do
 	n=$(fab_sh "$i" "grep -c 'open: native mesh' \$T/rdmad.log")
 	[ "$n" -ge 2 ] || fab_fail "host $i: rdmad served $n mesh sessions, want the 2 other hosts'"
 done
-[ "$(fab_metric "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fab_fail "host 1: rdmad_mesh_peers is not 2"
+[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fab_fail "host 1: rdmad_mesh_peers is not 2"
 
 fab_sh 1 "\$RDMADCTL mesh" >"$T/table.txt" || fab_fail "rdmadctl mesh failed: $(cat "$T/table.txt")"
 fab_log "rdmadctl mesh on host 1:"$'\n'"$(cat "$T/table.txt")"

@@ -19,10 +19,10 @@ sizes=2
 fab_mesh_wait_up 1 30 "$P2" "$P3"
 fab_mesh_wait_up 2 30 "$P1" "$P3"
 fab_scrape 1 "$T/before1.prom"
-failed12() { echo $(( $(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$P2\"") - $(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"') )); }
-ok12_before=$(fab_metric "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
+failed12() { echo $(( $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P2\"") - $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"') )); }
+ok12_before=$(prom_sum "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
 failed12_before=$(failed12 "$T/before1.prom")
-tries_before=$(fab_metric "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"")
+tries_before=$(prom_sum "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"")
 
 # Each host's own clock before the pull; its "down" log line after.
 g1=$(fab_sh 1 'date +%s.%N')
@@ -31,8 +31,8 @@ fab_link 3 down
 for k in $(seq 60); do
 	fab_scrape 1 "$T/p1.prom"
 	fab_scrape 2 "$T/p2.prom"
-	[ "$(fab_metric "$T/p1.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] &&
-		[ "$(fab_metric "$T/p2.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] && break
+	[ "$(prom_sum "$T/p1.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] &&
+		[ "$(prom_sum "$T/p2.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] && break
 	sleep 0.2
 done
 [ "$k" -lt 60 ] || fab_fail "after the pull not both hosts report $P3 down"
@@ -51,11 +51,11 @@ done
 
 sleep 20
 fab_scrape 1 "$T/during1.prom"
-ok12=$(fab_metric "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
+ok12=$(prom_sum "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
 [ "$(failed12 "$T/during1.prom")" = "$failed12_before" ] || fab_fail "the pair 1-2 failed rounds during the partition of host 3"
 [ "$((ok12 - ok12_before))" -ge 18 ] || fab_fail "the pair 1-2 verified only $((ok12 - ok12_before)) rounds in ~22 s"
-[ "$(fab_metric "$T/during1.prom" rdmad_mesh_peer_up "peer=\"$P2\"")" = 1 ] || fab_fail "host 1 reports $P2 down"
-tries=$(( $(fab_metric "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"") - tries_before ))
+[ "$(prom_sum "$T/during1.prom" rdmad_mesh_peer_up "peer=\"$P2\"")" = 1 ] || fab_fail "host 1 reports $P2 down"
+tries=$(( $(prom_sum "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P3\"") - tries_before ))
 fab_log "pair 1-2: $((ok12 - ok12_before)) rounds verified during the partition, none failed; host 1 tried $P3 $tries times in ~22 s"
 [ "$tries" -le 8 ] || fab_fail "host 1 tried $P3 $tries times in ~22 s of partition: no backoff (a storm)"
 fab_sh 1 "grep 'backing off' \$T/rdmad.log | grep '$P3'" >"$T/backoff.log"

@@ -23,16 +23,16 @@ fab_mesh_wait_up 1 30 "$P2" "$P3"
 # p99 (ms) of host 1's recent rounds to PEER, from the live table.
 p99() {
 	fab_sh 1 "\$RDMADCTL mesh --json" >"$T/mesh.json" || fab_fail "rdmadctl mesh --json failed"
-	fab_json "$T/mesh.json" "round(([p for p in d['peers'] if p['peer'] == '$1'][0]['paths'][0]['p99_seconds'] or 0) * 1000, 3)"
+	json_get "$T/mesh.json" "round(([p for p in d['peers'] if p['peer'] == '$1'][0]['paths'][0]['p99_seconds'] or 0) * 1000, 3)"
 }
 failed() { # failed FILE PEER [SIZE]
 	local all ok
 	if [ -n "${3:-}" ]; then
-		fab_metric "$1" rdmad_mesh_size_rounds_failed_total "peer=\"$2\"" "size=\"$3\""
+		prom_sum "$1" rdmad_mesh_size_rounds_failed_total "peer=\"$2\"" "size=\"$3\""
 		return
 	fi
-	all=$(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$2\"")
-	ok=$(fab_metric "$1" rdmad_mesh_rounds_total "peer=\"$2\"" 'result="ok"')
+	all=$(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$2\"")
+	ok=$(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$2\"" 'result="ok"')
 	echo $((all - ok))
 }
 

@@ -32,16 +32,16 @@ sizes=2
 fab_mesh_wait_up 1 30 "$P2"
 sleep 5
 fab_scrape 1 "$T/m.prom"
-bad=$(fab_metric "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="mismatch"')
-ok=$(fab_metric "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="ok"')
+bad=$(prom_sum "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="mismatch"')
+ok=$(prom_sum "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="ok"')
 fab_log "host 1 -> corrupting host 3: $bad rounds mismatch, $ok ok"
-big=$(fab_metric "$T/m.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$P3\"" 'size="65536"')
-small=$(fab_metric "$T/m.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$P3\"" 'size="64"')
+big=$(prom_sum "$T/m.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$P3\"" 'size="65536"')
+small=$(prom_sum "$T/m.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$P3\"" 'size="64"')
 [ "$bad" -ge 5 ] || fab_fail "only $bad mismatching rounds counted to the corrupting server in ~8 s"
 [ "$big" = "$bad" ] && [ "$small" = 0 ] || fab_fail "mismatches by size: 64 KiB $big, 64 B $small, of $bad"
 [ "$ok" -ge "$((bad - 1))" ] && [ "$ok" -le "$((bad + 1))" ] || fab_fail "$ok rounds verified for $bad mismatches: the 64 KiB rounds must all fail, the 64 B ones pass"
-[ "$(fab_metric "$T/m.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] || fab_fail "the corrupting peer is not reported up (it answers)"
-[ "$(fab_metric "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')" -ge 10 ] || fab_fail "rounds to host 2 did not verify"
+[ "$(prom_sum "$T/m.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 1 ] || fab_fail "the corrupting peer is not reported up (it answers)"
+[ "$(prom_sum "$T/m.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')" -ge 10 ] || fab_fail "rounds to host 2 did not verify"
 line=$(fab_sh 1 "grep -m1 'DATA MISMATCH' \$T/rdmad.log")
 fab_log "host 1's log: $line"
 [[ $line == *"$P3"*"65536 bytes written and read back, the first bad byte at offset 40"* ]] ||

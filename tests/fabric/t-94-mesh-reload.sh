@@ -17,7 +17,7 @@ fab_sh 1 "mkdir -p \$T && printf '%s\n' $P2 $P3 >\$T/peers"
 fab_rdmad_start 1 7471 "mesh.targets = /tmp/fabric-test/peers" "mesh.interval = 500ms"
 fab_mesh_wait_up 1 30 "$P2" "$P3"
 fab_scrape 1 "$T/a.prom"
-c3=$(fab_metric "$T/a.prom" rdmad_mesh_connects_total "peer=\"$P3\"")
+c3=$(prom_sum "$T/a.prom" rdmad_mesh_connects_total "peer=\"$P3\"")
 [ "$c3" = 1 ] || fab_fail "host 1 connected to $P3 $c3 times before the reload"
 
 fab_sh 1 "printf '%s\n' $P3 '# host 2 retired' $P4 >\$T/peers && pkill -HUP -x rdmad" || fab_fail "cannot reload"
@@ -26,9 +26,9 @@ fab_sh 1 "grep 'mesh: reload' \$T/rdmad.log" >"$T/reload.log" || fab_fail "host 
 fab_log "host 1: $(cat "$T/reload.log")"
 grep -q "1 peers added, 1 removed, 1 kept" "$T/reload.log" || fab_fail "reload line does not say 1 added, 1 removed, 1 kept"
 fab_scrape 1 "$T/b.prom"
-[ "$(fab_metric "$T/b.prom" rdmad_mesh_connects_total "peer=\"$P3\"")" = 1 ] || fab_fail "host 1 reconnected to $P3 on the reload"
+[ "$(prom_sum "$T/b.prom" rdmad_mesh_connects_total "peer=\"$P3\"")" = 1 ] || fab_fail "host 1 reconnected to $P3 on the reload"
 grep -q "peer=\"$P2\"" "$T/b.prom" && fab_fail "host 1 still exports series of the removed peer $P2"
-[ "$(fab_metric "$T/b.prom" rdmad_mesh_peers)" = 2 ] || fab_fail "rdmad_mesh_peers is not 2"
+[ "$(prom_sum "$T/b.prom" rdmad_mesh_peers)" = 2 ] || fab_fail "rdmad_mesh_peers is not 2"
 fab_sh 2 "for k in \$(seq 50); do grep -q ' close: .*result ok' \$T/rdmad.log && exit 0; sleep 0.1; done; exit 1" >/dev/null ||
 	fab_fail "host 2's rdmad did not log a clean close of host 1's session: $(fab_sh 2 "grep close: \$T/rdmad.log")"
 n=$(fab_sh 3 "grep -c 'open: native mesh' \$T/rdmad.log; grep -c ' close: ' \$T/rdmad.log" | tr '\n' ' ')
@@ -40,4 +40,4 @@ fab_sh 1 "printf '%s\n' $P3 'not an address!' >\$T/peers && pkill -HUP -x rdmad;
 fab_log "bad file: $(cat "$T/refused.log")"
 grep -q "peers:2:" "$T/refused.log" || fab_fail "the refusal does not name the file and line"
 fab_scrape 1 "$T/c.prom"
-[ "$(fab_metric "$T/c.prom" rdmad_mesh_peer_up "peer=\"$P4\"")" = 1 ] || fab_fail "the refused reload dropped $P4"
+[ "$(prom_sum "$T/c.prom" rdmad_mesh_peer_up "peer=\"$P4\"")" = 1 ] || fab_fail "the refused reload dropped $P4"

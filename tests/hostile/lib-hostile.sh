@@ -1,10 +1,16 @@
 # shellcheck shell=bash
-# tests/hostile/lib-hostile.sh - helpers of the t-5*.sh hostile-client
-# tests; source after tests/rdma/lib.sh.
+# tests/hostile/lib-hostile.sh - helpers of the tests with hostile clients
+# (t-29, t-5*.sh, t-67); source after tests/rdma/lib.sh (which brings
+# tests/lib.sh).
 #
+#   hostile_up PORT [LINE...]  rdmad on PORT (rdmad_conf LINEs), then
+#                          baseline; sets port
 #   hostile CASE [ARG]     run rdmad-hostile against the daemon on $port
 #   hostile_ok CASE [ARG]  same, fail the test unless it says "ok"
+#   hostile_hold CASE [ARG]  CASE in the background (-H 60), once it said
+#                          "ok CASE" ($T/CASE.out); its pid in hpid
 #   active_conns, metric   connections active, one metric's value
+#   wait_idle SECS         until no connection is active, or fail
 #   baseline               record the daemon's RDMA resources and RSS
 #                          once it is idle: no connection active (its
 #                          metrics), no QP, the counts steady for 1 s
@@ -20,8 +26,7 @@
 
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 [ -x "$HOSTILE" ] || fail "rdmad-hostile not built ($HOSTILE)"
-CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
-[ -x "$CTL" ] || fail "rdmadctl not built ($CTL)"
+need ctl probe
 HOSTILE_TMO=${HOSTILE_TMO:-10}
 IDLE_TMO=${IDLE_TMO:-20}
 # rdma-probe is the honest client here, not the code under test: in
@@ -49,7 +54,22 @@ hostile_ok() {
 		fail "case '$*': exit $rc: $out $(tail -3 "$T/hostile.err")"
 }
 
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+hostile_hold() {
+	hostile -H 60 "$@" >"$T/$1.out" &
+	hpid=$!
+	log_has "^ok $1" 20 "$T/$1.out" ||
+		fail "$1 did not start: $(cat "$T/$1.out") $(tail -3 "$T/hostile.err")"
+	log "$(cat "$T/$1.out")"
+}
+
+hostile_up() {
+	port=$1
+	rdmad_conf "$@"
+	rdmad_start
+	baseline
+}
+
+rss_kb() { proc_status "$1" VmRSS; }
 
 # An honest client, verified: rdma-probe, or with a key rdmad-hostile.
 honest() {
@@ -68,15 +88,24 @@ honest() {
 # protocol), from its metrics endpoint ([http] of its config); empty if
 # the endpoint does not answer.
 active_conns() {
-	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" |
-		awk '/^rdmad_connections_active\{/ { n += $2; seen = 1 }
-		     END { if (seen) print n }'
+	local m
+	m=$("$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err") &&
+		[[ $m == *rdmad_connections_active\{* ]] &&
+		prom_sum - rdmad_connections_active <<<"$m"
 }
 
-# metric NAME{LABELS}: its value in rdmad's metrics, empty if absent.
+# metric NAME{LABELS}: its value in rdmad's metrics (0 if absent).
 metric() {
-	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" |
-		awk -v k="$1" '$1 == k { print $2 }'
+	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err" | prom_sum - "$1"
+}
+
+wait_idle() {
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		[ "$(active_conns)" = 0 ] && return 0
+		sleep 0.1
+	done
+	fail "connections still active after ${1}s: $(active_conns)"
 }
 
 # Wait for an idle rdmad (no connection active, no QP) whose resource

@@ -10,8 +10,11 @@
 # $RDMAD_BUILD_DIR and $RDMAD_SOURCE_DIR point at the meson build and source
 # trees; $T is a scratch directory for this test whose files are kept with
 # the suite's results.  Exit 0 for pass, anything else for fail.
+# The helpers every suite shares (log, fail, wait_listen, rdma_res_counts,
+# wait_res_counts, prom_sum...) are in tests/lib.sh, sourced here.
 
 set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 : "${RDMAD_TESTBED_MODE:?not inside the test bed (run through tests/testbed/testbed)}"
 : "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
 : "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
@@ -20,9 +23,7 @@ mkdir -p "$T"
 
 RDMAD=$RDMAD_BUILD_DIR/src/daemon/rdmad
 PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
-
-log() { printf '# %s\n' "$*" >&2; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 
 # Run a command as the server host / client host.  Both share the guest's
 # network namespace; the split keeps tests readable and ready for kernels
@@ -30,58 +31,17 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 srv() { "$@"; }
 cli() { "$@"; }
 
-# Wait until something listens for rdma_cm on PORT
-# (rdma_cm listeners show up in `rdma resource show cm_id`).  $2: seconds.
-wait_listen() {
-	local port=$1 secs=${2:-20} i
-	for ((i = 0; i < secs * 10; i++)); do
-		if rdma resource show cm_id 2>/dev/null |
-			grep -qE "state LISTEN .*src-addr [^ ]*:$port( |\$)"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "nothing listens on rdma_cm port $port after ${secs}s"
-}
-
-# Resource counts of one process: "qp=N cq=N mr=N pd=N cm_id=N".
-rdma_res_counts() {
-	local pid=$1 r out=""
-	for r in qp cq mr pd cm_id; do
-		out+="$r=$(rdma resource show "$r" 2>/dev/null | grep -c "pid $pid ") "
-	done
-	echo "${out% }"
-}
-
-# res_diff HAVE WANT (both from rdma_res_counts): the resources whose
-# counts differ, "mr 5 (want 4), qp 1 (want 0)"; empty when equal.
-res_diff() {
-	local have=" $1 " w r out=""
-	for w in $2; do
-		r=${w%%=*}
-		case $have in
-		*" $w "*) ;;
-		*) out+="${out:+, }$r $(sed -n "s/.* $r=\([0-9]*\) .*/\1/p" <<<"$have") (want ${w#*=})" ;;
+# need TOOL...: fail unless each is built ("probe", "ctl": rdma-probe,
+# rdmadctl) or installed (any other command).
+need() {
+	local t
+	for t in "$@"; do
+		case $t in
+		probe) [ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)" ;;
+		ctl) [ -x "$CTL" ] || fail "rdmadctl not built ($CTL)" ;;
+		*) command -v "$t" >/dev/null || fail "$t not installed" ;;
 		esac
 	done
-	echo "$out"
-}
-
-# Milliseconds of the wall clock: for deadlines that hold however slow
-# each step of a wait loop is (a TCG guest takes seconds per iteration).
-now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
-
-# Wait until process PID's resource counts equal WANT (from rdma_res_counts).
-wait_res_counts() {
-	local pid=$1 want=$2 secs=${3:-20} now="" end
-	end=$(($(now_ms) + secs * 1000))
-	while :; do
-		now=$(rdma_res_counts "$pid")
-		[ "$now" = "$want" ] && return 0
-		[ "$(now_ms)" -lt "$end" ] || break
-		sleep 0.1
-	done
-	fail "RDMA resources of pid $pid not back after ${secs}s: $(res_diff "$now" "$want")"
 }
 
 # real_pid JOBPID NAME: the pid of the real client NAME behind a
@@ -103,17 +63,41 @@ trap cleanup_jobs EXIT
 # rdmad_conf PORT [LINE...]: write $T/rdmad.ini listening on the server
 # address at PORT; each LINE ("section.key = value") sets one more key.
 rdmad_conf() {
-	local port=$1 l sec kv
+	local port=$1
 	shift
-	{
-		echo "[server]"
-		echo "listen = $RDMAD_SRV_ADDR:$port"
-		for l in "$@"; do
-			sec=${l%%.*}
-			kv=${l#*.}
-			printf '[%s]\n%s\n' "$sec" "$kv"
-		done
-	} >"$T/rdmad.ini"
+	ini_text "$RDMAD_SRV_ADDR:$port" "$@" >"$T/rdmad.ini"
+}
+
+# rdmad_up PORT [LINE...]: rdmad_conf, then rdmad_start; sets port, its
+# pid in rpid and its resources at rest (rdma_res_counts) in base.
+rdmad_up() {
+	port=$1
+	rdmad_conf "$@"
+	rdmad_start
+	rpid=$RDMAD_PID
+	base=$(rdma_res_counts "$rpid")
+	log "rdmad pid $rpid, resources at rest: $base"
+}
+
+# probe_run OUT [ARG...]: rdma-probe from the client address to the
+# server address at $port; stdout in $T/OUT, stderr in $T/OUT less its
+# extension plus .err (ok.json: ok.err); its exit status in rc.
+# probe_ok OUT [ARG...]: the same; the test fails unless it exits 0.
+probe_run() {
+	local out=$1
+	shift
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p "$port" "$@" "$RDMAD_SRV_ADDR" \
+		>"$T/$out" 2>"$T/${out%.*}.err"
+	rc=$?
+	return $rc
+}
+probe_ok() { probe_want 0 "$@"; }
+# probe_want CODE OUT [ARG...]: the same, but it must exit CODE.
+probe_want() {
+	local want=$1
+	shift
+	probe_run "$@"
+	[ "$rc" = "$want" ] || fail "rdma-probe ${*:2}: exit $rc, want $want: $(cat "$T/${1%.*}.err")"
 }
 
 # rdmad_serve PORT [DRAIN]: a serving rdmad on PORT (no HTTP, drain_timeout
@@ -143,11 +127,8 @@ rdmad_start() {
 # wait_log PATTERN SECS [FILE]: wait until FILE (rdmad's log) has a line
 # matching PATTERN (grep basic regex).
 wait_log() {
-	local i f=${3:-$T/rdmad.log}
-	for ((i = 0; i < $2 * 10; i++)); do
-		grep -q -- "$1" "$f" && return 0
-		sleep 0.1
-	done
+	local f=${3:-$T/rdmad.log}
+	log_has "$1" "$2" "$f" && return 0
 	tail -20 "$f" >&2
 	fail "rdmad did not log '$1' within $2s"
 }

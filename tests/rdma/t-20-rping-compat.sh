@@ -3,20 +3,7 @@
 # pings at several sizes, one connection each, against one daemon.
 source "$(dirname "$0")/lib.sh"
 port=7620
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[limits]
-max_buffer_size = 64k
-[log]
-level = debug
-INI
-# The pid of rdmad itself (srv may wrap it in a subshell).
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-wait_listen $port
-base=$(rdma_res_counts $rpid)
-log "rdmad pid $rpid, resources at rest: $base"
+rdmad_up $port "limits.max_buffer_size = 64k" "log.level = debug"
 
 count=10
 for size in 64 1000 4096 32768 65535; do

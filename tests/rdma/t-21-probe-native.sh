@@ -3,22 +3,9 @@
 # sizes 1 B .. 1 MiB, all verified; over-limit requests are rejected with
 # the reason, and the daemon keeps serving.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7621
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[limits]
-max_buffer_size = 1m
-max_iterations = 1000
-[log]
-level = info
-INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-wait_listen $port
-base=$(rdma_res_counts $rpid)
-log "rdmad pid $rpid, resources at rest: $base"
+rdmad_up $port "limits.max_buffer_size = 1m" "limits.max_iterations = 1000" "log.level = info"
 
 probe() { cli timeout 120 "$PROBE" -p $port -t 20 "$@" "$RDMAD_SRV_ADDR"; }
 

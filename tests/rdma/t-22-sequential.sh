@@ -2,18 +2,9 @@
 # 200 sequential clients against one rdmad: stock rping and rdma-probe in
 # turn.  Every one verified, the daemon alive, resources back to baseline.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7622
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[limits]
-max_buffer_size = 64k
-INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-wait_listen $port
-base=$(rdma_res_counts $rpid)
+rdmad_up $port "limits.max_buffer_size = 64k"
 
 total=200
 start=$(date +%s.%N)

@@ -3,25 +3,12 @@
 # against one rdmad: all verified, the daemon alive, its QP/CQ/MR/PD
 # counts back to baseline afterwards.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7623
 nprobe=32
 nrping=8
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-max_connections = 64
-[limits]
-max_buffer_size = 64k
-[timeouts]
-accept = 30s
-idle = 60s
-io = 60s
-INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-wait_listen $port
-base=$(rdma_res_counts $rpid)
+rdmad_up $port "server.max_connections = 64" "limits.max_buffer_size = 64k" \
+	"timeouts.accept = 30s" "timeouts.idle = 60s" "timeouts.io = 60s"
 
 pids=()
 for ((i = 0; i < nprobe; i++)); do

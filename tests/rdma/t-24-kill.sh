@@ -3,22 +3,10 @@
 # resources and serves the next client.  With max_connections = 1, a
 # second client meanwhile is rejected as busy, with the reason.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7624
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-max_connections = 1
-[limits]
-max_buffer_size = 1m
-[timeouts]
-session = 20s
-idle = 10s
-INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-wait_listen $port
-base=$(rdma_res_counts $rpid)
+rdmad_up $port "server.max_connections = 1" "limits.max_buffer_size = 1m" \
+	"timeouts.session = 20s" "timeouts.idle = 10s"
 
 # 1. An endless rping holds the only slot; a probe is turned away.
 cli rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port -C 0 \

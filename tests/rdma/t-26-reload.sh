@@ -3,7 +3,7 @@
 # client; a broken file is refused with FILE:LINE and the daemon goes on
 # with the configuration it has.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7626
 conf() {	# MAX_BUFFER_SIZE [EXTRA LINE]
 	cat >"$T/rdmad.ini" <<INI

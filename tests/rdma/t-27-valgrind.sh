@@ -2,19 +2,10 @@
 # rdmad under valgrind memcheck for a full scenario (rping and native
 # clients, one killed, SIGTERM): no errors, no leaks.
 source "$(dirname "$0")/lib.sh"
-command -v valgrind >/dev/null || fail "valgrind not installed"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need valgrind probe
 port=7627
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[limits]
-max_buffer_size = 64k
-[timeouts]
-accept = 60s
-io = 60s
-idle = 60s
-INI
+rdmad_conf $port "limits.max_buffer_size = 64k" "timeouts.accept = 60s" \
+	"timeouts.io = 60s" "timeouts.idle = 60s"
 srv valgrind --error-exitcode=99 --leak-check=full \
 	--show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect \
 	--log-file="$T/valgrind.log" "$RDMAD" -c "$T/rdmad.ini" >"$T/rdmad.log" 2>&1 &

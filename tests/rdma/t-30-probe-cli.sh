@@ -6,7 +6,7 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+need probe
 
 # run_rc WANT NAME CMD...: run CMD, check its exit status, keep its output.
 run_rc() {

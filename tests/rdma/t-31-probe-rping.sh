@@ -6,7 +6,7 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+need probe
 command -v rping >/dev/null || fail "rping (rdmacm-utils) not installed"
 
 # The server's own pid (not a wrapper's), for SIGSTOP below.

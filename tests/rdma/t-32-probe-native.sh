@@ -7,8 +7,7 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 
 cat >"$T/rdmad.ini" <<INI
 [server]

@@ -6,20 +6,9 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7473
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-max_connections = 1
-
-[log]
-level = debug
-INI
-rdmad_start
-rpid=$RDMAD_PID
+rdmad_up $port "server.max_connections = 1" "log.level = debug"
 
 # Hold the only slot with an endless stock rping client (its own pid, not
 # a wrapper's, so that killing it frees the slot).
@@ -33,8 +22,7 @@ done
 grep -q 'open: rping' "$T/rdmad.log" || fail "the holder never connected"
 
 start=$(date +%s%N)
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" >"$T/busy.out" 2>"$T/busy.err"
-rc=$?
+probe_run busy.out -s 4k -n 2 -t 10
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 [ "$rc" = 5 ] || fail "full server: exit $rc, want 5: $(cat "$T/busy.err")"
 grep -q 'rejected by server: busy' "$T/busy.err" ||
@@ -50,10 +38,7 @@ kill "$holder" || fail "cannot kill the holder ($holder)"
 # The slot comes back once rdmad has seen the holder go.
 ok=0
 for ((i = 0; i < 20; i++)); do
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -q -p $port -s 4k -n 2 -t 10 "$RDMAD_SRV_ADDR" \
-		>"$T/after.out" 2>"$T/after.err"
-	rc=$?
-	[ "$rc" = 0 ] && { ok=1; break; }
+	probe_run after.out -q -s 4k -n 2 -t 10 && { ok=1; break; }
 	[ "$rc" = 5 ] || fail "after the holder left: exit $rc: $(cat "$T/after.err")"
 	sleep 0.5
 done

@@ -6,7 +6,7 @@
 # sees each session end and stays healthy.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+need probe
 port=7486
 rdmad_conf $port
 rdmad_start

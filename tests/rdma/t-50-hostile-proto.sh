@@ -6,13 +6,9 @@
 # RSS too.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
-port=7650
-rdmad_conf $port "limits.max_buffer_size = 1m" "limits.max_iterations = 1000" \
+hostile_up 7650 "limits.max_buffer_size = 1m" "limits.max_iterations = 1000" \
 	"timeouts.session = 5s" "timeouts.idle = 3s" "timeouts.accept = 3s" \
 	"log.level = info"
-rdmad_start
-baseline
 
 for c in hello-bad-magic hello-bad-version hello-short hello-reserved \
 	hello-trailing hello-no-ops hello-bad-ops hello-zero-size \

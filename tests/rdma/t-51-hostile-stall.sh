@@ -6,13 +6,9 @@
 # verifies, resources and RSS are back to the baseline.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
-port=7651
-rdmad_conf $port "timeouts.session = 3s" "timeouts.idle = 2s" \
+hostile_up 7651 "timeouts.session = 3s" "timeouts.idle = 2s" \
 	"timeouts.accept = 3s" "timeouts.close = 2s" "timeouts.linger = 2s" \
 	"limits.max_duration = 20s"
-rdmad_start
-baseline
 
 # Silent clients: cut off, logged with the state they stalled in.
 hostile_ok silent-native

@@ -7,7 +7,7 @@
 # verified, resources back to the baseline.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7652
 rdmad_conf $port "server.max_connections = 5" \
 	"server.max_connections_per_host = 3" "limits.max_duration = 4s" \

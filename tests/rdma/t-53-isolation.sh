@@ -8,7 +8,7 @@
 # client verifies, resources and RSS are back to the baseline.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7653
 rdmad_conf $port "limits.max_buffer_size = 1m" "timeouts.session = 10s" \
 	"timeouts.idle = 3s" "timeouts.io = 3s"

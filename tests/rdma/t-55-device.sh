@@ -19,7 +19,7 @@
 # (docs/security.md, "Known limits").
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 dev=${RDMAD_DEV:-rxe0}
 ndev=rdmad_v0
 spare=rdmad_spare

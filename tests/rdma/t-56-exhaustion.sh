@@ -5,7 +5,7 @@
 # nothing of it is left; smaller clients before and after are served.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 command -v setpriv >/dev/null || fail "setpriv (util-linux) not installed"
 port=7656
 rdmad_conf $port "limits.max_buffer_size = 16m"

@@ -8,7 +8,7 @@
 # the freed slot while that entry's async event still pointed at the old
 # one: rdmad crashed on rxe1's next async event, or spun at 100 % CPU.
 source "$(dirname "$0")/lib.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 dev0=${RDMAD_DEV:-rxe0}
 dev1=rdmad_rxe1
 nd0=rdmad_v0 nd1=rdmad_w0
@@ -54,8 +54,6 @@ probe_ok() {
 	fail "no verified session $3: $(tail -3 "$T/probe-$3.log")"
 }
 
-# cpu_ticks PID: user + system clock ticks so far.
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 ip link add "$nd1" type veth peer name rdmad_w1 || fail "cannot add the second veth"
 ip addr add "$srv1/24" dev "$nd1"

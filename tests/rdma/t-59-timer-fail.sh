@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 SHIM=$RDMAD_BUILD_DIR/tests/hostile/fail-timer.so
 [ -f "$SHIM" ] || fail "fail-timer.so not built ($SHIM)"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
+need probe
 port=7659
 
 rdmad_conf $port "timeouts.session = 7s"

@@ -7,25 +7,11 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
-command -v python3 >/dev/null || fail "python3 not installed"
+need probe python3
 port=7480
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-max_connections = 16
-
-[limits]
-max_buffer_size = 4m
-INI
+rdmad_conf $port "server.max_connections = 16" "limits.max_buffer_size = 4m"
 rdmad_start
-
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --json -s 4k -n 20 --seed 0x1234 \
-	"$RDMAD_SRV_ADDR" >"$T/ok.json" 2>"$T/ok.err"
-rc=$?
-[ "$rc" = 0 ] || fail "--json run: exit $rc: $(cat "$T/ok.err")"
+probe_ok ok.json --json -s 4k -n 20 --seed 0x1234
 
 # A failure is still one document: nothing listens on the port (exit 4).
 cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p 7999 --json -t 5 "$RDMAD_SRV_ADDR" \
@@ -34,10 +20,7 @@ rc=$?
 [ "$rc" = 4 ] || fail "refused: exit $rc, want 4: $(cat "$T/refused.err")"
 
 # Over the server's limit: class "rejected", exit 5, the reason kept.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --json -s 8m -n 1 "$RDMAD_SRV_ADDR" \
-	>"$T/limit.json" 2>"$T/limit.err"
-rc=$?
-[ "$rc" = 5 ] || fail "over limit: exit $rc, want 5: $(cat "$T/limit.err")"
+probe_want 5 limit.json --json -s 8m -n 1
 
 # A bad command line prints usage on stderr only, exit 64.
 "$PROBE" --json -P 0 h >"$T/usage.out" 2>"$T/usage.err"

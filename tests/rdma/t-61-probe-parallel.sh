@@ -5,33 +5,17 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7481
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-max_connections = 16
-
-[log]
-level = debug
-INI
-rdmad_start
-rpid=$RDMAD_PID
-
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -P 8 -s 16k -n 10 --seed 100 --json \
-	"$RDMAD_SRV_ADDR" >"$T/p8.json" 2>"$T/p8.err"
-rc=$?
-[ "$rc" = 0 ] || fail "-P 8: exit $rc: $(cat "$T/p8.err")"
+rdmad_up $port "server.max_connections = 16" "log.level = debug"
+probe_ok p8.json -P 8 -s 16k -n 10 --seed 100 --json
 # (the JSON checks come last, in one python3: it starts slowly in the guest)
 # rdmad served eight native connections.
 n=$(grep -c "open: native" "$T/rdmad.log")
 [ "$n" = 8 ] || fail "rdmad logged $n native opens, want 8"
 
 # The human report sums the connections.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -P 8 -s 4k -n 5 "$RDMAD_SRV_ADDR" \
-	>"$T/p8.out" 2>"$T/p8h.err" || fail "-P 8 report run: $(cat "$T/p8h.err")"
+probe_ok p8.out -P 8 -s 4k -n 5
 grep -q '8 connections (0 failed)' "$T/p8.out" || fail "report: $(cat "$T/p8.out")"
 grep -q 'verification *OK: 8 connections; 40 READs matched' "$T/p8.out" ||
 	fail "report: $(cat "$T/p8.out")"
@@ -40,9 +24,7 @@ log "$(grep -E 'phases|bandwidth' "$T/p8.out" | tr -s ' ')"
 
 # More connections than the server allows: those rejected say busy, the
 # exit code is the worst class (5), the others still pass.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -P 24 -s 4k -n 50 --json "$RDMAD_SRV_ADDR" \
-	>"$T/p24.json" 2>"$T/p24.err"
-rc=$?
+probe_run p24.json -P 24 -s 4k -n 50 --json
 python3 - "$T/p24.json" "$rc" "$T/p8.json" <<'PY' || fail "-P JSON checks failed"
 import json, sys
 d = json.load(open(sys.argv[3]))

@@ -5,21 +5,13 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7482
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-INI
+rdmad_conf $port
 rdmad_start
 
 for depth in 1 8; do
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -D 1.5 --depth $depth -s 4k --json \
-		"$RDMAD_SRV_ADDR" >"$T/d$depth.json" 2>"$T/d$depth.err"
-	rc=$?
-	[ "$rc" = 0 ] || fail "-D 1.5 depth $depth: exit $rc: $(cat "$T/d$depth.err")"
+	probe_ok d$depth.json -D 1.5 --depth $depth -s 4k --json
 done
 python3 - "$T/d1.json" "$T/d8.json" <<'PY' || fail "-D JSON checks failed"
 import json, sys
@@ -40,8 +32,7 @@ PY
 
 # -n caps a timed run: 5 operations of each kind long before 30 s.
 start=$(date +%s)
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -D 30 -n 5 -s 1k "$RDMAD_SRV_ADDR" \
-	>"$T/cap.out" 2>"$T/cap.err" || fail "-D 30 -n 5: $(cat "$T/cap.err")"
+probe_ok cap.out -D 30 -n 5 -s 1k
 secs=$(( $(date +%s) - start ))
 [ "$secs" -lt 20 ] || fail "-D 30 -n 5 took ${secs} s"
 grep -q "bytes moved *$((2 * 5 * 1024)) " "$T/cap.out" || fail "cap: $(cat "$T/cap.out")"

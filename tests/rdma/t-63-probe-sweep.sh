@@ -5,27 +5,12 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7483
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-
-[limits]
-max_buffer_size = 128k
-INI
+rdmad_conf $port "limits.max_buffer_size = 128k"
 rdmad_start
-
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 64k -n 3 --json \
-	"$RDMAD_SRV_ADDR" >"$T/sweep.json" 2>"$T/sweep.err"
-rc=$?
-[ "$rc" = 0 ] || fail "sweep: exit $rc: $(cat "$T/sweep.err")"
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --all-sizes -s 1m -n 1 --json \
-	"$RDMAD_SRV_ADDR" >"$T/limit.json" 2>"$T/limit.err"
-rc=$?
-[ "$rc" = 5 ] || fail "sweep over the limit: exit $rc, want 5"
+probe_ok sweep.json --all-sizes -s 64k -n 3 --json
+probe_want 5 limit.json --all-sizes -s 1m -n 1 --json
 python3 - "$T/sweep.json" "$T/limit.json" <<'PY' || fail "sweep JSON checks failed"
 import json, sys
 d = json.load(open(sys.argv[2]))

@@ -6,14 +6,9 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7484
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-INI
+rdmad_conf $port
 # rdmad's own pid (not a wrapper's), for SIGSTOP below.
 # shellcheck disable=SC2016 # expanded by the inner sh
 srv sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/rdmad.pid" \
@@ -21,10 +16,7 @@ srv sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/rdmad.pid" \
 wait_listen $port
 rpid=$(cat "$T/rdmad.pid")
 
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --busy-poll -s 64 -n 200 --op read --json \
-	"$RDMAD_SRV_ADDR" >"$T/bp.json" 2>"$T/bp.err"
-rc=$?
-[ "$rc" = 0 ] || fail "--busy-poll: exit $rc: $(cat "$T/bp.err")"
+probe_ok bp.json --busy-poll -s 64 -n 200 --op read --json
 python3 - "$T/bp.json" <<'PY' || fail "busy-poll JSON: $(cat "$T/bp.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -33,17 +25,14 @@ assert d["options"]["busy_poll"] is True and x["ops"] == 200, d
 print("# busy-poll 64 B READ p50 %d ns, p99 %d ns" % (x["latency_ns"]["p50"], x["latency_ns"]["p99"]))
 PY
 
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --busy-poll -P 4 --depth 4 -s 32k -n 20 \
-	"$RDMAD_SRV_ADDR" >"$T/bp4.out" 2>"$T/bp4.err" || fail "--busy-poll -P 4: $(cat "$T/bp4.err")"
+probe_ok bp4.out --busy-poll -P 4 --depth 4 -s 32k -n 20
 grep -q 'verification *OK: 4 connections; 80 READs matched' "$T/bp4.out" ||
 	fail "busy-poll -P 4: $(cat "$T/bp4.out")"
 grep -q 'busy-poll' "$T/bp4.out" || fail "report does not say busy-poll"
 
 # Deadlines still fire while spinning: a stopped server times out (6).
 kill -STOP "$rpid"
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --busy-poll -s 4k -n 2 -t 1 \
-	"$RDMAD_SRV_ADDR" >"$T/stall.out" 2>"$T/stall.err"
-rc=$?
+probe_run stall.out --busy-poll -s 4k -n 2 -t 1
 kill -CONT "$rpid"
 [ "$rc" = 6 ] || fail "busy-poll stalled server: exit $rc, want 6: $(cat "$T/stall.err")"
 exit 0

@@ -7,19 +7,9 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 port=7485
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-
-[limits]
-max_buffer_size = 1m
-INI
-rdmad_start
-rpid=$RDMAD_PID
+rdmad_up $port "limits.max_buffer_size = 1m"
 
 cases=("--depth 16 -s 4k -n 100" "--depth 8 -s 256k -n 20"
        "--depth 3 -s 1000 -n 10" "--depth 32 -s 1 -n 64"
@@ -28,10 +18,7 @@ files=()
 for args in "${cases[@]}"; do
 	name=$(echo "$args" | tr -d ' -')
 	# shellcheck disable=SC2086
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port $args --json "$RDMAD_SRV_ADDR" \
-		>"$T/$name.json" 2>"$T/$name.err"
-	rc=$?
-	[ "$rc" = 0 ] || fail "$args: exit $rc: $(cat "$T/$name.err")"
+	probe_ok "$name.json" $args --json
 	files+=("$T/$name.json")
 done
 # One python for all (it starts slowly in the guest).

@@ -9,8 +9,7 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-[ -x "$RDMAD" ] || fail "no rdmad at $RDMAD"
+need probe
 PY=/usr/bin/python3
 [ -x "$PY" ] || fail "no $PY"
 S=$RDMAD_SRV_ADDR

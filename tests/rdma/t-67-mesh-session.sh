@@ -20,25 +20,12 @@
 #  6. A plain native probe works alongside a mesh session.
 source "$(dirname "$0")/lib.sh"
 source "$RDMAD_SOURCE_DIR/tests/hostile/lib-hostile.sh"
-[ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
 "$PROBE" --help 2>&1 | grep -q -- '--rounds' ||
 	fail "rdma-probe has no --rounds (the mesh client: branch mesh-cli)"
-port=7667
 http=127.0.0.1:9467
-rdmad_conf $port "timeouts.liveness = 1s" "timeouts.session = 3s" \
+hostile_up 7667 "timeouts.liveness = 1s" "timeouts.session = 3s" \
 	"timeouts.close = 1s" "limits.max_duration = 5s" \
 	"http.listen = $http" "log.level = debug"
-rdmad_start
-baseline
-
-wait_idle() {	# no connection active within $1 s
-	local i
-	for ((i = 0; i < $1 * 10; i++)); do
-		[ "$(active_conns)" = 0 ] && return 0
-		sleep 0.1
-	done
-	fail "connections still active after ${1}s: $(active_conns)"
-}
 closes() { grep -c 'close: native' "$T/rdmad.log"; }
 # last_close: the newest close line of a native connection
 last_close() { grep 'close: native' "$T/rdmad.log" | tail -1; }
@@ -93,15 +80,8 @@ check_after rounds
 
 # 3. A vanished mesh client: only liveness can reap it.
 u0=$(metric "$unreach")
-hostile -H 60 mesh-vanish >"$T/vanish.out" &
-hpid=$!
-for ((i = 0; i < 200; i++)); do
-	grep -q '^ok mesh-vanish' "$T/vanish.out" && break
-	sleep 0.1
-done
+hostile_hold mesh-vanish
 t0=$(now_ms)
-grep -q '^ok mesh-vanish' "$T/vanish.out" ||
-	fail "mesh-vanish did not start: $(cat "$T/vanish.out") $(tail -3 "$T/hostile.err")"
 wait_log 'result peer-unreachable' 30
 t1=$(now_ms)
 log "vanished mesh client reaped after $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100))s (liveness 1s)"

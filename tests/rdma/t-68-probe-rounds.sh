@@ -15,24 +15,10 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
-command -v python3 >/dev/null || fail "python3 not installed"
+need probe python3
 port=7487
-
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[limits]
-max_buffer_size = 1m
-[timeouts]
-session = 2s
-close = 1s
-[log]
-level = info
-INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
-rpid=$RDMAD_PID
-base=$(rdma_res_counts $rpid)
+rdmad_up $port "limits.max_buffer_size = 1m" "timeouts.session = 2s" \
+	"timeouts.close = 1s" "log.level = info"
 
 probe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 5 "$@" "$RDMAD_SRV_ADDR"; }
 
@@ -100,14 +86,7 @@ kport=7488
 key=$T/psk
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$key"
 chmod 600 "$key"
-cat >"$T/keyed.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$kport
-[auth]
-psk_file = $key
-[http]
-listen = off
-INI
+ini_text "$RDMAD_SRV_ADDR:$kport" "auth.psk_file = $key" "http.listen = off" >"$T/keyed.ini"
 rdmad_start "$T/keyed.ini" "$T/keyed.log"
 kprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $kport -t 5 "$@" "$RDMAD_SRV_ADDR"; }
 kprobe --psk-file "$key" --rounds 3 --interval 0.1 -s 512 >"$T/keyed.out" 2>&1 ||

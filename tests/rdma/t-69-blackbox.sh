@@ -14,7 +14,7 @@
 source "$(dirname "$0")/lib.sh"
 
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
-[ -x "$PROBE" ] || fail "no rdma-probe at $PROBE"
+need probe
 [ -x "$HOSTILE" ] || fail "no rdmad-hostile at $HOSTILE"
 cport=7493
 
@@ -54,13 +54,8 @@ log "corrupt server: native exit 9 (offset 40), WRITE-only exit 9, mesh 8 KiB ro
 # ---- GET /probe -------------------------------------------------------
 port=7494
 http=127.0.0.1:9494
-cat >"$T/rdmad.ini" <<INI
-[server]
-listen = $RDMAD_SRV_ADDR:$port
-[http]
-listen = $http
-[log]
-level = info
+rdmad_conf $port "http.listen = $http" "log.level = info"
+cat >>"$T/rdmad.ini" <<INI
 [module.small]
 op = read
 size = 64
@@ -75,7 +70,7 @@ size = 64
 iterations = 100000
 timeout = 60s
 INI
-rdmad_start "$T/rdmad.ini" "$T/rdmad.log"
+rdmad_start
 rpid=$RDMAD_PID
 base=$(rdma_res_counts $rpid)
 get() { curl -s -w '\n%{http_code}\n' "http://$http/probe?$1"; }

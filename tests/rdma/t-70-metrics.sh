@@ -10,10 +10,9 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 PY=/usr/bin/python3
-[ -x "$CTL" ] || fail "no rdmadctl at $CTL"
+need ctl
 [ -x "$HOSTILE" ] || fail "no rdmad-hostile at $HOSTILE"
 "$PY" -c 'import prometheus_client' 2>/dev/null ||
 	fail "python3-prometheus-client is not installed (tests/testbed/install-deps)"

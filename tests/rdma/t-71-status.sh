@@ -13,14 +13,10 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 PY=/usr/bin/python3
-[ -x "$CTL" ] || fail "no rdmadctl at $CTL"
-port=7483
+need ctl
 http=127.0.0.1:9482
-
-rdmad_conf $port "http.listen = $http"
-rdmad_start
+rdmad_up 7483 "http.listen = $http"
 
 pids=()
 for s in 1 2 3; do

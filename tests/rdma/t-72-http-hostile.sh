@@ -9,14 +9,10 @@
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 PY=/usr/bin/python3
-[ -x "$CTL" ] || fail "no rdmadctl at $CTL"
-port=7485
+need ctl
 http=127.0.0.1:9485
-
-rdmad_conf $port "http.listen = $http"
-rdmad_start
+rdmad_up 7485 "http.listen = $http"
 nfd() { ls /proc/"$RDMAD_PID"/fd | wc -l; }
 "$CTL" -a $http status >/dev/null || fail "endpoint not answering at start"
 fd0=$(nfd)

@@ -34,20 +34,10 @@ rdmad_conf 7731 "mesh.targets = $T/peers" "mesh.interval = 200ms" \
 	"mesh.connect_timeout = 1s" "http.listen = $http"
 rdmad_start "$T/rdmad.ini" "$T/a.log"
 APID=$RDMAD_PID
-metric() { # metric FILE NAME [LABEL...]
-	local f=$1 n=$2
-	shift 2
-	awk -v name="$n" -v want="$*" 'BEGIN { k = split(want, w, " ") }
-	/^#/ { next }
-	index($0, name "{") == 1 || $1 == name {
-		ok = 1; for (i = 1; i <= k; i++) if (index($1, w[i]) == 0) ok = 0
-		if (ok) s += $NF }
-	END { printf "%.17g\n", s + 0 }' "$f"
-}
 scrape() { curl -sf "http://$http/metrics" >"$1" || fail "cannot scrape rdmad A"; }
 up_both() { # up_both FILE PEER: both paths up, both sizes verified
-	[ "$(metric "$1" rdmad_mesh_peer_paths_up "peer=\"$2\"")" = 2 ] &&
-		[ "$(metric "$1" rdmad_mesh_rounds_total "peer=\"$2\"" 'result="ok"')" -ge 4 ]
+	[ "$(prom_sum "$1" rdmad_mesh_peer_paths_up "peer=\"$2\"")" = 2 ] &&
+		[ "$(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$2\"" 'result="ok"')" -ge 4 ]
 }
 end=$(($(now_ms) + 30000))
 while :; do
@@ -55,26 +45,26 @@ while :; do
 	# Samples go one at a time to whichever path is due: wait for one
 	# of 7732's, not just any two.
 	up_both "$T/m1.prom" "$A:7732" && up_both "$T/m1.prom" "$A:7733" &&
-		[ "$(metric "$T/m1.prom" rdmad_mesh_bandwidth_samples_total)" -ge 2 ] &&
+		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_bandwidth_samples_total)" -ge 2 ] &&
 		grep -q "^rdmad_mesh_bandwidth_bytes_per_second{peer=\"$A:7732\"}" "$T/m1.prom" && break
 	[ "$(now_ms)" -lt "$end" ] || fail "peers not up on both paths with samples (one of 7732's) after 30 s: $(grep -E '^rdmad_mesh_(peer_paths_up|rounds_total|bandwidth)' "$T/m1.prom" | grep -v ' 0$')"
 	sleep 0.5
 done
 grep -q "1 of 4 targets in $T/peers are this rdmad itself" "$T/a.log" || fail "A did not say it skips itself: $(grep mesh: "$T/a.log" | head -3)"
-[ "$(metric "$T/m1.prom" rdmad_mesh_peers)" = 3 ] || fail "rdmad_mesh_peers is not 3"
+[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 3 ] || fail "rdmad_mesh_peers is not 3"
 for s in 64 4096; do
-	[ "$(metric "$T/m1.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$A:7732\"" "size=\"$s\"")" = 0 ] || fail "failed $s B rounds to 7732"
+	[ "$(prom_sum "$T/m1.prom" rdmad_mesh_size_rounds_failed_total "peer=\"$A:7732\"" "size=\"$s\"")" = 0 ] || fail "failed $s B rounds to 7732"
 done
-bw=$(metric "$T/m1.prom" rdmad_mesh_bandwidth_bytes_per_second "peer=\"$A:7732\"")
+bw=$(prom_sum "$T/m1.prom" rdmad_mesh_bandwidth_bytes_per_second "peer=\"$A:7732\"")
 awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "no bandwidth sample of 7732"
 log "7732 and 7733 up on 2 paths each; bandwidth to 7732 $(awk -v b="$bw" 'BEGIN { printf "%.1f", b / 1e6 }') MB/s"
 sleep 3
 scrape "$T/m2.prom"
-dead_all=$(metric "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7739\"")
-dead_unr=$(metric "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7739\"" 'result="unreachable"')
-[ "$(metric "$T/m2.prom" rdmad_mesh_peer_up "peer=\"$A:7739\"")" = 0 ] || fail "the dead port is not down"
+dead_all=$(prom_sum "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7739\"")
+dead_unr=$(prom_sum "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7739\"" 'result="unreachable"')
+[ "$(prom_sum "$T/m2.prom" rdmad_mesh_peer_up "peer=\"$A:7739\"")" = 0 ] || fail "the dead port is not down"
 [ "$dead_all" -ge 2 ] && [ "$dead_all" = "$dead_unr" ] || fail "dead port: $dead_all attempts, $dead_unr unreachable"
-ok32=$(metric "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7732\"" 'result="ok"')
+ok32=$(prom_sum "$T/m2.prom" rdmad_mesh_rounds_total "peer=\"$A:7732\"" 'result="ok"')
 [ "$dead_all" -lt $((ok32 / 3)) ] || fail "the dead port was tried $dead_all times while 7732 had $ok32 rounds: no backoff"
 grep -q "10.99.0.1:7739.*backing off\|$A:7739.*backing off" "$T/a.log" || fail "no backoff line for the dead port"
 log "dead port: $dead_all attempts (unreachable), backing off; 7732: $ok32 rounds"
@@ -98,7 +88,7 @@ log "rdmadctl mesh:"$'\n'"$RDMADCTL_OUT"
 # 3. reload: 7733 out, 7734 in
 rdmad_serve 7734
 base7734=$(rdma_res_counts "${SPID[7734]}")
-c32=$(metric "$T/m2.prom" rdmad_mesh_connects_total "peer=\"$A:7732\"")
+c32=$(prom_sum "$T/m2.prom" rdmad_mesh_connects_total "peer=\"$A:7732\"")
 [ "$c32" = 2 ] || fail "7732 connected $c32 times before the reload, want 2 (one per path)"
 printf '%s\n' "$A:7731" "$A:7732" "$A:7734" "$A:7739" >"$T/peers"
 kill -HUP "$APID"
@@ -110,7 +100,7 @@ while :; do
 	[ "$(now_ms)" -lt "$end" ] || fail "7734 not up 20 s after the reload"
 	sleep 0.5
 done
-[ "$(metric "$T/m3.prom" rdmad_mesh_connects_total "peer=\"$A:7732\"")" = 2 ] || fail "the reload reconnected 7732"
+[ "$(prom_sum "$T/m3.prom" rdmad_mesh_connects_total "peer=\"$A:7732\"")" = 2 ] || fail "the reload reconnected 7732"
 grep -q "$A:7733" "$T/m3.prom" && fail "7733's series are still exported"
 wait_log "close: .*result ok" 10 "$T/s7733.log"
 [ "$(grep -c 'close: .*result ok' "$T/s7733.log")" = 2 ] || fail "7733's rdmad: not 2 clean closes: $(grep close: "$T/s7733.log")"
@@ -128,7 +118,7 @@ kill -HUP "$APID"
 wait_log "reload refused: .*peers:2:" 10 "$T/a.log"
 sleep 1
 scrape "$T/m4.prom"
-[ "$(metric "$T/m4.prom" rdmad_mesh_peers)" = 3 ] && up_both "$T/m4.prom" "$A:7734" || fail "a refused reload changed the peers"
+[ "$(prom_sum "$T/m4.prom" rdmad_mesh_peers)" = 3 ] && up_both "$T/m4.prom" "$A:7734" || fail "a refused reload changed the peers"
 log "bad targets: $(grep 'reload refused' "$T/a.log" | tail -1 | cut -c25-)"
 
 # 5. a serving rdmad stops: mesh sessions end at once
@@ -141,7 +131,7 @@ grep -q "ended 2 mesh sessions of peers" "$T/s7732.log" || fail "7732's rdmad di
 end=$(($(now_ms) + 10000))
 while :; do
 	scrape "$T/m5.prom"
-	[ "$(metric "$T/m5.prom" rdmad_mesh_peer_up "peer=\"$A:7732\"")" = 0 ] && break
+	[ "$(prom_sum "$T/m5.prom" rdmad_mesh_peer_up "peer=\"$A:7732\"")" = 0 ] && break
 	[ "$(now_ms)" -lt "$end" ] || fail "A still sees 7732 up 10 s after it stopped"
 	sleep 0.3
 done

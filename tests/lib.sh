@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/lib.sh - the helpers every suite needs, defined once.  Sourced by
+# tests/rdma/lib.sh (and through it by the hostile and systemd suites),
+# by tests/fabric/lib.sh on this machine, and by every job the fabric
+# hands to a guest (the source tree is at the same path there), so a
+# helper that must run inside a host (rdma resource show, /proc) is the
+# same code whether a test runs in the guest or drives one from outside.
+# Functions only: no variable is required and nothing runs at source time.
+#
+#   log MSG, fail MSG        a "# " note on stderr; FAIL: and exit 1
+#   now_ms                   the wall clock in milliseconds
+#   since T0                 seconds (one decimal) since T0 (date +%s.%N)
+#   cm_listening PORT [SECS] true once something listens for rdma_cm on
+#                            PORT (waits up to SECS, default 20)
+#   wait_listen PORT [SECS]  the same, or the test fails
+#   rdma_res_counts PID [RES...]  "qp=N cq=N mr=N pd=N cm_id=N" of process
+#                            PID (RES chooses; "fd" counts its open files)
+#   res_diff HAVE WANT       the resources whose counts differ
+#   wait_res_counts PID WANT [SECS]  until rdma_res_counts PID (of WANT's
+#                            resources) equals WANT, or fail naming each
+#   log_has PATTERN SECS FILE  true once FILE has a line matching PATTERN
+#   ini_text LISTEN [LINE...]  an rdmad config: [server] listen = LISTEN and
+#                            one "section.key = value" LINE a key
+#   prom_sum FILE NAME [LABEL...]  the sum of the samples of NAME in the
+#                            Prometheus text FILE ("-": stdin) whose labels
+#                            contain every LABEL; 0 when there are none
+#   json_get FILE EXPR       the Python expression EXPR over the JSON
+#                            document in FILE (as d)
+#   cpu_ticks PID            its user + system CPU time, in clock ticks
+#   proc_status PID KEY      a field of /proc/PID/status (VmRSS, VmHWM in
+#                            kB; voluntary_ctxt_switches...)
+
+log() { printf '# %s\n' "$*" >&2; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+# Milliseconds of the wall clock: for deadlines that hold however slow
+# each step of a wait loop is (a TCG guest takes seconds per iteration).
+now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# rdma_cm listeners show up in `rdma resource show cm_id`.
+cm_listening() {
+	local port=$1 secs=${2:-20} i
+	for ((i = 0; i < secs * 10; i++)); do
+		rdma resource show cm_id 2>/dev/null |
+			grep -qE "state LISTEN .*src-addr [^ ]*:$port( |\$)" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+wait_listen() {
+	cm_listening "$@" || fail "nothing listens on rdma_cm port $1 after ${2:-20}s"
+}
+
+rdma_res_counts() {
+	local pid=$1 r out=""
+	shift
+	[ $# -gt 0 ] || set -- qp cq mr pd cm_id
+	for r in "$@"; do
+		if [ "$r" = fd ]; then
+			out+="fd=$(ls "/proc/$pid/fd" | wc -l) "
+		else
+			out+="$r=$(rdma resource show "$r" 2>/dev/null | grep -c "pid $pid ") "
+		fi
+	done
+	echo "${out% }"
+}
+
+# res_diff HAVE WANT (both from rdma_res_counts): "mr 5 (want 4), qp 1
+# (want 0)"; empty when equal.
+res_diff() {
+	local have=" $1 " w r out=""
+	for w in $2; do
+		r=${w%%=*}
+		case $have in
+		*" $w "*) ;;
+		*) out+="${out:+, }$r $(sed -n "s/.* $r=\([0-9]*\) .*/\1/p" <<<"$have") (want ${w#*=})" ;;
+		esac
+	done
+	echo "$out"
+}
+
+wait_res_counts() {
+	local pid=$1 want=$2 secs=${3:-20} now="" end w res=()
+	for w in $want; do res+=("${w%%=*}"); done
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
+		now=$(rdma_res_counts "$pid" "${res[@]}")
+		[ "$now" = "$want" ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || break
+		sleep 0.1
+	done
+	fail "RDMA resources of pid $pid not back after ${secs}s: $(res_diff "$now" "$want")"
+}
+
+log_has() {
+	local i
+	for ((i = 0; i < $2 * 10; i++)); do
+		grep -q -- "$1" "$3" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ini_text() {
+	local l
+	printf '[server]\nlisten = %s\n' "$1"
+	shift
+	for l in "$@"; do
+		printf '[%s]\n%s\n' "${l%%.*}" "${l#*.}"
+	done
+}
+
+prom_sum() {
+	local f=$1 name=$2
+	shift 2
+	[ "$f" = - ] && f=/dev/stdin
+	awk -v name="$name" -v want="$*" '
+	BEGIN { n = split(want, w, " ") }
+	/^#/ { next }
+	index($0, name "{") == 1 || $1 == name {
+		ok = 1
+		for (i = 1; i <= n; i++) if (index($1, w[i]) == 0) ok = 0
+		if (ok) s += $NF
+	}
+	END { printf "%.17g\n", s + 0 }' "$f"
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+proc_status() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+
+# Lines before the document's first "{" line (such as rdma-probe's
+# messages on stderr) are skipped; a missing key or bad JSON fails.
+json_get() {
+	python3 - "$1" "$2" <<'PY' || fail "JSON $2 not in $1: $(head -c 2000 "$1")"
+import json, sys
+text = open(sys.argv[1]).read()
+d = json.loads(text[text.index('\n{') + 1 if not text.startswith('{') else 0:])
+print(eval(sys.argv[2], {"d": d}))
+PY
+}
