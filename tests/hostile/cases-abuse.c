@@ -153,6 +153,21 @@ static int want_access_err(struct hc *h, enum ibv_wr_opcode op,
 		      st, st >= 0 ? ibv_wc_status_str(st) : "timeout");
 }
 
+/* A fresh attacker session (the NTH) on A, then OP at the victim V's
+ * address with V's rkey, or with its own if OWN_RKEY: a remote access
+ * error, else the case fails naming WHAT. */
+static int steal_again(struct hc *a, const struct proto_hello *ha,
+		       const char *nth, enum ibv_wr_opcode op,
+		       const struct hc *v, int own_rkey, const char *what)
+{
+	int ret = native_open(a, ha, NULL);
+
+	if (ret)
+		return failed("%s attacker session: %s", nth, strerror(-ret));
+	return want_access_err(a, op, v->desc.addr,
+			       own_rkey ? a->desc.rkey : v->desc.rkey, what);
+}
+
 int case_steal(struct hc *v, struct hc *a)
 {
 	struct proto_hello hv, ha;
@@ -178,20 +193,14 @@ int case_steal(struct hc *v, struct hc *a)
 	hc_close(a);
 
 	/* 2. READ it, from a fresh connection (the first is in error). */
-	ret = native_open(a, &ha, NULL);
-	if (ret)
-		return failed("second attacker session: %s", strerror(-ret));
-	if (want_access_err(a, IBV_WR_RDMA_READ, v->desc.addr, v->desc.rkey,
-			    "stolen-rkey READ"))
+	if (steal_again(a, &ha, "second", IBV_WR_RDMA_READ, v, 0,
+			"stolen-rkey READ"))
 		return 1;
 	hc_close(a);
 
 	/* 3. Our own rkey, the victim's address. */
-	ret = native_open(a, &ha, NULL);
-	if (ret)
-		return failed("third attacker session: %s", strerror(-ret));
-	if (want_access_err(a, IBV_WR_RDMA_WRITE, v->desc.addr, a->desc.rkey,
-			    "own rkey at the victim's address"))
+	if (steal_again(a, &ha, "third", IBV_WR_RDMA_WRITE, v, 1,
+			"own rkey at the victim's address"))
 		return 1;
 
 	/* The victim's data is intact and its session ends ok. */

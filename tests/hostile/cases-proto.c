@@ -337,28 +337,34 @@ int case_vanish(struct hc *h)
 /* Mesh: a round every 500 ms for -H seconds (WRITE of pattern(seed, r),
  * READ back, compare); no message and no disconnect may come from the
  * server meanwhile.  Then the disconnect (hc_close). */
+static int mesh_round_op(struct hc *h, enum ibv_wr_opcode op, uint32_t r,
+			 uint32_t sz, int *recvs)
+{
+	const char *name = op == IBV_WR_RDMA_WRITE ? "WRITE" : "READ";
+	int st;
+
+	if (hc_rdma_post(h, op, h->desc.addr, h->desc.rkey, sz))
+		return failed("round %u: cannot post the %s", r, name);
+	st = hc_wait_op(h, wr_rdma(op), recvs);
+	if (st)
+		return failed("round %u: %s status %d", r, name, st);
+	return 0;
+}
+
 static int mesh_hold(struct hc *h)
 {
 	long long t0 = now_ms(), end = t0 + hold_ms;
 	uint32_t r, sz = h->hello.size;
 	ssize_t bad;
-	int st, recvs = 0;
+	int recvs = 0;
 
 	for (r = 0; now_ms() < end; r++) {
 		pattern_fill(h->buf.p, sz, h->hello.seed, r);
-		if (hc_rdma_post(h, IBV_WR_RDMA_WRITE, h->desc.addr,
-				 h->desc.rkey, sz))
-			return failed("round %u: cannot post the WRITE", r);
-		st = hc_wait_op(h, wr_rdma(IBV_WR_RDMA_WRITE), &recvs);
-		if (st)
-			return failed("round %u: WRITE status %d", r, st);
+		if (mesh_round_op(h, IBV_WR_RDMA_WRITE, r, sz, &recvs))
+			return 1;
 		memset(h->buf.p, 0, sz);
-		if (hc_rdma_post(h, IBV_WR_RDMA_READ, h->desc.addr,
-				 h->desc.rkey, sz))
-			return failed("round %u: cannot post the READ", r);
-		st = hc_wait_op(h, wr_rdma(IBV_WR_RDMA_READ), &recvs);
-		if (st)
-			return failed("round %u: READ status %d", r, st);
+		if (mesh_round_op(h, IBV_WR_RDMA_READ, r, sz, &recvs))
+			return 1;
 		bad = pattern_check(h->buf.p, sz, h->hello.seed, r);
 		if (bad >= 0)
 			return failed("round %u: mismatch at offset %zd", r,
