@@ -72,26 +72,28 @@ int units_parse_u64(const char *s, int hex, uint64_t min, uint64_t max,
 	return 0;
 }
 
-int units_parse_uint(const char *s, unsigned int min, unsigned int max,
-		     unsigned int *out)
+/* units_parse_u64() into an unsigned int. */
+static int units_parse_u32(const char *s, int hex, unsigned int min,
+			   unsigned int max, unsigned int *out)
 {
 	uint64_t v;
-	int ret = units_parse_u64(s, 0, min, max, &v);
+	int ret = units_parse_u64(s, hex, min, max, &v);
 
 	if (!ret)
 		*out = (unsigned int)v;
 	return ret;
 }
 
+int units_parse_uint(const char *s, unsigned int min, unsigned int max,
+		     unsigned int *out)
+{
+	return units_parse_u32(s, 0, min, max, out);
+}
+
 int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
 		      unsigned int *out)
 {
-	uint64_t v;
-	int ret = units_parse_u64(s, 1, min, max, &v);
-
-	if (!ret)
-		*out = (unsigned int)v;
-	return ret;
+	return units_parse_u32(s, 1, min, max, out);
 }
 
 int units_parse_tos(const char *s, int *tos)
