@@ -15,8 +15,8 @@ static const char *const value_what[] = {
 	[VALUE_COUNT] = "a number",
 	[VALUE_CODE] = "a number (decimal, or hex after 0x)",
 	[VALUE_SIZE] = "a size (bytes, or with suffix k, m, g)",
-	[VALUE_DURATION] = "a duration (seconds, or with unit ms, s, m, h; "
-			   "fractions allowed: 1.5s)",
+	[VALUE_DURATION] = ("a duration (seconds, or with unit ms, s, m, h; "
+			    "fractions allowed: 1.5s)"),
 	[VALUE_PERCENT] = "a whole percent",
 	[VALUE_PPM] = "a percent (up to 3 decimals, as 0.5%)",
 };
