@@ -15,6 +15,14 @@
 int units_parse_size(const char *s, uint64_t max, uint64_t *val);
 
 /*
+ * A whole number, MIN to MAX, nothing before or after it: decimal, or
+ * with HEX also hexadecimal after "0x" (a leading 0 is not octal).  0,
+ * -EINVAL (not a number) or -ERANGE (out of MIN..MAX).
+ */
+int units_parse_u64(const char *s, int hex, uint64_t min, uint64_t max,
+		    uint64_t *out);
+
+/*
  * A whole decimal number, MIN to MAX, nothing before or after it.  0,
  * -EINVAL (not a number) or -ERANGE (out of MIN..MAX).
  */
@@ -33,5 +41,20 @@ int units_parse_xuint(const char *s, unsigned int min, unsigned int max,
  * "0x68"); a leading 0 is not octal.  0, -EINVAL or -ERANGE.
  */
 int units_parse_tos(const char *s, int *tos);
+
+/*
+ * A duration: a decimal number, a fraction allowed ("1.5"), then a unit:
+ * ms, s, m (or min), h; no unit: seconds.  In whole milliseconds, a
+ * fraction of one rounded up ("0.0001" is 1 ms).  A digit comes first
+ * and after a '.'.  0, -EINVAL (not a duration) or -ERANGE (above MAX ms).
+ */
+int units_parse_duration_ms(const char *s, uint64_t max, uint64_t *ms);
+
+/*
+ * A percent with up to DECIMALS decimals, '%' optional ("10%", "0.5"),
+ * at most 100%, in units of 1/10^DECIMALS percent: "0.5%" with 3
+ * decimals is 500.  0, -EINVAL (more decimals, not a percent) or -ERANGE.
+ */
+int units_parse_percent(const char *s, unsigned int decimals, uint64_t *out);
 
 #endif /* RDMAD_UNITS_H */

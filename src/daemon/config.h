@@ -2,9 +2,10 @@
 /*
  * config.h - rdmad configuration: INI file (inih) -> struct rdmad_config.
  *
- * config_load() parses a file; each unknown section or key and each bad
+ * config_load() parses a file (config.c: a table row per key names its
+ * parser, config_key_parse.c); each unknown section or key and each bad
  * value is an error reported as "FILE:LINE: ...".  config_validate()
- * checks the whole (cross-key rules) after parsing.  See
+ * checks the whole (cross-key rules, config_check.c) after parsing.  See
  * docs/configuration.md and conf/rdmad.ini.
  */
 #ifndef RDMAD_CONFIG_H
@@ -136,13 +137,6 @@ int config_validate(const struct rdmad_config *cfg, const char *name,
 const struct config_module *config_module_find(const struct rdmad_config *cfg,
 					       const char *name);
 
-/* Value parsers, exposed for the unit tests.  0 or -EINVAL/-ERANGE. */
-int config_parse_size(const char *s, uint32_t *out);
-int config_parse_duration_ms(const char *s, unsigned int *out);
-/* A percent, up to 3 decimals, '%' optional ("0.5%") -> ppm; <= 100%. */
-int config_parse_ppm(const char *s, uint32_t *out);
-int config_parse_uint(const char *s, unsigned int min, unsigned int max,
-		      unsigned int *out);
 /* ADDRESS[:PORT] with rdma_cm's default port, or DEFPORT. */
 int config_parse_listen(const char *s, struct config_listen *l);
 int config_parse_addr(const char *s, unsigned int defport,

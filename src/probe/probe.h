@@ -91,8 +91,6 @@ enum probe_opts_result {
 int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err);
 
-/* "2.5" seconds -> 2500 ms, at least 1 ms.  0, -EINVAL or -ERANGE. */
-int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms);
 
 /* ---- logging --------------------------------------------------------- */
 

@@ -8,14 +8,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
-#include <math.h>
-#include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 
-#include "version.h"
-#include "units.h"
 #include "proto.h"
+#include "value_parse.h"
+#include "version.h"
 
 enum {
 	OPT_OP = 0x100,
@@ -79,7 +77,7 @@ static void usage(FILE *f)
 "  -s, --size SIZE     bytes per operation, suffix k, m or g for KiB, MiB,\n"
 "                      GiB (default 64k; %u with --rping; 1 to 1g)\n"
 "  -n, --iters N       operations of each kind (default %u, 1 to %u)\n"
-"  -D, --duration SECS run each kind for SECS instead of -n operations\n"
+"  -D, --duration TIME run each kind for TIME instead of -n operations\n"
 "                      (-n is then a cap, default %u); not with --rping\n"
 "  -P, --parallel N    N connections at once, one event loop (default 1;\n"
 "                      with --targets, N per target)\n"
@@ -93,9 +91,9 @@ static void usage(FILE *f)
 "                      | ECN), 0 to 255, decimal or 0x hex: 0x68 is DSCP\n"
 "                      26 (default: the system's, rdma_cm's default_roce_tos)\n"
 "      --json          print one JSON document instead of the report\n"
-"  -t, --timeout SECS  deadline of each step: address resolution, route\n"
+"  -t, --timeout TIME  deadline of each step: address resolution, route\n"
 "                      resolution, connect, descriptor, each operation,\n"
-"                      result, disconnect (default %u, fractions allowed)\n"
+"                      result, disconnect (default %us)\n"
 "      --seed N        data pattern seed (default: random)\n"
 "      --psk-file FILE pre-shared key for a server that requires one\n"
 "                      (the file must not be readable by others)\n"
@@ -110,12 +108,16 @@ static void usage(FILE *f)
 "                      ones READ back alone); not with --rping, --targets,\n"
 "                      --op write, -n, -D, -P, --depth, --all-sizes,\n"
 "                      --no-verify\n"
-"      --interval SECS between round starts (default %u, 0 allowed);\n"
+"      --interval TIME between round starts (default %us, 0 allowed);\n"
 "                      needs --rounds\n"
 "  -q, --quiet         print errors only\n"
 "  -v, --verbose       log state transitions; twice: every operation\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
+"\n"
+"TIME is seconds, or a number with unit ms, s, m, h (fractions allowed:\n"
+"1.5s, 250ms), at most 1h; SIZE is bytes, or with suffix k, m, g; --tos\n"
+"and --seed take decimal or hex after 0x.  As in rdmad.ini(5).\n"
 "\n"
 "Exit status:\n",
 		PROTO_DEFAULT_PORT, PROBE_RPING_DEFAULT_PORT,
@@ -132,67 +134,51 @@ static void usage(FILE *f)
 	fprintf(f, "  %d  terminated by SIGTERM\n", PROBE_EXIT_SIGTERM);
 }
 
-int probe_parse_seconds(const char *s, uint32_t max_ms, uint32_t *ms)
+/* What each option's value may be (value_parse.h): the words and the
+ * reasons are those of rdmad.ini's keys. */
+static const struct value_spec probe_port = { VALUE_COUNT, 1, 65535, false };
+static const struct value_spec probe_size = {
+	VALUE_SIZE, 1, PROBE_SIZE_MAX, false };
+static const struct value_spec probe_iters = {
+	VALUE_COUNT, 1, PROBE_ITERS_MAX, false };
+static const struct value_spec probe_time = {	/* -t, -D */
+	VALUE_DURATION, 1, PROBE_TIMEOUT_MAX_MS, false };
+static const struct value_spec probe_interval = {
+	VALUE_DURATION, 0, PROBE_TIMEOUT_MAX_MS, false };
+static const struct value_spec probe_parallel = {
+	VALUE_COUNT, 1, PROBE_PARALLEL_MAX, false };
+static const struct value_spec probe_depth = {
+	VALUE_COUNT, 1, PROBE_DEPTH_MAX, false };
+static const struct value_spec probe_rounds = {
+	VALUE_COUNT, 1, PROBE_ROUNDS_MAX, false };
+static const struct value_spec probe_seed = {
+	VALUE_CODE, 0, UINT64_MAX, false };
+static const struct value_spec probe_tos = { VALUE_CODE, 0, 255, false };
+
+/* "rdma-probe: OPT: REASON" and the hint; -EINVAL (exit 64). */
+static int bad(FILE *err, const char *opt, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int bad(FILE *err, const char *opt, const char *fmt, ...)
 {
-	double v, m;
-	char *end;
+	va_list ap;
 
-	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end || end == s || !isfinite(v))
-		return -EINVAL;
-	if (errno == ERANGE && v != 0)
-		return -ERANGE;
-	m = ceil(v * 1000.0);
-	if (m < 1 || m > max_ms)
-		return -ERANGE;
-	*ms = (uint32_t)m;
-	return 0;
-}
-
-/* --interval: seconds, 0 allowed.  0, -EINVAL or -ERANGE. */
-static int parse_interval(const char *s, uint32_t *ms)
-{
-	char *end;
-	double v;
-	int ret;
-
-	ret = probe_parse_seconds(s, PROBE_TIMEOUT_MAX_MS, ms);
-	if (ret != -ERANGE)
-		return ret;
-	v = strtod(s, &end);
-	if (v != 0)
-		return ret;
-	*ms = 0;
-	return 0;
-}
-
-/* Unsigned decimal in [min, max]. */
-static int parse_uint(const char *s, uint64_t min, uint64_t max, int base,
-		      uint64_t *val)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*val = v;
-	return 0;
-}
-
-static int bad(FILE *err, const char *opt, const char *val, const char *why)
-{
-	fprintf(err, "rdma-probe: invalid %s '%s': %s\n", opt, val, why);
-	fprintf(err, "Try 'rdma-probe --help' for more information.\n");
+	fprintf(err, "rdma-probe: %s: ", opt);
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fprintf(err, "\nTry 'rdma-probe --help' for more information.\n");
 	return -EINVAL;
+}
+
+/* OPT's value VAL as SPEC says into *out, or -EINVAL after bad(). */
+static int opt_value(FILE *err, const char *opt, const struct value_spec *spec,
+		     const char *val, uint64_t *out)
+{
+	char why[VALUE_WHY_MAX];
+
+	if (value_parse(spec, val, out, why, sizeof(why)))
+		return bad(err, opt, "%s", why);
+	return 0;
 }
 
 static int usage_err(FILE *err, const char *msg, const char *arg)
@@ -211,7 +197,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 	bool parallel_set = false, depth_set = false;
 	char range[96];
 	uint64_t v;
-	int c, ret;
+	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
@@ -229,17 +215,15 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			ret = parse_uint(optarg, 1, 65535, 10, &v);
-			if (ret)
-				return bad(err, "--port", optarg,
-					   "must be a number from 1 to 65535");
+			if (opt_value(err, "--port", &probe_port, optarg, &v))
+				return -EINVAL;
 			o->port = (uint16_t)v;
 			port_set = true;
 			break;
 		case 'I':
 			if (!*optarg)
-				return bad(err, "--source", optarg,
-					   "must be an address");
+				return bad(err, "--source", "'' is not an "
+					   "address");
 			o->source = optarg;
 			break;
 		case OPT_OP:
@@ -250,64 +234,40 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 			else if (!strcmp(optarg, "both"))
 				o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
 			else
-				return bad(err, "--op", optarg,
-					   "must be read, write or both");
+				return bad(err, "--op", "'%s' is not read, "
+					   "write or both", optarg);
 			op_set = true;
 			break;
 		case 's':
-			ret = units_parse_size(optarg, PROBE_SIZE_MAX, &v);
-			if (ret == -EINVAL)
-				return bad(err, "--size", optarg,
-					   "not a size (examples: 1, 4096, "
-					   "64k, 1m)");
-			if (ret || v == 0)
-				return bad(err, "--size", optarg,
-					   "must be from 1 byte to 1g");
+			if (opt_value(err, "--size", &probe_size, optarg, &v))
+				return -EINVAL;
 			o->size = (uint32_t)v;
 			size_set = true;
 			break;
 		case 'n':
-			ret = parse_uint(optarg, 1, PROBE_ITERS_MAX, 10, &v);
-			if (ret) {
-				snprintf(range, sizeof(range),
-					 "must be a number from 1 to %u",
-					 PROBE_ITERS_MAX);
-				return bad(err, "--iters", optarg, range);
-			}
+			if (opt_value(err, "--iters", &probe_iters, optarg,
+				      &v))
+				return -EINVAL;
 			o->iters = (uint32_t)v;
 			iters_set = true;
 			break;
 		case 'D':
-			ret = probe_parse_seconds(optarg, PROBE_TIMEOUT_MAX_MS,
-						  &o->duration_ms);
-			if (ret == -EINVAL)
-				return bad(err, "--duration", optarg,
-					   "not a number of seconds "
-					   "(examples: 5, 0.5)");
-			if (ret)
-				return bad(err, "--duration", optarg,
-					   "must be from 0.001 to 3600 "
-					   "seconds");
+			if (opt_value(err, "--duration", &probe_time, optarg,
+				      &v))
+				return -EINVAL;
+			o->duration_ms = (uint32_t)v;
 			break;
 		case 'P':
-			ret = parse_uint(optarg, 1, PROBE_PARALLEL_MAX, 10, &v);
-			if (ret) {
-				snprintf(range, sizeof(range),
-					 "must be a number from 1 to %u",
-					 PROBE_PARALLEL_MAX);
-				return bad(err, "--parallel", optarg, range);
-			}
+			if (opt_value(err, "--parallel", &probe_parallel,
+				      optarg, &v))
+				return -EINVAL;
 			o->parallel = (uint32_t)v;
 			parallel_set = true;
 			break;
 		case OPT_DEPTH:
-			ret = parse_uint(optarg, 1, PROBE_DEPTH_MAX, 10, &v);
-			if (ret) {
-				snprintf(range, sizeof(range),
-					 "must be a number from 1 to %u",
-					 PROBE_DEPTH_MAX);
-				return bad(err, "--depth", optarg, range);
-			}
+			if (opt_value(err, "--depth", &probe_depth, optarg,
+				      &v))
+				return -EINVAL;
 			o->depth = (uint32_t)v;
 			depth_set = true;
 			break;
@@ -324,29 +284,21 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 			o->json = true;
 			break;
 		case 't':
-			ret = probe_parse_seconds(optarg, PROBE_TIMEOUT_MAX_MS,
-						  &o->timeout_ms);
-			if (ret == -EINVAL)
-				return bad(err, "--timeout", optarg,
-					   "not a number of seconds "
-					   "(examples: 5, 0.5)");
-			if (ret)
-				return bad(err, "--timeout", optarg,
-					   "must be from 0.001 to 3600 "
-					   "seconds");
+			if (opt_value(err, "--timeout", &probe_time, optarg,
+				      &v))
+				return -EINVAL;
+			o->timeout_ms = (uint32_t)v;
 			break;
 		case OPT_SEED:
-			ret = parse_uint(optarg, 0, UINT64_MAX, 0, &v);
-			if (ret)
-				return bad(err, "--seed", optarg,
-					   "must be an unsigned 64-bit number");
+			if (opt_value(err, "--seed", &probe_seed, optarg, &v))
+				return -EINVAL;
 			o->seed = v;
 			o->seed_set = true;
 			break;
 		case OPT_PSK_FILE:
 			if (!*optarg)
-				return bad(err, "--psk-file", optarg,
-					   "needs a file name");
+				return bad(err, "--psk-file", "'' is not a "
+					   "file name");
 			o->psk_file = optarg;
 			break;
 		case OPT_RPING:
@@ -354,40 +306,27 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 			break;
 		case OPT_TARGETS:
 			if (!*optarg)
-				return bad(err, "--targets", optarg,
-					   "needs a file name (- for stdin)");
+				return bad(err, "--targets", "'' is not a file "
+					   "name (- for stdin)");
 			o->targets = optarg;
 			break;
 		case OPT_ROUNDS:
-			ret = parse_uint(optarg, 1, PROBE_ROUNDS_MAX, 10, &v);
-			if (ret) {
-				snprintf(range, sizeof(range),
-					 "must be a number from 1 to %u",
-					 PROBE_ROUNDS_MAX);
-				return bad(err, "--rounds", optarg, range);
-			}
+			if (opt_value(err, "--rounds", &probe_rounds, optarg,
+				      &v))
+				return -EINVAL;
 			o->rounds = (uint32_t)v;
 			break;
 		case OPT_INTERVAL:
-			ret = parse_interval(optarg, &o->interval_ms);
-			if (ret == -EINVAL)
-				return bad(err, "--interval", optarg,
-					   "not a number of seconds "
-					   "(examples: 1, 0.2, 0)");
-			if (ret)
-				return bad(err, "--interval", optarg,
-					   "must be from 0 to 3600 seconds");
+			if (opt_value(err, "--interval", &probe_interval,
+				      optarg, &v))
+				return -EINVAL;
+			o->interval_ms = (uint32_t)v;
 			interval_set = true;
 			break;
 		case OPT_TOS:
-			ret = units_parse_tos(optarg, &o->tos);
-			if (ret == -EINVAL)
-				return bad(err, "--tos", optarg,
-					   "not a number (examples: 104, "
-					   "0x68)");
-			if (ret)
-				return bad(err, "--tos", optarg,
-					   "must be from 0 to 255 (0xff)");
+			if (opt_value(err, "--tos", &probe_tos, optarg, &v))
+				return -EINVAL;
+			o->tos = (int)v;
 			break;
 		case 'q':
 			quiet = true;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz-config.c - libFuzzer target: the INI configuration parser and
- * validator (src/config.c, src/acl.c) on arbitrary text.  Whatever the
+ * validator (src/daemon/config.c, config_key_parse.c, config_check.c,
+ * acl.c; src/common/value_parse.c) on arbitrary text.  Whatever the
  * input, parsing ends with 0 or -EINVAL and a NUL-terminated message.
  */
 #include <errno.h>

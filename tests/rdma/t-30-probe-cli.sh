@@ -26,13 +26,13 @@ while IFS='|' read -r name want args; do
 		fail "usage-$name: message lacks '$want': $(cat "$T/usage-$name.err")"
 	[ -s "$T/usage-$name.out" ] && fail "usage-$name: wrote to stdout"
 done <<'CASES'
-size0|--size '0'|-s 0 10.99.0.1
-sizebig|--size '2g'|--size 2g 10.99.0.1
-sizejunk|--size '4kb'|-s 4kb 10.99.0.1
-port|--port '70000'|-p 70000 10.99.0.1
-op|--op 'copy'|--op copy 10.99.0.1
-iters|--iters '0'|-n 0 10.99.0.1
-timeout|--timeout 'soon'|-t soon 10.99.0.1
+size0|--size: 0 is out of range 1..1g|-s 0 10.99.0.1
+sizebig|--size: 2g is out of range|--size 2g 10.99.0.1
+sizejunk|--size: '4kb' is not a size|-s 4kb 10.99.0.1
+port|--port: 70000 is out of range 1..65535|-p 70000 10.99.0.1
+op|--op: 'copy' is not read, write or both|--op copy 10.99.0.1
+iters|--iters: 0 is out of range|-n 0 10.99.0.1
+timeout|--timeout: 'soon' is not a duration|-t soon 10.99.0.1
 unknown|unknown option '-Z'|-Z 10.99.0.1
 nohost|missing HOST|-s 4k
 twohosts|unexpected argument 'b'|a b
