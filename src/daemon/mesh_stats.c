@@ -25,10 +25,6 @@ const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS] = {
 	2500 * US, 5 * MS, 10 * MS, 25 * MS, 100 * MS, 1 * S,
 };
 
-#define X_NAME(id, name)	name,
-static const char *const result_names[] = { MESH_RESULTS(X_NAME) };
-#undef X_NAME
-
 void mesh_stats_init(struct mesh_path_stats *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -212,36 +208,4 @@ void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 	mesh_stats_sort(good, n);
 	w->p50_ns = mesh_stats_rank(good, n, 50);
 	w->p99_ns = mesh_stats_rank(good, n, 99);
-}
-
-enum mesh_result mesh_result_of(enum rdma_client_fail f)
-{
-	switch (f) {
-	case RDMA_CLIENT_FAIL_NONE:
-		return MESH_RES_OK;
-	case RDMA_CLIENT_FAIL_MISMATCH:
-		return MESH_RES_MISMATCH;
-	case RDMA_CLIENT_FAIL_TIMEOUT:
-		return MESH_RES_TIMEOUT;
-	case RDMA_CLIENT_FAIL_COMPLETION:
-		return MESH_RES_COMPLETION_ERROR;
-	case RDMA_CLIENT_FAIL_REJECTED:
-		return MESH_RES_REFUSED;
-	case RDMA_CLIENT_FAIL_CONNECT:
-	case RDMA_CLIENT_FAIL_ADDR:
-	case RDMA_CLIENT_FAIL_ROUTE:
-		return MESH_RES_UNREACHABLE;
-	case RDMA_CLIENT_FAIL_KEY:
-		return MESH_RES_AUTH_FAILED;
-	case RDMA_CLIENT_FAIL_PROTOCOL:
-		return MESH_RES_PROTOCOL_ERROR;
-	case RDMA_CLIENT_FAIL_LOCAL:
-	default:
-		return MESH_RES_LOCAL_ERROR;
-	}
-}
-
-const char *mesh_result_name(enum mesh_result r)
-{
-	return (unsigned int)r < MESH_RES_N ? result_names[r] : "?";
 }

@@ -18,23 +18,9 @@
 
 #include "config.h"
 #include "mesh_sched.h"
-#include "rdma_client_fsm.h"
+#include "rdma_client_result.h"
 
-/* How a round (or a connect in its place) ended: metrics label result. */
-#define MESH_RESULTS(X)					\
-	X(OK, "ok")					\
-	X(MISMATCH, "mismatch")				\
-	X(TIMEOUT, "timeout")				\
-	X(COMPLETION_ERROR, "completion-error")		\
-	X(REFUSED, "refused")				\
-	X(UNREACHABLE, "unreachable")			\
-	X(AUTH_FAILED, "auth-failed")			\
-	X(PROTOCOL_ERROR, "protocol-error")		\
-	X(LOCAL_ERROR, "local-error")
-
-#define X_RES(id, name)	MESH_RES_##id,
-enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
-#undef X_RES
+/* How a round ended: enum mesh_result (rdma_client_result.h). */
 
 /* Good rounds' latency (WRITE posted to READ back), fixed bounds. */
 #define MESH_HIST_BUCKETS	12
@@ -105,10 +91,6 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
 /* Rounds of S that did not end OK. */
 uint64_t mesh_stats_failed(const struct mesh_path_stats *s);
-
-/* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
-enum mesh_result mesh_result_of(enum rdma_client_fail f);
-const char *mesh_result_name(enum mesh_result r);
 
 /* ---- the view the renderers are given ----------------------------- */
 
