@@ -96,6 +96,21 @@ void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 	s->bw_samples++;
 }
 
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now)
+{
+	if ((unsigned int)r >= MESH_RES_N)
+		r = MESH_RES_LOCAL_ERROR;
+	s->rounds[r]++;
+	s->last = r;
+	s->have_last = true;
+	s->last_at = now;
+	s->last_size = 0;
+	s->last_bad_offset = 0;
+	if (r == MESH_RES_OK)
+		mesh_stats_bw(s, bytes, ns, now);
+}
+
 void mesh_stats_connected(struct mesh_path_stats *s)
 {
 	s->connects++;
@@ -166,6 +181,14 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	mesh_stats_sort(good, n);
 	w->p50_ns = mesh_stats_rank(good, n, 50);
 	w->p99_ns = mesh_stats_rank(good, n, 99);
+}
+
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p)
+{
+	unsigned int n = p->n_figures > p->n_paths ? p->n_figures :
+			 p->n_paths;
+
+	return n < CONFIG_MESH_PATHS_MAX ? n : CONFIG_MESH_PATHS_MAX;
 }
 
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)

@@ -81,6 +81,13 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		      uint32_t bad_offset, uint64_t now);
 void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
+/*
+ * A bandwidth sample ended with R: a round of that class (neither in
+ * the latency histogram nor in the windows: it measured no round trip);
+ * when OK, BYTES in NS are its figures.
+ */
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
 /* The sizes changed (a reload): their per-size counts and windows
@@ -103,10 +110,16 @@ struct mesh_view_path {
 
 struct mesh_view_peer {
 	const char *name;		/* "HOST:PORT", the metrics label */
-	unsigned int n_paths;
+	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
+	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
+	 * stopped; their figures stay in the peer's counters (which never
+	 * go back while the peer is configured) */
+	unsigned int n_figures;
 	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
 };
 
+/* Paths of P whose figures count in its counters (path[0 .. n-1]). */
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 /*

@@ -280,6 +280,24 @@ static void test_paths_up(void)
 	tap_ok(mesh_stats_paths_up(&p) == 0, "paths up: unknown is not up");
 }
 
+/* A bandwidth sample is a round whichever way it ends, with no
+ * latency (it measured none). */
+static void test_sample_round(void)
+{
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_sample(&s, MESH_RES_OK, 1000000, 1000000, 5 * S);
+	tap_ok(s.rounds[MESH_RES_OK] == 1 && s.bw_samples == 1 &&
+	       s.bw_bytes_per_s == 1000000000ull && !s.rtt.count &&
+	       !s.w_n, "a good sample: one ok round, its figures, no "
+	       "latency");
+	mesh_stats_sample(&s, MESH_RES_TIMEOUT, 0, 0, 6 * S);
+	tap_ok(s.rounds[MESH_RES_TIMEOUT] == 1 && s.bw_samples == 1 &&
+	       s.last == MESH_RES_TIMEOUT && !s.w_n,
+	       "a failed sample: one round of its class, the figures kept");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -289,5 +307,6 @@ int main(void)
 	test_bw();
 	test_classes();
 	test_paths_up();
+	test_sample_round();
 	return tap_done();
 }
