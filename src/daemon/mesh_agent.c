@@ -304,7 +304,8 @@ void mesh_agent_stop(struct mesh_agent *a)
 
 void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 {
-	unsigned int i, j;
+	uint64_t now = clock_now_ns(), max_age;
+	unsigned int i, j, n = 0;
 
 	memset(v, 0, sizeof(*v));
 	v->on = a->x.cfg.targets[0] != '\0';
@@ -327,14 +328,18 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		a->view = nv;
 		a->view_n = a->n_peers;
 	}
+	for (i = 0; i < a->n_peers; i++)
+		n += a->peers[i]->n_paths;
+	max_age = mesh_sched_bw_max_age(&a->x.scfg, n);
 	for (i = 0; i < a->n_peers; i++) {
-		const struct mesh_peer *peer = a->peers[i];
+		struct mesh_peer *peer = a->peers[i];
 		struct mesh_view_peer *vp = &a->view[i];
 
 		vp->name = peer->name;
 		vp->n_paths = peer->n_paths;
 		vp->n_figures = peer->n_figures;
 		for (j = 0; j < peer->n_figures; j++) {
+			mesh_path_bw_age(&peer->path[j], now, max_age);
 			vp->path[j].state = peer->path[j].s.state;
 			vp->path[j].reach = peer->path[j].s.reach;
 			vp->path[j].st = &peer->path[j].st;

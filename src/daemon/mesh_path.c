@@ -251,6 +251,11 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			 "round");
 }
 
+void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns)
+{
+	mesh_stats_bw_age(&p->st, now, max_age_ns);
+}
+
 /* ---- the schedule ---------------------------------------------------- */
 
 static void mesh_path_arm(struct mesh_path *p, uint64_t now)

@@ -101,5 +101,7 @@ void mesh_path_fini(struct mesh_path *p);
 /* Start probing (its figures stay: counters never go back). */
 void mesh_path_start(struct mesh_path *p);
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev);
+/* Its last bandwidth sample leaves the view past MAX_AGE_NS (0: now). */
+void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns);
 
 #endif /* RDMAD_MESH_PATH_H */

@@ -350,6 +350,22 @@ int mesh_sched_step(const struct mesh_sched *cur,
 			       out);
 }
 
+uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
+			       unsigned int n_paths)
+{
+	uint64_t period = cfg->bw_every_ns, shared;
+
+	if (!cfg->bw_every_ns || !cfg->bw_share_ppm)
+		return 0;
+	/* every path's sample in turn, at bw_share_ppm of the time */
+	shared = cfg->bw_duration_ns / cfg->bw_share_ppm * PPM * n_paths +
+		 cfg->bw_duration_ns % cfg->bw_share_ppm * PPM /
+		 cfg->bw_share_ppm * n_paths;
+	if (shared > period)
+		period = shared;
+	return 3 * period + cfg->bw_duration_ns;
+}
+
 /* ---- names ------------------------------------------------------------ */
 
 #define X_NAME(n, s)	s,

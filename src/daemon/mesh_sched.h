@@ -196,6 +196,16 @@ uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,
 uint64_t mesh_sched_backoff(const struct mesh_sched_cfg *cfg,
 			    unsigned int fails);
 
+/*
+ * How old a path's last bandwidth sample may be and still describe it,
+ * with N_PATHS sampling paths sharing the budget: three of the periods
+ * each path gets a sample in (bw_every, or longer when the share cannot
+ * give every path one that often).  0 when samples are off: none is
+ * current.
+ */
+uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
+			       unsigned int n_paths);
+
 const char *mesh_state_name(enum mesh_state s);
 const char *mesh_event_name(enum mesh_event e);
 const char *mesh_reach_name(enum mesh_reach r);

@@ -111,6 +111,15 @@ void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 		mesh_stats_bw(s, bytes, ns, now);
 }
 
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns)
+{
+	if (!s->bw_at || (max_age_ns && now <= s->bw_at + max_age_ns))
+		return;
+	s->bw_at = 0;
+	s->bw_bytes_per_s = 0;
+}
+
 void mesh_stats_connected(struct mesh_path_stats *s)
 {
 	s->connects++;

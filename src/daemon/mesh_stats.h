@@ -62,8 +62,9 @@ struct mesh_path_stats {
 	uint64_t last_at;		/* CLOCK_MONOTONIC ns */
 	uint32_t last_size;
 	uint32_t last_bad_offset;	/* with MISMATCH */
-	uint64_t bw_bytes_per_s;	/* last bandwidth sample; 0: none */
-	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it */
+	uint64_t bw_bytes_per_s;	/* last bandwidth sample */
+	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it; 0: none
+					   (or it aged out: mesh_stats_bw_age) */
 	uint64_t bw_samples;
 };
 
@@ -88,6 +89,13 @@ void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
  */
 void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 		       uint64_t bytes, uint64_t ns, uint64_t now);
+/*
+ * The last sample is older than MAX_AGE_NS at NOW (0: any age): it no
+ * longer describes the path and leaves the view (bw_at and the figure
+ * 0; bw_samples stays).  A stale figure would keep an alert firing.
+ */
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
 /* The sizes changed (a reload): their per-size counts and windows

@@ -345,7 +345,7 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 		o->rtt.sum_ns += st->rtt.sum_ns;
 		o->connects += st->connects;
 		o->downs += st->downs;
-		if (st->bw_samples && (!o->bw || st->bw_at > o->bw->bw_at))
+		if (st->bw_at && (!o->bw || st->bw_at > o->bw->bw_at))
 			o->bw = st;
 	}
 }

@@ -745,6 +745,22 @@ static void test_connect_slots(void)
 	tap_ok(b.connecting == 0, "stopped and timed out: no slot held");
 }
 
+/* How long a bandwidth sample describes its path. */
+static void test_bw_max_age(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+
+	cfg.bw_every_ns = 60 * SEC;
+	cfg.bw_duration_ns = 200 * MS;
+	cfg.bw_share_ppm = 10000;	/* 1 %: one sample per 20 s */
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 180 * SEC + 200 * MS,
+	       "bw age: 2 paths, every 60 s: three periods");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 100) == 6000 * SEC + 200 * MS,
+	       "bw age: 100 paths at 1 %%: a sample each 2000 s, three of them");
+	cfg.bw_every_ns = 0;
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 0, "bw age: samples off: 0");
+}
+
 static void test_cfg_check(void)
 {
 	struct mesh_sched_cfg cfg = base_cfg();
@@ -788,6 +804,7 @@ int main(void)
 	test_bw_reload();
 	test_records();
 	test_connect_slots();
+	test_bw_max_age();
 	test_cfg_check();
 	test_names();
 	return tap_done();

@@ -298,6 +298,24 @@ static void test_sample_round(void)
 	       "a failed sample: one round of its class, the figures kept");
 }
 
+/* A stale bandwidth figure leaves the view; the count stays. */
+static void test_bw_age(void)
+{
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_bw(&s, 1000000, 1000000, 10 * S);
+	mesh_stats_bw_age(&s, 40 * S, 30 * S);
+	tap_ok(s.bw_at == 10 * S && s.bw_bytes_per_s == 1000000000ull,
+	       "bw age: a sample 30 s old, 30 s allowed: kept");
+	mesh_stats_bw_age(&s, 41 * S, 30 * S);
+	tap_ok(!s.bw_at && !s.bw_bytes_per_s && s.bw_samples == 1,
+	       "bw age: older: gone from the view, still counted");
+	mesh_stats_bw(&s, 1000000, 1000000, 50 * S);
+	mesh_stats_bw_age(&s, 50 * S, 0);
+	tap_ok(!s.bw_at, "bw age: samples turned off: none is current");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -308,5 +326,6 @@ int main(void)
 	test_classes();
 	test_paths_up();
 	test_sample_round();
+	test_bw_age();
 	return tap_done();
 }
