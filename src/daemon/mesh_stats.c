@@ -171,6 +171,25 @@ void mesh_stats_sizes_reset(struct mesh_path_stats *s)
 	memset(s->sw, 0, sizeof(s->sw));
 }
 
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new)
+{
+	struct mesh_path_stats was = *s;
+	unsigned int i, j;
+
+	mesh_stats_sizes_reset(s);
+	for (j = 0; j < n_new && j < CONFIG_MESH_SIZES_MAX; j++)
+		for (i = 0; i < n_old && i < CONFIG_MESH_SIZES_MAX; i++) {
+			if (old[i] != next[j])
+				continue;
+			s->size_rounds[j] = was.size_rounds[i];
+			s->size_failed[j] = was.size_failed[i];
+			s->sw[j] = was.sw[i];
+			break;
+		}
+}
+
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w)
 {

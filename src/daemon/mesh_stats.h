@@ -98,9 +98,16 @@ void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
 		       uint64_t max_age_ns);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
-/* The sizes changed (a reload): their per-size counts and windows
- * start again. */
+/* Every per-size count and window starts again. */
 void mesh_stats_sizes_reset(struct mesh_path_stats *s);
+/*
+ * The sizes changed from OLD (N_OLD) to NEXT (N_NEW) by a reload: a size
+ * in both keeps its counts and window in its new slot (its counters never
+ * go back), a new one starts empty.
+ */
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new);
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w);
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns);

@@ -200,6 +200,27 @@ static void test_size_window(void)
 	       "them (the all-sizes window stays)");
 }
 
+/* Sizes changed by a reload: the sizes that stay keep their counters. */
+static void test_sizes_remap(void)
+{
+	static const uint32_t old[] = { 64, 1100, 4096 };
+	static const uint32_t next[] = { 4096, 64, 512 };
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_round(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, 1);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 10 * US, 0, 2);
+	mesh_stats_round(&s, 1, 1100, MESH_RES_TIMEOUT, 0, 0, 3);
+	mesh_stats_round(&s, 2, 4096, MESH_RES_OK, 20 * US, 0, 4);
+	mesh_stats_sizes_remap(&s, old, 3, next, 3);
+	tap_ok(s.size_rounds[1] == 2 && s.size_failed[1] == 1 &&
+	       s.sw[1].n == 2 && s.size_rounds[0] == 1 &&
+	       !s.size_failed[0] && s.sw[0].us[0] == 20 &&
+	       !s.size_rounds[2] && !s.size_failed[2] && !s.sw[2].n,
+	       "sizes 64 1100 4096 -> 4096 64 512: 64 and 4096 keep their "
+	       "counters in their new slots, 512 starts at 0");
+}
+
 static void test_bw(void)
 {
 	struct mesh_path_stats s;
@@ -326,6 +347,7 @@ int main(void)
 	test_classes();
 	test_paths_up();
 	test_sample_round();
+	test_sizes_remap();
 	test_bw_age();
 	return tap_done();
 }
