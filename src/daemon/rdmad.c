@@ -387,6 +387,12 @@ out:
 	sd_status(d);
 }
 
+static void check_mesh_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	log_warn("mesh: targets %s", msg);
+}
+
 /* --check-config: the mesh targets file is part of the configuration;
  * checked as at start (mesh_targets_check), with no loop and no agent. */
 static int check_mesh(const struct rdmad_config *cfg, char *err,
@@ -397,7 +403,8 @@ static int check_mesh(const struct rdmad_config *cfg, char *err,
 	int ret;
 
 	mesh_local_addrs(&locals);
-	ret = mesh_targets_check(cfg, &locals, &t, NULL, NULL, err, errlen);
+	ret = mesh_targets_check(cfg, &locals, &t, check_mesh_warn, NULL, err,
+				 errlen);
 	mesh_local_free(&locals);
 	mesh_targets_free(&t);
 	return ret;
