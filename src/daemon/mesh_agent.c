@@ -242,10 +242,8 @@ void mesh_agent_commit(struct mesh_agent *a)
 	}
 	for (i = 0; sizes_changed && i < a->next.n; i++)
 		for (j = 0; v[i]->keep && j < CONFIG_MESH_PATHS_MAX; j++)
-			mesh_stats_sizes_remap(&v[i]->path[j].st, x->cfg.sizes,
-					       x->cfg.n_sizes,
-					       a->next_cfg.sizes,
-					       a->next_cfg.n_sizes);
+			mesh_path_sizes(&v[i]->path[j], &x->cfg,
+					&a->next_cfg);
 	x->cfg = a->next_cfg;
 	mesh_targets_sched_cfg(&x->cfg, &x->scfg);
 	if (first || !a->peers)

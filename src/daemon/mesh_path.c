@@ -251,6 +251,13 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			 "round");
 }
 
+void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
+		     const struct config_mesh *next)
+{
+	mesh_stats_sizes_remap(&p->st, old->sizes, old->n_sizes, next->sizes,
+			       next->n_sizes);
+}
+
 void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns)
 {
 	mesh_stats_bw_age(&p->st, now, max_age_ns);

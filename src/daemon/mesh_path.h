@@ -3,8 +3,9 @@
  * mesh_path.h - one path of one mesh peer: its rdma_client session, its
  * timer, its schedule (mesh_sched, pure) and its figures (mesh_stats).
  * mesh_path_feed() hands an event to the schedule and carries out what
- * it returns: records through one funnel (the only writer of the path's
- * mesh_stats), closes, connects, runs rounds, arms the timer.
+ * it returns: records through one funnel (mesh_path_record, the only
+ * writer of the path's mesh_stats besides the reload's and the view's
+ * upkeep below), closes, connects, runs rounds, arms the timer.
  *
  * The paths of one agent share a struct mesh_ctx: the loop, the CM
  * channel, the settings in force, the bandwidth and connect budget, and
@@ -101,6 +102,10 @@ void mesh_path_fini(struct mesh_path *p);
 /* Start probing (its figures stay: counters never go back). */
 void mesh_path_start(struct mesh_path *p);
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev);
+/* A reload changes [mesh] sizes from OLD's to NEXT's: its per-size
+ * figures follow their sizes. */
+void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
+		     const struct config_mesh *next);
 /* Its last bandwidth sample leaves the view past MAX_AGE_NS (0: now). */
 void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns);
 
