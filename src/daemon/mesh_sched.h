@@ -36,7 +36,8 @@
  * What to record: each step says what the driver writes into the path's
  * statistics (struct mesh_record): a round of some class (a connect that
  * failed or timed out counts as one, a bandwidth sample too), a session
- * established, a path gone from up to down.  The driver adds the
+ * established, a path gone from up to down (a bandwidth sample ends as a
+ * round does, marked a sample: no round).  The driver adds the
  * figures only it has (latency, bytes) and writes nothing else.
  *
  * Bandwidth samples: each peer wants one every bw_every; it is taken in
@@ -109,7 +110,8 @@ enum mesh_action {
 enum mesh_rec {
 	MESH_REC_ROUND	= 1u << 0,	/* a round of class result */
 	MESH_REC_SAMPLE	= 1u << 1,	/* with ROUND: it was a bandwidth
-					   sample (its figures, if OK) */
+					   sample, no round: its figures
+					   if OK, else only its result */
 	MESH_REC_CONNECTED = 1u << 2,	/* a session was established */
 	MESH_REC_DOWN	= 1u << 3,	/* the path went from up to down */
 };

@@ -101,7 +101,6 @@ void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 {
 	if ((unsigned int)r >= MESH_RES_N)
 		r = MESH_RES_LOCAL_ERROR;
-	s->rounds[r]++;
 	s->last = r;
 	s->have_last = true;
 	s->last_at = now;

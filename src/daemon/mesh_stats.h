@@ -83,9 +83,10 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
 /*
- * A bandwidth sample ended with R: a round of that class (neither in
- * the latency histogram nor in the windows: it measured no round trip);
- * when OK, BYTES in NS are its figures.
+ * A bandwidth sample ended with R: no round, good or failed (rounds are
+ * verified round trips: the ok ones are the latency histogram's), only
+ * the last result; when OK, BYTES in NS are its figures.  A failed one
+ * shows as the path going down.
  */
 void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 		       uint64_t bytes, uint64_t ns, uint64_t now);
