@@ -14,8 +14,8 @@
 
 #include "blackbox.h"
 #include "clock.h"
-#include "mesh_stats.h"
 #include "rdma_client.h"
+#include "rdma_client_result.h"
 
 struct blackbox_probe {
 	struct blackbox *bb;

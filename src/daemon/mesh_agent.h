@@ -3,14 +3,16 @@
  * mesh_agent.h - rdmad probes its peers ([mesh] in the configuration):
  * for every peer of the targets file and every path (paths = N), one
  * mesh session of the shared client (rdma_client.h) that lives across
- * rounds, on rdmad's own loop and rdma_cm channel.  Each path's schedule
- * is mesh_sched's (pure); what it sees goes into mesh_stats, which the
- * metrics, GET /peers and rdmadctl mesh render.
+ * rounds, on rdmad's own loop and rdma_cm channel.  Each path is
+ * mesh_path.c's, its schedule mesh_sched's (pure); what it sees goes into
+ * mesh_stats, which the metrics, GET /peers and rdmadctl mesh render.
  *
  * Reload in two steps as the other parts of rdmad: mesh_agent_prepare()
- * reads the new targets file (an error refuses the whole reload), then
- * mesh_agent_commit() adds the new peers, stops the removed ones and
- * leaves every other connection alone, or mesh_agent_rollback().
+ * reads and checks the new targets file (mesh_targets_check(), as
+ * --check-config does; an error refuses the whole reload), then
+ * mesh_agent_commit() carries out mesh_peers_diff: adds the new peers,
+ * stops the removed ones and leaves every other connection alone, or
+ * mesh_agent_rollback().
  */
 #ifndef RDMAD_MESH_AGENT_H
 #define RDMAD_MESH_AGENT_H

@@ -154,6 +154,11 @@ static void mesh_sched_round(struct mesh_step *out,
 
 	n->state = MESH_ST_ROUND;
 	n->round_at = now;
+	/* Samples turned on by a reload: this path's first one within
+	 * one period, spread as at START. */
+	if (cfg->bw_every_ns && !n->bw_due)
+		n->bw_due = now + 1 + mesh_sched_below(&n->rng,
+						       cfg->bw_every_ns);
 	n->bw = cfg->bw_every_ns && n->bw_due && now >= n->bw_due &&
 		mesh_budget_take(b, cfg, now);
 	out->act |= MESH_ACT_ROUND;
@@ -175,6 +180,30 @@ static void mesh_sched_round_end(struct mesh_step *out,
 	out->next.bw = false;
 }
 
+/* Record a round of class R (sized: of the size in turn). */
+static void mesh_sched_rec_round(struct mesh_step *out,
+				 const struct mesh_sched *cur,
+				 enum mesh_result r)
+{
+	out->rec.what |= MESH_REC_ROUND;
+	out->rec.result = r;
+	out->rec.sized = cur->state == MESH_ST_ROUND && !cur->bw;
+	if (cur->state == MESH_ST_ROUND && cur->bw)
+		out->rec.what |= MESH_REC_SAMPLE;
+}
+
+/* Leaving "connecting": its slot is free again. */
+static void mesh_sched_slot_free(struct mesh_step *out,
+				 const struct mesh_sched *cur,
+				 struct mesh_budget *b)
+{
+	if (cur->state != MESH_ST_CONNECTING)
+		return;
+	if (b->connecting)
+		b->connecting--;
+	out->act |= MESH_ACT_SLOT;
+}
+
 /* The connection failed or was lost: close it, back off. */
 static void mesh_sched_fail(struct mesh_step *out,
 			    const struct mesh_sched_cfg *cfg, uint64_t now)
@@ -182,6 +211,8 @@ static void mesh_sched_fail(struct mesh_step *out,
 	struct mesh_sched *n = &out->next;
 
 	out->act |= MESH_ACT_CLOSE;
+	if (n->reach == MESH_REACH_UP)
+		out->rec.what |= MESH_REC_DOWN;
 	mesh_sched_reach(out, MESH_REACH_DOWN);
 	n->fails++;
 	n->state = MESH_ST_BACKOFF;
@@ -214,6 +245,11 @@ static int mesh_sched_stop(const struct mesh_sched *cur,
 	if (cur->state == MESH_ST_CONNECTING || cur->state == MESH_ST_WAIT ||
 	    cur->state == MESH_ST_ROUND)
 		out->act |= MESH_ACT_CLOSE;
+	if (cur->state == MESH_ST_PENDING || cur->state == MESH_ST_BACKOFF)
+		out->act |= MESH_ACT_DEQUEUE;
+	mesh_sched_slot_free(out, cur, b);
+	/* Its reachability is no longer known: a stopped path is not up. */
+	out->next.reach = MESH_REACH_UNKNOWN;
 	mesh_sched_round_end(out, cfg, b, now);
 	out->next.state = MESH_ST_IDLE;
 	out->next.due = 0;
@@ -221,15 +257,15 @@ static int mesh_sched_stop(const struct mesh_sched *cur,
 	return 0;
 }
 
-int mesh_sched_step(const struct mesh_sched *cur,
+int mesh_sched_feed(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, uint64_t now, struct mesh_step *out)
+		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
+		    struct mesh_step *out)
 {
 	struct mesh_sched *n = &out->next;
 
+	memset(out, 0, sizeof(*out));
 	*n = *cur;
-	out->act = 0;
-	out->wait_ns = 0;
 	if (ev == MESH_EV_STOP)
 		return mesh_sched_stop(cur, cfg, b, now, out);
 
@@ -247,18 +283,30 @@ int mesh_sched_step(const struct mesh_sched *cur,
 	case MESH_ST_BACKOFF:
 		if (ev != MESH_EV_TIMER)
 			break;
+		/* Every slot taken: wait in line; the deadline of the
+		 * connect starts when it really starts. */
+		if (cfg->connects_max && b->connecting >= cfg->connects_max) {
+			out->act |= MESH_ACT_QUEUE;
+			return 0;
+		}
+		b->connecting++;
 		n->state = MESH_ST_CONNECTING;
 		out->act |= MESH_ACT_CONNECT;
 		mesh_sched_timer(out, now, cfg->connect_timeout_ns);
 		return 0;
 	case MESH_ST_CONNECTING:
 		if (ev == MESH_EV_CONNECTED) {
+			mesh_sched_slot_free(out, cur, b);
+			out->rec.what |= MESH_REC_CONNECTED;
 			mesh_sched_round(out, cfg, b, now);
 			return 0;
 		}
 		if (ev != MESH_EV_CONNECT_FAILED && ev != MESH_EV_TIMER &&
 		    ev != MESH_EV_LOST)
 			break;
+		mesh_sched_slot_free(out, cur, b);
+		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
+				     MESH_RES_TIMEOUT : cls);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_WAIT:
@@ -268,25 +316,54 @@ int mesh_sched_step(const struct mesh_sched *cur,
 		}
 		if (ev != MESH_EV_LOST)
 			break;
+		/* Between rounds a lost session is no round. */
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_ROUND:
 		if (ev == MESH_EV_ROUND_OK || ev == MESH_EV_ROUND_BAD) {
+			mesh_sched_rec_round(out, cur, ev == MESH_EV_ROUND_OK ?
+					     MESH_RES_OK : MESH_RES_MISMATCH);
 			mesh_sched_round_end(out, cfg, b, now);
 			mesh_sched_next_round(out, cfg, now);
 			return 0;
 		}
 		if (ev != MESH_EV_TIMER && ev != MESH_EV_LOST)
 			break;
+		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
+				     MESH_RES_TIMEOUT : cls);
 		mesh_sched_round_end(out, cfg, b, now);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	default:
 		break;
 	}
+	memset(out, 0, sizeof(*out));
 	*n = *cur;
-	out->act = 0;
 	return -EPROTO;
+}
+
+int mesh_sched_step(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, uint64_t now, struct mesh_step *out)
+{
+	return mesh_sched_feed(cur, cfg, b, ev, MESH_RES_LOCAL_ERROR, now,
+			       out);
+}
+
+uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
+			       unsigned int n_paths)
+{
+	uint64_t period = cfg->bw_every_ns, shared;
+
+	if (!cfg->bw_every_ns || !cfg->bw_share_ppm)
+		return 0;
+	/* every path's sample in turn, at bw_share_ppm of the time */
+	shared = cfg->bw_duration_ns / cfg->bw_share_ppm * PPM * n_paths +
+		 cfg->bw_duration_ns % cfg->bw_share_ppm * PPM /
+		 cfg->bw_share_ppm * n_paths;
+	if (shared > period)
+		period = shared;
+	return 3 * period + cfg->bw_duration_ns;
 }
 
 /* ---- names ------------------------------------------------------------ */

@@ -25,6 +25,21 @@
  * storm.  Only a good round resets it: a peer that accepts and then fails
  * every round keeps backing off.
  *
+ * Connect slots: at most cfg.connects_max paths of this rdmad connect at
+ * once (the budget counts them); a path due to connect when none is free
+ * stays where it is and asks to be queued (MESH_ACT_QUEUE); a connect
+ * that ends frees its slot (MESH_ACT_SLOT) and the driver feeds the
+ * queued paths TIMER again, in order.  Each connect costs the loop a few
+ * milliseconds of CPU: a thousand peers, or a healed partition, must not
+ * all connect within one interval.
+ *
+ * What to record: each step says what the driver writes into the path's
+ * statistics (struct mesh_record): a round of some class (a connect that
+ * failed or timed out counts as one, a bandwidth sample too), a session
+ * established, a path gone from up to down (a bandwidth sample ends as a
+ * round does, marked a sample: no round).  The driver adds the
+ * figures only it has (latency, bytes) and writes nothing else.
+ *
  * Bandwidth samples: each peer wants one every bw_every; it is taken in
  * place of a round when the shared budget (struct mesh_budget) allows:
  * one sample at a time on this host, and in total no more than
@@ -37,6 +52,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "rdma_client_result.h"
+
+/* Connects under way at once on one rdmad (cfg.connects_max). */
+#define MESH_CONNECTS_MAX	32
 
 #define MESH_STATE_LIST(X)		\
 	X(IDLE, "idle")			\
@@ -81,6 +101,25 @@ enum mesh_action {
 	MESH_ACT_TIMER	= 1u << 4,	/* the timer at next.due (0: off) */
 	MESH_ACT_UP	= 1u << 5,	/* reachability became up */
 	MESH_ACT_DOWN	= 1u << 6,	/* reachability became down */
+	MESH_ACT_QUEUE	= 1u << 7,	/* due to connect, no slot: queue it */
+	MESH_ACT_DEQUEUE = 1u << 8,	/* leave the queue (stopped) */
+	MESH_ACT_SLOT	= 1u << 9,	/* a connect slot was freed */
+};
+
+/* What the driver records in the path's statistics. */
+enum mesh_rec {
+	MESH_REC_ROUND	= 1u << 0,	/* a round of class result */
+	MESH_REC_SAMPLE	= 1u << 1,	/* with ROUND: it was a bandwidth
+					   sample, no round: its figures
+					   if OK, else only its result */
+	MESH_REC_CONNECTED = 1u << 2,	/* a session was established */
+	MESH_REC_DOWN	= 1u << 3,	/* the path went from up to down */
+};
+
+struct mesh_record {
+	unsigned int what;		/* enum mesh_rec bits */
+	enum mesh_result result;	/* with ROUND */
+	bool sized;			/* with ROUND: of the size in turn */
 };
 
 struct mesh_sched_cfg {
@@ -93,6 +132,7 @@ struct mesh_sched_cfg {
 	uint64_t bw_every_ns;		/* per peer; 0: no samples */
 	uint64_t bw_duration_ns;	/* a sample's planned link time */
 	uint32_t bw_share_ppm;		/* of all time, for all samples */
+	unsigned int connects_max;	/* at once, all peers; 0: no limit */
 };
 
 /* Shared by every peer of one rdmad. */
@@ -101,6 +141,7 @@ struct mesh_budget {
 	uint64_t last;		/* when tokens were last brought up to date */
 	bool busy;		/* a sample is running */
 	uint64_t busy_since;
+	unsigned int connecting;	/* paths in "connecting" */
 };
 
 struct mesh_sched {
@@ -118,6 +159,7 @@ struct mesh_step {
 	struct mesh_sched next;
 	unsigned int act;	/* enum mesh_action bits */
 	uint64_t wait_ns;	/* with TIMER: next.due - now, for the log */
+	struct mesh_record rec;	/* what to record */
 };
 
 /* Validate CFG: NULL, or what is wrong with it (a static string). */
@@ -138,6 +180,16 @@ void mesh_budget_init(struct mesh_budget *b, const struct mesh_sched_cfg *cfg,
 int mesh_sched_step(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
 		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
+/*
+ * The same, with the class of a CONNECT_FAILED or LOST (what the round
+ * in flight, or the connect, is recorded as; mesh_sched_step() takes
+ * MESH_RES_LOCAL_ERROR).  ROUND_BAD is a mismatch, TIMER in
+ * "connecting" or "round" a timeout.
+ */
+int mesh_sched_feed(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
+		    struct mesh_step *out);
 
 /* The wait around BASE_NS with CFG's jitter (advances *RNG). */
 uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,
@@ -145,6 +197,16 @@ uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,
 /* The backoff after FAILS failures, before jitter. */
 uint64_t mesh_sched_backoff(const struct mesh_sched_cfg *cfg,
 			    unsigned int fails);
+
+/*
+ * How old a path's last bandwidth sample may be and still describe it,
+ * with N_PATHS sampling paths sharing the budget: three of the periods
+ * each path gets a sample in (bw_every, or longer when the share cannot
+ * give every path one that often).  0 when samples are off: none is
+ * current.
+ */
+uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
+			       unsigned int n_paths);
 
 const char *mesh_state_name(enum mesh_state s);
 const char *mesh_event_name(enum mesh_event e);

@@ -25,10 +25,6 @@ const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS] = {
 	2500 * US, 5 * MS, 10 * MS, 25 * MS, 100 * MS, 1 * S,
 };
 
-#define X_NAME(id, name)	name,
-static const char *const result_names[] = { MESH_RESULTS(X_NAME) };
-#undef X_NAME
-
 void mesh_stats_init(struct mesh_path_stats *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -100,6 +96,29 @@ void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 	s->bw_samples++;
 }
 
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now)
+{
+	if ((unsigned int)r >= MESH_RES_N)
+		r = MESH_RES_LOCAL_ERROR;
+	s->last = r;
+	s->have_last = true;
+	s->last_at = now;
+	s->last_size = 0;
+	s->last_bad_offset = 0;
+	if (r == MESH_RES_OK)
+		mesh_stats_bw(s, bytes, ns, now);
+}
+
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns)
+{
+	if (!s->bw_at || (max_age_ns && now <= s->bw_at + max_age_ns))
+		return;
+	s->bw_at = 0;
+	s->bw_bytes_per_s = 0;
+}
+
 void mesh_stats_connected(struct mesh_path_stats *s)
 {
 	s->connects++;
@@ -151,6 +170,25 @@ void mesh_stats_sizes_reset(struct mesh_path_stats *s)
 	memset(s->sw, 0, sizeof(s->sw));
 }
 
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new)
+{
+	struct mesh_path_stats was = *s;
+	unsigned int i, j;
+
+	mesh_stats_sizes_reset(s);
+	for (j = 0; j < n_new && j < CONFIG_MESH_SIZES_MAX; j++)
+		for (i = 0; i < n_old && i < CONFIG_MESH_SIZES_MAX; i++) {
+			if (old[i] != next[j])
+				continue;
+			s->size_rounds[j] = was.size_rounds[i];
+			s->size_failed[j] = was.size_failed[i];
+			s->sw[j] = was.sw[i];
+			break;
+		}
+}
+
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w)
 {
@@ -170,6 +208,14 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	mesh_stats_sort(good, n);
 	w->p50_ns = mesh_stats_rank(good, n, 50);
 	w->p99_ns = mesh_stats_rank(good, n, 99);
+}
+
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p)
+{
+	unsigned int n = p->n_figures > p->n_paths ? p->n_figures :
+			 p->n_paths;
+
+	return n < CONFIG_MESH_PATHS_MAX ? n : CONFIG_MESH_PATHS_MAX;
 }
 
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
@@ -212,36 +258,4 @@ void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 	mesh_stats_sort(good, n);
 	w->p50_ns = mesh_stats_rank(good, n, 50);
 	w->p99_ns = mesh_stats_rank(good, n, 99);
-}
-
-enum mesh_result mesh_result_of(enum rdma_client_fail f)
-{
-	switch (f) {
-	case RDMA_CLIENT_FAIL_NONE:
-		return MESH_RES_OK;
-	case RDMA_CLIENT_FAIL_MISMATCH:
-		return MESH_RES_MISMATCH;
-	case RDMA_CLIENT_FAIL_TIMEOUT:
-		return MESH_RES_TIMEOUT;
-	case RDMA_CLIENT_FAIL_COMPLETION:
-		return MESH_RES_COMPLETION_ERROR;
-	case RDMA_CLIENT_FAIL_REJECTED:
-		return MESH_RES_REFUSED;
-	case RDMA_CLIENT_FAIL_CONNECT:
-	case RDMA_CLIENT_FAIL_ADDR:
-	case RDMA_CLIENT_FAIL_ROUTE:
-		return MESH_RES_UNREACHABLE;
-	case RDMA_CLIENT_FAIL_KEY:
-		return MESH_RES_AUTH_FAILED;
-	case RDMA_CLIENT_FAIL_PROTOCOL:
-		return MESH_RES_PROTOCOL_ERROR;
-	case RDMA_CLIENT_FAIL_LOCAL:
-	default:
-		return MESH_RES_LOCAL_ERROR;
-	}
-}
-
-const char *mesh_result_name(enum mesh_result r)
-{
-	return (unsigned int)r < MESH_RES_N ? result_names[r] : "?";
 }

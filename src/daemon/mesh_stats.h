@@ -18,23 +18,9 @@
 
 #include "config.h"
 #include "mesh_sched.h"
-#include "rdma_client_fsm.h"
+#include "rdma_client_result.h"
 
-/* How a round (or a connect in its place) ended: metrics label result. */
-#define MESH_RESULTS(X)					\
-	X(OK, "ok")					\
-	X(MISMATCH, "mismatch")				\
-	X(TIMEOUT, "timeout")				\
-	X(COMPLETION_ERROR, "completion-error")		\
-	X(REFUSED, "refused")				\
-	X(UNREACHABLE, "unreachable")			\
-	X(AUTH_FAILED, "auth-failed")			\
-	X(PROTOCOL_ERROR, "protocol-error")		\
-	X(LOCAL_ERROR, "local-error")
-
-#define X_RES(id, name)	MESH_RES_##id,
-enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
-#undef X_RES
+/* How a round ended: enum mesh_result (rdma_client_result.h). */
 
 /* Good rounds' latency (WRITE posted to READ back), fixed bounds. */
 #define MESH_HIST_BUCKETS	12
@@ -76,8 +62,9 @@ struct mesh_path_stats {
 	uint64_t last_at;		/* CLOCK_MONOTONIC ns */
 	uint32_t last_size;
 	uint32_t last_bad_offset;	/* with MISMATCH */
-	uint64_t bw_bytes_per_s;	/* last bandwidth sample; 0: none */
-	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it */
+	uint64_t bw_bytes_per_s;	/* last bandwidth sample */
+	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it; 0: none
+					   (or it aged out: mesh_stats_bw_age) */
 	uint64_t bw_samples;
 };
 
@@ -95,20 +82,38 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		      uint32_t bad_offset, uint64_t now);
 void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
+/*
+ * A bandwidth sample ended with R: no round, good or failed (rounds are
+ * verified round trips: the ok ones are the latency histogram's), only
+ * the last result; when OK, BYTES in NS are its figures.  A failed one
+ * shows as the path going down.
+ */
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now);
+/*
+ * The last sample is older than MAX_AGE_NS at NOW (0: any age): it no
+ * longer describes the path and leaves the view (bw_at and the figure
+ * 0; bw_samples stays).  A stale figure would keep an alert firing.
+ */
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
-/* The sizes changed (a reload): their per-size counts and windows
- * start again. */
+/* Every per-size count and window starts again. */
 void mesh_stats_sizes_reset(struct mesh_path_stats *s);
+/*
+ * The sizes changed from OLD (N_OLD) to NEXT (N_NEW) by a reload: a size
+ * in both keeps its counts and window in its new slot (its counters never
+ * go back), a new one starts empty.
+ */
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new);
 void mesh_stats_window(const struct mesh_path_stats *s,
 		       struct mesh_window_sum *w);
 void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
 /* Rounds of S that did not end OK. */
 uint64_t mesh_stats_failed(const struct mesh_path_stats *s);
-
-/* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
-enum mesh_result mesh_result_of(enum rdma_client_fail f);
-const char *mesh_result_name(enum mesh_result r);
 
 /* ---- the view the renderers are given ----------------------------- */
 
@@ -121,10 +126,16 @@ struct mesh_view_path {
 
 struct mesh_view_peer {
 	const char *name;		/* "HOST:PORT", the metrics label */
-	unsigned int n_paths;
+	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
+	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
+	 * stopped; their figures stay in the peer's counters (which never
+	 * go back while the peer is configured) */
+	unsigned int n_figures;
 	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
 };
 
+/* Paths of P whose figures count in its counters (path[0 .. n-1]). */
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 /*

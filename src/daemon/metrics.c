@@ -332,7 +332,7 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 	unsigned int i, j;
 
 	memset(o, 0, sizeof(*o));
-	for (i = 0; i < p->n_paths; i++) {
+	for (i = 0; i < mesh_stats_n_figures(p); i++) {
 		const struct mesh_path_stats *st = p->path[i].st;
 
 		for (j = 0; j < MESH_RES_N; j++)
@@ -345,7 +345,7 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 		o->rtt.sum_ns += st->rtt.sum_ns;
 		o->connects += st->connects;
 		o->downs += st->downs;
-		if (st->bw_samples && (!o->bw || st->bw_at > o->bw->bw_at))
+		if (st->bw_at && (!o->bw || st->bw_at > o->bw->bw_at))
 			o->bw = st;
 	}
 }

@@ -40,6 +40,8 @@
 #include "listener.h"
 #include "log.h"
 #include "mesh_agent.h"
+#include "mesh_local.h"
+#include "mesh_targets_parse.h"
 #include "rdma_cm.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
@@ -385,26 +387,26 @@ out:
 	sd_status(d);
 }
 
-/* --check-config: the mesh targets file is part of the configuration. */
-static int check_mesh(struct rdmad *d, char *err, size_t errlen)
+static void check_mesh_warn(void *arg, const char *msg)
 {
-	struct event_base *base;
-	struct mesh_agent *a = NULL;
+	(void)arg;
+	log_warn("mesh: targets %s", msg);
+}
+
+/* --check-config: the mesh targets file is part of the configuration;
+ * checked as at start (mesh_targets_check), with no loop and no agent. */
+static int check_mesh(const struct rdmad_config *cfg, char *err,
+		      size_t errlen)
+{
+	struct mesh_locals locals;
+	struct mesh_targets t;
 	int ret;
 
-	if (!d->cfg.mesh.targets[0])
-		return 0;
-	base = event_base_new();
-	if (!base || mesh_agent_new(&a, base, &d->cm, &d->devs, NULL)) {
-		snprintf(err, errlen, "out of memory");
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = mesh_agent_prepare(a, &d->cfg, err, errlen);
-out:
-	mesh_agent_free(a);
-	if (base)
-		event_base_free(base);
+	mesh_local_addrs(&locals);
+	ret = mesh_targets_check(cfg, &locals, &t, check_mesh_warn, NULL, err,
+				 errlen);
+	mesh_local_free(&locals);
+	mesh_targets_free(&t);
 	return ret;
 }
 
@@ -483,7 +485,7 @@ int main(int argc, char **argv)
 		       ret == -ENOENT || ret == -EACCES ? EX_CONFIG : EX_OSERR;
 	}
 	if (check) {
-		ret = check_mesh(d, err, sizeof(err));
+		ret = check_mesh(&d->cfg, err, sizeof(err));
 		if (ret) {
 			log_err("configuration error: %s", err);
 			return ret == -ENOMEM ? EX_OSERR : EX_CONFIG;

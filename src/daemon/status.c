@@ -285,7 +285,7 @@ static void json_mesh_path(FILE *f, unsigned int i,
 	json_seconds_or_null(f, w.p99_ns);
 	fprintf(f, ",\"window\":%u,\"window_failed\":%u,\"loss\":%.4f", w.n,
 		w.failed, w.n ? (double)w.failed / w.n : 0.0);
-	if (st->bw_samples)
+	if (st->bw_at)
 		fprintf(f, ",\"bandwidth_bytes_per_second\":%" PRIu64,
 			st->bw_bytes_per_s);
 	else
@@ -392,7 +392,7 @@ static void text_mesh_path(FILE *f, int w, const char *peer, unsigned int i,
 			 100.0 * ws.failed / ws.n);
 	else
 		snprintf(loss, sizeof(loss), "-");
-	if (st->bw_samples)
+	if (st->bw_at)
 		status_fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s);
 	else
 		snprintf(bw, sizeof(bw), "-");

@@ -13,27 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh-sched-cfg.h"
 #include "mesh_sched.h"
 #include "tap.h"
 
-#define MS	1000000ull
-#define SEC	(1000 * MS)
-
-static struct mesh_sched_cfg base_cfg(void)
-{
-	struct mesh_sched_cfg c = {
-		.interval_ns = 1 * SEC,
-		.jitter_pct = 10,
-		.connect_timeout_ns = 2 * SEC,
-		.round_timeout_ns = 1 * SEC,
-		.backoff_min_ns = 1 * SEC,
-		.backoff_max_ns = 30 * SEC,
-		.bw_every_ns = 0,
-		.bw_duration_ns = 100 * MS,
-		.bw_share_ppm = 10000,		/* 1 % */
-	};
-	return c;
-}
 
 /* ---- the table --------------------------------------------------------- */
 
@@ -54,15 +37,17 @@ static const struct row rows[] = {
 	{ ST(IDLE), EV(START), ST(PENDING), A(TIMER) },
 	{ ST(IDLE), EV(STOP), ST(IDLE), 0 },
 	{ ST(PENDING), EV(TIMER), ST(CONNECTING), A(CONNECT) | A(TIMER) },
-	{ ST(PENDING), EV(STOP), ST(IDLE), A(TIMER) },
-	{ ST(CONNECTING), EV(CONNECTED), ST(ROUND), A(ROUND) | A(TIMER) },
+	{ ST(PENDING), EV(STOP), ST(IDLE), A(TIMER) | A(DEQUEUE) },
+	{ ST(CONNECTING), EV(CONNECTED), ST(ROUND),
+	  A(ROUND) | A(TIMER) | A(SLOT) },
 	{ ST(CONNECTING), EV(CONNECT_FAILED), ST(BACKOFF),
-	  A(CLOSE) | A(DOWN) | A(TIMER) },
+	  A(CLOSE) | A(DOWN) | A(TIMER) | A(SLOT) },
 	{ ST(CONNECTING), EV(TIMER), ST(BACKOFF),
-	  A(CLOSE) | A(DOWN) | A(TIMER) },
+	  A(CLOSE) | A(DOWN) | A(TIMER) | A(SLOT) },
 	{ ST(CONNECTING), EV(LOST), ST(BACKOFF),
-	  A(CLOSE) | A(DOWN) | A(TIMER) },
-	{ ST(CONNECTING), EV(STOP), ST(IDLE), A(CLOSE) | A(TIMER) },
+	  A(CLOSE) | A(DOWN) | A(TIMER) | A(SLOT) },
+	{ ST(CONNECTING), EV(STOP), ST(IDLE),
+	  A(CLOSE) | A(TIMER) | A(SLOT) },
 	{ ST(WAIT), EV(TIMER), ST(ROUND), A(ROUND) | A(TIMER) },
 	{ ST(WAIT), EV(LOST), ST(BACKOFF), A(CLOSE) | A(DOWN) | A(TIMER) },
 	{ ST(WAIT), EV(STOP), ST(IDLE), A(CLOSE) | A(TIMER) },
@@ -72,7 +57,7 @@ static const struct row rows[] = {
 	{ ST(ROUND), EV(LOST), ST(BACKOFF), A(CLOSE) | A(DOWN) | A(TIMER) },
 	{ ST(ROUND), EV(STOP), ST(IDLE), A(CLOSE) | A(TIMER) },
 	{ ST(BACKOFF), EV(TIMER), ST(CONNECTING), A(CONNECT) | A(TIMER) },
-	{ ST(BACKOFF), EV(STOP), ST(IDLE), A(TIMER) },
+	{ ST(BACKOFF), EV(STOP), ST(IDLE), A(TIMER) | A(DEQUEUE) },
 };
 
 static const struct row *find_row(enum mesh_state st, enum mesh_event ev)

@@ -200,6 +200,27 @@ static void test_size_window(void)
 	       "them (the all-sizes window stays)");
 }
 
+/* Sizes changed by a reload: the sizes that stay keep their counters. */
+static void test_sizes_remap(void)
+{
+	static const uint32_t old[] = { 64, 1100, 4096 };
+	static const uint32_t next[] = { 4096, 64, 512 };
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_round(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, 1);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 10 * US, 0, 2);
+	mesh_stats_round(&s, 1, 1100, MESH_RES_TIMEOUT, 0, 0, 3);
+	mesh_stats_round(&s, 2, 4096, MESH_RES_OK, 20 * US, 0, 4);
+	mesh_stats_sizes_remap(&s, old, 3, next, 3);
+	tap_ok(s.size_rounds[1] == 2 && s.size_failed[1] == 1 &&
+	       s.sw[1].n == 2 && s.size_rounds[0] == 1 &&
+	       !s.size_failed[0] && s.sw[0].us[0] == 20 &&
+	       !s.size_rounds[2] && !s.size_failed[2] && !s.sw[2].n,
+	       "sizes 64 1100 4096 -> 4096 64 512: 64 and 4096 keep their "
+	       "counters in their new slots, 512 starts at 0");
+}
+
 static void test_bw(void)
 {
 	struct mesh_path_stats s;
@@ -280,6 +301,46 @@ static void test_paths_up(void)
 	tap_ok(mesh_stats_paths_up(&p) == 0, "paths up: unknown is not up");
 }
 
+/* A bandwidth sample is no round, whichever way it ends: the ok rounds
+ * stay the histogram's (a failed sample counted as a round, a good one
+ * did not). */
+static void test_sample_round(void)
+{
+	struct mesh_path_stats s;
+	unsigned int r;
+	uint64_t n = 0;
+
+	mesh_stats_init(&s);
+	mesh_stats_sample(&s, MESH_RES_OK, 1000000, 1000000, 5 * S);
+	tap_ok(!s.rounds[MESH_RES_OK] && s.bw_samples == 1 &&
+	       s.bw_bytes_per_s == 1000000000ull && !s.rtt.count &&
+	       !s.w_n, "a good sample: its figures, no round, no latency");
+	mesh_stats_sample(&s, MESH_RES_TIMEOUT, 0, 0, 6 * S);
+	for (r = 0; r < MESH_RES_N; r++)
+		n += s.rounds[r];
+	tap_ok(!n && s.bw_samples == 1 && s.last == MESH_RES_TIMEOUT &&
+	       !s.w_n, "a failed sample: no round either, its result the "
+	       "last one");
+}
+
+/* A stale bandwidth figure leaves the view; the count stays. */
+static void test_bw_age(void)
+{
+	struct mesh_path_stats s;
+
+	mesh_stats_init(&s);
+	mesh_stats_bw(&s, 1000000, 1000000, 10 * S);
+	mesh_stats_bw_age(&s, 40 * S, 30 * S);
+	tap_ok(s.bw_at == 10 * S && s.bw_bytes_per_s == 1000000000ull,
+	       "bw age: a sample 30 s old, 30 s allowed: kept");
+	mesh_stats_bw_age(&s, 41 * S, 30 * S);
+	tap_ok(!s.bw_at && !s.bw_bytes_per_s && s.bw_samples == 1,
+	       "bw age: older: gone from the view, still counted");
+	mesh_stats_bw(&s, 1000000, 1000000, 50 * S);
+	mesh_stats_bw_age(&s, 50 * S, 0);
+	tap_ok(!s.bw_at, "bw age: samples turned off: none is current");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -289,5 +350,8 @@ int main(void)
 	test_bw();
 	test_classes();
 	test_paths_up();
+	test_sample_round();
+	test_sizes_remap();
+	test_bw_age();
 	return tap_done();
 }

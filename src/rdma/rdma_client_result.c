@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* rdma_client_result.c - result classes (see rdma_client_result.h). */
+#include "rdma_client_result.h"
+
+#define X_NAME(id, name)	name,
+static const char *const result_names[] = { MESH_RESULTS(X_NAME) };
+#undef X_NAME
+
+enum mesh_result mesh_result_of(enum rdma_client_fail f)
+{
+	switch (f) {
+	case RDMA_CLIENT_FAIL_NONE:
+		return MESH_RES_OK;
+	case RDMA_CLIENT_FAIL_MISMATCH:
+		return MESH_RES_MISMATCH;
+	case RDMA_CLIENT_FAIL_TIMEOUT:
+		return MESH_RES_TIMEOUT;
+	case RDMA_CLIENT_FAIL_COMPLETION:
+		return MESH_RES_COMPLETION_ERROR;
+	case RDMA_CLIENT_FAIL_REJECTED:
+		return MESH_RES_REFUSED;
+	case RDMA_CLIENT_FAIL_CONNECT:
+	case RDMA_CLIENT_FAIL_ADDR:
+	case RDMA_CLIENT_FAIL_ROUTE:
+		return MESH_RES_UNREACHABLE;
+	case RDMA_CLIENT_FAIL_KEY:
+		return MESH_RES_AUTH_FAILED;
+	case RDMA_CLIENT_FAIL_PROTOCOL:
+		return MESH_RES_PROTOCOL_ERROR;
+	case RDMA_CLIENT_FAIL_LOCAL:
+	default:
+		return MESH_RES_LOCAL_ERROR;
+	}
+}
+
+const char *mesh_result_name(enum mesh_result r)
+{
+	return (unsigned int)r < MESH_RES_N ? result_names[r] : "?";
+}

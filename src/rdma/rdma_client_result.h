@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rdma_client_result.h - how a mesh round (or a connect in its place)
+ * ended, as a class an operator alerts on: the metrics' label result of
+ * rdmad's mesh agent and of GET /probe.  Pure: the class of each
+ * rdma_client_fail (rdma_client_fsm.h), and the classes' names.
+ */
+#ifndef RDMAD_RDMA_CLIENT_RESULT_H
+#define RDMAD_RDMA_CLIENT_RESULT_H
+
+#include "rdma_client_fsm.h"
+
+#define MESH_RESULTS(X)					\
+	X(OK, "ok")					\
+	X(MISMATCH, "mismatch")				\
+	X(TIMEOUT, "timeout")				\
+	X(COMPLETION_ERROR, "completion-error")		\
+	X(REFUSED, "refused")				\
+	X(UNREACHABLE, "unreachable")			\
+	X(AUTH_FAILED, "auth-failed")			\
+	X(PROTOCOL_ERROR, "protocol-error")		\
+	X(LOCAL_ERROR, "local-error")
+
+#define X_RES(id, name)	MESH_RES_##id,
+enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
+#undef X_RES
+
+/* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
+enum mesh_result mesh_result_of(enum rdma_client_fail f);
+const char *mesh_result_name(enum mesh_result r);
+
+#endif /* RDMAD_RDMA_CLIENT_RESULT_H */

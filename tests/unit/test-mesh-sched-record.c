@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-mesh-sched-record.c - what mesh_sched decides besides when: what
+ * the driver records of each step (rounds by class, sized or not,
+ * samples, sessions, up -> down), the connect slots it holds in the
+ * budget, samples reaching running paths when a reload turns them on,
+ * and how long a sample describes its path.
+ */
+#include <string.h>
+
+#include "mesh-sched-cfg.h"
+#include "mesh_sched.h"
+#include "tap.h"
+
+/* Samples turned on by a reload reach paths already running. */
+static void test_bw_reload(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	uint64_t now = 100 * SEC, end;
+	struct mesh_budget bud;
+	struct mesh_sched s;
+	struct mesh_step out;
+	unsigned int samples = 0;
+
+	mesh_budget_init(&bud, &cfg, now);
+	mesh_sched_init(&s, 9);
+	mesh_sched_step(&s, &cfg, &bud, MESH_EV_START, now, &out);
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &bud, MESH_EV_TIMER, s.due, &out);
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &bud, MESH_EV_CONNECTED, s.due, &out);
+	s = out.next;
+	/* the reload: every 60 s, an ample share */
+	cfg.bw_every_ns = 60 * SEC;
+	cfg.bw_share_ppm = 1000000;
+	now = s.round_at;
+	end = now + 150 * SEC;
+	while (now < end) {
+		mesh_sched_step(&s, &cfg, &bud, MESH_EV_ROUND_OK, now + MS,
+				&out);
+		s = out.next;
+		now = s.due;
+		mesh_sched_step(&s, &cfg, &bud, MESH_EV_TIMER, now, &out);
+		samples += !!(out.act & MESH_ACT_BW);
+		s = out.next;
+	}
+	tap_ok(samples >= 2 && samples <= 3, "bandwidth_every turned on by "
+	       "reload: a running path samples (%u in 150 s at 60 s)",
+	       samples);
+}
+
+/* What each step tells the driver to record. */
+static void test_records(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	struct mesh_budget b;
+	struct mesh_sched s;
+	struct mesh_step out;
+	uint64_t now = 10 * SEC;
+	bool ok = true;
+
+	mesh_budget_init(&b, &cfg, 0);
+	mesh_sched_init(&s, 3);
+	s.state = MESH_ST_CONNECTING;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);
+	ok &= out.rec.what == MESH_REC_ROUND &&
+	      out.rec.result == MESH_RES_TIMEOUT && !out.rec.sized;
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_CONNECT_FAILED,
+			MESH_RES_REFUSED, now, &out);
+	ok &= out.rec.what == MESH_REC_ROUND &&
+	      out.rec.result == MESH_RES_REFUSED && !out.rec.sized;
+	tap_ok(ok, "a connect timed out or refused: a round of that class, "
+	       "of no size");
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_CONNECTED, now, &out);
+	tap_ok(out.rec.what == MESH_REC_CONNECTED, "connected: a session");
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now, &out);
+	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
+	       out.rec.result == MESH_RES_OK, "a good round: ok, sized");
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_BAD, now, &out);
+	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
+	       out.rec.result == MESH_RES_MISMATCH, "a bad round: mismatch");
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_LOST, MESH_RES_COMPLETION_ERROR,
+			now, &out);
+	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
+	       out.rec.result == MESH_RES_COMPLETION_ERROR,
+	       "lost in a round: a round of the loss's class");
+	s.bw = true;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now, &out);
+	ok = out.rec.what == (MESH_REC_ROUND | MESH_REC_SAMPLE) &&
+	     out.rec.result == MESH_RES_OK && !out.rec.sized;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);
+	tap_ok(ok && out.rec.what == (MESH_REC_ROUND | MESH_REC_SAMPLE) &&
+	       out.rec.result == MESH_RES_TIMEOUT, "a sample good or timed "
+	       "out: a round either way, marked a sample");
+	s.bw = false;
+	s.state = MESH_ST_WAIT;
+	s.reach = MESH_REACH_UP;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_LOST, now, &out);
+	tap_ok(out.rec.what == MESH_REC_DOWN, "lost between rounds: no "
+	       "round; up -> down is recorded");
+	s.reach = MESH_REACH_UNKNOWN;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_LOST, now, &out);
+	tap_ok(out.rec.what == 0 && (out.act & MESH_ACT_DOWN),
+	       "never up: down reported, no up -> down recorded");
+}
+
+/* The connect budget is the schedule's: queued, then a slot. */
+static void test_connect_slots(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	struct mesh_budget b;
+	struct mesh_sched p[3];
+	struct mesh_step out;
+	uint64_t now = 10 * SEC;
+	unsigned int i;
+
+	cfg.connects_max = 2;
+	mesh_budget_init(&b, &cfg, 0);
+	for (i = 0; i < 3; i++) {
+		mesh_sched_init(&p[i], i);
+		p[i].state = MESH_ST_PENDING;
+		mesh_sched_step(&p[i], &cfg, &b, MESH_EV_TIMER, now, &out);
+		p[i] = out.next;
+	}
+	tap_ok(p[0].state == MESH_ST_CONNECTING &&
+	       p[1].state == MESH_ST_CONNECTING &&
+	       p[2].state == MESH_ST_PENDING && out.act == MESH_ACT_QUEUE &&
+	       b.connecting == 2, "two slots: the third path is queued");
+	mesh_sched_step(&p[0], &cfg, &b, MESH_EV_CONNECTED, now, &out);
+	p[0] = out.next;
+	tap_ok((out.act & MESH_ACT_SLOT) && b.connecting == 1,
+	       "a connect that ends frees its slot");
+	mesh_sched_step(&p[2], &cfg, &b, MESH_EV_TIMER, now, &out);
+	p[2] = out.next;
+	tap_ok(p[2].state == MESH_ST_CONNECTING && b.connecting == 2,
+	       "the queued path connects");
+	mesh_sched_step(&p[1], &cfg, &b, MESH_EV_STOP, now, &out);
+	mesh_sched_step(&p[2], &cfg, &b, MESH_EV_TIMER, now, &out);
+	tap_ok(b.connecting == 0, "stopped and timed out: no slot held");
+}
+
+/* How long a bandwidth sample describes its path. */
+static void test_bw_max_age(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+
+	cfg.bw_every_ns = 60 * SEC;
+	cfg.bw_duration_ns = 200 * MS;
+	cfg.bw_share_ppm = 10000;	/* 1 %: one sample per 20 s */
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 180 * SEC + 200 * MS,
+	       "bw age: 2 paths, every 60 s: three periods");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 100) == 6000 * SEC + 200 * MS,
+	       "bw age: 100 paths at 1 %%: a sample each 2000 s, three of them");
+	cfg.bw_every_ns = 0;
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 0, "bw age: samples off: 0");
+}
+
+int main(void)
+{
+	test_bw_reload();
+	test_records();
+	test_connect_slots();
+	test_bw_max_age();
+	return tap_done();
+}

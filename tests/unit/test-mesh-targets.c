@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-mesh-targets.c - mesh_targets_parse.c: the targets file as peers
+ * (numeric addresses, names), the entries that are this rdmad (its own
+ * listener's address and port only), the capacity a mesh needs of this
+ * rdmad (connections, registered memory), and the whole check that
+ * --check-config, start and reload share.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "mesh_targets_parse.h"
+#include "tap.h"
+
+static struct sockaddr_storage v4(const char *a, unsigned int port)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *s = (struct sockaddr_in *)(void *)&ss;
+
+	memset(&ss, 0, sizeof(ss));
+	s->sin_family = AF_INET;
+	s->sin_port = htons((uint16_t)port);
+	inet_pton(AF_INET, a, &s->sin_addr);
+	return ss;
+}
+
+static void cfg_with(struct rdmad_config *c, const char *listen)
+{
+	config_defaults(c);
+	config_parse_listen(listen, &c->listen[0]);
+	c->n_listen = 1;
+}
+
+static void test_self(void)
+{
+	struct sockaddr_storage here[2] = { v4("10.0.0.1", 0),
+					    v4("10.0.0.2", 0) };
+	struct mesh_locals locals = { here, 2 };
+	struct rdmad_config c;
+	struct sockaddr_storage a;
+
+	cfg_with(&c, "0.0.0.0:7471");
+	a = v4("10.0.0.2", 7471);
+	tap_ok(mesh_target_is_self(&c, &locals, &a),
+	       "wildcard listener: any of this host's addresses, its port");
+	a = v4("10.0.0.2", 7472);
+	tap_ok(!mesh_target_is_self(&c, &locals, &a),
+	       "another port of this host: a peer");
+	a = v4("10.0.0.9", 7471);
+	tap_ok(!mesh_target_is_self(&c, &locals, &a),
+	       "another host on our port: a peer");
+	/* Listening on one address only: another rdmad may listen on the
+	 * host's other address, on the same port. */
+	cfg_with(&c, "10.0.0.1:7471");
+	a = v4("10.0.0.1", 7471);
+	tap_ok(mesh_target_is_self(&c, &locals, &a),
+	       "our listener's own address and port: self");
+	a = v4("10.0.0.2", 7471);
+	tap_ok(!mesh_target_is_self(&c, &locals, &a),
+	       "a local address our listener does not cover: a peer");
+	c.listen[1] = c.listen[0];
+	config_parse_listen("10.0.0.2:7472", &c.listen[1]);
+	c.n_listen = 2;
+	tap_ok(!mesh_target_is_self(&c, &locals, &a) &&
+	       (a = v4("10.0.0.2", 7472), mesh_target_is_self(&c, &locals, &a)),
+	       "two listeners: each address with its own port only");
+}
+
+static void test_capacity(void)
+{
+	struct rdmad_config c;
+	char err[256] = "";
+
+	config_defaults(&c);
+	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "/p");
+	tap_ok(!mesh_targets_capacity(&c, 64, err, sizeof(err)),
+	       "64 peers, 1 path: 64 connections fit the default 64");
+	tap_ok(mesh_targets_capacity(&c, 200, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "need 200 connections") &&
+	       strstr(err, "max_connections is 64"),
+	       "200 peers with the default max_connections refused with "
+	       "the numbers (%s)", err);
+	c.max_connections = 500;
+	c.mesh.paths = 4;
+	tap_ok(mesh_targets_capacity(&c, 200, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "need 800 connections"),
+	       "each peer's paths count (%s)", err);
+	c.max_per_host = 2;
+	c.mesh.paths = 3;
+	c.max_connections = 1000;
+	tap_ok(mesh_targets_capacity(&c, 10, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "max_connections_per_host is 2"),
+	       "more paths than one host may open refused (%s)", err);
+	c.max_per_host = 0;
+	c.mesh.paths = 8;
+	c.max_registered_bytes = 64ull << 20;
+	tap_ok(mesh_targets_capacity(&c, 100, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "need 104857600 registered bytes") &&
+	       strstr(err, "max_registered_bytes is 67108864"),
+	       "registered memory: 100 x 8 x 64 KiB, served and probed, "
+	       "over 64 MiB refused (%s)", err);
+	c.mesh.targets[0] = '\0';
+	tap_ok(!mesh_targets_capacity(&c, 100, err, sizeof(err)),
+	       "mesh off: nothing needed");
+}
+
+static void test_check(void)
+{
+	char path[] = "/tmp/test-mesh-targets-XXXXXX";
+	struct sockaddr_storage here[1] = { v4("10.0.0.1", 0) };
+	struct mesh_locals locals = { here, 1 };
+	struct rdmad_config c;
+	struct mesh_targets t;
+	char err[256] = "";
+	int fd = mkstemp(path), ret;
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	unsigned int i;
+
+	if (!f) {
+		tap_ok(0, "a temporary targets file");
+		return;
+	}
+	fprintf(f, "10.0.0.1\n10.0.0.2\n[fe80::1]:7472\n");
+	for (i = 3; i < 250; i++)
+		fprintf(f, "10.0.1.%u\n", i);
+	fclose(f);
+	cfg_with(&c, "0.0.0.0:7471");
+	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "%s", path);
+	c.max_connections = 1000;
+	ret = mesh_targets_check(&c, &locals, &t, NULL, NULL, err,
+				 sizeof(err));
+	tap_ok(!ret && t.n == 249 && t.n_file == 250 && t.n_self == 1 &&
+	       !strcmp(t.self[0], "10.0.0.1:7471") &&
+	       !strcmp(t.v[0].name, "10.0.0.2:7471") &&
+	       !strcmp(t.v[1].name, "[fe80::1]:7472"),
+	       "targets: 249 peers, ourselves skipped and named (%s)", err);
+	mesh_targets_free(&t);
+	c.max_connections = 64;
+	ret = mesh_targets_check(&c, &locals, &t, NULL, NULL, err,
+				 sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "need 249 connections") &&
+	       !t.v, "the default max_connections refused (%s)", err);
+	c.mesh.interval_ms = 0;
+	ret = mesh_targets_check(&c, &locals, &t, NULL, NULL, err,
+				 sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "interval"),
+	       "the schedule's settings checked too (%s)", err);
+	unlink(path);
+	config_defaults(&c);
+	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "%s", path);
+	ret = mesh_targets_check(&c, &locals, &t, NULL, NULL, err,
+				 sizeof(err));
+	tap_ok(ret == -ENOENT && strstr(err, "cannot read"),
+	       "a missing file refused (%s)", err);
+}
+
+static void test_names(void)
+{
+	struct target t;
+	struct sockaddr_storage ss;
+	const char *why = NULL;
+	char name[MESH_NAME_LEN];
+
+	memset(&t, 0, sizeof(t));
+	snprintf(t.host, sizeof(t.host), "peer.example");
+	t.port = 7471;
+	tap_ok(mesh_target_addr(&t, &ss, &why) == -EINVAL && why,
+	       "a name is refused: no lookups");
+	snprintf(t.host, sizeof(t.host), "::1");
+	mesh_target_name(&t, name, sizeof(name));
+	tap_ok(!mesh_target_addr(&t, &ss, &why) &&
+	       ss.ss_family == AF_INET6 && !strcmp(name, "[::1]:7471"),
+	       "IPv6: bracketed name, numeric address");
+}
+
+int main(void)
+{
+	test_self();
+	test_capacity();
+	test_check();
+	test_names();
+	return tap_done();
+}
