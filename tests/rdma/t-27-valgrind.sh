@@ -3,6 +3,11 @@
 # clients, one killed, SIGTERM): no errors, no leaks.
 source "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null || fail "valgrind not installed"
+# valgrind cannot run a sanitizer build: when the suite runs on one
+# (tests/run-tests), RDMAD_PLAIN_BUILD_DIR names the plain build.
+RDMAD=${RDMAD_PLAIN_BUILD_DIR:-$RDMAD_BUILD_DIR}/src/daemon/rdmad
+grep -q __asan_init "$RDMAD" &&
+	fail "$RDMAD is built with ASan, valgrind cannot run it: set RDMAD_PLAIN_BUILD_DIR to a plain build"
 [ -x "$PROBE" ] || fail "rdma-probe not built ($PROBE)"
 port=7627
 cat >"$T/rdmad.ini" <<INI
