@@ -3,6 +3,11 @@
 # clients, one killed, SIGTERM): no errors, no leaks.
 source "$(dirname "$0")/lib.sh"
 need valgrind probe
+# valgrind cannot run a sanitizer build: when the suite runs on one
+# (tests/run-tests), RDMAD_PLAIN_BUILD_DIR names the plain build.
+RDMAD=${RDMAD_PLAIN_BUILD_DIR:-$RDMAD_BUILD_DIR}/src/daemon/rdmad
+grep -q __asan_init "$RDMAD" &&
+	fail "$RDMAD is built with ASan, valgrind cannot run it: set RDMAD_PLAIN_BUILD_DIR to a plain build"
 port=7627
 rdmad_conf $port "limits.max_buffer_size = 64k" "timeouts.accept = 60s" \
 	"timeouts.io = 60s" "timeouts.idle = 60s"
