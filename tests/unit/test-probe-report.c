@@ -550,7 +550,7 @@ static void test_report_options(void)
  * DEL and a byte that is not UTF-8. */
 static const char odd_error[] = "bad \"x\" \\ nl\n tab\t c\x01 del\x7f hi\xff";
 static const char odd_json[] =
-	"\"bad \\\"x\\\" \\\\ nl\\u000a tab\\u0009 c\\u0001 del\\u007f hi\\u00ff\"";
+	"\"bad \\\"x\\\" \\\\ nl\\u000a tab\\u0009 c\\u0001 del\\u007f hi\\ufffd\"";
 
 static void test_json(void)
 {
