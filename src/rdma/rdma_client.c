@@ -7,8 +7,9 @@
  * loop, or rdma_client_poll), verification results and timer expiries
  * become RDMA_CLIENT_EV_* for the state machine; rdma_client_act()
  * carries out the actions it returns, the sessions' through
- * rdma_client_native.c, rdma_client_rping.c and rdma_client_mesh.c.  Resources live until rdma_client_release, which
- * frees whatever exists in the layer's one teardown order.
+ * rdma_client_native.c, rdma_client_rping.c and rdma_client_mesh.c.
+ * Resources live until rdma_client_release, which frees whatever exists
+ * in the layer's one teardown order.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -274,23 +274,23 @@ static void test_exit_codes(void)
 
 	memset(o, 0, sizeof(o));
 	r.n = 0;
-	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_run_exit(&r),
+	tap_ok(probe_exit_rules_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_exit_rules_run(&r),
 	       "exit: an empty run passes");
 	r.n = 3;
-	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_run_exit(&r),
+	tap_ok(probe_exit_rules_worst(&r) == RDMA_CLIENT_FAIL_NONE && !probe_exit_rules_run(&r),
 	       "exit: every connection passed: 0");
 	o[1].fail = RDMA_CLIENT_FAIL_CONNECT;
 	o[2].fail = RDMA_CLIENT_FAIL_TIMEOUT;
-	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_TIMEOUT &&
-	       probe_run_exit(&r) == 6,
+	tap_ok(probe_exit_rules_worst(&r) == RDMA_CLIENT_FAIL_TIMEOUT &&
+	       probe_exit_rules_run(&r) == 6,
 	       "exit: timeout (6) beats an earlier connect (4)");
 	o[0].fail = RDMA_CLIENT_FAIL_MISMATCH;
 	o[3].fail = RDMA_CLIENT_FAIL_PROTOCOL;
 	r.n = 4;
-	tap_ok(probe_run_worst(&r) == RDMA_CLIENT_FAIL_MISMATCH &&
-	       probe_run_exit(&r) == 9, "exit: mismatch (9) is the worst");
+	tap_ok(probe_exit_rules_worst(&r) == RDMA_CLIENT_FAIL_MISMATCH &&
+	       probe_exit_rules_run(&r) == 9, "exit: mismatch (9) is the worst");
 	o[0].fail = RDMA_CLIENT_FAIL_LOCAL;
-	tap_ok(probe_run_exit(&r) == 8, "exit: protocol (8) beats local (1)");
+	tap_ok(probe_exit_rules_run(&r) == 8, "exit: protocol (8) beats local (1)");
 
 	memset(rows, 0, sizeof(rows));
 	memset(o, 0, sizeof(o));
@@ -298,24 +298,24 @@ static void test_exit_codes(void)
 	rows[1].run = (struct probe_run){ .outcomes = &o[1], .n = 2 };
 	rows[2].fail = RDMA_CLIENT_FAIL_ADDR;
 	m.n = 3;
-	tap_ok(probe_mesh_exit(&m) == 2 &&
-	       probe_mesh_row_fail(&rows[2]) == RDMA_CLIENT_FAIL_ADDR &&
-	       probe_mesh_row_fail(&rows[0]) == RDMA_CLIENT_FAIL_NONE,
+	tap_ok(probe_exit_rules_mesh(&m) == 2 &&
+	       probe_exit_rules_row(&rows[2]) == RDMA_CLIENT_FAIL_ADDR &&
+	       probe_exit_rules_row(&rows[0]) == RDMA_CLIENT_FAIL_NONE,
 	       "mesh exit: a name that does not resolve: 2");
 	o[2].fail = RDMA_CLIENT_FAIL_REJECTED;
-	tap_ok(probe_mesh_exit(&m) == 5 &&
-	       probe_mesh_row_fail(&rows[1]) == RDMA_CLIENT_FAIL_REJECTED,
+	tap_ok(probe_exit_rules_mesh(&m) == 5 &&
+	       probe_exit_rules_row(&rows[1]) == RDMA_CLIENT_FAIL_REJECTED,
 	       "mesh exit: the largest code of any row (rejected, 5)");
 	rows[2].fail = RDMA_CLIENT_FAIL_LOCAL;
 	rows[2].run = (struct probe_run){ .outcomes = &o[3], .n = 1 };
 	o[3].fail = RDMA_CLIENT_FAIL_MISMATCH;
-	tap_ok(probe_mesh_row_fail(&rows[2]) == RDMA_CLIENT_FAIL_LOCAL &&
-	       probe_mesh_exit(&m) == 5,
+	tap_ok(probe_exit_rules_row(&rows[2]) == RDMA_CLIENT_FAIL_LOCAL &&
+	       probe_exit_rules_mesh(&m) == 5,
 	       "mesh exit: a row's own failure wins over its connections'");
 	rows[2].fail = RDMA_CLIENT_FAIL_NONE;
 	o[2].fail = RDMA_CLIENT_FAIL_NONE;
 	o[3].fail = RDMA_CLIENT_FAIL_NONE;
-	tap_ok(probe_mesh_exit(&m) == 0, "mesh exit: every target passed: 0");
+	tap_ok(probe_exit_rules_mesh(&m) == 0, "mesh exit: every target passed: 0");
 }
 
 /* ---- human report ---------------------------------------------------- */
@@ -337,7 +337,7 @@ static void test_report_native_ok(void)
 	char *got, *want;
 
 	opts_native(&opts);
-	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	probe_report_text(capture_open(&c), "10.0.0.1:7471", &r);
 	got = capture_close(&c);
 	want = fmt(
 "rdma-probe 10.0.0.1:7471: rdmad protocol v%u, server connection 17 (limits: size 1048576, iterations 1000)\n"
@@ -383,7 +383,7 @@ static void test_report_native_many(void)
 			.writes_done = 3,
 		};
 	}
-	probe_report(capture_open(&c), "h", &r);
+	probe_report_text(capture_open(&c), "h", &r);
 	got = capture_close(&c);
 	has(got, "rdma-probe h: rdmad protocol v", "report -P 3: header");
 	has(got, ", 3 connections (0 failed)\n",
@@ -413,7 +413,7 @@ static void test_report_native_many(void)
 		}
 		f[3].fail = RDMA_CLIENT_FAIL_MISMATCH;
 		f[3].error = "READ 2: byte 17 differs";
-		probe_report(capture_open(&c), "h", &rf);
+		probe_report_text(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
 		has(got, ", 12 connections (11 failed)\n",
 		    "report failures: failed connections counted");
@@ -436,7 +436,7 @@ static void test_report_native_many(void)
 		rf.n = 2;
 		f[1].fail = RDMA_CLIENT_FAIL_CONNECT;
 		f[1].error = "connection refused";
-		probe_report(capture_open(&c), "h", &rf);
+		probe_report_text(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
 		has(got, "\n  verification   FAILED (exit 4, connection refused or failed): 1 of 2 connections failed\n"
 			 "  conn 1         exit 4 (connection refused or failed): connection refused\n",
@@ -446,7 +446,7 @@ static void test_report_native_many(void)
 		rf.n = 1;
 		f[0].fail = RDMA_CLIENT_FAIL_REJECTED;
 		f[0].error = "rejected by 10.0.0.1:7471: busy: 64/64 connections";
-		probe_report(capture_open(&c), "h", &rf);
+		probe_report_text(capture_open(&c), "h", &rf);
 		got = capture_close(&c);
 		has(got, "\n  verification   FAILED (exit 5, rejected by server): rejected by 10.0.0.1:7471: busy: 64/64 connections\n",
 		    "report failures: one connection: its message alone");
@@ -474,7 +474,7 @@ static void test_report_rping(void)
 	opts.size = 64;
 	opts.iters = 5;
 	opts.depth = 4;		/* rping runs at depth 1 whatever -d says */
-	probe_report(capture_open(&c), "10.0.0.1:7174", &r);
+	probe_report_text(capture_open(&c), "10.0.0.1:7174", &r);
 	got = capture_close(&c);
 	same(got,
 "rdma-probe 10.0.0.1:7174: rping protocol\n"
@@ -509,7 +509,7 @@ static void test_report_options(void)
 	opts.verify = false;
 	opts.busy_poll = true;
 	probe_opstat_add(rd, 20000000, 620000000, 4096);	/* 600 ms */
-	probe_report(capture_open(&c), "h", &r);
+	probe_report_text(capture_open(&c), "h", &r);
 	got = capture_close(&c);
 	has(got, "rdma-probe h: rdmad protocol v",
 	    "report -D: header without welcome");
@@ -532,7 +532,7 @@ static void test_report_options(void)
 
 	/* --tos 0 is asked for: shown, unlike no --tos. */
 	for (opts.tos = 0x68; opts.tos >= 0; opts.tos -= 0x68) {
-		probe_report(capture_open(&c), "h", &r);
+		probe_report_text(capture_open(&c), "h", &r);
 		got = capture_close(&c);
 		want = fmt(", not verified, busy-poll, TOS 0x%02x, seed 0x",
 			   (unsigned int)opts.tos);
@@ -757,9 +757,9 @@ static void test_mesh(void)
 	char *got, *want;
 
 	mesh_build(&f);
-	tap_ok(probe_mesh_exit(&f.m) == 6,
+	tap_ok(probe_exit_rules_mesh(&f.m) == 6,
 	       "mesh: exit 6 (timeout) over connect (4) and addr (2)");
-	probe_report_mesh(capture_open(&c), &f.m);
+	probe_report_matrix(capture_open(&c), &f.m);
 	got = capture_close(&c);
 	want = fmt("rdma-probe: 4 targets, rdmad protocol, 65536 bytes x 50 each, depth 1, 2 connections each, from 10.99.0.2, seed 0x00000000000abcde\n"
 		   ROW_FMT ROW_FMT ROW_FMT ROW_FMT ROW_FMT
@@ -780,21 +780,21 @@ static void test_mesh(void)
 	free(want);
 
 	f.opts.verbosity = -1;
-	probe_report_mesh(capture_open(&c), &f.m);
+	probe_report_matrix(capture_open(&c), &f.m);
 	got = capture_close(&c);
 	tap_ok(!strstr(got, "hostA") && strstr(got, "\nnosuch ") &&
 	       strstr(got, "4 targets: 1 ok, 3 failed\n"),
 	       "matrix -q: only the failed rows, and the summary");
 	free(got);
 	f.m.n = 1;
-	probe_report_mesh(capture_open(&c), &f.m);
+	probe_report_matrix(capture_open(&c), &f.m);
 	got = capture_close(&c);
 	same(got, "", "matrix -q: nothing when every target passed");
 	free(got);
 	f.m.n = 4;
 	f.opts.verbosity = 0;
 
-	probe_report_mesh_json(capture_open(&c), &f.m, 6);
+	probe_report_json_mesh(capture_open(&c), &f.m, 6);
 	got = capture_close(&c);
 	tap_ok(json_valid(got), "mesh json: one valid document, ASCII only");
 	if (!json_valid(got))
@@ -858,18 +858,18 @@ static void test_rounds(void)
 
 	if (!s)
 		exit(99);
-	probe_report_round(capture_open(&c), &r0);
+	probe_report_text_round(capture_open(&c), &r0);
 	got = capture_close(&c);
 	same(got, "round 0: 64 bytes written and read back, verified, "
 	     "write 120.0 us read 110.0 us\n", "round line: verified");
 	free(got);
-	probe_report_round(capture_open(&c), &r1);
+	probe_report_text_round(capture_open(&c), &r1);
 	got = capture_close(&c);
 	same(got, "round 1: 64 bytes written and read back, MISMATCH at "
 	     "offset 17, write 130.0 us read 100.0 us\n",
 	     "round line: a mismatch and its offset");
 	free(got);
-	probe_report_round(capture_open(&c), &r2);
+	probe_report_text_round(capture_open(&c), &r2);
 	got = capture_close(&c);
 	same(got, "round 2: 64 bytes read back, verified, read 90.0 us\n",
 	     "round line: a READ-only round that did not WRITE");
@@ -884,9 +884,9 @@ static void test_rounds(void)
 	probe_rounds_add(s, &r0);
 	probe_rounds_add(s, &r0);
 	o.rounds = s;
-	tap_ok(probe_run_exit(&r) == 0 && s->done == 2 && !s->mismatch,
+	tap_ok(probe_exit_rules_run(&r) == 0 && s->done == 2 && !s->mismatch,
 	       "rounds: all verified, exit 0");
-	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	probe_report_text(capture_open(&c), "10.0.0.1:7471", &r);
 	got = capture_close(&c);
 	same(got,
 "rdma-probe 10.0.0.1:7471: rdmad protocol v1, server connection 5 (limits: size 1048576, iterations 100000)\n"
@@ -898,7 +898,7 @@ static void test_rounds(void)
 	     "report rounds: every line");
 	free(got);
 	opts.ops = PROTO_OP_READ;
-	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	probe_report_text(capture_open(&c), "10.0.0.1:7471", &r);
 	got = capture_close(&c);
 	tap_ok(strstr(got, "3 rounds of 64 bytes (READ back of a pattern "
 		      "written once), interval") &&
@@ -910,16 +910,16 @@ static void test_rounds(void)
 
 	probe_rounds_add(s, &r1);
 	probe_rounds_add(s, &r0);
-	tap_ok(probe_run_exit(&r) == 9 && probe_run_worst(&r) ==
+	tap_ok(probe_exit_rules_run(&r) == 9 && probe_exit_rules_worst(&r) ==
 	       RDMA_CLIENT_FAIL_MISMATCH && s->mismatch == 1 &&
 	       s->first_bad == 1 && s->first_bad_offset == 17,
 	       "rounds: a mismatch in a clean session is exit 9, its round "
 	       "and offset kept");
 	o.fail = RDMA_CLIENT_FAIL_COMPLETION;
-	tap_ok(probe_run_exit(&r) == 9, "rounds: a mismatch outranks a "
+	tap_ok(probe_exit_rules_run(&r) == 9, "rounds: a mismatch outranks a "
 	       "lost connection");
 	o.fail = RDMA_CLIENT_FAIL_NONE;
-	probe_report(capture_open(&c), "10.0.0.1:7471", &r);
+	probe_report_text(capture_open(&c), "10.0.0.1:7471", &r);
 	got = capture_close(&c);
 	tap_ok(strstr(got, "  verification   FAILED (exit 9, data mismatch): "
 		      "1 of 4 rounds read back other data; the first, round "
