@@ -16,18 +16,22 @@ enum rdma_client_fail probe_exit_rules_outcome(const struct probe_outcome *o)
 	return o->fail;
 }
 
+/* The worse of A and B: the one with the larger exit code. */
+static enum rdma_client_fail worse(enum rdma_client_fail a,
+				   enum rdma_client_fail b)
+{
+	return rdma_client_fsm_fail_worse(a, b) ? a : b;
+}
+
 /* The failure with the largest exit code, RDMA_CLIENT_FAIL_NONE if none. */
 enum rdma_client_fail probe_exit_rules_worst(const struct probe_run *r)
 {
-	enum rdma_client_fail worst = RDMA_CLIENT_FAIL_NONE, f;
+	enum rdma_client_fail w = RDMA_CLIENT_FAIL_NONE;
 	unsigned int i;
 
-	for (i = 0; i < r->n; i++) {
-		f = probe_exit_rules_outcome(&r->outcomes[i]);
-		if (rdma_client_fsm_fail_worse(f, worst))
-			worst = f;
-	}
-	return worst;
+	for (i = 0; i < r->n; i++)
+		w = worse(probe_exit_rules_outcome(&r->outcomes[i]), w);
+	return w;
 }
 
 int probe_exit_rules_run(const struct probe_run *r)
@@ -44,15 +48,12 @@ enum rdma_client_fail probe_exit_rules_row(const struct probe_mesh_row *row)
 
 int probe_exit_rules_mesh(const struct probe_mesh *m)
 {
-	enum rdma_client_fail worst = RDMA_CLIENT_FAIL_NONE, f;
+	enum rdma_client_fail w = RDMA_CLIENT_FAIL_NONE;
 	unsigned int i;
 
-	for (i = 0; i < m->n; i++) {
-		f = probe_exit_rules_row(&m->rows[i]);
-		if (rdma_client_fsm_fail_worse(f, worst))
-			worst = f;
-	}
-	return rdma_client_fsm_fail_code(worst);
+	for (i = 0; i < m->n; i++)
+		w = worse(probe_exit_rules_row(&m->rows[i]), w);
+	return rdma_client_fsm_fail_code(w);
 }
 
 unsigned int probe_exit_rules_failed(const struct probe_run *r)
