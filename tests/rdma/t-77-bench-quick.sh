@@ -57,6 +57,8 @@ for op in read write; do
 	run "bw_${op}_1m" 30 --op $op -s 1m -n 10 --depth 32
 	run "bwnv_${op}_1m" 30 --op $op -s 1m -n 10 --depth 32 --no-verify
 done
+# rdma-probe(1)'s bandwidth example: both kinds, 1 MiB, -D 5 --depth 32.
+run bw_both_1m 30 -s 1m -D 1 --depth 32
 # fabric-bench: bandwidth by count at 64 KiB (the bench: -n 750).
 run bw_read_64k_n 20 --op read -s 64k -n 150 --depth 32
 # bench-job 2 and fabric-bench: 64 B READ latency, event-driven and
