@@ -87,9 +87,10 @@ static void rdma_client_cm_log_local(struct rdma_client *c)
 
 static void rdma_client_cm_disconnected(struct rdma_client *c)
 {
-	/* Completions that arrived before the disconnect count. */
-	if (c->qp)
-		rdma_qp_poll(&c->q);
+	/* Completions that arrived before the disconnect count: all of
+	 * them (one poll takes at most RDMA_CQ_ROUNDS full batches). */
+	while (c->qp && rdma_qp_poll(&c->q) > 0)
+		;
 	c->t.closed = clock_now_ns();
 	if (!rdma_client_fsm_terminal(&c->fsm) &&
 	    c->fsm.state != RDMA_CLIENT_ST_CLOSING) {
