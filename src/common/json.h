@@ -9,8 +9,10 @@
 #include <stdio.h>
 
 /*
- * S as a JSON string, ASCII only: '"' and '\\' escaped, control
- * characters and bytes from 0x7f as \u00XX; NULL as null.
+ * S as a JSON string: '"' and '\\' escaped, control characters and
+ * DEL as \u00XX, well-formed UTF-8 copied as is, and each byte that is
+ * not part of a well-formed UTF-8 sequence as \ufffd (so the output is
+ * valid JSON whatever S holds); NULL as null.
  */
 void json_str(FILE *f, const char *s);
 

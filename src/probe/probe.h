@@ -3,7 +3,8 @@
  * probe.h - rdma-probe: options, logging, the run context, outcomes and
  * reports shared by its files.
  *
- *   rdma-probe.c    main: options, event_base, signals, exit code
+ *   rdma-probe.c    main: options, event_base, signals, exit code,
+ *                   stderr logging
  *   probe_opts.c    command line parsing and validation (pure)
  *   probe_dest.c    name resolution of a destination (and -I)
  *   probe_ctx.c     the context: CM channel, the loop, the run's
@@ -11,8 +12,14 @@
  *                   (src/rdma/rdma_client.h; its state machine,
  *                   rdma_client_fsm.h, gives the failure classes)
  *   probe_mesh.c    --targets: every host of a list at once
- *   probe_report.c  latency figures, exit codes, the human report, the
- *                   matrix, JSON (pure)
+ *   probe_opstat.c, probe_rounds.c
+ *                   one kind's operations, a session's rounds (pure)
+ *   probe_exit_rules.c  the failure class and exit code of a run, of a
+ *                   --targets row and list (pure)
+ *   probe_report.c  what the renderings share: figures over a run,
+ *                   phases, class keys (pure; probe_report.h)
+ *   probe_report_text.c, probe_report_json.c, probe_report_matrix.c
+ *                   the human report, --json, the --targets matrix (pure)
  */
 #ifndef RDMAD_PROBE_H
 #define RDMAD_PROBE_H
@@ -92,7 +99,7 @@ int probe_opts_parse(int argc, char **argv, struct probe_opts *o,
 		     FILE *out, FILE *err);
 
 
-/* ---- logging --------------------------------------------------------- */
+/* ---- logging (rdma-probe.c) ------------------------------------------ */
 
 extern int probe_verbosity;
 
@@ -101,7 +108,7 @@ void probe_err(const char *fmt, ...);
 __attribute__((format(printf, 2, 3)))
 void probe_dbg(int level, const char *fmt, ...);
 
-/* ---- per-kind statistics (probe_report.c) --------------------------- */
+/* ---- per-kind statistics (probe_opstat.c) --------------------------- */
 
 /*
  * Operations of one kind (READ, WRITE or ping) of one connection, or of a
@@ -123,7 +130,7 @@ void probe_opstat_add(struct probe_opstat *s, uint64_t posted, uint64_t done,
 void probe_opstat_merge(struct probe_opstat *dst,
 			const struct probe_opstat *src);
 
-/* ---- mesh session rounds (--rounds; probe_report.c) ----------------- */
+/* ---- mesh session rounds (--rounds; probe_rounds.c) ----------------- */
 
 /* The rounds of one connection. */
 struct probe_rounds {
@@ -139,8 +146,8 @@ void probe_rounds_init(struct probe_rounds *s, uint32_t want);
 void probe_rounds_add(struct probe_rounds *s,
 		      const struct rdma_client_round *r);
 /* One line a round, like ping's: "round 3: 64 bytes written and read
- * back, verified, write 0.120 ms read 0.110 ms". */
-void probe_report_round(FILE *f, const struct rdma_client_round *r);
+ * back, verified, write 0.120 ms read 0.110 ms" (probe_report_text.c). */
+void probe_report_text_round(FILE *f, const struct rdma_client_round *r);
 
 /* ---- destination (probe_dest.c) ------------------------------------- */
 
@@ -240,7 +247,7 @@ void probe_ctx_outcome(struct probe_conn *c, struct probe_outcome *o);
 /* Free kept connections and their array. */
 void probe_ctx_free_conns(struct probe_conn **v, unsigned int n);
 
-/* ---- report (probe_report.c) ----------------------------------------- */
+/* ---- reports (probe_report_text.c, probe_report_json.c) -------------- */
 
 /* One run: every connection at one size. */
 struct probe_run {
@@ -249,13 +256,9 @@ struct probe_run {
 	unsigned int n;
 };
 
-/* The failure of a run with the largest exit code (a round's mismatch
- * counts as a data mismatch), RDMA_CLIENT_FAIL_NONE if none; and that
- * code. */
-enum rdma_client_fail probe_run_worst(const struct probe_run *r);
-int probe_run_exit(const struct probe_run *r);
-
-void probe_report(FILE *f, const char *target, const struct probe_run *r);
+/* The human report of a run (probe_report_text.c) and the --json
+ * document of every run (probe_report_json.c). */
+void probe_report_text(FILE *f, const char *target, const struct probe_run *r);
 void probe_report_json(FILE *f, const struct probe_opts *opts,
 		       const char *target, const struct probe_run *runs,
 		       unsigned int nruns, int exit_code);
@@ -293,18 +296,34 @@ struct probe_mesh {
 int probe_mesh_run(struct probe_mesh *m, struct probe_ctx *ctx,
 		   const struct probe_opts *opts,
 		   const struct target_list *tl);
-/* The row's own failure, else the worst of its connections
- * (probe_report.c, with the run's). */
-enum rdma_client_fail probe_mesh_row_fail(const struct probe_mesh_row *row);
-/* 0 if every target passed, else the largest code of any. */
-int probe_mesh_exit(const struct probe_mesh *m);
 /* Each failure's message on stderr: "rdma-probe: TARGET[: conn N]: ..." */
 void probe_mesh_log_errors(const struct probe_mesh *m);
 void probe_mesh_free(struct probe_mesh *m);
 
-/* The matrix (one row per target, then a summary) and its JSON. */
-void probe_report_mesh(FILE *f, const struct probe_mesh *m);
-void probe_report_mesh_json(FILE *f, const struct probe_mesh *m,
+/* The matrix (one row per target, then a summary;
+ * probe_report_matrix.c) and its JSON (probe_report_json.c). */
+void probe_report_matrix(FILE *f, const struct probe_mesh *m);
+void probe_report_json_mesh(FILE *f, const struct probe_mesh *m,
 			    int exit_code);
+
+/* ---- exit class (probe_exit_rules.c) -------------------------------- */
+
+/* An outcome's class, a round's mismatch counted as a data mismatch. */
+enum rdma_client_fail
+probe_exit_rules_outcome(const struct probe_outcome *o);
+/* The failure of a run with the largest exit code, RDMA_CLIENT_FAIL_NONE
+ * if none; that code; how many of its connections failed. */
+enum rdma_client_fail probe_exit_rules_worst(const struct probe_run *r);
+int probe_exit_rules_run(const struct probe_run *r);
+unsigned int probe_exit_rules_failed(const struct probe_run *r);
+/* A --targets row: its own failure, else the worst of its connections;
+ * the outcome that gave it (the first with the worst), or NULL. */
+enum rdma_client_fail probe_exit_rules_row(const struct probe_mesh_row *row);
+const struct probe_outcome *
+probe_exit_rules_row_worst(const struct probe_mesh_row *row);
+/* 0 if every target passed, else the largest code of any; how many
+ * targets failed. */
+int probe_exit_rules_mesh(const struct probe_mesh *m);
+unsigned int probe_exit_rules_mesh_failed(const struct probe_mesh *m);
 
 #endif /* RDMAD_PROBE_H */

@@ -140,7 +140,7 @@ static void probe_ctx_round(void *arg, const struct rdma_client_round *r)
 
 	probe_rounds_add(&c->rounds, r);
 	if (c->o->verbosity >= 0 && !c->o->json) {
-		probe_report_round(stdout, r);
+		probe_report_text_round(stdout, r);
 		fflush(stdout);
 	}
 	if (c->rounds.done >= c->rounds.want) {

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -17,6 +19,32 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+
+int probe_verbosity;
+
+void probe_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rdma-probe: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void probe_dbg(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (probe_verbosity < level)
+		return;
+	fputs("rdma-probe: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 static uint64_t random_seed(void)
 {
@@ -174,9 +202,9 @@ static int mesh_main(struct probe_ctx *ctx, const struct probe_opts *opts,
 		probe_err("cannot set up the connections: %s", strerror(-ret));
 		return rdma_client_fsm_fail_code(RDMA_CLIENT_FAIL_LOCAL);
 	}
-	code = probe_mesh_exit(m);
+	code = probe_exit_rules_mesh(m);
 	if (!opts->json) {
-		probe_report_mesh(stdout, m);
+		probe_report_matrix(stdout, m);
 		fflush(stdout);
 	}
 	probe_mesh_log_errors(m);
@@ -283,11 +311,11 @@ int main(int argc, char **argv)
 				RDMA_CLIENT_FAIL_LOCAL);
 			break;
 		}
-		c = probe_run_exit(&runs[i]);
+		c = probe_exit_rules_run(&runs[i]);
 		if (c > code)
 			code = c;
 		if (!opts.json && opts.verbosity >= 0) {
-			probe_report(stdout, target, &runs[i]);
+			probe_report_text(stdout, target, &runs[i]);
 			fflush(stdout);
 		}
 		for (j = 0; j < runs[i].n; j++)
@@ -310,7 +338,7 @@ out_base:
 out_json:
 	/* Always one document, even when nothing could run. */
 	if (opts.json && opts.targets)
-		probe_report_mesh_json(stdout, &mesh, code);
+		probe_report_json_mesh(stdout, &mesh, code);
 	else if (opts.json)
 		probe_report_json(stdout, &opts, target, runs, nruns, code);
 	fflush(stdout);

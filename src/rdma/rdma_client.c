@@ -2,26 +2,25 @@
 /*
  * rdma_client.c - the client connection's driver (see rdma_client.h).
  *
- * CM events (from the embedder's channel, through our handler),
- * completions (rdma_qp's callback: its channel in the loop, or
- * rdma_client_poll), verification results and timer expiries become
- * RDMA_CLIENT_EV_* for the state machine; rdma_client_act() carries out
- * the actions it returns, the sessions' through rdma_client_native.c and
- * rdma_client_rping.c.  Resources live until rdma_client_release, which
- * frees whatever exists in the layer's one teardown order.
+ * CM events (from the embedder's channel, through our handler in
+ * rdma_client_cm.c), completions (rdma_qp's callback: its channel in the
+ * loop, or rdma_client_poll), verification results and timer expiries
+ * become RDMA_CLIENT_EV_* for the state machine; rdma_client_act()
+ * carries out the actions it returns, the sessions' through
+ * rdma_client_native.c, rdma_client_rping.c and rdma_client_mesh.c.
+ * Resources live until rdma_client_release, which frees whatever exists
+ * in the layer's one teardown order.
  */
 #include <errno.h>
-#include <arpa/inet.h>
-#include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
-#include "container_of.h"
 #include "rdma_client.h"
+#include "rdma_client_cm.h"
 #include "rdma_client_conn.h"
-#include "rdma_client_mesh.h"
+#include "rdma_client_mesh_act.h"
 #include "rdma_client_native.h"
 #include "rdma_client_rping.h"
 #include "rdma_dev.h"
@@ -347,8 +346,7 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 	return ev;
 }
 
-static void rdma_client_feed(struct rdma_client *c,
-			     enum rdma_client_event ev)
+void rdma_client_feed(struct rdma_client *c, enum rdma_client_event ev)
 {
 	struct rdma_client_step st;
 	enum rdma_client_state s;
@@ -542,181 +540,6 @@ static void rdma_client_dur_cb(evutil_socket_t fd, short what, void *arg)
 	rdma_client_feed(c, RDMA_CLIENT_EV_STOP);
 }
 
-/* ---- CM events ------------------------------------------------------- */
-
-static enum rdma_client_event rdma_client_rejected(struct rdma_client *c,
-						   const struct rdma_cm_ev *e)
-{
-	struct proto_reject rej;
-	const char *why = NULL, *reason;
-	const struct sockaddr_in *sin = (const void *)&c->o.dst;
-	size_t n;
-
-	if (e->status == RDMA_CM_REJ_INVALID_SERVICE_ID) {
-		rdma_client_conn_error(c, "connection refused: nothing listens "
-				       "on port %u", ntohs(sin->sin_port));
-		rdma_client_conn_reason(c, "refused");
-		return RDMA_CLIENT_EV_CONN_ERR;
-	}
-	if (e->status != RDMA_CM_REJ_CONSUMER_DEFINED) {
-		rdma_client_conn_reason(c, "rejected by the CM");
-		rdma_client_conn_error(c, "connection rejected by the peer's "
-				       "CM (reason %d)", e->status);
-		return RDMA_CLIENT_EV_CONN_ERR;
-	}
-	if (proto_classify(e->pdata, e->pdata_len) != PROTO_KIND_NATIVE) {
-		rdma_client_conn_error(c, "rejected by server (no reason "
-				       "given)");
-	} else if (proto_reject_decode(e->pdata, e->pdata_len, &rej, &why)) {
-		rdma_client_conn_error(c, "rejected by server (unreadable "
-				       "reason: %s)", why);
-	} else if (c->o.mesh &&
-		   rdma_client_fsm_mesh_refused(rej.reason, rej.text)) {
-		rdma_client_conn_reason(c, proto_reject_reason_str(rej.reason));
-		rdma_client_conn_error(c, "server does not support mesh "
-				       "sessions (rdmad before 0.2)");
-	} else if (rej.text[0]) {
-		reason = proto_reject_reason_str(rej.reason);
-		rdma_client_conn_reason(c, reason);
-		/* "busy: 64/64 connections"; a text that already starts
-		 * with the reason is not prefixed twice. */
-		n = strlen(reason);
-		if (!strncmp(rej.text, reason, n) && rej.text[n] == ':')
-			rdma_client_conn_error(c, "rejected by server: %s",
-					       rej.text);
-		else
-			rdma_client_conn_error(c, "rejected by server: %s: %s",
-					       reason, rej.text);
-	} else {
-		rdma_client_conn_reason(c, proto_reject_reason_str(rej.reason));
-		rdma_client_conn_error(c, "rejected by server: %s",
-				       proto_reject_reason_str(rej.reason));
-	}
-	return RDMA_CLIENT_EV_REJECTED;
-}
-
-/* Which device and source address rdma_cm picked. */
-static void rdma_client_log_local(struct rdma_client *c)
-{
-	struct sockaddr *sa = rdma_get_local_addr(c->id);
-	char host[INET6_ADDRSTRLEN] = "?";
-	const char *dev = "?";
-
-	if (c->o.log_prio < LOG_INFO)
-		return;
-	if (sa)
-		getnameinfo(sa, sa->sa_family == AF_INET6 ?
-			    sizeof(struct sockaddr_in6) :
-			    sizeof(struct sockaddr_in), host, sizeof(host),
-			    NULL, 0, NI_NUMERICHOST);
-	if (c->id->verbs)
-		dev = ibv_get_device_name(c->id->verbs->device);
-	rdma_client_conn_log(c, LOG_INFO, "local address %s on %s port %u",
-			     host, dev, c->id->port_num);
-}
-
-static void rdma_client_disconnected(struct rdma_client *c)
-{
-	/* Completions that arrived before the disconnect count. */
-	if (c->qp)
-		rdma_qp_poll(&c->q);
-	c->t.closed = clock_now_ns();
-	if (!rdma_client_fsm_terminal(&c->fsm) &&
-	    c->fsm.state != RDMA_CLIENT_ST_CLOSING) {
-		if (c->o.rping && c->fsm.state == RDMA_CLIENT_ST_RPING_SRC)
-			rdma_client_conn_error(c, "server disconnected during "
-					       "ping %u (is its buffer smaller "
-					       "than %u bytes? start rping -s "
-					       "with -S)",
-					       c->fsm.pings_done + 1,
-					       c->o.size);
-		else
-			rdma_client_conn_error(c, "server disconnected during "
-					       "%s", rdma_client_fsm_state_step(
-						       c->fsm.state));
-	}
-	rdma_client_feed(c, RDMA_CLIENT_EV_DISCONNECTED);
-}
-
-static int rdma_client_status(int status, int dflt)
-{
-	return status < 0 ? -status : dflt;
-}
-
-static void rdma_client_cm_event(struct rdma_cm_handler *h,
-				 const struct rdma_cm_ev *e)
-{
-	struct rdma_client *c = container_of(h, struct rdma_client, cmh);
-	const char *why;
-
-	rdma_client_conn_log(c, LOG_INFO, "CM event %s, status %d",
-			     rdma_event_str(e->type), e->status);
-	switch (e->type) {
-	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		c->t.addr = clock_now_ns();
-		rdma_client_log_local(c);
-		rdma_client_feed(c, RDMA_CLIENT_EV_ADDR_OK);
-		break;
-	case RDMA_CM_EVENT_ADDR_ERROR:
-		rdma_client_conn_reason(c, "unreachable");
-		rdma_client_conn_error(c, "address resolution failed: %s",
-				       strerror(rdma_client_status(e->status,
-				       EHOSTUNREACH)));
-		rdma_client_feed(c, RDMA_CLIENT_EV_ADDR_ERR);
-		break;
-	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		c->t.route = clock_now_ns();
-		rdma_client_feed(c, RDMA_CLIENT_EV_ROUTE_OK);
-		break;
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-		rdma_client_conn_reason(c, "unreachable");
-		rdma_client_conn_error(c, "route resolution failed: %s",
-				       strerror(rdma_client_status(e->status,
-				       EHOSTUNREACH)));
-		rdma_client_feed(c, RDMA_CLIENT_EV_ROUTE_ERR);
-		break;
-	case RDMA_CM_EVENT_CONNECT_RESPONSE:
-		/* The welcome is read once the machine says establish. */
-		c->resp = *e;
-		rdma_client_feed(c, RDMA_CLIENT_EV_ACCEPTED);
-		break;
-	case RDMA_CM_EVENT_REJECTED:
-		rdma_client_feed(c, rdma_client_rejected(c, e));
-		break;
-	case RDMA_CM_EVENT_UNREACHABLE:
-		rdma_client_conn_reason(c, "unreachable");
-		why = strerror(rdma_client_status(e->status, ETIMEDOUT));
-		if (c->fsm.state == RDMA_CLIENT_ST_CONNECT)
-			rdma_client_conn_error(c, "server unreachable: %s",
-					       why);
-		else
-			rdma_client_conn_error(c, "connection lost: rdma_cm "
-					       "reports the server unreachable "
-					       "(%s); a partition, a crashed "
-					       "host or heavy loss on the path",
-					       why);
-		rdma_client_feed(c, RDMA_CLIENT_EV_CONN_ERR);
-		break;
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-		rdma_client_conn_reason(c, "connect error");
-		rdma_client_conn_error(c, "connect error: %s",
-				       strerror(rdma_client_status(e->status,
-				       ECONNABORTED)));
-		rdma_client_feed(c, RDMA_CLIENT_EV_CONN_ERR);
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		rdma_client_disconnected(c);
-		break;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		rdma_client_conn_error(c, "RDMA device removed");
-		rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
-		break;
-	default:
-		/* TIMEWAIT_EXIT, ADDR_CHANGE...: nothing to do. */
-		break;
-	}
-}
-
 /* ---- life cycle ------------------------------------------------------ */
 
 int rdma_client_new(struct rdma_client **out, struct event_base *base,
@@ -790,67 +613,6 @@ void rdma_client_abort(struct rdma_client *c, const char *why)
 	rdma_client_conn_reason(c, why);
 	rdma_client_conn_error(c, "%s", why);
 	rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
-}
-
-/* Whether the embedder may ask C for a round or its close now. */
-static int rdma_client_mesh_ready(const struct rdma_client *c)
-{
-	if (!c->o.mesh)
-		return -ENOTCONN;
-	switch (c->fsm.state) {
-	case RDMA_CLIENT_ST_READY:
-		return c->finished ? -ENOTCONN : 0;
-	case RDMA_CLIENT_ST_ROUND_WRITE:
-	case RDMA_CLIENT_ST_ROUND_READ:
-	case RDMA_CLIENT_ST_ROUND_CHECK:
-	case RDMA_CLIENT_ST_BW_WRITE:
-		return -EBUSY;
-	default:
-		return -ENOTCONN;
-	}
-}
-
-int rdma_client_round(struct rdma_client *c, uint32_t size)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	if (!size || size > c->o.size || size > c->desc.len)
-		return -EINVAL;
-	memset(&c->rnd, 0, sizeof(c->rnd));
-	c->rnd.size = size;
-	rdma_client_feed(c, RDMA_CLIENT_EV_ROUND);
-	return 0;
-}
-
-int rdma_client_bw(struct rdma_client *c, uint32_t size,
-		   uint32_t duration_ms)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	if (!size || size > c->o.size || size > c->desc.len || !duration_ms)
-		return -EINVAL;
-	memset(&c->bw, 0, sizeof(c->bw));
-	c->bw.size = size;
-	c->bw_ms = duration_ms;
-	c->bw_first = c->bw_last = 0;
-	rdma_client_feed(c, RDMA_CLIENT_EV_BW);
-	return 0;
-}
-
-int rdma_client_close(struct rdma_client *c)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	rdma_client_conn_log(c, LOG_INFO, "closing after %u rounds",
-			     c->fsm.rounds);
-	rdma_client_feed(c, RDMA_CLIENT_EV_CLOSE);
-	return 0;
 }
 
 bool rdma_client_finished(const struct rdma_client *c)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdma_client_conn.h - what the client driver (rdma_client.c) and its two
- * sessions (rdma_client_native.c, rdma_client_rping.c) share: the
- * connection object, its messages and its sends.  Not for embedders: they
+ * rdma_client_conn.h - what the client driver (rdma_client.c, its CM
+ * events in rdma_client_cm.c) and its sessions (rdma_client_native.c,
+ * rdma_client_rping.c, rdma_client_mesh.c) share: the connection object,
+ * its messages, its sends and its feed.  Not for embedders: they
  * use rdma_client.h.
  */
 #ifndef RDMAD_RDMA_CLIENT_CONN_H
@@ -98,5 +99,9 @@ uint8_t *rdma_client_conn_send_slot(struct rdma_client *c);
 int rdma_client_conn_send(struct rdma_client *c, uint32_t len, uint32_t idx);
 /* Receive slot SLOT (again). */
 int rdma_client_conn_post_recv(struct rdma_client *c, uint32_t slot);
+
+/* rdma_client.c: EV to the state machine, then its actions and the
+ * events they lead to, until none is left. */
+void rdma_client_feed(struct rdma_client *c, enum rdma_client_event ev);
 
 #endif /* RDMAD_RDMA_CLIENT_CONN_H */

@@ -1,33 +1,35 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdma_client_mesh.h - the client's mesh rounds (see rdma_client_mesh.c).
- * Each action returns the event it leads to, or RDMA_CLIENT_EV_NONE.
+ * rdma_client_mesh.h - the embedder's side of a mesh session (opts.mesh,
+ * see rdma_client.h, which includes this): a round, a bandwidth sample,
+ * the close.  The session's actions are in rdma_client_mesh_act.h.
  */
 #ifndef RDMAD_RDMA_CLIENT_MESH_H
 #define RDMAD_RDMA_CLIENT_MESH_H
 
 #include <stdint.h>
 
-#include "rdma_client_conn.h"
+struct rdma_client;
 
-/* Round ROUND: the WRITE of pattern(seed, ROUND) (c->rnd.size bytes). */
-enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
-					      uint32_t round);
-/* Its READ back. */
-enum rdma_client_event rdma_client_mesh_read(struct rdma_client *c,
-					     uint32_t round);
-/* The round's WRITE or READ completed (at DONE, ns). */
-void rdma_client_mesh_done(struct rdma_client *c, uint64_t done);
-/* What the READ got, against what was written: CHECK_OK or CHECK_BAD. */
-enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
-					      uint32_t round);
-/* The round's result to the embedder. */
-void rdma_client_mesh_report(struct rdma_client *c, uint32_t round);
-/* A bandwidth sample's WRITEs ITER .. ITER + COUNT - 1 (c->bw.size
- * bytes each, COUNT <= depth), as one chain. */
-enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
-						uint32_t iter, uint32_t count);
-/* The sample's figures to the embedder. */
-void rdma_client_mesh_bw_report(struct rdma_client *c);
+/*
+ * Mesh: run one round of SIZE bytes (1 .. the DESC buffer's length, and at
+ * most opts.size).  0, -ENOTCONN (not a mesh session, or not READY yet or
+ * any more), -EBUSY (a round is in flight), -EINVAL (size).
+ */
+int rdma_client_round(struct rdma_client *c, uint32_t size);
+/*
+ * Mesh: a bandwidth sample: RDMA WRITEs of SIZE bytes (1 .. the DESC
+ * buffer's length, and at most opts.size: they are sent from the round
+ * buffer), opts.depth of them in flight, for DURATION_MS (>= 1); then no
+ * more are posted and, once those in flight completed, the result
+ * through ops->bw.  Each completion has the step deadline (opts.
+ * timeout_ms); an error ends the connection (ops->done).  0, -ENOTCONN,
+ * -EBUSY (a round or sample in flight), -EINVAL (size, duration).
+ */
+int rdma_client_bw(struct rdma_client *c, uint32_t size,
+		   uint32_t duration_ms);
+/* Mesh: end a READY session cleanly (disconnect; done with
+ * RDMA_CLIENT_FAIL_NONE).  0, -ENOTCONN or -EBUSY as above. */
+int rdma_client_close(struct rdma_client *c);
 
 #endif /* RDMAD_RDMA_CLIENT_MESH_H */

@@ -32,16 +32,12 @@ static int rdma_cq_take(struct rdma_cq *c, unsigned int rounds, bool *more)
 int rdma_cq_poll(struct rdma_cq *c)
 {
 	bool more;
-	int n, total = 0;
 
-	do {
-		n = rdma_cq_take(c, RDMA_CQ_ROUNDS, &more);
-		if (n < 0)
-			return n;
-		total += n;
-	} while (more);
-	return total;
+	return rdma_cq_take(c, RDMA_CQ_ROUNDS, &more);
 }
+
+/* The next poll of a busy CQ: a timer that is due at once. */
+static const struct timeval rdma_cq_now = { 0, 0 };
 
 static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -61,8 +57,8 @@ static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
 		failed = "completion queue: cannot re-arm it";
 	if (rdma_cq_take(c, RDMA_CQ_ROUNDS, &more) < 0)
 		failed = "completion queue: polling it failed";
-	else if (more && !failed)
-		event_active(c->ev, EV_READ, 0);
+	else if (more && !failed && evtimer_add(c->again, &rdma_cq_now))
+		failed = "completion queue: cannot schedule the next poll";
 	if (failed && c->fail)
 		c->fail(c->arg, failed);
 }
@@ -96,7 +92,8 @@ int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
 	ret = -ENOMEM;
 	c->ev = event_new(base, c->cc->fd, EV_READ | EV_PERSIST, rdma_cq_cb,
 			  c);
-	if (!c->ev || event_add(c->ev, NULL))
+	c->again = evtimer_new(base, rdma_cq_cb, c);
+	if (!c->ev || !c->again || event_add(c->ev, NULL))
 		goto err;
 	ret = ibv_req_notify_cq(c->cq, 0);
 	if (ret) {
@@ -113,6 +110,8 @@ void rdma_cq_close(struct rdma_cq *c)
 {
 	if (c->ev)
 		event_free(c->ev);
+	if (c->again)
+		event_free(c->again);
 	if (c->cq && c->unacked)
 		ibv_ack_cq_events(c->cq, c->unacked);
 	if (c->cq)

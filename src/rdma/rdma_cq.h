@@ -8,10 +8,16 @@
  * batches), the CQ is re-armed, then polled until empty, so a completion
  * that arrives between the poll and the re-arm is never missed.  At most
  * RDMA_CQ_ROUNDS full batches are taken per wake-up; if there may be
- * more, the callback makes itself active again, so one busy connection
- * cannot starve the others in the loop.
+ * more, the next poll is a timer due at once, so the loop collects its
+ * expired timers and ready fds first: one busy connection starves
+ * neither the others nor its own deadlines.  (Making the event active
+ * again from its callback would not do: libevent runs the active queue
+ * until it is empty before it looks at timers, so at a queue depth of
+ * RDMA_CQ_BATCH or more, where every poll is a full batch, no -D or
+ * step timer ever fired.)
  *
- * Polled (busy polling): no channel; the owner calls rdma_cq_poll().
+ * Polled (busy polling): no channel; the owner calls rdma_cq_poll()
+ * again and again, and runs its loop between calls.
  *
  * A CQ that cannot be re-armed or polled would leave its owner waiting
  * for completions that are never seen: the owner's fail callback hears
@@ -40,6 +46,7 @@ struct rdma_cq {
 	struct ibv_comp_channel *cc;	/* NULL: polled */
 	struct ibv_cq *cq;
 	struct event *ev;
+	struct event *again;		/* the next poll of a busy CQ */
 	unsigned int unacked;
 	rdma_cq_fn *fn;
 	rdma_cq_fail_fn *fail;
@@ -56,7 +63,8 @@ int rdma_cq_open(struct rdma_cq *c, struct event_base *base,
 		 void *cq_ctx, rdma_cq_fn *fn, rdma_cq_fail_fn *fail,
 		 void *arg);
 void rdma_cq_close(struct rdma_cq *c);
-/* Take every completion there is now.  The count, or -errno. */
+/* Take the completions there are now, at most RDMA_CQ_ROUNDS full
+ * batches (call again for the rest).  The count, or -errno. */
 int rdma_cq_poll(struct rdma_cq *c);
 
 #endif /* RDMAD_RDMA_CQ_H */

@@ -11,9 +11,16 @@ need probe
 port=7485
 rdmad_up $port "limits.max_buffer_size = 1m"
 
+# The bounds: depths 1, 31, 32 (a full completion batch), 511 and 512
+# (the maximum); -n below, at and above the depth; sizes from 1 byte to
+# the server's max_buffer_size at the benches' depth 32.
 cases=("--depth 16 -s 4k -n 100" "--depth 8 -s 256k -n 20"
        "--depth 3 -s 1000 -n 10" "--depth 32 -s 1 -n 64"
-       "--depth 16 -s 64k -n 40 --no-verify" "--depth 4 -P 3 -s 8k -n 30")
+       "--depth 16 -s 64k -n 40 --no-verify" "--depth 4 -P 3 -s 8k -n 30"
+       "--depth 1 -s 64k -n 20" "--depth 31 -s 4k -n 93" "--depth 32 -s 4k -n 1"
+       "--depth 64 -s 4k -n 10" "--depth 511 -s 4k -n 1022"
+       "--depth 512 -s 4k -n 1500" "--depth 32 -s 1m -n 40"
+       "--depth 32 -s 1m -n 40 --no-verify")
 files=()
 for args in "${cases[@]}"; do
 	name=$(echo "$args" | tr -d ' -')
@@ -31,13 +38,26 @@ for path in sys.argv[1:]:
     n = o["iters"] * o["parallel"]
     assert r["failed"] == 0, (path, r)
     assert r["ops"]["read"]["ops"] == n and r["ops"]["write"]["ops"] == n, (path, r["ops"])
-    assert "under load" in d["latency_note"], d["latency_note"]
+    assert ("under load" in d["latency_note"]) == (o["depth"] > 1), d["latency_note"]
     for c in r["conns"]:
         assert c["writes_done"] == o["iters"] and c["reads_done"] == o["iters"], (path, c)
     print("# depth %d size %d x %d%s: READ %.1f MB/s, WRITE %.1f MB/s" % (
         o["depth"], o["size"], o["iters"], "" if o["verify"] else " no-verify",
         r["ops"]["read"]["mb_per_s"], r["ops"]["write"]["mb_per_s"]))
 PY
+# Beyond the bounds: --depth 0 and 513 are usage errors; a size one byte
+# over the server's max_buffer_size is refused by the server (exit 5).
+for args in "--depth 0" "--depth 513"; do
+	# shellcheck disable=SC2086
+	"$PROBE" $args "$RDMAD_SRV_ADDR" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 64 ] || fail "$args: exit $rc, want 64 (usage)"
+done
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --depth 32 -s 1048577 -n 2 "$RDMAD_SRV_ADDR" \
+	>"$T/over.out" 2>"$T/over.err"
+rc=$?
+[ "$rc" = 5 ] || fail "-s 1048577 (max_buffer_size 1m): exit $rc, want 5: $(cat "$T/over.err")"
+
 # Every DONE the server checked matched (no mismatch was logged).
 grep -qi 'mismatch' "$T/rdmad.log" && fail "rdmad saw a mismatch: $(grep -i mismatch "$T/rdmad.log")"
 kill -0 "$rpid" 2>/dev/null || fail "rdmad is not running any more"
