@@ -358,7 +358,7 @@ static void set_psk_file(struct config_parse *p, const char *value)
 }
 
 enum key_type { K_UINT, K_SIZE, K_BYTES, K_MS, K_LEVEL, K_LISTEN, K_ALLOW, K_DENY,
-		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW, K_PORT, K_PCT, K_PPM, K_MS_OFF,
+		K_PSK, K_HTTP_LISTEN, K_HTTP_ALLOW, K_PROBE_KEY, K_PORT, K_PCT, K_PPM, K_MS_OFF,
 		K_SIZES, K_OPS, K_TOS, K_PATH, K_SOURCE };
 
 struct key_def {
@@ -580,6 +580,7 @@ static const struct key_def keys[] = {
 	{ "log", "level", K_LEVEL, OFF(log_level), 0, 0 },
 	{ "http", "listen", K_HTTP_LISTEN, 0, 0, 0 },
 	{ "http", "allow", K_HTTP_ALLOW, 0, 0, 0 },
+	{ "http", "probe_key_allow", K_PROBE_KEY, 0, 0, 0 },
 	{ "mesh", "targets", K_PATH, OFF(mesh.targets), 0,
 	  sizeof(((struct config_mesh *)0)->targets) },
 	{ "mesh", "port", K_PORT, OFF(mesh.port), 1, 65535 },
@@ -739,6 +740,9 @@ static void set_key(struct config_parse *p, const struct key_def *k,
 			p->http_allow_seen = 1;
 		}
 		set_acl(p, &p->cfg->http_allow, k->name, value);
+		return;
+	case K_PROBE_KEY:
+		set_acl(p, &p->cfg->probe_key_allow, k->name, value);
 		return;
 	case K_SIZES:
 		set_sizes(p, k, value);

@@ -519,7 +519,7 @@ static int conn_accept_req(struct conn *c, const struct rdma_cm_ev *e)
 	w->max_iters = c->s->cfg->max_iterations;
 	w->conn_id = c->id;
 	if (c->fsm.auth) {
-		w->flags = PROTO_WELCOME_F_AUTH;
+		w->flags = PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND;
 		if (auth_nonce(w->nonce))
 			return -EIO;
 	}

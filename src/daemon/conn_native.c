@@ -130,6 +130,7 @@ int conn_native_send_abort(struct conn *c)
 static enum conn_event conn_native_auth(struct conn *c, const uint8_t *p,
 					uint32_t len)
 {
+	struct auth_bind b;
 	struct proto_auth a;
 	const char *why = NULL;
 	int ret;
@@ -142,7 +143,12 @@ static enum conn_event conn_native_auth(struct conn *c, const uint8_t *p,
 		conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
 		return CONN_EV_RECV_BAD;
 	}
-	ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, a.mac);
+	/* The proof must name this server: the address and port the
+	 * connection arrived on. */
+	ret = auth_bind_of(&b, rdma_get_local_addr(c->cm_id));
+	if (!ret)
+		ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, &b,
+				  a.mac);
 	if (ret) {
 		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
 			 "disconnecting (nothing revealed)",
