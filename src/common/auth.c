@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,7 +12,8 @@
 
 #include <sodium.h>
 
-#define AUTH_LABEL	"rdmad-psk-v1"
+#define AUTH_LABEL_V1	"rdmad-psk-v1"
+#define AUTH_LABEL	"rdmad-psk-v2"	/* bound to the server */
 
 static int auth_init(void)
 {
@@ -99,11 +101,39 @@ int auth_nonce(uint8_t nonce[PROTO_AUTH_NONCE_LEN])
 	return 0;
 }
 
+int auth_bind_of(struct auth_bind *b, const struct sockaddr *sa)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)sa;
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)sa;
+
+	memset(b, 0, sizeof(*b));
+	if (sa && sa->sa_family == AF_INET) {
+		b->addr[10] = b->addr[11] = 0xff;
+		memcpy(b->addr + 12, &s4->sin_addr, 4);
+		b->port = ntohs(s4->sin_port);
+		return 0;
+	}
+	if (sa && sa->sa_family == AF_INET6) {
+		memcpy(b->addr, &s6->sin6_addr, 16);
+		b->port = ntohs(s6->sin6_port);
+		return 0;
+	}
+	return -EAFNOSUPPORT;
+}
+
 int auth_mac(const struct auth_key *k, const struct proto_welcome *w,
 	     const struct proto_hello *h, uint8_t mac[PROTO_AUTH_MAC_LEN])
 {
+	return auth_mac_bound(k, w, h, NULL, mac);
+}
+
+int auth_mac_bound(const struct auth_key *k, const struct proto_welcome *w,
+		   const struct proto_hello *h, const struct auth_bind *b,
+		   uint8_t mac[PROTO_AUTH_MAC_LEN])
+{
 	crypto_auth_hmacsha256_state st;
-	uint8_t hello[PROTO_HELLO_LEN], id[8];
+	uint8_t hello[PROTO_HELLO_LEN], id[8], port[2];
+	const char *label = b ? AUTH_LABEL : AUTH_LABEL_V1;
 	int ret, i;
 
 	if (!k->len)
@@ -116,24 +146,32 @@ int auth_mac(const struct auth_key *k, const struct proto_welcome *w,
 	for (i = 0; i < 8; i++)
 		id[i] = (uint8_t)(w->conn_id >> (56 - 8 * i));
 	crypto_auth_hmacsha256_init(&st, k->key, k->len);
-	crypto_auth_hmacsha256_update(&st, (const uint8_t *)AUTH_LABEL,
-				      sizeof(AUTH_LABEL) - 1);
+	crypto_auth_hmacsha256_update(&st, (const uint8_t *)label,
+				      strlen(label));
 	crypto_auth_hmacsha256_update(&st, w->nonce, PROTO_AUTH_NONCE_LEN);
 	crypto_auth_hmacsha256_update(&st, hello, sizeof(hello));
 	crypto_auth_hmacsha256_update(&st, id, sizeof(id));
+	if (b) {
+		port[0] = (uint8_t)(b->port >> 8);
+		port[1] = (uint8_t)b->port;
+		crypto_auth_hmacsha256_update(&st, b->addr, sizeof(b->addr));
+		crypto_auth_hmacsha256_update(&st, port, sizeof(port));
+	}
 	crypto_auth_hmacsha256_final(&st, mac);
 	sodium_memzero(&st, sizeof(st));
 	return 0;
 }
 
 int auth_verify(const struct auth_key *k, const struct proto_welcome *w,
-		const struct proto_hello *h,
+		const struct proto_hello *h, const struct auth_bind *b,
 		const uint8_t mac[PROTO_AUTH_MAC_LEN])
 {
 	uint8_t want[PROTO_AUTH_MAC_LEN];
 	int ret;
 
-	ret = auth_mac(k, w, h, want);
+	if (!b)
+		return -EINVAL;
+	ret = auth_mac_bound(k, w, h, b, want);
 	if (ret)
 		return ret;
 	ret = crypto_verify_32(want, mac) ? -EACCES : 0;

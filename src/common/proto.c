@@ -176,7 +176,9 @@ int proto_welcome_encode(const struct proto_welcome *w, void *buf, size_t len)
 
 	if (len < PROTO_WELCOME_LEN)
 		return -ENOSPC;
-	if (w->flags & ~PROTO_WELCOME_F_AUTH)
+	if ((w->flags & ~PROTO_WELCOME_F_MASK) ||
+	    ((w->flags & PROTO_WELCOME_F_BIND) &&
+	     !(w->flags & PROTO_WELCOME_F_AUTH)))
 		return -EINVAL;
 	if ((w->flags & PROTO_WELCOME_F_AUTH) && len < PROTO_WELCOME_AUTH_LEN)
 		return -ENOSPC;
@@ -204,8 +206,12 @@ int proto_welcome_decode(const void *buf, size_t len, struct proto_welcome *w,
 			   why);
 	if (ret)
 		return ret;
-	if (p[5] & ~PROTO_WELCOME_F_AUTH) {
+	if (p[5] & ~PROTO_WELCOME_F_MASK) {
 		SET_WHY(why, "unknown welcome flags");
+		return -EBADMSG;
+	}
+	if ((p[5] & PROTO_WELCOME_F_BIND) && !(p[5] & PROTO_WELCOME_F_AUTH)) {
+		SET_WHY(why, "welcome binds a key it does not ask for");
 		return -EBADMSG;
 	}
 	end = PROTO_WELCOME_LEN;

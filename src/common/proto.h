@@ -65,11 +65,15 @@ struct proto_hello {
  *   the same 24, then nonce[32]; the client must answer with an AUTH
  *   message (see auth.h) before the server sends its DESC.
  * A server without a key sends flags 0 and 24 bytes, as version 1 always
- * did.
+ * did.  PROTO_WELCOME_F_BIND, only with F_AUTH: the AUTH must be bound to
+ * the server the client connected to (auth.h); clients from before it
+ * refuse the flag (unknown welcome flags), so they fail at once.
  */
 #define PROTO_WELCOME_LEN	24
 #define PROTO_WELCOME_AUTH_LEN	56
 #define PROTO_WELCOME_F_AUTH	0x01u
+#define PROTO_WELCOME_F_BIND	0x02u
+#define PROTO_WELCOME_F_MASK	(PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND)
 #define PROTO_AUTH_NONCE_LEN	32
 #define PROTO_AUTH_MAC_LEN	32
 struct proto_welcome {

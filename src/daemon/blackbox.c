@@ -2,7 +2,8 @@
 /*
  * blackbox.c - the probes of GET /probe (blackbox.h): one rdma_client
  * each, a native session with the module's settings, on rdmad's loop and
- * CM channel.  The module's timeout bounds the whole probe (and each of
+ * CM channel, with the [auth] key only for the targets of [http]
+ * probe_key_allow.  The module's timeout bounds the whole probe (and each of
  * its steps); a probe whose asker went away is aborted and freed when its
  * client is over.  A client is never freed from its own callbacks: that
  * waits for the loop (an event of its own).
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl.h"
 #include "blackbox.h"
 #include "clock.h"
 #include "rdma_client.h"
@@ -61,23 +63,48 @@ static void blackbox_free(struct blackbox_probe *p)
 	free(p);
 }
 
+/* Tell the asker, once. */
+static void blackbox_answer(struct blackbox_probe *p)
+{
+	blackbox_done_fn done = p->done;
+
+	p->done = NULL;
+	if (done)
+		done(p->arg, &p->r);
+}
+
 /* Over: tell the asker (from the loop, never from inside
  * blackbox_start), then free. */
 static void blackbox_reap_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct blackbox_probe *p = arg;
 
-	if (p->done)
-		p->done(p->arg, &p->r);
+	blackbox_answer(p);
 	blackbox_free(p);
 }
 
+static void blackbox_fill(struct blackbox_probe *p,
+			  const struct rdma_client_outcome *o);
+
+/*
+ * The module's timeout bounds the answer: the client is aborted, and if
+ * it is still closing (waiting for the peer to acknowledge the
+ * disconnect, which a stalled peer never does, bounded only by another
+ * step deadline) the asker is answered now and the probe freed when the
+ * client is over.
+ */
 static void blackbox_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct blackbox_probe *p = arg;
+	struct rdma_client_outcome o;
 
 	p->timed_out = true;
 	rdma_client_abort(p->c, "the module's timeout passed");
+	if (rdma_client_finished(p->c) || !p->done)
+		return;		/* answered from the reap */
+	rdma_client_outcome(p->c, &o);
+	blackbox_fill(p, &o);
+	blackbox_answer(p);
 }
 
 static void blackbox_op(void *arg, enum rdma_client_op kind, uint32_t bytes,
@@ -95,15 +122,14 @@ static void blackbox_op(void *arg, enum rdma_client_op kind, uint32_t bytes,
 		p->r.bytes_verified += bytes;
 }
 
-static void blackbox_client_done(void *arg,
-				 const struct rdma_client_outcome *o)
+/* The result of the probe from the client's outcome O. */
+static void blackbox_fill(struct blackbox_probe *p,
+			  const struct rdma_client_outcome *o)
 {
-	struct blackbox_probe *p = arg;
 	struct blackbox_result *r = &p->r;
 	const struct rdma_client_times *t = o->times;
 	enum rdma_client_fail fail = o->fail;
 
-	evtimer_del(p->timer);
 	if (p->timed_out && fail != RDMA_CLIENT_FAIL_NONE)
 		fail = RDMA_CLIENT_FAIL_TIMEOUT;
 	r->success = fail == RDMA_CLIENT_FAIL_NONE;
@@ -116,6 +142,16 @@ static void blackbox_client_done(void *arg,
 	/* The server checked the last WRITE: RESULT ok. */
 	if (r->success && o->writes_done)
 		r->bytes_verified += p->size;
+}
+
+static void blackbox_client_done(void *arg,
+				 const struct rdma_client_outcome *o)
+{
+	struct blackbox_probe *p = arg;
+
+	evtimer_del(p->timer);
+	if (p->done)
+		blackbox_fill(p, o);
 	event_active(p->reap, EV_TIMEOUT, 0);
 }
 
@@ -163,7 +199,12 @@ int blackbox_start(struct blackbox *bb, const struct sockaddr_storage *dst,
 	o.seed = clock_now_ns() ^ ((uint64_t)bb->seq << 32);
 	o.verify = true;
 	o.tos = m->tos;
-	o.psk = bb->cfg->psk.len ? &bb->cfg->psk : NULL;
+	/* The key only for targets the operator named: anyone who may ask
+	 * for /probe names the target, and a keyed session proves the key
+	 * to whoever answers there. */
+	o.psk = bb->cfg->psk.len && acl_match(&bb->cfg->probe_key_allow,
+					      (const struct sockaddr *)dst) ?
+		&bb->cfg->psk : NULL;
 	o.devs = bb->devs;
 	/* The failure is the answer; Prometheus probing a dead host every
 	 * scrape must not write an error line to the journal each time. */

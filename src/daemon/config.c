@@ -343,6 +343,7 @@ static const struct config_key keys[] = {
 	{ "log", "level", config_key_level, OFF(log_level), NONE },
 	{ "http", "listen", config_key_http_listen, 0, NONE },
 	{ "http", "allow", config_key_http_allow, OFF(http_allow), NONE },
+	{ "http", "probe_key_allow", config_key_acl, OFF(probe_key_allow), NONE },
 	{ "mesh", "targets", config_key_path,
 	  OFF(mesh.targets),
 	  COUNT(0, sizeof(((struct config_mesh *)0)->targets)) },

@@ -99,6 +99,8 @@ struct rdmad_config {
 	int http_on;
 	struct config_listen http_listen;
 	struct acl http_allow;		/* who may query; loopback default */
+	/* GET /probe targets that get the [auth] key; empty: none do */
+	struct acl probe_key_allow;
 	/* Deadlines, in milliseconds (see enum conn_deadline). */
 	unsigned int accept_timeout_ms;
 	unsigned int idle_timeout_ms;

@@ -6,9 +6,11 @@
  * conn.c turns CM events, work completions and deadline expiries into
  * conn_fsm events, moves the state with conn_set_state() (the one place
  * that changes it, and logs "old -> new"), and carries out the actions
- * the state machine asks for: the native session's (conn_native.c), the
- * rping session's (conn_rping.c), liveness checks, disconnect and
- * teardown.  Failures stay with the connection.
+ * the state machine asks for: its protocol's (through c->ops, chosen at
+ * admission: conn_proto.h; conn.c names no protocol), liveness checks,
+ * disconnect and teardown.  Failures stay with the connection; what ends
+ * it is reported to conn_end() (conn_end.h), which alone decides and says
+ * its outcome.
  *
  * The verbs objects, their completions and async errors are the RDMA
  * layer's (rdma_qp.h, rdma_cq.h, rdma_dev.h); work request ids are
@@ -34,14 +36,13 @@
 
 #include "acl.h"
 #include "addr.h"
-#include "auth.h"
 #include "clock.h"
 #include "conn.h"
 #include "conn_admit.h"
+#include "conn_end.h"
 #include "conn_log.h"
-#include "conn_native.h"
 #include "conn_post.h"
-#include "conn_rping.h"
+#include "conn_proto.h"
 #include "conn_timer.h"
 #include "container_of.h"
 #include "log.h"
@@ -114,6 +115,7 @@ static int conn_drained(const struct conn *c)
 static int conn_do(struct conn *c, unsigned int acts,
 		   const struct conn_fsm *prev)
 {
+	const struct conn_proto_act *pa;
 	char s[64];
 	int ret = 0;
 
@@ -122,24 +124,15 @@ static int conn_do(struct conn *c, unsigned int acts,
 	if (acts & CONN_ACT_REJECT)
 		conn_reject_accept(c);
 	if (acts & CONN_ACT_LEFT_CLEAN)
-		conn_log_result(c, STATS_RES_OK, "client disconnected");
+		conn_end(c, CONN_CAUSE_CLIENT_LEFT, 0, NULL,
+			 "client disconnected");
 	if (acts & CONN_ACT_LEFT_ABORTED)
-		conn_log_result(c, STATS_RES_ABORTED, "client left in state %s",
-				conn_fsm_str(prev, s, sizeof(s)));
-	if (!ret && (acts & CONN_ACT_SEND_DESC))
-		ret = conn_native_send_desc(c);
-	if (!ret && (acts & CONN_ACT_VERIFY))
-		conn_native_verify(c);
-	if (!ret && (acts & CONN_ACT_SEND_RESULT))
-		ret = conn_native_send_result(c);
-	if (!ret && (acts & CONN_ACT_POST_READ))
-		ret = conn_rping_post_read(c);
-	if (!ret && (acts & CONN_ACT_SEND_GO))
-		ret = conn_rping_send_go(c);
-	if (!ret && (acts & CONN_ACT_POST_WRITE))
-		ret = conn_rping_post_write(c);
-	if (!ret && (acts & CONN_ACT_SEND_ABORT))
-		ret = conn_native_send_abort(c);
+		conn_end(c, CONN_CAUSE_CLIENT_LEFT_EARLY, 0, NULL,
+			 "client left in state %s",
+			 conn_fsm_str(prev, s, sizeof(s)));
+	for (pa = c->ops->acts; !ret && pa->act; pa++)
+		if (acts & pa->act)
+			ret = pa->fn(c);
 	if (!ret && (acts & CONN_ACT_POST_LIVENESS))
 		ret = conn_post_liveness(c);
 	if (acts & CONN_ACT_DISCONNECT)
@@ -154,7 +147,7 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 {
 	struct conn_fsm prev;
 	struct conn_step st;
-	char s[64];
+	char s[64], tell[PROTO_ABORT_TEXT_MAX + 1];
 	int ret, armed;
 
 	for (;;) {
@@ -165,11 +158,10 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 				 "event %s not allowed in state %s; "
 				 "disconnecting", conn_event_name(ev),
 				 conn_fsm_str(&c->fsm, s, sizeof(s)));
-			conn_log_result(c, STATS_RES_PROTOCOL_ERROR,
-					"event %s in state %s",
-					conn_event_name(ev), s);
-			conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0,
-				       "unexpected %s", conn_event_name(ev));
+			snprintf(tell, sizeof(tell), "unexpected %s",
+				 conn_event_name(ev));
+			conn_end(c, CONN_CAUSE_PROTOCOL, 0, tell,
+				 "event %s in state %s", conn_event_name(ev), s);
 			ev = CONN_EV_RECV_BAD;
 			continue;
 		}
@@ -184,9 +176,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_log(c, LOG_WARNING, NULL, "cannot post work "
 				 "request: %s; disconnecting",
 				 strerror(-ret));
-			conn_log_result(c, STATS_RES_POST_FAILED,
-					"posting a work request "
-					"failed: %s", strerror(-ret));
+			conn_end(c, CONN_CAUSE_POST_FAILED, 0, NULL, "posting a "
+				 "work request failed: %s", strerror(-ret));
 			ev = CONN_EV_WC_ERROR;
 			continue;
 		}
@@ -196,8 +187,8 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 			conn_log(c, LOG_WARNING, NULL, "cannot arm the %s "
 				 "deadline; ending the connection",
 				 conn_deadline_name(conn_fsm_deadline(&c->fsm)));
-			conn_log_result(c, STATS_RES_INTERNAL_ERROR,
-					"deadline timer could not be armed");
+			conn_end(c, CONN_CAUSE_INTERNAL, 0, NULL, "deadline "
+				 "timer could not be armed");
 			ev = c->fsm.life == CONN_LIFE_DRAINING ?
 			     CONN_EV_TIMEOUT : CONN_EV_FATAL;
 			continue;
@@ -212,15 +203,6 @@ static void conn_fire(struct conn *c, enum conn_event ev)
 
 /* ---- completions ------------------------------------------------------- */
 
-/* A received message as an event; the slot is reposted after. */
-static enum conn_event conn_recv(struct conn *c, const uint8_t *p,
-				 uint32_t len)
-{
-	if (c->fsm.proto == CONN_PROTO_NATIVE)
-		return conn_native_recv(c, p, len);
-	return conn_rping_recv(c, p, len);
-}
-
 /*
  * The transport gave up on one of our work requests: the peer stopped
  * acknowledging (crash, partition, cable).  Nothing more reaches it, so
@@ -234,9 +216,9 @@ static void conn_peer_lost(struct conn *c, enum rdma_wr_kind kind)
 		 "transport retry exceeded on the %s; connection reaped "
 		 "after %.1f s without a sign of life (connected %.1f s)",
 		 c->peer, rdma_wr_str(kind), quiet, conn_log_age(c));
-	conn_log_result(c, STATS_RES_PEER_UNREACHABLE, "transport retry exceeded "
-			"on the %s, %.1f s after the peer's last sign of life",
-			rdma_wr_str(kind), quiet);
+	conn_end(c, CONN_CAUSE_PEER_LOST, 0, NULL, "transport retry exceeded "
+		 "on the %s, %.1f s after the peer's last sign of life",
+		 rdma_wr_str(kind), quiet);
 	conn_fire(c, CONN_EV_PEER_LOST);
 }
 
@@ -256,8 +238,8 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		conn_log(c, LOG_WARNING, NULL, "%s completion failed: %s "
 			 "(vendor error %#x)", rdma_wr_str(kind),
 			 ibv_wc_status_str(wc->status), wc->vendor_err);
-		conn_log_result(c, STATS_RES_COMPLETION_ERROR, "%s",
-				ibv_wc_status_str(wc->status));
+		conn_end(c, CONN_CAUSE_COMPLETION, 0, NULL, "%s",
+			 ibv_wc_status_str(wc->status));
 		conn_fire(c, CONN_EV_WC_ERROR);
 		return;
 	}
@@ -266,15 +248,14 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 
 	switch (kind) {
 	case RDMA_WR_RECV:
-		ev = conn_recv(c, conn_post_recv_slot(c, rdma_wr_idx(wc->wr_id)),
-			       wc->byte_len);
+		ev = c->ops->recv(c, conn_post_recv_slot(c,
+					  rdma_wr_idx(wc->wr_id)), wc->byte_len);
 		if (conn_fsm_recv_repost(&c->fsm)) {
 			int ret = conn_post_recv(c, rdma_wr_idx(wc->wr_id));
 
 			if (ret) {
-				conn_log_result(c, STATS_RES_POST_FAILED,
-						"repost receive: %s",
-						strerror(-ret));
+				conn_end(c, CONN_CAUSE_POST_FAILED, 0, NULL,
+					 "repost receive: %s", strerror(-ret));
 				ev = CONN_EV_WC_ERROR;
 			}
 		}
@@ -284,19 +265,8 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 		conn_fire(c, CONN_EV_SEND_COMPLETE);
 		break;
 	case RDMA_WR_READ:
-		c->bytes += c->read_len;
-		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_READ, 1,
-			   c->read_len,
-			   clock_since_ns(c->t_post[STATS_OP_READ]));
-		conn_fire(c, CONN_EV_READ_COMPLETE);
-		break;
 	case RDMA_WR_WRITE:
-		c->bytes += c->write_len;
-		c->rounds++;
-		stats_rdma(c->s->stats, STATS_PROTO_RPING, STATS_OP_WRITE, 1,
-			   c->write_len,
-			   clock_since_ns(c->t_post[STATS_OP_WRITE]));
-		conn_fire(c, CONN_EV_WRITE_COMPLETE);
+		conn_fire(c, c->ops->rdma_done(c, kind));
 		break;
 	case RDMA_WR_LIVE:
 		conn_fire(c, CONN_EV_LIVE_OK);
@@ -307,7 +277,7 @@ static void conn_wc(struct conn *c, const struct ibv_wc *wc)
 	default:
 		conn_log(c, LOG_ERR, NULL, "completion with unknown wr_id "
 			 "%#" PRIx64, wc->wr_id);
-		conn_log_result(c, STATS_RES_INTERNAL_ERROR, "unknown wr_id");
+		conn_end(c, CONN_CAUSE_INTERNAL, 0, NULL, "unknown wr_id");
 		conn_fire(c, CONN_EV_WC_ERROR);
 		break;
 	}
@@ -352,7 +322,8 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		conn_log(c, LOG_WARNING, NULL, "RDMA device removed");
 		rdma_dev_forget(c->s->devs, c->cm_id->verbs);
-		conn_log_result(c, STATS_RES_DEVICE_REMOVED, "device removed");
+		conn_end(c, CONN_CAUSE_DEVICE_REMOVED, 0, NULL,
+			 "device removed");
 		conn_fire(c, CONN_EV_FATAL);
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
@@ -361,8 +332,8 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 	case RDMA_CM_EVENT_ADDR_CHANGE:
 		conn_log(c, LOG_WARNING, NULL, "%s (status %d)",
 			 rdma_event_str(e->type), e->status);
-		conn_log_result(c, STATS_RES_CONNECT_ERROR, "%s",
-				rdma_event_str(e->type));
+		conn_end(c, CONN_CAUSE_CONNECT_ERROR, 0, NULL, "%s",
+			 rdma_event_str(e->type));
 		conn_fire(c, CONN_EV_FATAL);
 		break;
 	default:
@@ -375,7 +346,7 @@ static void conn_cm_event(struct rdma_cm_handler *h,
 static void conn_qp_fatal(struct conn *c, const char *what)
 {
 	conn_log(c, LOG_WARNING, NULL, "async error: %s", what);
-	conn_log_result(c, STATS_RES_DEVICE_ERROR, "%s", what);
+	conn_end(c, CONN_CAUSE_DEVICE_ERROR, 0, NULL, "%s", what);
 	conn_fire(c, CONN_EV_FATAL);
 }
 
@@ -395,9 +366,8 @@ void conn_shutdown_all(struct conn_set *s)
 	struct conn *c, *tmp;
 
 	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp) {
-		conn_log_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
-		conn_log_abort(c, PROTO_ABORT_SHUTDOWN, s->cfg->drain_timeout_ms,
-			       "%s", "");
+		conn_end(c, CONN_CAUSE_SHUTDOWN, s->cfg->drain_timeout_ms, NULL,
+			 "rdmad stopping");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 	}
 }
@@ -410,8 +380,7 @@ unsigned int conn_shutdown_mesh(struct conn_set *s)
 	TAILQ_FOREACH_SAFE(c, &s->list, link, tmp) {
 		if (!c->fsm.mesh)
 			continue;
-		conn_log_result(c, STATS_RES_SHUTDOWN, "rdmad stopping");
-		conn_log_abort(c, PROTO_ABORT_SHUTDOWN, 0, "%s", "");
+		conn_end(c, CONN_CAUSE_SHUTDOWN, 0, NULL, "rdmad stopping");
 		conn_fire(c, CONN_EV_SHUTDOWN);
 		n++;
 	}
@@ -439,16 +408,11 @@ static void conn_free_cb(evutil_socket_t fd, short what, void *arg)
 	struct conn *c = arg;
 	struct conn_set *s = c->s;
 
-	conn_log_close(c);
 	if (!conn_drained(c))
 		conn_log(c, LOG_DEBUG, NULL, "%u send and %u receive work "
 			 "requests not flushed; destroying anyway",
 			 c->qp.posted_send, c->qp.posted_recv);
-	if (c->counted) {
-		c->counted = 0;
-		stats_closed(s->stats, conn_stats_proto(c), c->res,
-			     clock_since_ns(c->t_open));
-	}
+	conn_end_close(c);
 	conn_release(c);
 	if (s->gone)
 		s->gone(s->arg);
@@ -489,10 +453,8 @@ static int conn_setup(struct conn *c)
 	if (ret)
 		return ret;
 
-	/* Native without a key: the buffer now, so that a client that
-	 * cannot have it is rejected rather than accepted and dropped. */
-	if (c->fsm.proto == CONN_PROTO_NATIVE && !c->fsm.auth) {
-		ret = conn_native_buf(c);
+	if (c->ops->setup) {
+		ret = c->ops->setup(c);
 		if (ret)
 			return ret;
 	}
@@ -506,29 +468,16 @@ static int conn_setup(struct conn *c)
 	return 0;
 }
 
-/* Accept E: the welcome (native) in its private data. */
+/* Accept E: the protocol's private data (the native WELCOME). */
 static int conn_accept_req(struct conn *c, const struct rdma_cm_ev *e)
 {
-	uint8_t pdata[PROTO_WELCOME_AUTH_LEN];
-	struct proto_welcome *w = &c->welcome;
-	int n = 0;
+	uint8_t pdata[PROTO_ACCEPT_PDATA_MAX];
+	int n;
 
-	memset(w, 0, sizeof(*w));
-	w->version = PROTO_VERSION;
-	w->max_size = c->s->cfg->max_buffer_size;
-	w->max_iters = c->s->cfg->max_iterations;
-	w->conn_id = c->id;
-	if (c->fsm.auth) {
-		w->flags = PROTO_WELCOME_F_AUTH;
-		if (auth_nonce(w->nonce))
-			return -EIO;
-	}
-	if (c->fsm.proto == CONN_PROTO_NATIVE) {
-		n = proto_welcome_encode(w, pdata, sizeof(pdata));
-		if (n < 0)
-			return n;
-	}
-	/* Incoming READs (native client) and outgoing ones (rping) within
+	n = c->ops->accept_pdata(c, pdata, sizeof(pdata));
+	if (n < 0)
+		return n;
+	/* Incoming READs (the client's) and outgoing ones (ours) within
 	 * what the peer and the device allow; our QP, our retry budget. */
 	return rdma_qp_accept(&c->qp, e, &c->dev->attr, n ? pdata : NULL,
 			      (uint8_t)n);
@@ -623,7 +572,6 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 		.registered = rdma_buf_registered(),
 		.ctl_len = CONN_CTL_LEN,
 	};
-	const struct proto_hello *hello;
 	struct conn_admit a;
 	char peer[INET6_ADDRSTRLEN + 8];
 	struct conn *c;
@@ -642,9 +590,9 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 			    "server out of memory");
 		return;
 	}
-	hello = &c->hello;
 	c->s = s;
-	c->res = STATS_RES_N;
+	c->ops = conn_proto_of(a.kind);
+	conn_end_init(&c->end);
 	c->id = ++s->next_id;
 	c->cm_id = e->id;
 	c->cmh.event = conn_cm_event;
@@ -656,15 +604,7 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 		       sizeof(struct sockaddr_in6));
 	c->t_open = clock_now_ns();
 	c->t_heard = c->t_open;
-	if (a.kind == PROTO_KIND_NATIVE && cfg->psk.len)
-		conn_fsm_init_auth(&c->fsm);
-	else
-		conn_fsm_init(&c->fsm, a.kind == PROTO_KIND_NATIVE ?
-				       CONN_PROTO_NATIVE : CONN_PROTO_RPING);
-	if (a.kind == PROTO_KIND_NATIVE)
-		c->hello = a.hello;
-	if (a.kind == PROTO_KIND_NATIVE && (a.hello.flags & PROTO_F_MESH))
-		conn_fsm_init_mesh(&c->fsm);
+	c->ops->init(c, &a);
 
 	/* The timers first: the state machine arms them from its first
 	 * step on. */
@@ -689,22 +629,5 @@ void conn_connect_request(struct conn_set *s, const struct rdma_cm_ev *e)
 	c->linked = 1;
 	c->counted = 1;
 	stats_accepted(s->stats, conn_stats_proto(c));
-	if (c->fsm.mesh)
-		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native mesh, "
-			 "size %u, connection %u/%u%s", hello->size,
-			 conn_set_count(s), cfg->max_connections,
-			 c->fsm.auth ? ", key required" : "");
-	else if (c->fsm.proto == CONN_PROTO_NATIVE)
-		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
-			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
-			 hello->ops & PROTO_OP_READ ? "read" : "",
-			 hello->ops == PROTO_OP_MASK ? "+" : "",
-			 hello->ops & PROTO_OP_WRITE ? "write" : "",
-			 hello->size, hello->iters, conn_set_count(s),
-			 cfg->max_connections,
-			 c->fsm.auth ? ", key required" : "");
-	else
-		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, "
-			 "connection %u/%u", conn_set_count(s),
-			 cfg->max_connections);
+	c->ops->opened(c);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * conn_core.h - what every part of a connection shares: struct conn_set
- * (given by the connections' owner) and struct conn.  The driver (conn.c),
- * the sessions (conn_native.c, conn_rping.c), posting (conn_post.c) and
- * the connection's log lines (conn_log.c) use it; nothing above conn.h
- * looks inside a struct conn.
+ * (given by the connections' owner), struct conn and struct
+ * conn_proto_ops, a protocol's part.  The driver (conn.c), the protocols
+ * (conn_native.c, conn_rping.c, chosen in conn_proto.c), posting
+ * (conn_post.c), the outcome (conn_end.c) and the connection's log lines
+ * (conn_log.c) use it; nothing above conn.h looks inside a struct conn.
  */
 #ifndef RDMAD_CONN_CORE_H
 #define RDMAD_CONN_CORE_H
@@ -18,6 +19,7 @@
 #include <event2/event.h>
 
 #include "config.h"
+#include "conn_end_rules.h"
 #include "conn_fsm.h"
 #include "proto.h"
 #include "rdma_cm.h"
@@ -61,8 +63,40 @@ struct conn;
  * it at conn_timer_init: they report upward through it, never by name. */
 typedef void conn_fire_fn(struct conn *c, enum conn_event ev);
 
+struct conn_admit;
+
+/*
+ * A protocol of the served connections, chosen at admission
+ * (conn_proto_of) and called by the driver through c->ops.  Results of
+ * posts: 0 or -errno; a failure's cause goes to conn_end().
+ */
+struct conn_proto_ops {
+	const char *rounds_unit;	/* the close line's "N operations" */
+	/* The state machine's first state and what the admission kept. */
+	void (*init)(struct conn *c, const struct conn_admit *a);
+	/* Before the accept: what the client needs at once (may be NULL). */
+	int (*setup)(struct conn *c);
+	/* The accept's private data into PDATA: its length (0: none). */
+	int (*accept_pdata)(struct conn *c, uint8_t *pdata, size_t len);
+	/* The protocol's actions (CONN_ACT_*), in the order they are
+	 * carried out, each 0 or -errno of a failed post; the driver stops
+	 * at the first failure.  Ends with act 0. */
+	const struct conn_proto_act {
+		unsigned int act;
+		int (*fn)(struct conn *c);
+	} *acts;
+	/* A received message as an event (the slot is reposted after). */
+	enum conn_event (*recv)(struct conn *c, const uint8_t *p,
+				uint32_t len);
+	/* One of our RDMA READs or WRITEs (KIND) completed: the event. */
+	enum conn_event (*rdma_done)(struct conn *c, enum rdma_wr_kind kind);
+	/* The open line, once accepted. */
+	void (*opened)(struct conn *c);
+};
+
 struct conn {
 	TAILQ_ENTRY(conn) link;
+	const struct conn_proto_ops *ops;	/* its protocol */
 	struct conn_set *s;
 	uint64_t id;
 	char peer[INET6_ADDRSTRLEN + 8];
@@ -107,9 +141,7 @@ struct conn {
 	uint64_t rounds;
 	uint64_t t_post[STATS_OP_N];	/* rping: our RDMA op posted, ns */
 	uint64_t t_heard;		/* the peer's last sign of life, ns */
-	struct proto_abort abort;	/* why we end it; reason 0: unset */
-	enum stats_result res;		/* outcome, STATS_RES_N: undecided */
-	char why[160];			/* detail for the close line */
+	struct conn_end end;		/* its outcome: conn_end.c's */
 	conn_fire_fn *fire;		/* the driver's, for the timers */
 };
 

@@ -5,10 +5,13 @@
 #include <sys/types.h>
 
 #include "auth.h"
+#include "conn_admit.h"
+#include "conn_end.h"
 #include "conn_log.h"
 #include "log.h"
 #include "conn_native.h"
 #include "conn_post.h"
+#include "conn_set.h"
 #include "crc32c.h"
 #include "pattern.h"
 
@@ -73,8 +76,8 @@ void conn_native_verify(struct conn *c)
 	    (d->writes_done && d->last_write_iter >= h->iters) ||
 	    (!d->writes_done && d->crc32c)) {
 		r->status = PROTO_RES_BAD_DONE;
-		conn_log_result(c, STATS_RES_BAD_DONE,
-				"DONE inconsistent with hello: "
+		conn_end(c, CONN_CAUSE_BAD_DONE, 0, NULL,
+			 "DONE inconsistent with hello: "
 				"reads %u writes %u last_write_iter %u, asked "
 				"ops %#x iters %u", d->reads_done, d->writes_done,
 				d->last_write_iter, h->ops, h->iters);
@@ -92,8 +95,8 @@ void conn_native_verify(struct conn *c)
 		r->status = PROTO_RES_MISMATCH;
 		if (bad >= 0)
 			r->first_bad_offset = (uint32_t)bad;
-		conn_log_result(c, STATS_RES_MISMATCH,
-				"written data differ: first bad "
+		conn_end(c, CONN_CAUSE_MISMATCH, 0, NULL,
+			 "written data differ: first bad "
 				"offset %zd, crc32c seen %08x, client says %08x",
 				bad, r->crc32c_seen, d->crc32c);
 	}
@@ -113,16 +116,15 @@ int conn_native_send_result(struct conn *c)
 int conn_native_send_abort(struct conn *c)
 {
 	uint8_t *p = conn_post_slot(c);
+	const struct proto_abort *a = conn_end_abort_msg(c);
 	char text[160];
 	int n;
 
-	if (!c->abort.reason)
-		conn_log_abort(c, PROTO_ABORT_STALLED, 0, "%s", c->why);
-	n = proto_abort_encode(&c->abort, p, PROTO_MSG_MAX);
+	n = proto_abort_encode(a, p, PROTO_MSG_MAX);
 	if (n < 0)
 		return n;
 	conn_log(c, LOG_DEBUG, NULL, "ABORT to the client: %s",
-		 proto_abort_str(&c->abort, text, sizeof(text)));
+		 proto_abort_str(a, text, sizeof(text)));
 	return conn_post_send(c, RDMA_WR_ABORT, p, (size_t)n);
 }
 
@@ -130,6 +132,7 @@ int conn_native_send_abort(struct conn *c)
 static enum conn_event conn_native_auth(struct conn *c, const uint8_t *p,
 					uint32_t len)
 {
+	struct auth_bind b;
 	struct proto_auth a;
 	const char *why = NULL;
 	int ret;
@@ -137,20 +140,27 @@ static enum conn_event conn_native_auth(struct conn *c, const uint8_t *p,
 	if (c->fsm.recv != CONN_RS_WAIT_AUTH)
 		return CONN_EV_RECV_AUTH;	/* a second one: the FSM refuses */
 	if (proto_auth_decode(p, len, &a, &why)) {
+		char tell[PROTO_ABORT_TEXT_MAX + 1];
+
 		conn_log(c, LOG_WARNING, NULL, "bad AUTH message: %s", why);
-		conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
-		conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0, "bad AUTH: %s", why);
+		snprintf(tell, sizeof(tell), "bad AUTH: %s", why);
+		conn_end(c, CONN_CAUSE_BAD_MESSAGE, 0, tell, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
-	ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, a.mac);
+	/* The proof must name this server: the address and port the
+	 * connection arrived on. */
+	ret = auth_bind_of(&b, rdma_get_local_addr(c->cm_id));
+	if (!ret)
+		ret = auth_verify(&c->s->cfg->psk, &c->welcome, &c->hello, &b,
+				  a.mac);
 	if (ret) {
 		conn_log(c, LOG_WARNING, NULL, "authentication failed: %s; "
 			 "disconnecting (nothing revealed)",
 			 ret == -EACCES ? "wrong key" : strerror(-ret));
-		conn_log_result(c, STATS_RES_AUTH_FAILED, "%s", ret == -EACCES ?
-				"wrong pre-shared key" : strerror(-ret));
-		conn_log_abort(c, PROTO_ABORT_AUTH, 0, "%s", ret == -EACCES ?
-			       "wrong pre-shared key" : "server error");
+		conn_end(c, CONN_CAUSE_AUTH_FAILED, 0, ret == -EACCES ?
+			 "wrong pre-shared key" : "server error", "%s",
+			 ret == -EACCES ? "wrong pre-shared key" :
+			 strerror(-ret));
 		return CONN_EV_RECV_BAD;
 	}
 	conn_log(c, LOG_INFO, NULL, "client authenticated (pre-shared key)");
@@ -172,7 +182,98 @@ enum conn_event conn_native_recv(struct conn *c, const uint8_t *p,
 	if (type > 0)
 		why = "unexpected message type from client";
 	conn_log(c, LOG_WARNING, NULL, "bad message (%u bytes): %s", len, why);
-	conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
-	conn_log_abort(c, PROTO_ABORT_PROTOCOL, 0, "%s", why);
+	conn_end(c, CONN_CAUSE_BAD_MESSAGE, 0, NULL, "%s", why);
 	return CONN_EV_RECV_BAD;
 }
+
+static void conn_native_init(struct conn *c, const struct conn_admit *a)
+{
+	if (c->s->cfg->psk.len)
+		conn_fsm_init_auth(&c->fsm);
+	else
+		conn_fsm_init(&c->fsm, CONN_PROTO_NATIVE);
+	c->hello = a->hello;
+	if (a->hello.flags & PROTO_F_MESH)
+		conn_fsm_init_mesh(&c->fsm);
+}
+
+/* Without a key the buffer now, so that a client that cannot have it is
+ * rejected rather than accepted and dropped. */
+static int conn_native_setup(struct conn *c)
+{
+	return c->fsm.auth ? 0 : conn_native_buf(c);
+}
+
+/* The WELCOME (with a key: a fresh nonce, and the key bound to this
+ * server). */
+static int conn_native_welcome(struct conn *c, uint8_t *pdata, size_t len)
+{
+	struct proto_welcome *w = &c->welcome;
+
+	memset(w, 0, sizeof(*w));
+	w->version = PROTO_VERSION;
+	w->max_size = c->s->cfg->max_buffer_size;
+	w->max_iters = c->s->cfg->max_iterations;
+	w->conn_id = c->id;
+	if (c->fsm.auth) {
+		w->flags = PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND;
+		if (auth_nonce(w->nonce))
+			return -EIO;
+	}
+	return proto_welcome_encode(w, pdata, len);
+}
+
+static int conn_native_verify_act(struct conn *c)
+{
+	conn_native_verify(c);
+	return 0;
+}
+
+static const struct conn_proto_act conn_native_acts[] = {
+	{ CONN_ACT_SEND_DESC, conn_native_send_desc },
+	{ CONN_ACT_VERIFY, conn_native_verify_act },
+	{ CONN_ACT_SEND_RESULT, conn_native_send_result },
+	{ CONN_ACT_SEND_ABORT, conn_native_send_abort },
+	{ 0, NULL },
+};
+
+/* The server posts no RDMA operation of a native session. */
+static enum conn_event conn_native_rdma_done(struct conn *c,
+					     enum rdma_wr_kind kind)
+{
+	conn_end(c, CONN_CAUSE_INTERNAL, 0, NULL, "%s completion in a "
+		 "native session", rdma_wr_str(kind));
+	return CONN_EV_WC_ERROR;
+}
+
+static void conn_native_opened(struct conn *c)
+{
+	const struct proto_hello *h = &c->hello;
+	const struct conn_set *s = c->s;
+
+	if (c->fsm.mesh)
+		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native mesh, "
+			 "size %u, connection %u/%u%s", h->size,
+			 conn_set_count(s), s->cfg->max_connections,
+			 c->fsm.auth ? ", key required" : "");
+	else
+		conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: native, ops "
+			 "%s%s%s, size %u, %u iterations, connection %u/%u%s",
+			 h->ops & PROTO_OP_READ ? "read" : "",
+			 h->ops == PROTO_OP_MASK ? "+" : "",
+			 h->ops & PROTO_OP_WRITE ? "write" : "",
+			 h->size, h->iters, conn_set_count(s),
+			 s->cfg->max_connections,
+			 c->fsm.auth ? ", key required" : "");
+}
+
+const struct conn_proto_ops conn_native_ops = {
+	.rounds_unit = "operations",
+	.init = conn_native_init,
+	.setup = conn_native_setup,
+	.accept_pdata = conn_native_welcome,
+	.acts = conn_native_acts,
+	.recv = conn_native_recv,
+	.rdma_done = conn_native_rdma_done,
+	.opened = conn_native_opened,
+};

@@ -11,6 +11,9 @@
 
 #include "conn_core.h"
 
+/* The protocol's table (conn_proto.c chooses it at admission). */
+extern const struct conn_proto_ops conn_native_ops;
+
 /* The data buffer with the least access: what the client said it does. */
 int conn_native_buf(struct conn *c);
 int conn_native_send_desc(struct conn *c);

@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "clock.h"
+#include "conn_end.h"
 #include "conn_log.h"
+#include "conn_set.h"
 #include "log.h"
 #include "conn_post.h"
 #include "conn_rping.h"
@@ -23,8 +26,8 @@ int conn_rping_post_read(struct conn *c)
 			 c->src.size,
 			 (unsigned long long)c->s->cfg->max_registered_bytes,
 			 (unsigned long long)rdma_buf_registered());
-		conn_log_result(c, STATS_RES_OVER_LIMIT, "max_registered_bytes "
-				"reached");
+		conn_end(c, CONN_CAUSE_OVER_LIMIT, 0, NULL, "max_registered_bytes "
+			 "reached");
 		return -ENOBUFS;
 	}
 	if (c->src.size > c->buf.len) {
@@ -65,7 +68,7 @@ enum conn_event conn_rping_recv(struct conn *c, const uint8_t *p,
 	if (proto_rping_decode(p, len, &info, &why)) {
 		conn_log(c, LOG_WARNING, NULL, "bad rping advert (%u bytes): "
 			 "%s", len, why);
-		conn_log_result(c, STATS_RES_BAD_MESSAGE, "%s", why);
+		conn_end(c, CONN_CAUSE_BAD_MESSAGE, 0, NULL, "%s", why);
 		return CONN_EV_RECV_BAD;
 	}
 	if (c->fsm.recv == CONN_RS_WAIT_SRC) {
@@ -74,9 +77,9 @@ enum conn_event conn_rping_recv(struct conn *c, const uint8_t *p,
 				 "server limit %u (max_buffer_size); "
 				 "disconnecting", info.size,
 				 cfg->max_buffer_size);
-			conn_log_result(c, STATS_RES_OVER_LIMIT, "size %u "
-					"exceeds server limit %u", info.size,
-					cfg->max_buffer_size);
+			conn_end(c, CONN_CAUSE_OVER_LIMIT, 0, NULL, "size %u "
+				 "exceeds server limit %u", info.size,
+				 cfg->max_buffer_size);
 			return CONN_EV_RECV_BAD;
 		}
 		c->src = info;
@@ -85,3 +88,55 @@ enum conn_event conn_rping_recv(struct conn *c, const uint8_t *p,
 	}
 	return CONN_EV_RECV_ADVERT;
 }
+
+static void conn_rping_init(struct conn *c, const struct conn_admit *a)
+{
+	conn_fsm_init(&c->fsm, CONN_PROTO_RPING);
+}
+
+/* rping's accept carries nothing. */
+static int conn_rping_accept_pdata(struct conn *c, uint8_t *pdata,
+				   size_t len)
+{
+	return 0;
+}
+
+static const struct conn_proto_act conn_rping_acts[] = {
+	{ CONN_ACT_POST_READ, conn_rping_post_read },
+	{ CONN_ACT_SEND_GO, conn_rping_send_go },
+	{ CONN_ACT_POST_WRITE, conn_rping_post_write },
+	{ 0, NULL },
+};
+
+/* Our READ of the source or WRITE of the sink is done: a ping's half. */
+static enum conn_event conn_rping_rdma_done(struct conn *c,
+					    enum rdma_wr_kind kind)
+{
+	enum stats_op op = kind == RDMA_WR_READ ? STATS_OP_READ :
+						  STATS_OP_WRITE;
+	uint32_t len = op == STATS_OP_READ ? c->read_len : c->write_len;
+
+	c->bytes += len;
+	if (op == STATS_OP_WRITE)
+		c->rounds++;
+	stats_rdma(c->s->stats, STATS_PROTO_RPING, op, 1, len,
+		   clock_since_ns(c->t_post[op]));
+	return op == STATS_OP_READ ? CONN_EV_READ_COMPLETE :
+				     CONN_EV_WRITE_COMPLETE;
+}
+
+static void conn_rping_opened(struct conn *c)
+{
+	conn_log(c, LOG_INFO, LOG_MSGID_CONN_OPEN, "open: rping, connection "
+		 "%u/%u", conn_set_count(c->s), c->s->cfg->max_connections);
+}
+
+const struct conn_proto_ops conn_rping_ops = {
+	.rounds_unit = "pings",
+	.init = conn_rping_init,
+	.accept_pdata = conn_rping_accept_pdata,
+	.acts = conn_rping_acts,
+	.recv = conn_rping_recv,
+	.rdma_done = conn_rping_rdma_done,
+	.opened = conn_rping_opened,
+};

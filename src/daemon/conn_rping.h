@@ -12,6 +12,9 @@
 
 #include "conn_core.h"
 
+/* The protocol's table (conn_proto.c chooses it at admission). */
+extern const struct conn_proto_ops conn_rping_ops;
+
 int conn_rping_post_read(struct conn *c);
 int conn_rping_post_write(struct conn *c);
 int conn_rping_send_go(struct conn *c);

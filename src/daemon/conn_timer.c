@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "conn_end.h"
 #include "conn_log.h"
 #include "conn_timer.h"
 #include "log.h"
@@ -72,7 +73,7 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 	enum conn_deadline dl = c->deadline;
-	char s[64];
+	char s[64], in[80];
 
 	c->deadline = CONN_DL_NONE;	/* so the next state re-arms */
 	conn_fsm_str(&c->fsm, s, sizeof(s));
@@ -81,23 +82,24 @@ static void conn_timer_cb(evutil_socket_t fd, short what, void *arg)
 			 "%ums of its RESULT; disconnecting it",
 			 c->s->cfg->linger_timeout_ms);
 		/* The session itself is over; keep its outcome. */
-		conn_log_result(c, STATS_RES_OK, "client lingered after RESULT");
+		conn_end(c, CONN_CAUSE_LINGERED, 0, NULL, "client lingered "
+			 "after RESULT");
 	} else if (dl == CONN_DL_CLOSE) {
 		conn_log(c, LOG_INFO, NULL, "closing took longer than %ums in "
 			 "state %s; forcing it", c->s->cfg->close_timeout_ms, s);
 	} else {
 		unsigned int ms = conn_timer_ms(c->s->cfg, dl);
+		enum conn_cause why = dl == CONN_DL_SESSION ?
+				      CONN_CAUSE_SESSION : dl == CONN_DL_IDLE ?
+				      CONN_CAUSE_IDLE : CONN_CAUSE_STALLED;
 
 		conn_log(c, LOG_WARNING, NULL, "no progress for %ums in "
 			 "state %s (%s deadline); disconnecting", ms, s,
 			 conn_deadline_name(dl));
-		conn_log_result(c, STATS_RES_TIMEOUT, "stalled in %s", s);
-		if (dl == CONN_DL_SESSION)
-			conn_log_abort(c, PROTO_ABORT_SESSION, ms, "%s", "");
-		else if (dl == CONN_DL_IDLE)
-			conn_log_abort(c, PROTO_ABORT_IDLE, ms, "%s", "");
-		else
-			conn_log_abort(c, PROTO_ABORT_STALLED, ms, "in %s", s);
+		/* The ABORT names the deadline; a stalled step its state. */
+		snprintf(in, sizeof(in), "in %s", s);
+		conn_end(c, why, ms, why == CONN_CAUSE_STALLED ? in : NULL,
+			 "stalled in %s", s);
 	}
 	c->fire(c, CONN_EV_TIMEOUT);
 }
@@ -126,10 +128,9 @@ static void conn_life_cb(evutil_socket_t fd, short what, void *arg)
 	conn_log(c, LOG_WARNING, NULL, "connection older than max_duration "
 		 "(%ums) in state %s; disconnecting",
 		 c->s->cfg->max_duration_ms, s);
-	conn_log_result(c, STATS_RES_TIMEOUT, "max_duration %ums reached in %s",
-			c->s->cfg->max_duration_ms, s);
-	conn_log_abort(c, PROTO_ABORT_DURATION, c->s->cfg->max_duration_ms,
-		       "%s", "");
+	conn_end(c, CONN_CAUSE_MAX_DURATION, c->s->cfg->max_duration_ms, NULL,
+		 "max_duration %ums reached in %s",
+		 c->s->cfg->max_duration_ms, s);
 	c->fire(c, CONN_EV_TIMEOUT);
 }
 

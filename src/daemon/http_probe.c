@@ -2,8 +2,9 @@
 /*
  * http_probe.c - GET /probe?target=HOST:PORT[&module=NAME] of rdmad's
  * HTTP endpoint (http.c): one RDMA probe of the target by blackbox.c,
- * answered when it is over in Prometheus text; a client that leaves
- * first aborts it.
+ * answered when it is over in Prometheus text (at the latest when the
+ * module's timeout passes); a client that leaves first aborts it.  HEAD
+ * runs nothing: 405.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -149,6 +150,15 @@ void http_probe_request(struct event_base *base,
 	char err[160];
 	int ret;
 
+	/* A HEAD would run a probe (one RDMA session) to answer with no
+	 * body: the probe is what GET asks for, HEAD may not. */
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Allow", "GET");
+		http_reply_text(req, 405, "Method Not Allowed", "HEAD /probe "
+				"would run a probe: use GET");
+		return;
+	}
 	if (!start) {
 		http_reply_text(req, 404, "Not Found", "not found: this rdmad does "
 			   "not run probes");

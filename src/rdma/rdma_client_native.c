@@ -100,14 +100,22 @@ enum rdma_client_event rdma_client_native_welcome(struct rdma_client *c)
 
 /*
  * The server wants proof of the pre-shared key before it shows its buffer:
- * AUTH, a MAC over its nonce, its connection number and our HELLO.
+ * AUTH, a MAC over its nonce, its connection number and our HELLO, and
+ * (F_BIND) the address and port we connected to, so that the proof is
+ * good for that server only, not for one a relay passes it on to.
  */
 enum rdma_client_event rdma_client_native_send_auth(struct rdma_client *c)
 {
+	struct auth_bind b;
 	struct proto_auth a;
-	int n, ret;
+	int n, ret = 0;
 
-	ret = auth_mac(c->o.psk, &c->welcome, &c->hello, a.mac);
+	if (c->welcome.flags & PROTO_WELCOME_F_BIND)
+		ret = auth_bind_of(&b, rdma_get_peer_addr(c->id));
+	if (!ret)
+		ret = auth_mac_bound(c->o.psk, &c->welcome, &c->hello,
+				     c->welcome.flags & PROTO_WELCOME_F_BIND ?
+				     &b : NULL, a.mac);
 	if (ret) {
 		rdma_client_conn_error(c, "cannot compute the AUTH MAC: %s",
 				       strerror(-ret));

@@ -9,7 +9,10 @@
 # the bytes and operations as the module says); a dead port -> 0, quickly;
 # the corrupt server -> 0, class mismatch; unknown module, bad target ->
 # 400; 17 at once -> 16 answered, 1 busy (503); a client that goes away
-# mid-probe; RDMA resources back to the baseline.
+# mid-probe; RDMA resources back to the baseline.  HEAD /probe runs no
+# probe (405).  A target that stops answering mid-probe (SIGSTOP: the
+# kernel still serves its READs, nobody answers the disconnect) gets its
+# answer within the module's timeout, not twice it.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -69,6 +72,10 @@ timeout = 30s
 size = 64
 iterations = 100000
 timeout = 60s
+[module.stall]
+size = 64
+iterations = 100000
+timeout = 4s
 INI
 rdmad_start
 rpid=$RDMAD_PID
@@ -137,6 +144,41 @@ n=$(grep 'close: native' "$T/rdmad.log" | tail -1 | sed -n 's/.* \([0-9]*\) oper
 get "target=$RDMAD_SRV_ADDR:$port&module=small" >"$T/p-after.out"
 [ "$(val probe_success "$T/p-after.out")" = 1 ] || fail "/probe after all that: not 1"
 log "/probe: 400s; 17 at once: $codes 16 succeeded; a client gone mid-probe; resources back to $base"
+
+# HEAD /probe: no probe run.
+n0=$(grep -c 'open: native' "$T/rdmad.log")
+code=$(curl -s -I -o /dev/null -w '%{http_code}' "http://$http/probe?target=$RDMAD_SRV_ADDR:$port&module=small")
+sleep 1
+n1=$(grep -c 'open: native' "$T/rdmad.log")
+# Both checks below are made before either fails the test.
+late=
+[ "$code" = 405 ] || late+="HEAD /probe: $code, want 405; "
+[ "$n0" = "$n1" ] || late+="HEAD /probe ran a probe ($n0 -> $n1 sessions opened); "
+
+# A target stopped mid-probe: answered at the module's timeout (4 s), not
+# after another timeout spent waiting for its disconnect.
+declare -A SPID
+rdmad_serve 7495
+RDMAD_PID=$rpid RDMAD_CONF=$T/rdmad.ini
+get "target=$RDMAD_SRV_ADDR:7495&module=stall" >"$T/p-stall.out" &
+g=$!
+wait_log 'open: native' 20 "$T/s7495.log"
+t0=$(now_ms)	# the probe is connected: its timeout runs
+sleep 0.5
+kill -STOP "${SPID[7495]}"
+wait $g
+t1=$(now_ms)
+kill -CONT "${SPID[7495]}"
+kill "${SPID[7495]}"
+log "stalled target: answered $((t1 - t0)) ms after it connected: $(grep '^probe_rdma_failed\|^probe_duration' "$T/p-stall.out" | tr '\n' ' ')"
+[ "$(val probe_success "$T/p-stall.out")" = 0 ] &&
+	grep -q '^probe_rdma_failed{class="timeout"} 1$' "$T/p-stall.out" ||
+	{ cat "$T/p-stall.out" >&2; fail "stalled target: not probe_success 0, class timeout"; }
+[ $((t1 - t0)) -lt 6000 ] || late+="stalled target: /probe answered $((t1 - t0)) ms after it connected, module timeout 4 s; "
+[ -z "$late" ] || fail "$late"
+wait_res_counts $rpid "$base" 30
+rdmad_alive
+
 kill $cpid; wait $cpid
 cat "$T/corrupt.out" >&2
 grep -q '^ok corrupt: 8 sessions served' "$T/corrupt.out" || fail "the corrupt server did not count 8 sessions"

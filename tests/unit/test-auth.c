@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test-auth.c - pre-shared-key authentication: key files, MAC binding
- * (key, nonce, hello, conn_id), the AUTH message and the keyed WELCOME.
+ * (key, nonce, hello, conn_id, the server's address and port), the AUTH
+ * message and the keyed WELCOME.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -69,6 +72,59 @@ static void test_key_files(void)
 	       "key file: binary bytes kept");
 }
 
+/* A MAC for server A is refused by server B. */
+static void test_bind(void)
+{
+	struct auth_key k = { .len = 20 };
+	struct proto_hello h = {
+		.version = PROTO_VERSION, .ops = PROTO_OP_READ, .size = 64,
+		.iters = 1, .seed = 7,
+	};
+	struct proto_welcome w = {
+		.version = PROTO_VERSION, .conn_id = 3,
+		.flags = PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND,
+	};
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(7471) };
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(7471) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX };
+	struct auth_bind b, b2, b6;
+	uint8_t mac[PROTO_AUTH_MAC_LEN];
+
+	memset(k.key, 'q', k.len);
+	auth_nonce(w.nonce);
+	inet_pton(AF_INET, "10.99.0.1", &a4.sin_addr);
+	inet_pton(AF_INET6, "::ffff:10.99.0.1", &a6.sin6_addr);
+	tap_ok(auth_bind_of(&b, (struct sockaddr *)&a4) == 0 &&
+	       b.port == 7471 && b.addr[10] == 0xff && b.addr[12] == 10,
+	       "bind: IPv4 address as ::ffff:a.b.c.d, port in host order");
+	tap_ok(auth_bind_of(&b6, (struct sockaddr *)&a6) == 0 &&
+	       !memcmp(&b, &b6, sizeof(b)),
+	       "bind: IPv4 and its IPv4-mapped IPv6 form agree");
+	tap_ok(auth_bind_of(&b2, (struct sockaddr *)&un) == -EAFNOSUPPORT,
+	       "bind: not an IP address: -EAFNOSUPPORT");
+	tap_ok(auth_bind_of(&b2, NULL) == -EAFNOSUPPORT,
+	       "bind: no address: -EAFNOSUPPORT");
+
+	tap_ok(auth_mac_bound(&k, &w, &h, &b, mac) == 0 &&
+	       auth_verify(&k, &w, &h, &b, mac) == 0,
+	       "bound MAC: the server it names accepts it");
+	b2 = b;
+	b2.port = 7472;
+	tap_ok(auth_verify(&k, &w, &h, &b2, mac) == -EACCES,
+	       "bound MAC: same address, other port (a relay): refused");
+	b2 = b;
+	b2.addr[15] ^= 3;
+	tap_ok(auth_verify(&k, &w, &h, &b2, mac) == -EACCES,
+	       "bound MAC: other address (a relay): refused");
+	auth_mac(&k, &w, &h, mac);
+	tap_ok(auth_verify(&k, &w, &h, &b, mac) == -EACCES,
+	       "unbound (v1) MAC: refused by a binding server");
+	tap_ok(auth_verify(&k, &w, &h, NULL, mac) == -EINVAL,
+	       "server verifies nothing without the address it serves");
+}
+
 static void test_mac(void)
 {
 	struct auth_key k = { .len = 20 }, k2;
@@ -78,47 +134,51 @@ static void test_mac(void)
 	}, h2;
 	struct proto_welcome w = {
 		.version = PROTO_VERSION, .max_size = 1u << 20,
-		.max_iters = 1000, .conn_id = 12, .flags = PROTO_WELCOME_F_AUTH,
+		.max_iters = 1000, .conn_id = 12,
+		.flags = PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND,
 	}, w2;
+	struct auth_bind b = { .addr = { [10] = 0xff, [11] = 0xff, 10, 99, 0,
+					 1 }, .port = 7471 };
 	uint8_t mac[PROTO_AUTH_MAC_LEN], mac2[PROTO_AUTH_MAC_LEN];
 	struct auth_key none = { .len = 0 };
 
 	memset(k.key, 'k', k.len);
 	tap_ok(auth_nonce(w.nonce) == 0, "nonce drawn");
-	tap_ok(auth_mac(&k, &w, &h, mac) == 0, "client MAC computed");
-	tap_ok(auth_verify(&k, &w, &h, mac) == 0, "server accepts it");
-	auth_mac(&k, &w, &h, mac2);
+	tap_ok(auth_mac_bound(&k, &w, &h, &b, mac) == 0, "client MAC computed");
+	tap_ok(auth_verify(&k, &w, &h, &b, mac) == 0, "server accepts it");
+	auth_mac_bound(&k, &w, &h, &b, mac2);
 	tap_ok(!memcmp(mac, mac2, sizeof(mac)), "MAC is deterministic");
 
 	k2 = k;
 	k2.key[19] ^= 1;
-	tap_ok(auth_verify(&k2, &w, &h, mac) == -EACCES, "other key: refused");
+	tap_ok(auth_verify(&k2, &w, &h, &b, mac) == -EACCES,
+	       "other key: refused");
 	k2 = k;
 	k2.len = 19;
-	tap_ok(auth_verify(&k2, &w, &h, mac) == -EACCES,
+	tap_ok(auth_verify(&k2, &w, &h, &b, mac) == -EACCES,
 	       "truncated key: refused");
 	w2 = w;
 	w2.nonce[31] ^= 0x80;
-	tap_ok(auth_verify(&k, &w2, &h, mac) == -EACCES,
+	tap_ok(auth_verify(&k, &w2, &h, &b, mac) == -EACCES,
 	       "other nonce (replay): refused");
 	w2 = w;
 	w2.conn_id = 13;
-	tap_ok(auth_verify(&k, &w2, &h, mac) == -EACCES,
+	tap_ok(auth_verify(&k, &w2, &h, &b, mac) == -EACCES,
 	       "other connection id: refused");
 	h2 = h;
 	h2.size = 8192;
-	tap_ok(auth_verify(&k, &w, &h2, mac) == -EACCES,
+	tap_ok(auth_verify(&k, &w, &h2, &b, mac) == -EACCES,
 	       "other hello (size): refused");
 	h2 = h;
 	h2.seed = 100;
-	tap_ok(auth_verify(&k, &w, &h2, mac) == -EACCES,
+	tap_ok(auth_verify(&k, &w, &h2, &b, mac) == -EACCES,
 	       "other hello (seed): refused");
 	mac2[0] ^= 1;
-	tap_ok(auth_verify(&k, &w, &h, mac2) == -EACCES,
+	tap_ok(auth_verify(&k, &w, &h, &b, mac2) == -EACCES,
 	       "flipped MAC bit: refused");
 	tap_ok(auth_mac(&none, &w, &h, mac) == -ENOKEY,
 	       "no key: -ENOKEY, nothing computed");
-	tap_ok(auth_verify(&none, &w, &h, mac) == -ENOKEY,
+	tap_ok(auth_verify(&none, &w, &h, &b, mac) == -ENOKEY,
 	       "server without a key verifies nothing");
 	w2 = w;
 	auth_nonce(w2.nonce);
@@ -158,6 +218,18 @@ static void test_wire(void)
 	buf[5] = 0x82;
 	tap_ok(proto_welcome_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
 	       "unknown welcome flag: refused");
+	w.flags = PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND;
+	n = proto_welcome_encode(&w, buf, sizeof(buf));
+	tap_ok(n == PROTO_WELCOME_AUTH_LEN &&
+	       proto_welcome_decode(buf, (size_t)n, &v, &why) == 0 &&
+	       v.flags == (PROTO_WELCOME_F_AUTH | PROTO_WELCOME_F_BIND),
+	       "keyed welcome binding the key: round trip");
+	buf[5] = PROTO_WELCOME_F_BIND;
+	tap_ok(proto_welcome_decode(buf, (size_t)n, &v, &why) == -EBADMSG,
+	       "binding flag without the key flag: refused");
+	w.flags = PROTO_WELCOME_F_BIND;
+	tap_ok(proto_welcome_encode(&w, buf, sizeof(buf)) == -EINVAL,
+	       "binding flag without the key flag: not encoded");
 	w.flags = 0;
 	n = proto_welcome_encode(&w, buf, sizeof(buf));
 	tap_ok(n == PROTO_WELCOME_LEN && proto_welcome_decode(buf, (size_t)n,
@@ -184,6 +256,7 @@ int main(void)
 		return 1;
 	test_key_files();
 	test_mac();
+	test_bind();
 	test_wire();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
