@@ -18,7 +18,7 @@
 #include "mesh_stats.h"
 #include "metrics.h"
 #include "stats.h"
-#include "status.h"
+#include "mesh_page.h"
 
 static const uint32_t sizes[] = { 64, 1100, 4096, 65536 };
 
@@ -47,9 +47,9 @@ static int render(FILE *f, const struct stats_view *v, enum what w)
 	case W_OM:
 		return metrics_render(f, v, METRICS_OPENMETRICS);
 	case W_PEERS_TEXT:
-		return status_render_mesh_text(f, v->mesh);
+		return mesh_page_render(f, v->mesh, MESH_FORMAT_TEXT, NULL);
 	default:
-		return status_render_mesh_json(f, v->mesh);
+		return mesh_page_render(f, v->mesh, MESH_FORMAT_JSON, NULL);
 	}
 }
 
