@@ -121,7 +121,7 @@ uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
 	return n;
 }
 
-/* Insertion sort: at most MESH_WINDOW values. */
+/* Ascending, for qsort. */
 static int mesh_stats_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -129,19 +129,19 @@ static int mesh_stats_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Up to a peer's paths x sizes x MESH_SIZE_WINDOW values: qsort. */
+/* A path's window, MESH_WINDOW values at most (the size windows:
+ * mesh_stats_peer_sums). */
 static void mesh_stats_sort(uint64_t *v, unsigned int n)
 {
 	qsort(v, n, sizeof(*v), mesh_stats_cmp);
 }
 
-/* The nearest-rank P-th percentile of the N sorted values V (N > 0). */
-static uint64_t mesh_stats_rank(const uint64_t *v, unsigned int n,
-				unsigned int p)
+/* Where the nearest-rank P-th percentile is among N sorted values. */
+static unsigned int mesh_stats_rank(unsigned int n, unsigned int p)
 {
 	unsigned int k = (p * n + 99) / 100;	/* ceil(p / 100 * n) */
 
-	return v[k ? k - 1 : 0];
+	return k ? k - 1 : 0;
 }
 
 void mesh_stats_sizes_reset(struct mesh_path_stats *s)
@@ -168,8 +168,8 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	if (!n)
 		return;
 	mesh_stats_sort(good, n);
-	w->p50_ns = mesh_stats_rank(good, n, 50);
-	w->p99_ns = mesh_stats_rank(good, n, 99);
+	w->p50_ns = good[mesh_stats_rank(n, 50)];
+	w->p99_ns = good[mesh_stats_rank(n, 99)];
 }
 
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
@@ -233,12 +233,10 @@ static uint32_t *mesh_stats_merge(uint32_t *v, uint32_t *tmp,
 static void mesh_stats_ranks(struct mesh_window_sum *w, const uint32_t *v,
 			     unsigned int n)
 {
-	unsigned int k50 = (50 * n + 99) / 100, k99 = (99 * n + 99) / 100;
-
 	if (!n)
 		return;
-	w->p50_ns = (uint64_t)v[k50 ? k50 - 1 : 0] * US;
-	w->p99_ns = (uint64_t)v[k99 ? k99 - 1 : 0] * US;
+	w->p50_ns = (uint64_t)v[mesh_stats_rank(n, 50)] * US;
+	w->p99_ns = (uint64_t)v[mesh_stats_rank(n, 99)] * US;
 }
 
 /*
