@@ -8,14 +8,22 @@
  *                             Accept header asks for it (metrics.c)
  *   GET /status               JSON document (status.c)
  *   GET /status?format=text   the same for people (rdmadctl status)
- *   GET /peers                the mesh agent's peers, JSON (status.c)
+ *   GET /peers                the mesh agent's peers, JSON (mesh_page.c)
  *   GET /peers?format=text    the same for people (rdmadctl mesh)
  *   GET /peers?format=matrix  peers by sizes (rdmadctl mesh --matrix)
- *   GET /mesh[?refresh=S]     the mesh as a heatmap, HTML (mesh_page.c)
+ *   GET /mesh[?refresh=S][&from=N]
+ *                             the mesh as a heatmap, HTML (mesh_page.c),
+ *                             at most MESH_PAGE_PEERS_MAX peers a page
  *   GET /probe?target=HOST:PORT[&module=NAME]
  *                             one RDMA probe of the target, answered when
  *                             it is over (blackbox.h, http_probe.c),
  *                             Prometheus text
+ *
+ * The paths are a table (routes[]): each names its handler and the
+ * formats it renders (format=NAME, an enum of its renderer).  A refused
+ * request (403, 405, 400, 404) is counted by reason
+ * (rdmad_http_requests_refused_total); a 403 is logged, at most
+ * HTTP_REFUSE_LOG_BURST lines a minute and then a summary line.
  *
  * Requests are answered at once from the loop: rendering walks the live
  * connections and the counters, a few kilobytes, no I/O but the reply;
@@ -23,6 +31,7 @@
  * (tests/bench/scrape-bench.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <sys/queue.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,11 +49,13 @@
 
 #include "acl.h"
 #include "addr.h"
+#include "clock.h"
 #include "proto.h"
 #include "http.h"
 #include "http_probe.h"
 #include "http_reply.h"
 #include "log.h"
+#include "log_limit.h"
 #include "mesh_page.h"
 #include "mesh_stats.h"
 #include "metrics.h"
@@ -67,56 +78,154 @@ struct http {
 	struct config_listen next_addr;
 	int next_on;
 	int prepared;
+	int swapped;		/* prepared: bound closed for next's port */
+	uint64_t refused[STATS_HTTP_N];		/* requests, by reason */
+	struct log_limit refuse_limit;		/* their log lines */
+	struct event *refuse_timer;		/* the summary line */
 };
+
+/* The lines of refused requests: this many per period, then a summary. */
+#define HTTP_REFUSE_LOG_BURST	10
+#define HTTP_REFUSE_LOG_PERIOD	(60 * 1000000000ull)
+
+static void refuse_summary_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct http *h = arg;
+	uint64_t n = log_limit_summary(&h->refuse_limit);
+
+	if (n)
+		log_notice("http: %" PRIu64 " more requests refused (not in "
+			   "[http] allow) were not logged in the last %llu s; "
+			   "rdmad_http_requests_refused_total counts them all",
+			   n, HTTP_REFUSE_LOG_PERIOD / 1000000000ull);
+}
+
+/* The summary at the end of the period its first dropped line is in. */
+static void arm_summary(struct http *h)
+{
+	uint64_t end = log_limit_period_end(&h->refuse_limit);
+	uint64_t now = clock_now_ns(), ns = end > now ? end - now : 0;
+	struct timeval tv = { (time_t)(ns / 1000000000ull),
+			      (suseconds_t)(ns % 1000000000ull / 1000) };
+
+	evtimer_add(h->refuse_timer, &tv);
+}
 
 static int render_metrics(FILE *f, const void *v, int fmt)
 {
 	return metrics_render(f, v, (enum metrics_format)fmt);
 }
 
-static int render_status(FILE *f, const void *v, int text)
+static int render_status(FILE *f, const void *v, int fmt)
 {
-	return text ? status_render_text(f, v) : status_render_json(f, v);
+	return status_render(f, v, (enum status_format)fmt);
 }
 
-static int render_peers(FILE *f, const void *arg, int text)
-{
-	const struct stats_view *v = arg;
+/* A request's query: what its route's keys said. */
+struct http_query {
+	const struct http_format *format;
+	unsigned int refresh;		/* refresh=S of /mesh */
+	unsigned int from;		/* from=N of /mesh */
+	const struct mesh_view *mesh;	/* for render_mesh */
+};
 
-	if (text == 2)
-		return mesh_page_render_matrix(f, v->mesh);
-	return text ? status_render_mesh_text(f, v->mesh) :
-		      status_render_mesh_json(f, v->mesh);
-}
-
-static int render_mesh_page(FILE *f, const void *arg, int refresh)
+static int render_mesh(FILE *f, const void *arg, int fmt)
 {
-	const struct stats_view *v = arg;
-	struct mesh_page_opts o = { "", time(NULL), (unsigned int)refresh };
+	const struct http_query *q = arg;
+	struct mesh_page_opts o = { "", time(NULL), q->refresh, q->from };
 	char host[256] = "";
 
-	if (!gethostname(host, sizeof(host) - 1))
+	if (fmt == MESH_FORMAT_PAGE && !gethostname(host, sizeof(host) - 1))
 		o.host = host;
-	return mesh_page_render(f, v->mesh, &o);
+	return mesh_page_render(f, q->mesh, (enum mesh_format)fmt, &o);
 }
 
-/* ?refresh=S of GET /mesh (0..3600, MESH_PAGE_REFRESH_DEFAULT if not
- * given); other keys are refused. */
-static int mesh_query(const char *query, unsigned int *refresh)
+/* A format a route renders, format=NAME in the query; the first of a
+ * route's is its default. */
+struct http_format {
+	const char *name;
+	int fmt;			/* the renderer's enum */
+	const char *ctype;
+};
+
+#define CT_TEXT	"text/plain; charset=utf-8"
+#define CT_JSON	"application/json"
+
+static const struct http_format status_formats[] = {
+	{ "json", STATUS_FORMAT_JSON, CT_JSON },
+	{ "text", STATUS_FORMAT_TEXT, CT_TEXT },
+	{ NULL, 0, NULL },
+};
+
+static const struct http_format peers_formats[] = {
+	{ "json", MESH_FORMAT_JSON, CT_JSON },
+	{ "text", MESH_FORMAT_TEXT, CT_TEXT },
+	{ "matrix", MESH_FORMAT_MATRIX, CT_TEXT },
+	{ NULL, 0, NULL },
+};
+
+static const struct http_format page_formats[] = {
+	{ "html", MESH_FORMAT_PAGE, "text/html; charset=utf-8" },
+	{ NULL, 0, NULL },
+};
+
+/* Query keys a route takes (others are refused with its usage). */
+enum { Q_FORMAT = 1, Q_REFRESH = 2, Q_FROM = 4 };
+
+struct http_route;
+typedef void http_serve_fn(struct http *h, struct evhttp_request *req,
+			   const struct evhttp_uri *uri,
+			   const struct http_route *r,
+			   const struct http_query *q);
+
+struct http_route {
+	const char *path;
+	http_serve_fn *serve;
+	const struct http_format *formats;	/* NULL: no format= */
+	unsigned int keys;			/* Q_* */
+	const char *usage;			/* the 400's text */
+};
+
+/* Q from QUERY as route R takes it; -EINVAL for anything else. */
+static int http_query_parse(const struct http_route *r, const char *query,
+			    struct http_query *q)
 {
-	struct evkeyvalq q;
-	struct evkeyval *kv;
+	const struct http_format *fm;
+	struct evkeyvalq kv;
+	struct evkeyval *e;
 	int ret = 0;
 
-	*refresh = MESH_PAGE_REFRESH_DEFAULT;
-	TAILQ_INIT(&q);
-	if (query && evhttp_parse_query_str(query, &q))
+	memset(q, 0, sizeof(*q));
+	q->format = r->formats;
+	q->refresh = MESH_PAGE_REFRESH_DEFAULT;
+	if (!query || !*query)
+		return 0;
+	TAILQ_INIT(&kv);
+	if (evhttp_parse_query_str(query, &kv))
 		return -EINVAL;
-	TAILQ_FOREACH(kv, &q, next)
-		if (strcmp(kv->key, "refresh") ||
-		    mesh_page_refresh_parse(kv->value, refresh))
+	TAILQ_FOREACH(e, &kv, next) {
+		if ((r->keys & Q_FORMAT) && !strcmp(e->key, "format")) {
+			for (fm = r->formats; fm->name; fm++)
+				if (!strcmp(fm->name, e->value))
+					break;
+			if (fm->name)
+				q->format = fm;
+			else
+				ret = -EINVAL;
+		} else if ((r->keys & Q_REFRESH) && !strcmp(e->key, "refresh")) {
+			if (mesh_page_number_parse(e->value,
+						   MESH_PAGE_REFRESH_MAX,
+						   &q->refresh))
+				ret = -EINVAL;
+		} else if ((r->keys & Q_FROM) && !strcmp(e->key, "from")) {
+			if (mesh_page_number_parse(e->value, MESH_PAGE_FROM_MAX,
+						   &q->from))
+				ret = -EINVAL;
+		} else {
 			ret = -EINVAL;
-	evhttp_clear_headers(&q);
+		}
+	}
+	evhttp_clear_headers(&kv);
 	return ret;
 }
 
@@ -129,32 +238,109 @@ static const struct mesh_view *http_mesh(struct http *h, struct mesh_view *mv)
 	return mv;
 }
 
-/* "format=text" in the query (1; MATRIX: "format=matrix" too, 2);
- * other keys and values are refused. */
-static int status_wants_text(const char *query, int *text, int matrix)
+static void serve_metrics(struct http *h, struct evhttp_request *req,
+			  const struct evhttp_uri *uri,
+			  const struct http_route *r,
+			  const struct http_query *q)
 {
-	struct evkeyvalq q;
-	struct evkeyval *kv;
-	int ret = 0;
+	const char *acc = evhttp_find_header(
+		evhttp_request_get_input_headers(req), "Accept");
+	enum metrics_format fmt = metrics_negotiate(acc);
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct mesh_view mv;
+	struct stats_view v;
 
-	*text = 0;
-	if (!query || !*query)
-		return 0;
-	TAILQ_INIT(&q);
-	if (evhttp_parse_query_str(query, &q))
-		return -EINVAL;
-	TAILQ_FOREACH(kv, &q, next) {
-		if (strcmp(kv->key, "format"))
-			ret = -EINVAL;
-		else if (!strcmp(kv->value, "text"))
-			*text = 1;
-		else if (matrix && !strcmp(kv->value, "matrix"))
-			*text = 2;
-		else if (strcmp(kv->value, "json"))
-			ret = -EINVAL;
+	memset(&v, 0, sizeof(v));
+	h->ops->view(h->arg, &v, ls, NULL, 0);
+	v.mesh = http_mesh(h, &mv);
+	v.http_refused = h->refused;
+	http_reply_render(req, metrics_content_type(fmt), render_metrics, &v,
+			  (int)fmt);
+}
+
+static void serve_status(struct http *h, struct evhttp_request *req,
+			 const struct evhttp_uri *uri,
+			 const struct http_route *r,
+			 const struct http_query *q)
+{
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct stats_conn *conns;
+	struct stats_view v;
+	unsigned int n;
+
+	/* As many rows as there are connections (+1: never 0). */
+	n = h->ops->n_conns(h->arg);
+	if (n > HTTP_MAX_CONNS_SHOWN)
+		n = HTTP_MAX_CONNS_SHOWN;
+	conns = calloc(n + 1, sizeof(*conns));
+	if (!conns) {
+		http_reply_text(req, 500, "Internal Server Error",
+				"out of memory");
+		return;
 	}
-	evhttp_clear_headers(&q);
-	return ret;
+	memset(&v, 0, sizeof(v));
+	h->ops->view(h->arg, &v, ls, conns, n);
+	http_reply_render(req, q->format->ctype, render_status, &v,
+			  q->format->fmt);
+	free(conns);
+}
+
+/* /peers in each of its formats, /mesh. */
+static void serve_mesh(struct http *h, struct evhttp_request *req,
+		       const struct evhttp_uri *uri,
+		       const struct http_route *r,
+		       const struct http_query *q)
+{
+	struct http_query mq = *q;
+	struct mesh_view mv;
+
+	mq.mesh = http_mesh(h, &mv);
+	http_reply_render(req, q->format->ctype, render_mesh, &mq,
+			  q->format->fmt);
+}
+
+static void serve_probe(struct http *h, struct evhttp_request *req,
+			const struct evhttp_uri *uri,
+			const struct http_route *r,
+			const struct http_query *q)
+{
+	http_probe_request(h->base, h->cfg, h->ops->probe,
+			   h->ops->probe_cancel, h->arg, req, uri);
+}
+
+/* Every path rdmad serves; /probe parses its own query. */
+static const struct http_route routes[] = {
+	{ "/metrics", serve_metrics, NULL, 0, NULL },
+	{ "/status", serve_status, status_formats, Q_FORMAT,
+	  "bad query: the only parameter is format=json|text" },
+	{ "/peers", serve_mesh, peers_formats, Q_FORMAT,
+	  "bad query: the only parameter is format=json|text|matrix" },
+	{ "/mesh", serve_mesh, page_formats, Q_REFRESH | Q_FROM,
+	  "bad query: the parameters are refresh=SECONDS, 0 (no reload) or "
+	  "1..3600, and from=N, the first peer shown (0..99999)" },
+	{ "/probe", serve_probe, NULL, 0, NULL },
+};
+
+/* Count a refused request by REASON; its line only while the limiter
+ * allows (a summary of the others follows at the period's end). */
+static void http_refuse(struct http *h, enum stats_http_refusal reason,
+			const struct sockaddr *sa)
+{
+	char peer[INET6_ADDRSTRLEN] = "?";
+	uint16_t port;
+
+	h->refused[reason]++;
+	if (reason != STATS_HTTP_FORBIDDEN)
+		return;
+	if (!log_limit_take(&h->refuse_limit, clock_now_ns())) {
+		if (!evtimer_pending(h->refuse_timer, NULL))
+			arm_summary(h);
+		return;
+	}
+	if (sa)
+		addr_split(sa, peer, sizeof(peer), &port);
+	log_notice("http: request from %s refused: not in [http] allow",
+		   peer);
 }
 
 static void request_cb(struct evhttp_request *req, void *arg)
@@ -164,102 +350,44 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
 	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
 	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	struct stats_listener ls[CONFIG_MAX_LISTEN];
-	struct stats_conn *conns = NULL;
-	struct mesh_view mv;
-	struct stats_view v;
-	char peer[INET6_ADDRSTRLEN];
-	uint16_t port;
-	unsigned int n;
-	int text;
+	const struct http_route *r;
+	struct http_query q;
+	size_t i;
 
+	memset(&q, 0, sizeof(q));
 	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
-		addr_split(sa, peer, sizeof(peer), &port);
-		log_notice("http: request from %s refused: not in [http] "
-			   "allow", peer);
-		http_reply_text(req, 403, "Forbidden", "forbidden: your address is "
-			   "not in rdmad's [http] allow list");
+		http_refuse(h, STATS_HTTP_FORBIDDEN, sa);
+		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
+				"is not in rdmad's [http] allow list");
 		return;
 	}
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		http_refuse(h, STATS_HTTP_METHOD, sa);
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 				  "Allow", "GET, HEAD");
 		http_reply_text(req, 405, "Method Not Allowed", "method not "
-			   "allowed: rdmad answers GET and HEAD only");
+				"allowed: rdmad answers GET and HEAD only");
 		return;
 	}
 	if (!path || !*path)
 		path = "/";
-	if (!strcmp(path, "/metrics")) {
-		const char *acc = evhttp_find_header(
-			evhttp_request_get_input_headers(req), "Accept");
-		enum metrics_format fmt = metrics_negotiate(acc);
-
-		memset(&v, 0, sizeof(v));
-		h->ops->view(h->arg, &v, ls, NULL, 0);
-		v.mesh = http_mesh(h, &mv);
-		http_reply_render(req, metrics_content_type(fmt), render_metrics,
-			     &v, (int)fmt);
-		return;
-	}
-	if (!strcmp(path, "/peers")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text, 1)) {
-			http_reply_text(req, 400, "Bad Request", "bad query: the "
-				   "only parameter is format=json|text|matrix");
+	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		r = &routes[i];
+		if (strcmp(path, r->path))
+			continue;
+		if (r->usage && http_query_parse(r, uri ?
+				evhttp_uri_get_query(uri) : NULL, &q)) {
+			http_refuse(h, STATS_HTTP_BAD_QUERY, sa);
+			http_reply_text(req, 400, "Bad Request", r->usage);
 			return;
 		}
-		memset(&v, 0, sizeof(v));
-		v.mesh = http_mesh(h, &mv);
-		http_reply_render(req, text ? "text/plain; charset=utf-8" :
-			     "application/json", render_peers, &v, text);
+		r->serve(h, req, uri, r, &q);
 		return;
 	}
-	if (!strcmp(path, "/mesh")) {
-		unsigned int refresh;
-
-		if (mesh_query(evhttp_uri_get_query(uri), &refresh)) {
-			http_reply_text(req, 400, "Bad Request", "bad query: the "
-				   "only parameter is refresh=SECONDS, 0 (no "
-				   "reload) or 1..3600");
-			return;
-		}
-		memset(&v, 0, sizeof(v));
-		v.mesh = http_mesh(h, &mv);
-		http_reply_render(req, "text/html; charset=utf-8", render_mesh_page,
-			     &v, (int)refresh);
-		return;
-	}
-	if (!strcmp(path, "/probe")) {
-		http_probe_request(h->base, h->cfg, h->ops->probe,
-				   h->ops->probe_cancel, h->arg, req, uri);
-		return;
-	}
-	if (!strcmp(path, "/status")) {
-		if (status_wants_text(evhttp_uri_get_query(uri), &text, 0)) {
-			http_reply_text(req, 400, "Bad Request", "bad query: the "
-				   "only parameter is format=json|text");
-			return;
-		}
-		/* As many rows as there are connections (+1: never 0). */
-		n = h->ops->n_conns(h->arg);
-		if (n > HTTP_MAX_CONNS_SHOWN)
-			n = HTTP_MAX_CONNS_SHOWN;
-		conns = calloc(n + 1, sizeof(*conns));
-		if (!conns) {
-			http_reply_text(req, 500, "Internal Server Error",
-				   "out of memory");
-			return;
-		}
-		memset(&v, 0, sizeof(v));
-		h->ops->view(h->arg, &v, ls, conns, n);
-		http_reply_render(req, text ? "text/plain; charset=utf-8" :
-			     "application/json", render_status, &v, text);
-		free(conns);
-		return;
-	}
-	http_reply_text(req, 404, "Not Found", "not found: rdmad serves /metrics, "
-		   "/status, /peers, /mesh and /probe");
+	http_refuse(h, STATS_HTTP_NOT_FOUND, sa);
+	http_reply_text(req, 404, "Not Found", "not found: rdmad serves "
+			"/metrics, /status, /peers, /mesh and /probe");
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -275,12 +403,36 @@ static struct evhttp_bound_socket *bind_addr(struct http *h,
 		   &port);
 	errno = 0;
 	b = evhttp_bind_socket_with_handle(h->eh, host, port);
-	if (!b)
+	if (!b) {
+		int e = errno;
+
 		snprintf(err, errlen, "[http] listen %s: cannot listen: %s "
 			 "(another process on that port? set [http] listen "
 			 "to a free ADDRESS:PORT, or off)", a->text,
-			 errno ? strerror(errno) : "bind failed");
+			 e ? strerror(e) : "bind failed");
+		errno = e;
+	}
 	return b;
+}
+
+static uint16_t listen_port(const struct config_listen *a)
+{
+	char host[INET6_ADDRSTRLEN];
+	uint16_t port = 0;
+
+	addr_split((const struct sockaddr *)&a->addr, host, sizeof(host),
+		   &port);
+	return port;
+}
+
+/* Listen on the old address again (a reload that swapped was refused). */
+static void rebind_old(struct http *h)
+{
+	char err[256];
+
+	h->bound = bind_addr(h, &h->addr, err, sizeof(err));
+	if (!h->bound)
+		log_err("reload: status and metrics endpoint off: %s", err);
 }
 
 int http_start(struct http **out, struct event_base *base,
@@ -298,8 +450,13 @@ int http_start(struct http **out, struct event_base *base,
 	h->cfg = cfg;
 	h->ops = ops;
 	h->arg = arg;
-	h->eh = evhttp_new(base);
+	log_limit_init(&h->refuse_limit, HTTP_REFUSE_LOG_BURST,
+		       HTTP_REFUSE_LOG_PERIOD);
+	h->refuse_timer = evtimer_new(base, refuse_summary_cb, h);
+	h->eh = h->refuse_timer ? evhttp_new(base) : NULL;
 	if (!h->eh) {
+		if (h->refuse_timer)
+			event_free(h->refuse_timer);
 		free(h);
 		snprintf(err, errlen, "[http]: cannot create the server");
 		return -ENOMEM;
@@ -336,6 +493,8 @@ void http_stop(struct http *h)
 	if (!h)
 		return;
 	evhttp_free(h->eh);	/* closes the sockets and connections */
+	refuse_summary_cb(-1, 0, h);	/* what was not logged yet */
+	event_free(h->refuse_timer);
 	free(h);
 }
 
@@ -343,6 +502,7 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 		 size_t errlen)
 {
 	h->prepared = 1;
+	h->swapped = 0;
 	h->next = NULL;
 	h->next_on = cfg->http_on;
 	h->next_addr = cfg->http_listen;
@@ -350,7 +510,20 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 	    (h->bound && config_listen_equal(&h->addr, &cfg->http_listen)))
 		return 0;
 	h->next = bind_addr(h, &cfg->http_listen, err, errlen);
+	/* The wildcard and an address on the same port cannot listen side
+	 * by side: the old socket closes first, and listens again if the
+	 * new address fails or the reload is rolled back. */
+	if (!h->next && errno == EADDRINUSE && h->bound &&
+	    listen_port(&h->addr) == listen_port(&cfg->http_listen)) {
+		evhttp_del_accept_socket(h->eh, h->bound);
+		h->bound = NULL;
+		h->swapped = 1;
+		h->next = bind_addr(h, &cfg->http_listen, err, errlen);
+	}
 	if (!h->next) {
+		if (h->swapped)
+			rebind_old(h);
+		h->swapped = 0;
 		h->prepared = 0;
 		return -EADDRNOTAVAIL;
 	}
@@ -362,6 +535,7 @@ void http_commit(struct http *h)
 	if (!h->prepared)
 		return;
 	h->prepared = 0;
+	h->swapped = 0;
 	if (!h->next_on) {
 		if (h->bound) {
 			evhttp_del_accept_socket(h->eh, h->bound);
@@ -391,4 +565,7 @@ void http_rollback(struct http *h)
 	if (h->next)
 		evhttp_del_accept_socket(h->eh, h->next);
 	h->next = NULL;
+	if (h->swapped)
+		rebind_old(h);
+	h->swapped = 0;
 }

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mesh_page.c - the heatmap page of GET /mesh (see mesh_page.h).
+ * mesh_page.c - every rendering of the mesh view (see mesh_page.h): the
+ * peer table as JSON and text (GET /peers), the matrix as text (GET
+ * /peers?format=matrix) and the heatmap page (GET /mesh).  A peer's size
+ * sums are computed once per rendering (mesh_stats_peer_sums), never per
+ * cell; the page shows at most MESH_PAGE_PEERS_MAX peers.
  *
  * One SVG, the first thing in the body at (0,0), holds the header, the
  * matrix and the legend; a cell is a rect with data-peer and data-size
@@ -12,12 +16,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "json.h"
 #include "mesh_page.h"
 #include "mesh_stats.h"
-#include "status.h"
 
 #define HEAD_H		76	/* header lines */
 #define LABEL_W		76	/* row labels */
@@ -57,18 +62,19 @@ const char *mesh_page_colour(uint64_t p99_ns)
 	return steps[i];
 }
 
-int mesh_page_refresh_parse(const char *s, unsigned int *out)
+int mesh_page_number_parse(const char *s, unsigned int max,
+			   unsigned int *out)
 {
 	unsigned long v = 0;
 
-	if (!s || !*s || strlen(s) > 4)
+	if (!s || !*s || strlen(s) > 5)
 		return -EINVAL;
 	for (; *s; s++) {
 		if (*s < '0' || *s > '9')
 			return -EINVAL;
 		v = v * 10 + (unsigned long)(*s - '0');
 	}
-	if (v > MESH_PAGE_REFRESH_MAX)
+	if (v > max)
 		return -EINVAL;
 	*out = (unsigned int)v;
 	return 0;
@@ -121,6 +127,19 @@ static void fmt_size(char *buf, size_t len, uint32_t b)
 		snprintf(buf, len, "%" PRIu32 " KiB", b / 1024);
 	else
 		snprintf(buf, len, "%" PRIu32, b);
+}
+
+/* Bytes per second as bits per second, the way links are rated. */
+static void fmt_rate(char *buf, size_t len, uint64_t bytes_per_s)
+{
+	double bits = (double)bytes_per_s * 8;
+
+	if (bits >= 1e9)
+		snprintf(buf, len, "%.2f Gbit/s", bits / 1e9);
+	else if (bits >= 1e6)
+		snprintf(buf, len, "%.2f Mbit/s", bits / 1e6);
+	else
+		snprintf(buf, len, "%.0f kbit/s", bits / 1e3);
 }
 
 /* The first error text of P's paths, a down path's first. */
@@ -191,6 +210,7 @@ static void page_layout(const struct mesh_view *m, struct layout *l)
 	l->h = l->y0 + l->rows * CELL_H + LEGEND_H;
 }
 
+/* The header: M the whole mesh (its peers up), not the page's. */
 static void page_head(FILE *f, const struct mesh_view *m,
 		      const struct mesh_page_opts *o, const struct layout *l)
 {
@@ -244,21 +264,21 @@ static void page_labels(FILE *f, const struct mesh_view *m,
 	}
 }
 
-/* One cell: peer P, size slot SLOT (n_sizes: all), its marks. */
+/* One cell: peer COL (its sums PS), size slot SLOT (n_sizes: all),
+ * its marks. */
 static void page_cell(FILE *f, const struct mesh_view *m,
 		      const struct layout *l, unsigned int col,
-		      unsigned int slot)
+		      unsigned int slot, const struct mesh_peer_sums *ps)
 {
 	const struct mesh_view_peer *p = &m->peers[col];
 	unsigned int x = l->x0 + col * l->cw, y = l->y0 + slot * CELL_H;
 	unsigned int w = l->cw > 6 ? l->cw - 1 : l->cw, h = CELL_H - 1;
 	int down = peer_down(p);
-	struct mesh_window_sum ws;
+	struct mesh_window_sum ws = slot < m->n_sizes ? ps->size[slot] :
+				    ps->all;
 	const char *fill;
 	char p50[24], p99[24], sz[24];
 
-	mesh_stats_size_sum(p, slot < m->n_sizes ? slot :
-			    CONFIG_MESH_SIZES_MAX, &ws);
 	if (down || (ws.n && !ws.p99_ns))
 		fill = mesh_page_down;
 	else if (!ws.n)
@@ -325,7 +345,8 @@ static void page_legend(FILE *f, const struct layout *l)
 		x + 80, y + 24, x + 98, y + 36);
 }
 
-static void page_table(FILE *f, const struct mesh_view *m)
+static void page_table(FILE *f, const struct mesh_view *m,
+		       const struct mesh_peer_sums *sums)
 {
 	unsigned int i;
 
@@ -335,17 +356,16 @@ static void page_table(FILE *f, const struct mesh_view *m)
 	for (i = 0; i < m->n_peers; i++) {
 		const struct mesh_view_peer *p = &m->peers[i];
 		unsigned int j, up = mesh_stats_paths_up(p);
-		struct mesh_window_sum ws;
+		const struct mesh_window_sum ws = sums[i].all;
 		uint64_t bw = 0;
 		char p99[24], rate[32] = "-";
 
-		mesh_stats_size_sum(p, CONFIG_MESH_SIZES_MAX, &ws);
 		for (j = 0; j < p->n_paths; j++)
-			if (p->path[j].st->bw_samples &&
+			if (p->path[j].st->bw_at &&
 			    p->path[j].st->bw_bytes_per_s > bw)
 				bw = p->path[j].st->bw_bytes_per_s;
 		if (bw)
-			status_fmt_rate(rate, sizeof(rate), bw);
+			fmt_rate(rate, sizeof(rate), bw);
 		fmt_lat(p99, sizeof(p99), ws.p99_ns);
 		fputs("<tr><td>", f);
 		page_esc(f, p->name);
@@ -380,11 +400,43 @@ static const char page_style[] =
 	"p { margin: 8px; }\n"
 	"</style>\n";
 
-int mesh_page_render(FILE *f, const struct mesh_view *m,
-		     const struct mesh_page_opts *o)
+/* What the page leaves out beyond MESH_PAGE_PEERS_MAX peers, and the
+ * links to the rest (relative: the page's own path). */
+static void page_more(FILE *f, const struct mesh_view *m,
+		      const struct mesh_page_opts *o, unsigned int from,
+		      unsigned int shown)
 {
+	unsigned int max = MESH_PAGE_PEERS_MAX;
+
+	if (!from && shown == m->n_peers)
+		return;
+	if (shown)
+		fprintf(f, "<p id=\"more\">Peers %u to %u of %u shown: a page "
+			"holds at most %u.", from + 1, from + shown,
+			m->n_peers, max);
+	else
+		fprintf(f, "<p id=\"more\">No peer from %u: the mesh has %u "
+			"peers, a page at most %u.", o->from, m->n_peers, max);
+	if (from)
+		fprintf(f, " <a href=\"?from=%u&amp;refresh=%u\">Previous "
+			"%u</a>.", from > max ? from - max : 0, o->refresh_s,
+			from > max ? max : from);
+	if (from + shown < m->n_peers)
+		fprintf(f, " <a href=\"?from=%u&amp;refresh=%u\">Next: peers "
+			"%u to %u</a>.", from + shown, o->refresh_s,
+			from + shown + 1, from + shown + max < m->n_peers ?
+			from + shown + max : m->n_peers);
+	fputs(" Every peer at once as text: GET /peers?format=matrix "
+	      "(rdmadctl mesh --matrix).</p>\n", f);
+}
+
+static int render_page(FILE *f, const struct mesh_view *m,
+		       const struct mesh_page_opts *o)
+{
+	struct mesh_peer_sums *sums;
+	struct mesh_view page;
 	struct layout l;
-	unsigned int i, j;
+	unsigned int i, j, from;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n", f);
@@ -404,7 +456,19 @@ int mesh_page_render(FILE *f, const struct mesh_view *m,
 		      "</p>\n</body>\n</html>\n", f);
 		return ferror(f) ? -EIO : 0;
 	}
-	page_layout(m, &l);
+	/* The page's peers: from o->from, at most MESH_PAGE_PEERS_MAX. */
+	page = *m;
+	from = o->from < m->n_peers ? o->from : m->n_peers;
+	page.peers = m->peers + from;
+	page.n_peers = m->n_peers - from;
+	if (page.n_peers > MESH_PAGE_PEERS_MAX)
+		page.n_peers = MESH_PAGE_PEERS_MAX;
+	sums = calloc(page.n_peers + 1, sizeof(*sums));
+	if (!sums)
+		return -ENOMEM;
+	for (i = 0; i < page.n_peers; i++)
+		mesh_stats_peer_sums(&page.peers[i], &sums[i]);
+	page_layout(&page, &l);
 	fprintf(f, "<svg id=\"matrix\" xmlns=\"http://www.w3.org/2000/svg\" "
 		"width=\"%u\" height=\"%u\">\n<defs><pattern id=\"loss\" "
 		"width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
@@ -412,32 +476,34 @@ int mesh_page_render(FILE *f, const struct mesh_view *m,
 		" fill=\"#fff\"/><rect x=\"1\" width=\"1.5\" height=\"8\" "
 		"fill=\"#000\"/></pattern></defs>\n", l.w, l.h);
 	page_head(f, m, o, &l);
-	page_labels(f, m, &l);
+	page_labels(f, &page, &l);
 	for (j = 0; j < l.rows; j++)
-		for (i = 0; i < m->n_peers; i++)
-			page_cell(f, m, &l, i, j);
+		for (i = 0; i < page.n_peers; i++)
+			page_cell(f, &page, &l, i, j, &sums[i]);
 	page_legend(f, &l);
 	fputs("</svg>\n", f);
+	page_more(f, m, o, from, page.n_peers);
 	if (!m->n_peers)
 		fputs("<p>No peers: the targets file lists none but this "
 		      "host.</p>\n", f);
 	else
-		page_table(f, m);
+		page_table(f, &page, sums);
 	fputs("</body>\n</html>\n", f);
+	free(sums);
 	return ferror(f) ? -EIO : 0;
 }
 
 /* ---- the matrix as text ---------------------------------------------- */
 
-/* One cell of the text matrix: "35.1ms", "412ms~3%!", "DOWN", ... */
-static void matrix_cell(char *buf, size_t len, const struct mesh_view_peer *p,
-			unsigned int slot)
+/* One cell of the text matrix: "35.1ms", "412ms~3%!", "DOWN", ...
+ * (WS: the sum of the cell; DOWN: the peer has no path up). */
+static void matrix_cell(char *buf, size_t len, const struct mesh_window_sum *w,
+			int down)
 {
-	struct mesh_window_sum ws;
+	const struct mesh_window_sum ws = *w;
 	size_t n;
 
-	mesh_stats_size_sum(p, slot, &ws);
-	if (peer_down(p)) {
+	if (down) {
 		snprintf(buf, len, "DOWN");
 		return;
 	}
@@ -457,8 +523,9 @@ static void matrix_cell(char *buf, size_t len, const struct mesh_view_peer *p,
 		snprintf(buf + n, len - n, "!");
 }
 
-int mesh_page_render_matrix(FILE *f, const struct mesh_view *m)
+static int render_matrix(FILE *f, const struct mesh_view *m)
 {
+	struct mesh_peer_sums ps;
 	unsigned int i, j;
 	int w = 20;
 	char sz[24], cell[40];
@@ -484,17 +551,226 @@ int mesh_page_render_matrix(FILE *f, const struct mesh_view *m)
 	fputc('\n', f);
 	for (i = 0; i < m->n_peers; i++) {
 		const struct mesh_view_peer *p = &m->peers[i];
+		int down = peer_down(p);
 
+		mesh_stats_peer_sums(p, &ps);
 		for (j = 0; j < (unsigned int)w && p->name[j]; j++)
 			fputc((unsigned char)p->name[j] < 0x20 ? '?' :
 			      p->name[j], f);
 		fprintf(f, "%*s", w - (int)j, "");
 		for (j = 0; j <= m->n_sizes; j++) {
-			matrix_cell(cell, sizeof(cell), p, j < m->n_sizes ? j :
-				    CONFIG_MESH_SIZES_MAX);
+			matrix_cell(cell, sizeof(cell), j < m->n_sizes ?
+				    &ps.size[j] : &ps.all, down);
 			fprintf(f, "  %12s", cell);
 		}
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the peer table, a row per path (GET /peers, rdmadctl mesh) ------ */
+
+/* NS as JSON seconds, or null for 0 (nothing measured). */
+static void json_seconds_or_null(FILE *f, uint64_t ns)
+{
+	if (ns)
+		fprintf(f, "%.6f", (double)ns / 1e9);
+	else
+		fputs("null", f);
+}
+
+static void json_mesh_path(FILE *f, unsigned int i,
+			   const struct mesh_view_path *p)
+{
+	const struct mesh_path_stats *st = p->st;
+	struct mesh_window_sum w;
+
+	mesh_stats_window(st, &w);
+	fprintf(f, "{\"path\":%u,\"state\":", i);
+	json_str(f, mesh_state_name(p->state));
+	fputs(",\"reach\":", f);
+	json_str(f, mesh_reach_name(p->reach));
+	fputs(",\"last\":", f);
+	json_str(f, st->have_last ? mesh_result_name(st->last) : NULL);
+	if (st->have_last)
+		fprintf(f, ",\"last_size\":%" PRIu32, st->last_size);
+	else
+		fputs(",\"last_size\":null", f);
+	if (st->have_last && st->last == MESH_RES_MISMATCH)
+		fprintf(f, ",\"bad_offset\":%" PRIu32, st->last_bad_offset);
+	else
+		fputs(",\"bad_offset\":null", f);
+	fputs(",\"p50_seconds\":", f);
+	json_seconds_or_null(f, w.p50_ns);
+	fputs(",\"p99_seconds\":", f);
+	json_seconds_or_null(f, w.p99_ns);
+	fprintf(f, ",\"window\":%u,\"window_failed\":%u,\"loss\":%.4f", w.n,
+		w.failed, w.n ? (double)w.failed / w.n : 0.0);
+	if (st->bw_at)
+		fprintf(f, ",\"bandwidth_bytes_per_second\":%" PRIu64,
+			st->bw_bytes_per_s);
+	else
+		fputs(",\"bandwidth_bytes_per_second\":null", f);
+	fprintf(f, ",\"rounds_ok\":%" PRIu64 ",\"rounds_failed\":%" PRIu64
+		",\"connects\":%" PRIu64 ",\"downs\":%" PRIu64 ",\"error\":",
+		st->rounds[MESH_RES_OK], mesh_stats_failed(st), st->connects,
+		st->downs);
+	json_str(f, p->error ? p->error : "");
+	fputc('}', f);
+}
+
+static int render_json(FILE *f, const struct mesh_view *m)
+{
+	unsigned int i, j;
+
+	if (!m || !m->on) {
+		fputs("{\"mesh\":false,\"peers\":[]}\n", f);
+		return ferror(f) ? -EIO : 0;
+	}
+	fputs("{\"mesh\":true,\"targets\":", f);
+	json_str(f, m->targets ? m->targets : "");
+	fprintf(f, ",\"interval_seconds\":%.3f,\"sizes\":[",
+		m->interval_ms / 1000.0);
+	for (i = 0; i < m->n_sizes; i++)
+		fprintf(f, "%s%" PRIu32, i ? "," : "", m->sizes[i]);
+	fprintf(f, "],\"bandwidth_samples\":%" PRIu64 ",\"bandwidth_seconds\""
+		":%.6f,\"reloads\":%" PRIu64 ",\"peers\":[", m->bw_samples,
+		(double)m->bw_ns / 1e9, m->reloads);
+	for (i = 0; i < m->n_peers; i++) {
+		const struct mesh_view_peer *p = &m->peers[i];
+
+		fputs(i ? ",{\"peer\":" : "{\"peer\":", f);
+		json_str(f, p->name);
+		fprintf(f, ",\"up\":%s,\"paths\":[", mesh_stats_paths_up(p) ?
+			"true" : "false");
+		for (j = 0; j < p->n_paths; j++) {
+			fputs(j ? "," : "", f);
+			json_mesh_path(f, j, &p->path[j]);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* NS as milliseconds for people, "-" for 0 (nothing measured). */
+static void fmt_ms(char *buf, size_t len, uint64_t ns)
+{
+	if (ns)
+		snprintf(buf, len, "%.3f", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* "ok", "mismatch@40" (the first bad byte), "-" before any round. */
+static void fmt_last(char *buf, size_t len, const struct mesh_path_stats *st)
+{
+	if (!st->have_last)
+		snprintf(buf, len, "-");
+	else if (st->last == MESH_RES_MISMATCH)
+		snprintf(buf, len, "mismatch@%" PRIu32, st->last_bad_offset);
+	else
+		snprintf(buf, len, "%s", mesh_result_name(st->last));
+}
+
+/* S on one line: control characters as '?'. */
+static void text_clean(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+static void text_mesh_path(FILE *f, int w, const char *peer, unsigned int i,
+			   const struct mesh_view_path *p)
+{
+	const struct mesh_path_stats *st = p->st;
+	char last[32], size[16], p50[24], p99[24], loss[16], bw[32];
+	struct mesh_window_sum ws;
+
+	mesh_stats_window(st, &ws);
+	fmt_last(last, sizeof(last), st);
+	if (st->have_last)
+		snprintf(size, sizeof(size), "%" PRIu32, st->last_size);
+	else
+		snprintf(size, sizeof(size), "-");
+	fmt_ms(p50, sizeof(p50), ws.p50_ns);
+	fmt_ms(p99, sizeof(p99), ws.p99_ns);
+	if (ws.n)
+		snprintf(loss, sizeof(loss), "%.1f%%",
+			 100.0 * ws.failed / ws.n);
+	else
+		snprintf(loss, sizeof(loss), "-");
+	if (st->bw_at)
+		fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s);
+	else
+		snprintf(bw, sizeof(bw), "-");
+	fprintf(f, "%-*s  %4u  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"
+		"  %8" PRIu64 "  %8" PRIu64, w, peer, i,
+		mesh_state_name(p->state), mesh_reach_name(p->reach), last,
+		size, p50, p99, loss, bw, st->rounds[MESH_RES_OK],
+		mesh_stats_failed(st));
+	if (p->error && *p->error) {
+		fputs("  ", f);
+		text_clean(f, p->error);
+	}
+	fputc('\n', f);
+}
+
+static int render_text(FILE *f, const struct mesh_view *m)
+{
+	unsigned int i, j, up = 0;
+	int w = 20;
+
+	if (!m || !m->on) {
+		fputs("mesh off: no [mesh] targets in rdmad's "
+		      "configuration\n", f);
+		return ferror(f) ? -EIO : 0;
+	}
+	for (i = 0; i < m->n_peers; i++) {
+		up += mesh_stats_paths_up(&m->peers[i]) > 0;
+		if (strlen(m->peers[i].name) > (size_t)w)
+			w = (int)strlen(m->peers[i].name);
+	}
+	fprintf(f, "mesh: %u peers, %u up; every %.1fs; sizes", m->n_peers, up,
+		m->interval_ms / 1000.0);
+	for (i = 0; i < m->n_sizes; i++)
+		fprintf(f, " %" PRIu32, m->sizes[i]);
+	fputs("; targets ", f);
+	text_clean(f, m->targets);
+	fputc('\n', f);
+	if (m->bw_samples || m->reloads)
+		fprintf(f, "bandwidth samples %" PRIu64 " (%.1fs of link "
+			"time); targets reloaded %" PRIu64 " times\n",
+			m->bw_samples, (double)m->bw_ns / 1e9, m->reloads);
+	if (!m->n_peers) {
+		fputs("no peers\n", f);
+		return ferror(f) ? -EIO : 0;
+	}
+	fprintf(f, "\n%-*s  %4s  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"
+		"  %8s  %8s  %s\n", w, "PEER", "PATH", "STATE", "REACH", "LAST",
+		"SIZE", "P50MS", "P99MS", "LOSS", "BANDWIDTH", "OK", "FAILED",
+		"ERROR");
+	for (i = 0; i < m->n_peers; i++)
+		for (j = 0; j < m->peers[i].n_paths; j++)
+			text_mesh_path(f, w, m->peers[i].name, j,
+				       &m->peers[i].path[j]);
+	return ferror(f) ? -EIO : 0;
+}
+
+int mesh_page_render(FILE *f, const struct mesh_view *m, enum mesh_format fmt,
+		     const struct mesh_page_opts *o)
+{
+	static const struct mesh_page_opts none = { "", 0, 0, 0 };
+
+	switch (fmt) {
+	case MESH_FORMAT_JSON:
+		return render_json(f, m);
+	case MESH_FORMAT_TEXT:
+		return render_text(f, m);
+	case MESH_FORMAT_MATRIX:
+		return render_matrix(f, m);
+	case MESH_FORMAT_PAGE:
+		return render_page(f, m, o ? o : &none);
+	}
+	return -EINVAL;
 }

@@ -140,7 +140,7 @@ uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
 	return n;
 }
 
-/* Insertion sort: at most MESH_WINDOW values. */
+/* Ascending, for qsort. */
 static int mesh_stats_cmp(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -148,19 +148,19 @@ static int mesh_stats_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Up to a peer's paths x sizes x MESH_SIZE_WINDOW values: qsort. */
+/* A path's window, MESH_WINDOW values at most (the size windows:
+ * mesh_stats_peer_sums). */
 static void mesh_stats_sort(uint64_t *v, unsigned int n)
 {
 	qsort(v, n, sizeof(*v), mesh_stats_cmp);
 }
 
-/* The nearest-rank P-th percentile of the N sorted values V (N > 0). */
-static uint64_t mesh_stats_rank(const uint64_t *v, unsigned int n,
-				unsigned int p)
+/* Where the nearest-rank P-th percentile is among N sorted values. */
+static unsigned int mesh_stats_rank(unsigned int n, unsigned int p)
 {
 	unsigned int k = (p * n + 99) / 100;	/* ceil(p / 100 * n) */
 
-	return v[k ? k - 1 : 0];
+	return k ? k - 1 : 0;
 }
 
 void mesh_stats_sizes_reset(struct mesh_path_stats *s)
@@ -206,8 +206,8 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	if (!n)
 		return;
 	mesh_stats_sort(good, n);
-	w->p50_ns = mesh_stats_rank(good, n, 50);
-	w->p99_ns = mesh_stats_rank(good, n, 99);
+	w->p50_ns = good[mesh_stats_rank(n, 50)];
+	w->p99_ns = good[mesh_stats_rank(n, 99)];
 }
 
 unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p)
@@ -227,35 +227,127 @@ unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
 	return n;
 }
 
+/* Insertion sort of the N values of V: one path's size window (32). */
+static void mesh_stats_sort_small(uint32_t *v, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/*
+ * Merge the sorted runs of V (run i is V[RUN[i]] .. V[RUN[i + 1] - 1],
+ * N runs) into one, pairwise; TMP as big as V.  The sorted values are
+ * in the buffer returned (V or TMP); RUN is overwritten.
+ */
+static uint32_t *mesh_stats_merge(uint32_t *v, uint32_t *tmp,
+				  unsigned int *run, unsigned int n)
+{
+	while (n > 1) {
+		unsigned int i, o = 0;
+		uint32_t *t;
+
+		for (i = 0; i < n; i += 2) {
+			unsigned int a = run[i], m = run[i + 1];
+			unsigned int b = i + 1 < n ? run[i + 2] : m, x = a;
+			unsigned int y = m, k = a;
+
+			while (x < m && y < b)
+				tmp[k++] = v[x] <= v[y] ? v[x++] : v[y++];
+			while (x < m)
+				tmp[k++] = v[x++];
+			while (y < b)
+				tmp[k++] = v[y++];
+			run[o++] = a;
+		}
+		run[o] = run[n];
+		n = o;
+		t = v;
+		v = tmp;
+		tmp = t;
+	}
+	return v;
+}
+
+/* W's p50 and p99 (1 us resolution) of the N sorted good values V. */
+static void mesh_stats_ranks(struct mesh_window_sum *w, const uint32_t *v,
+			     unsigned int n)
+{
+	if (!n)
+		return;
+	w->p50_ns = (uint64_t)v[mesh_stats_rank(n, 50)] * US;
+	w->p99_ns = (uint64_t)v[mesh_stats_rank(n, 99)] * US;
+}
+
+/*
+ * One pass over P's size windows: each path's window sorted on its own
+ * (32 values), a size's paths merged, then the sizes merged for "all",
+ * so nothing is sorted twice and no sum is computed per cell.
+ */
+void mesh_stats_peer_sums(const struct mesh_view_peer *p,
+			  struct mesh_peer_sums *out)
+{
+	enum { PER_SIZE = CONFIG_MESH_PATHS_MAX * MESH_SIZE_WINDOW };
+	uint32_t v[CONFIG_MESH_SIZES_MAX * PER_SIZE];
+	uint32_t tmp[CONFIG_MESH_SIZES_MAX * PER_SIZE];
+	unsigned int run[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX + 1];
+	unsigned int size_run[CONFIG_MESH_SIZES_MAX + 1];
+	unsigned int i, j, k, n = 0, n_paths = p->n_paths;
+	const uint32_t *sorted;
+
+	memset(out, 0, sizeof(*out));
+	if (n_paths > CONFIG_MESH_PATHS_MAX)
+		n_paths = CONFIG_MESH_PATHS_MAX;
+	for (k = 0; k < CONFIG_MESH_SIZES_MAX; k++) {
+		struct mesh_window_sum *w = &out->size[k];
+		unsigned int start = n;
+
+		size_run[k] = start;
+		for (i = 0; i < n_paths; i++) {
+			const struct mesh_size_window *sw = &p->path[i].st->sw[k];
+			unsigned int first = n;
+
+			run[i] = n;
+			w->n += sw->n;
+			for (j = 0; j < sw->n; j++) {
+				uint32_t us = sw->us[j];
+
+				if (us == MESH_SW_MISMATCH)
+					w->mismatched++;
+				if (!us || us == MESH_SW_MISMATCH)
+					w->failed++;
+				else
+					v[n++] = us;
+			}
+			mesh_stats_sort_small(v + first, n - first);
+		}
+		run[n_paths] = n;
+		/* the size's runs in place: merged into V[start .. n) */
+		sorted = mesh_stats_merge(v, tmp, run, n_paths);
+		if (sorted != v)
+			memcpy(v + start, tmp + start,
+			       (n - start) * sizeof(*v));
+		mesh_stats_ranks(w, v + start, n - start);
+		out->all.n += w->n;
+		out->all.failed += w->failed;
+		out->all.mismatched += w->mismatched;
+	}
+	size_run[CONFIG_MESH_SIZES_MAX] = n;
+	sorted = mesh_stats_merge(v, tmp, size_run, CONFIG_MESH_SIZES_MAX);
+	mesh_stats_ranks(&out->all, sorted, n);
+}
+
 void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 			 struct mesh_window_sum *w)
 {
-	uint64_t good[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX *
-		      MESH_SIZE_WINDOW];
-	unsigned int i, k, j, n = 0, lo = slot, hi = slot + 1;
+	struct mesh_peer_sums s;
 
-	memset(w, 0, sizeof(*w));
-	if (slot >= CONFIG_MESH_SIZES_MAX) {
-		lo = 0;
-		hi = CONFIG_MESH_SIZES_MAX;
-	}
-	for (i = 0; i < p->n_paths && i < CONFIG_MESH_PATHS_MAX; i++)
-		for (k = lo; k < hi; k++) {
-			const struct mesh_size_window *sw = &p->path[i].st->sw[k];
-
-			w->n += sw->n;
-			for (j = 0; j < sw->n; j++) {
-				if (sw->us[j] == MESH_SW_MISMATCH)
-					w->mismatched++;
-				if (!sw->us[j] || sw->us[j] == MESH_SW_MISMATCH)
-					w->failed++;
-				else
-					good[n++] = (uint64_t)sw->us[j] * US;
-			}
-		}
-	if (!n)
-		return;
-	mesh_stats_sort(good, n);
-	w->p50_ns = mesh_stats_rank(good, n, 50);
-	w->p99_ns = mesh_stats_rank(good, n, 99);
+	mesh_stats_peer_sums(p, &s);
+	*w = slot < CONFIG_MESH_SIZES_MAX ? s.size[slot] : s.all;
 }

@@ -221,6 +221,21 @@ static void render_connections(struct mw *w, const struct stats *s)
 				   s->sessions[p][r]);
 }
 
+/* The status endpoint's own refusals (zeros without V->http_refused). */
+static void render_http(struct mw *w, const struct stats_view *v)
+{
+	static const uint64_t none[STATS_HTTP_N];
+	const uint64_t *n = v->http_refused ? v->http_refused : none;
+	unsigned int r;
+
+	family(w, "rdmad_http_requests_refused", FT_COUNTER, NULL,
+	       "HTTP requests the status endpoint refused, by reason (only "
+	       "a few are logged).");
+	for (r = 0; r < STATS_HTTP_N; r++)
+		sample_u64(w, "rdmad_http_requests_refused", "_total",
+			   ONE("reason", stats_http_refusal_name(r)), n[r]);
+}
+
 /* Counter NAME_total{proto,op} of a [proto][op] table. */
 static void by_proto_op(struct mw *w, const char *name,
 			const uint64_t (*t)[STATS_OP_N])
@@ -497,6 +512,7 @@ int metrics_render(FILE *f, const struct stats_view *v,
 	render_rdma(&w, v->stats);
 	render_latency(&w, v->stats);
 	render_ports(&w, v->stats);
+	render_http(&w, v);
 	ret = render_mesh(&w, v->mesh);
 	if (fmt == METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);

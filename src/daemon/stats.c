@@ -26,6 +26,7 @@ static const char *const proto_names[] = { STATS_PROTOS(X_NAME) };
 static const char *const op_names[] = { STATS_OPS(X_NAME) };
 static const char *const result_names[] = { STATS_RESULTS(X_NAME) };
 static const char *const reject_names[] = { STATS_REJECTS(X_NAME) };
+static const char *const http_names[] = { STATS_HTTP_REFUSALS(X_NAME) };
 #undef X_NAME
 
 /* Indexed by enum ibv_wc_status; the last slot is "other". */
@@ -235,6 +236,11 @@ const char *stats_result_name(enum stats_result r)
 const char *stats_reject_name(enum stats_reject why)
 {
 	return (unsigned int)why < STATS_REJ_N ? reject_names[why] : "?";
+}
+
+const char *stats_http_refusal_name(enum stats_http_refusal why)
+{
+	return (unsigned int)why < STATS_HTTP_N ? http_names[why] : "?";
 }
 
 const char *stats_wc_status_name(unsigned int status)

@@ -55,18 +55,28 @@
 	X(RESOURCES, "resources")			\
 	X(ACCEPT_FAILED, "accept-failed")
 
+/* Why the HTTP endpoint refused a request (http.c). */
+#define STATS_HTTP_REFUSALS(X)				\
+	X(FORBIDDEN, "forbidden")			\
+	X(METHOD, "method")				\
+	X(BAD_QUERY, "bad-query")			\
+	X(NOT_FOUND, "not-found")
+
 #define X_PROTO(id, name)	STATS_PROTO_##id,
 #define X_OP(id, name)		STATS_OP_##id,
 #define X_RES(id, name)		STATS_RES_##id,
 #define X_REJ(id, name)		STATS_REJ_##id,
+#define X_HTTP(id, name)	STATS_HTTP_##id,
 enum stats_proto { STATS_PROTOS(X_PROTO) STATS_PROTO_N };
 enum stats_op { STATS_OPS(X_OP) STATS_OP_N };
 enum stats_result { STATS_RESULTS(X_RES) STATS_RES_N };
 enum stats_reject { STATS_REJECTS(X_REJ) STATS_REJ_N };
+enum stats_http_refusal { STATS_HTTP_REFUSALS(X_HTTP) STATS_HTTP_N };
 #undef X_PROTO
 #undef X_OP
 #undef X_RES
 #undef X_REJ
+#undef X_HTTP
 
 /*
  * Work completion statuses are counted by their verbs number; 0..
@@ -167,6 +177,7 @@ const char *stats_proto_name(enum stats_proto p);
 const char *stats_op_name(enum stats_op op);
 const char *stats_result_name(enum stats_result r);
 const char *stats_reject_name(enum stats_reject why);
+const char *stats_http_refusal_name(enum stats_http_refusal why);
 /* "REM_ACCESS_ERR" for IBV_WC_REM_ACCESS_ERR; "other" past the table. */
 const char *stats_wc_status_name(unsigned int status);
 /* Slot I can hold a failure (not SUCCESS, not WR_FLUSH_ERR). */
@@ -204,6 +215,8 @@ struct stats_view {
 	unsigned int n_listeners;
 	const struct stats_conn *conns;
 	unsigned int n_conns;
+	/* HTTP requests refused, [STATS_HTTP_N] by reason; NULL: none */
+	const uint64_t *http_refused;
 };
 
 #endif /* RDMAD_STATS_H */

@@ -1,26 +1,30 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * scrape-bench.c - what a scrape of rdmad costs with many mesh peers:
- * the renderers of GET /metrics (both formats) and GET /peers run over a
- * view of PEERS peers (PATHS paths each, 4 sizes, every series filled),
- * into memory as http.c does.  Prints time per render (median wall and
- * CPU time, worst wall time of RUNS), bytes, and the sample lines of
- * /metrics.  A benchmark, built
- * but not a test:
+ * the renderers of GET /metrics (both formats), GET /peers (JSON, text,
+ * matrix) and GET /mesh run over a view of PEERS peers (PATHS paths
+ * each, SIZES sizes, every series and size window filled), into memory
+ * as http.c does.  Prints time per render (median wall and CPU time,
+ * worst wall time of RUNS), bytes, and the sample lines of /metrics.
+ * A benchmark: it fails only if a rendering fails, never on time (the
+ * unit suite runs it once at the largest mesh, 4096 8 1 8):
  *
- *   scrape-bench [PEERS [PATHS [RUNS]]]      (default 1024 1 50)
+ *   scrape-bench [PEERS [PATHS [RUNS [SIZES]]]]   (default 1024 1 50 4)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "mesh_page.h"
 #include "mesh_stats.h"
 #include "metrics.h"
 #include "stats.h"
-#include "status.h"
 
-static const uint32_t sizes[] = { 64, 1100, 4096, 65536 };
+static const uint32_t sizes_4[] = { 64, 1100, 4096, 65536 };
+static const uint32_t sizes_8[CONFIG_MESH_SIZES_MAX] = {
+	64, 512, 1100, 4096, 16384, 65536, 262144, 1048576,
+};
 
 static uint64_t now_ns(clockid_t clk)
 {
@@ -37,20 +41,22 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum what { W_PROM, W_OM, W_PEERS_TEXT, W_PEERS_JSON };
+enum what { W_PROM, W_OM, W_PEERS_TEXT, W_PEERS_JSON, W_MATRIX, W_PAGE,
+	    W_N };
 
 static int render(FILE *f, const struct stats_view *v, enum what w)
 {
-	switch (w) {
-	case W_PROM:
-		return metrics_render(f, v, METRICS_PROMETHEUS);
-	case W_OM:
-		return metrics_render(f, v, METRICS_OPENMETRICS);
-	case W_PEERS_TEXT:
-		return status_render_mesh_text(f, v->mesh);
-	default:
-		return status_render_mesh_json(f, v->mesh);
-	}
+	static const struct mesh_page_opts o = { "bench", 1764042160, 10, 0 };
+	static const enum mesh_format mf[W_N] = {
+		[W_PEERS_TEXT] = MESH_FORMAT_TEXT,
+		[W_PEERS_JSON] = MESH_FORMAT_JSON,
+		[W_MATRIX] = MESH_FORMAT_MATRIX, [W_PAGE] = MESH_FORMAT_PAGE,
+	};
+
+	if (w <= W_OM)
+		return metrics_render(f, v, w == W_PROM ? METRICS_PROMETHEUS :
+				      METRICS_OPENMETRICS);
+	return mesh_page_render(f, v->mesh, mf[w], &o);
 }
 
 /*
@@ -69,13 +75,17 @@ static char *bench(const struct stats_view *v, enum what w, unsigned int runs,
 	for (i = 0; i < runs; i++) {
 		uint64_t t0 = now_ns(CLOCK_MONOTONIC);
 		uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		int ret;
 		FILE *f;
 
 		free(mem);
 		mem = NULL;
 		f = open_memstream(&mem, len);
-		if (!f || render(f, v, w) || fclose(f))
+		ret = f ? render(f, v, w) : -1;
+		if (!f || fclose(f) || ret) {
+			fprintf(stderr, "rendering %d failed\n", w);
 			exit(1);
+		}
 		c[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
 		t[i] = now_ns(CLOCK_MONOTONIC) - t0;
 	}
@@ -107,11 +117,14 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = {
 		"/metrics (Prometheus text)", "/metrics (OpenMetrics)",
-		"/peers?format=text", "/peers (JSON)",
+		"/peers?format=text", "/peers (JSON)", "/peers?format=matrix",
+		"/mesh (one page)",
 	};
 	unsigned int n_peers = argc > 1 ? (unsigned int)atoi(argv[1]) : 1024;
 	unsigned int paths = argc > 2 ? (unsigned int)atoi(argv[2]) : 1;
 	unsigned int runs = argc > 3 ? (unsigned int)atoi(argv[3]) : 50;
+	unsigned int n_sizes = argc > 4 ? (unsigned int)atoi(argv[4]) : 4;
+	const uint32_t *sizes = n_sizes == 4 ? sizes_4 : sizes_8;
 	struct mesh_view_peer *peers;
 	struct mesh_path_stats *st;
 	struct mesh_view mv = { 0 };
@@ -119,9 +132,10 @@ int main(int argc, char **argv)
 	struct stats s;
 	unsigned int i, j, k, w;
 
-	if (!n_peers || !paths || paths > CONFIG_MESH_PATHS_MAX || !runs) {
+	if (!n_peers || !paths || paths > CONFIG_MESH_PATHS_MAX || !runs ||
+	    (n_sizes != 4 && n_sizes != CONFIG_MESH_SIZES_MAX)) {
 		fprintf(stderr, "usage: scrape-bench [PEERS [PATHS(1-8) "
-			"[RUNS]]]\n");
+			"[RUNS [SIZES(4|8)]]]]\n");
 		return 64;
 	}
 	peers = calloc(n_peers, sizeof(*peers));
@@ -141,9 +155,12 @@ int main(int argc, char **argv)
 			struct mesh_path_stats *p = &st[i * paths + j];
 
 			mesh_stats_init(p);
-			/* 300 rounds: every bucket and a few failures */
-			for (k = 0; k < 300; k++)
-				mesh_stats_round(p, k % 4, sizes[k % 4],
+			/* 300 rounds at least: every bucket, every size
+			 * window full, a few failures */
+			for (k = 0; k < 300 || k < n_sizes *
+			     MESH_SIZE_WINDOW; k++)
+				mesh_stats_round(p, k % n_sizes,
+						 sizes[k % n_sizes],
 						 k % 97 ? MESH_RES_OK :
 						 MESH_RES_TIMEOUT,
 						 (uint64_t)(k * 7919 % 3000) *
@@ -158,7 +175,7 @@ int main(int argc, char **argv)
 	mv.targets = "/etc/rdmad/peers";
 	mv.interval_ms = 1000;
 	mv.sizes = sizes;
-	mv.n_sizes = 4;
+	mv.n_sizes = n_sizes;
 	mv.peers = peers;
 	mv.n_peers = n_peers;
 	stats_init(&s);
@@ -166,9 +183,9 @@ int main(int argc, char **argv)
 	v.version = "bench";
 	v.mesh = &mv;
 
-	printf("%u peers, %u path(s), 4 sizes, %u renders each\n", n_peers,
-	       paths, runs);
-	for (w = W_PROM; w <= W_PEERS_JSON; w++) {
+	printf("%u peers, %u path(s), %u sizes, %u renders each\n", n_peers,
+	       paths, n_sizes, runs);
+	for (w = W_PROM; w < W_N; w++) {
 		uint64_t med, max, cpu;
 		size_t len;
 		char *buf = bench(&v, w, runs, &med, &max, &cpu, &len);

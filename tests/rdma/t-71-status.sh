@@ -7,7 +7,9 @@
 # configuration: a reload moves it to another port, [http] allow refuses
 # the loopback (403, logged), a taken port stops a second rdmad at start
 # (exit 69, naming [http] listen), a refused reload keeps the endpoint, an
-# IPv6 endpoint ([::1]) answers, and rdmadctl's own errors (unreachable
+# IPv6 endpoint ([::1]) answers, a reload moves one port from an address
+# to the wildcard and back (the two cannot listen side by side), and
+# rdmadctl's own errors (unreachable
 # 69, endpoint off 78, bad -a 64); rdmadctl reads only [http], so a user
 # who may not read the [auth] key file can still ask.
 # shellcheck source=tests/rdma/lib.sh
@@ -158,5 +160,28 @@ kill -HUP "$RDMAD_PID"
 wait_log "status and metrics now on http://\[::1\]:9486/" 10
 "$CTL" -a "[::1]:9486" status >"$T/v6.txt" 2>"$T/v6.err" || fail "status over [::1]: $(cat "$T/v6.err")"
 grep -q "^listening: $RDMAD_SRV_ADDR:$port (up)" "$T/v6.txt" || fail "status over [::1]: $(cat "$T/v6.txt")"
+# One port, from an address to the wildcard and back: no reload refused.
+reload_http() {
+	local n
+	n=$(grep -c "status and metrics now on http://$1/" "$T/rdmad.log")
+	rdmad_conf $port "http.listen = $1"
+	kill -HUP "$RDMAD_PID"
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c "status and metrics now on http://$1/" "$T/rdmad.log")" -gt "$n" ] && return 0
+		sleep 0.1
+	done
+	tail -3 "$T/rdmad.log" >&2
+	fail "reload to [http] listen = $1 not done"
+}
+on_srv() { "$PY" -c 'import socket, sys
+socket.create_connection((sys.argv[1], 9487), timeout=3).close()' "$RDMAD_SRV_ADDR" 2>/dev/null; }
+reload_http 127.0.0.1:9487
+on_srv && fail "127.0.0.1:9487 answers on $RDMAD_SRV_ADDR"
+reload_http 0.0.0.0:9487
+"$CTL" -a 127.0.0.1:9487 status >/dev/null || fail "no endpoint on 127.0.0.1:9487 with [http] listen = 0.0.0.0:9487"
+on_srv || fail "[http] listen = 0.0.0.0:9487 not on $RDMAD_SRV_ADDR"
+reload_http 127.0.0.1:9487
+"$CTL" -a 127.0.0.1:9487 status >/dev/null || fail "no endpoint on 127.0.0.1:9487 after the wildcard"
+on_srv && fail "the wildcard still listens after the reload back to 127.0.0.1:9487"
 rdmad_alive
 exit 0

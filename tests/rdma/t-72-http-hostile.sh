@@ -5,14 +5,18 @@
 # held open and a client that never reads its answer.  Meanwhile real
 # probes pass, the endpoint keeps answering, and the idle connections are
 # dropped after the endpoint's timeout (10 s): rdmad's open files return
-# to where they were.
+# to where they were.  N requests from outside [http] allow are all
+# refused and counted (rdmad_http_requests_refused_total), but logged at
+# most 10 times, and one summary line tells how many were not.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
 need ctl
 http=127.0.0.1:9485
-rdmad_up 7485 "http.listen = $http"
+
+# On every address: the server address is outside the default allow.
+rdmad_up 7485 "http.listen = 0.0.0.0:9485"
 nfd() { ls /proc/"$RDMAD_PID"/fd | wc -l; }
 "$CTL" -a $http status >/dev/null || fail "endpoint not answering at start"
 fd0=$(nfd)
@@ -81,4 +85,33 @@ log "fds: $n after the endpoint timeout"
 kill $idle 2>/dev/null
 "$CTL" -a $http status >/dev/null || fail "endpoint not answering at the end"
 rdmad_alive
+
+# N requests from the server address, outside [http] allow: each a 403.
+N=300
+"$PY" - "$RDMAD_SRV_ADDR" 9485 $N <<'PY' || fail "requests from outside [http] allow"
+import socket, sys
+host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+for i in range(n):
+    s = socket.create_connection((host, port), timeout=15)
+    s.sendall(b"GET /status HTTP/1.0\r\n\r\n")
+    r = s.recv(200)
+    s.close()
+    assert b" 403 " in r.split(b"\r\n")[0], "request %d: %r" % (i, r[:80])
+print("%d requests refused" % n)
+PY
+sample() { "$PY" -c 'import sys, urllib.request
+print(urllib.request.urlopen("http://" + sys.argv[1] + "/metrics").read().decode())' $http |
+	sed -n "s/^$1 //p"; }
+got=$(sample 'rdmad_http_requests_refused_total{reason="forbidden"}')
+log "rdmad_http_requests_refused_total{reason=\"forbidden\"} $got after $N refused requests"
+[ "$got" = $N ] || fail "forbidden requests counted $got, want $N"
+lines=$(grep -c "request from .* refused: not in \[http\] allow" "$T/rdmad.log")
+log "$lines log lines for $N refused requests"
+[ "$lines" -ge 1 ] && [ "$lines" -le 10 ] ||
+	fail "$lines log lines for $N refused requests (want 1..10)"
+# The summary of the lines left out: at the minute's end, or at the stop.
+kill -TERM "$RDMAD_PID"
+wait "$RDMAD_PID"
+grep -q "http: $((N - lines)) more requests refused (not in \[http\] allow) were not logged" "$T/rdmad.log" ||
+	{ tail -5 "$T/rdmad.log" >&2; fail "no summary of the $((N - lines)) refused requests not logged"; }
 exit 0

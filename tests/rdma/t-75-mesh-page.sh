@@ -7,7 +7,8 @@
 #     title) per peer and size plus "all", coloured from the scale for
 #     the live peers, the dead port black; the table names every peer.
 #  2. refresh=0: no reload; refresh=9999 and an unknown parameter: 400
-#     naming refresh.  rdmadctl mesh --matrix: a row per peer, p99s for
+#     naming refresh; from=2 shows the third peer and says what it left
+#     out.  rdmadctl mesh --matrix: a row per peer, p99s for
 #     the live ones, DOWN for the dead port.
 #  3. 7753's rdmad stopped: its cells turn black, its row says DOWN.
 #  4. An rdmad with no [mesh]: 200, "[mesh] targets is not set".
@@ -67,6 +68,13 @@ for q in refresh=9999 refresh=abc color=red; do
 	[ "$code" = 400 ] && grep -q "refresh=SECONDS" "$T/bad.txt" || fail "?$q: $code $(cat "$T/bad.txt")"
 done
 log "refresh=0: no reload; refresh=9999, abc, color=red: 400"
+# from=N: the page from its N-th peer, saying what it left out.
+curl -sf -o "$T/from.html" "http://$http/mesh?from=2&refresh=0" || fail "from=2 refused"
+[ "$(grep -o '<rect class="c"' "$T/from.html" | wc -l)" = 3 ] || fail "from=2: not 1 peer x 3 rows"
+grep -q "Peers 3 to 3 of 3 shown" "$T/from.html" && grep -q 'href="?from=0&amp;refresh=0"' "$T/from.html" ||
+	fail "from=2: the page does not say what it left out: $(grep -o '<p id="more">.*' "$T/from.html")"
+code=$(curl -s -o "$T/bad.txt" -w '%{http_code}' "http://$http/mesh?from=x")
+[ "$code" = 400 ] && grep -q "from=N" "$T/bad.txt" || fail "?from=x: $code $(cat "$T/bad.txt")"
 mx=$("$RDMAD_BUILD_DIR/src/ctl/rdmadctl" -a "$http" mesh --matrix) || fail "rdmadctl mesh --matrix failed"
 log "rdmadctl mesh --matrix:"$'\n'"$mx"
 grep -qE "^$A:7752 +[0-9.]+(us|ms|s) +[0-9.]+(us|ms|s) +[0-9.]+(us|ms|s)\$" <<<"$mx" &&

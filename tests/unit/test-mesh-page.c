@@ -25,7 +25,7 @@
 #define US	1000ull
 #define MS	1000000ull
 
-static const struct mesh_page_opts opts = { "node1", 1764042160, 10 };
+static const struct mesh_page_opts opts = { "node1", 1764042160, 10, 0 };
 
 static char *render(const struct mesh_view *m,
 		    const struct mesh_page_opts *o)
@@ -34,7 +34,7 @@ static char *render(const struct mesh_view *m,
 	size_t len = 0;
 	FILE *f = open_memstream(&mem, &len);
 
-	if (!f || mesh_page_render(f, m, o)) {
+	if (!f || mesh_page_render(f, m, MESH_FORMAT_PAGE, o)) {
 		tap_diag("render failed");
 		if (f)
 			fclose(f);
@@ -126,16 +126,16 @@ static void test_refresh(void)
 {
 	unsigned int v = 99;
 
-	tap_ok(!mesh_page_refresh_parse("0", &v) && v == 0 &&
-	       !mesh_page_refresh_parse("1", &v) && v == 1 &&
-	       !mesh_page_refresh_parse("3600", &v) && v == 3600,
+	tap_ok(!mesh_page_number_parse("0", MESH_PAGE_REFRESH_MAX, &v) && v == 0 &&
+	       !mesh_page_number_parse("1", MESH_PAGE_REFRESH_MAX, &v) && v == 1 &&
+	       !mesh_page_number_parse("3600", MESH_PAGE_REFRESH_MAX, &v) && v == 3600,
 	       "refresh: 0, 1 and 3600 taken");
-	tap_ok(mesh_page_refresh_parse("3601", &v) &&
-	       mesh_page_refresh_parse("", &v) &&
-	       mesh_page_refresh_parse(NULL, &v) &&
-	       mesh_page_refresh_parse("-1", &v) &&
-	       mesh_page_refresh_parse("1s", &v) &&
-	       mesh_page_refresh_parse("99999999999", &v) && v == 3600,
+	tap_ok(mesh_page_number_parse("3601", MESH_PAGE_REFRESH_MAX, &v) &&
+	       mesh_page_number_parse("", MESH_PAGE_REFRESH_MAX, &v) &&
+	       mesh_page_number_parse(NULL, MESH_PAGE_REFRESH_MAX, &v) &&
+	       mesh_page_number_parse("-1", MESH_PAGE_REFRESH_MAX, &v) &&
+	       mesh_page_number_parse("1s", MESH_PAGE_REFRESH_MAX, &v) &&
+	       mesh_page_number_parse("99999999999", MESH_PAGE_REFRESH_MAX, &v) && v == 3600,
 	       "refresh: out of range and non-numbers refused");
 }
 
@@ -218,7 +218,7 @@ static void hostile_make(void)
 
 static void test_hostile(void)
 {
-	static const struct mesh_page_opts o = { "<i>host&", 0, 10 };
+	static const struct mesh_page_opts o = { "<i>host&", 0, 10, 0 };
 	char *page;
 
 	hostile_make();
@@ -268,7 +268,7 @@ static void test_matrix(void)
 	int ret;
 
 	mesh_fixture_make();
-	ret = f ? mesh_page_render_matrix(f, &mview) : -1;
+	ret = f ? mesh_page_render(f, &mview, MESH_FORMAT_MATRIX, NULL) : -1;
 	if (f)
 		fclose(f);
 	tap_ok(!ret && mem && !strcmp(mem, want),
@@ -279,7 +279,7 @@ static void test_matrix(void)
 	free(mem);
 	mem = NULL;
 	f = open_memstream(&mem, &len);
-	ret = f ? mesh_page_render_matrix(f, NULL) : -1;
+	ret = f ? mesh_page_render(f, NULL, MESH_FORMAT_MATRIX, NULL) : -1;
 	if (f)
 		fclose(f);
 	tap_ok(!ret && mem && !strcmp(mem, "mesh off: no [mesh] targets in "
@@ -339,6 +339,7 @@ static double now_s(void)
 
 static void test_big(void)
 {
+	struct mesh_page_opts o = opts;
 	char *page, buf[4096];
 	const char *p;
 	unsigned int cells = 0;
@@ -363,14 +364,38 @@ static void test_big(void)
 	/* not strstr in a loop: ASan checks the whole rest at each call */
 	for (p = page; *p; p++)
 		cells += *p == '<' && !strncmp(p, "<rect class=\"c\"", 15);
-	tap_ok(cells == 4096 * 5, "4,096 peers: %u cells (5 rows)", cells);
+	tap_ok(cells == MESH_PAGE_PEERS_MAX * 5,
+	       "4,096 peers: the page shows %u of them (%u cells, 5 rows)",
+	       MESH_PAGE_PEERS_MAX, cells);
+	tap_ok(has(page, "peers up 4096 / 4096") &&
+	       has(page, "Peers 1 to 512 of 4096 shown: a page holds at "
+		   "most 512.") &&
+	       has(page, "<a href=\"?from=512&amp;refresh=10\">Next: peers "
+		   "513 to 1024</a>") && !has(page, "Previous") &&
+	       has(page, "GET /peers?format=matrix") &&
+	       !has(page, "data-peer=\"10.0.2.0:7471\""),
+	       "4,096 peers: the page says what it left out and links the "
+	       "next page");
 	tap_ok(has(page, "width=\"6\" height=\"23\"") &&
 	       !has(page, "class=\"p\""),
 	       "4,096 peers: cells at their minimum width, no column labels");
+	free(page);
+	o.from = 3584;
+	page = render(&mview, &o);
 	cell(page, "10.0.15.247:7471", "64", buf, sizeof(buf));
-	tap_ok(has(buf, "x=\"24598\"") && has(buf, "url(#loss)") &&
-	       has(buf, "8 failed"),
-	       "4,096 peers: column 4,087 in place, its loss marked");
+	tap_ok(has(buf, "x=\"3094\"") && has(buf, "url(#loss)") &&
+	       has(buf, "8 failed") &&
+	       has(page, "Peers 3585 to 4096 of 4096 shown") &&
+	       has(page, "<a href=\"?from=3072&amp;refresh=10\">Previous "
+		   "512</a>") && !has(page, "Next"),
+	       "from=3584: the last page, column 4,087 in place, its loss "
+	       "marked");
+	free(page);
+	o.from = 5000;
+	page = render(&mview, &o);
+	tap_ok(has(page, "No peer from 5000: the mesh has 4096 peers") &&
+	       !has(page, "<rect class=\"c\""), "from past the last peer: "
+	       "says so, no cell");
 	free(page);
 	big_free();
 }
@@ -385,12 +410,12 @@ static int dump(const char *what)
 		big_make(4096);
 	else if (!strcmp(what, "matrix")) {
 		mesh_fixture_make();
-		return mesh_page_render_matrix(stdout, &mview) ? 1 : 0;
+		return mesh_page_render(stdout, &mview, MESH_FORMAT_MATRIX, NULL) ? 1 : 0;
 	} else if (!strcmp(what, "off"))
-		return mesh_page_render(stdout, NULL, &opts) ? 1 : 0;
+		return mesh_page_render(stdout, NULL, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
 	else
 		return 2;
-	return mesh_page_render(stdout, &mview, &opts) ? 1 : 0;
+	return mesh_page_render(stdout, &mview, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -484,6 +484,11 @@ static struct stats st;
 static struct stats_listener listeners[3];
 static struct stats_view view;
 
+/* HTTP requests refused: 7 forbidden, 2 not found. */
+static const uint64_t http_refused[STATS_HTTP_N] = {
+	[STATS_HTTP_FORBIDDEN] = 7, [STATS_HTTP_NOT_FOUND] = 2,
+};
+
 static void make_view(void)
 {
 	int i;
@@ -526,6 +531,7 @@ static void make_view(void)
 	view.start_time = 1700000000.5;
 	view.now = 1700000100.0;
 	view.max_connections = 64;
+	view.http_refused = http_refused;
 	view.listeners = listeners;
 	view.n_listeners = 3;
 }
@@ -631,6 +637,10 @@ static void test_samples(const char *buf, const char *what)
 		"rdmad_rejects_total{reason=\"busy\"} 2",
 		"rdmad_rejects_total{reason=\"denied\"} 1",
 		"rdmad_rejects_total{reason=\"accept-failed\"} 0",
+		"rdmad_http_requests_refused_total{reason=\"forbidden\"} 7",
+		"rdmad_http_requests_refused_total{reason=\"not-found\"} 2",
+		"rdmad_http_requests_refused_total{reason=\"method\"} 0",
+		"rdmad_http_requests_refused_total{reason=\"bad-query\"} 0",
 		"rdmad_sessions_total{proto=\"native\",result=\"ok\"} 3",
 		"rdmad_sessions_total{proto=\"native\",result=\"timeout\"} 1",
 		"rdmad_sessions_total{proto=\"rping\",result=\"mismatch\"} 1",
@@ -673,6 +683,8 @@ static void test_samples(const char *buf, const char *what)
 	tap_ok(count_prefix(buf, "rdmad_sessions_total{") ==
 	       STATS_PROTO_N * STATS_RES_N &&
 	       count_prefix(buf, "rdmad_rejects_total{") == STATS_REJ_N &&
+	       count_prefix(buf, "rdmad_http_requests_refused_total{") ==
+	       STATS_HTTP_N &&
 	       count_prefix(buf, "rdmad_rdma_bytes_total{") == 4 &&
 	       count_prefix(buf, "rdmad_rdma_operations_total{") == 4 &&
 	       count_prefix(buf, "rdmad_connections_active{") == 2 &&

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "mesh_page.h"
 #include "status.h"
 #include "capture.h"
 #include "mesh-fixture.h"
@@ -938,8 +939,8 @@ static char *render_mesh(const struct mesh_view *m, int json, int *ret)
 	struct capture c;
 	FILE *f = capture_open(&c);
 
-	*ret = json ? status_render_mesh_json(f, m) :
-		      status_render_mesh_text(f, m);
+	*ret = mesh_page_render(f, m, json ? MESH_FORMAT_JSON :
+				MESH_FORMAT_TEXT, NULL);
 	return capture_close(&c);
 }
 
