@@ -3,19 +3,21 @@
 #include <errno.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fd.h"
 #include "rdma_cq.h"
 #include "rdma_log.h"
 
-/* Up to ROUNDS full batches: their count, or -errno; *more when the last
- * batch was full. */
+/* Up to ROUNDS full batches, fewer once RDMA_CQ_SLICE_NS have passed:
+ * their count, or -errno; *more when the last batch was full. */
 static int rdma_cq_take(struct rdma_cq *c, unsigned int rounds, bool *more)
 {
 	struct ibv_wc wc[RDMA_CQ_BATCH];
+	uint64_t t0 = clock_now_ns();
 	int n, i, total = 0;
 
 	*more = false;
-	while (rounds--) {
+	while (rounds-- && (!total || clock_now_ns() - t0 < RDMA_CQ_SLICE_NS)) {
 		n = ibv_poll_cq(c->cq, RDMA_CQ_BATCH, wc);
 		if (n < 0)
 			return -EIO;

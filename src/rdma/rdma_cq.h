@@ -7,8 +7,10 @@
  * in the loop.  On wake-up every pending CQ event is taken (acked in
  * batches), the CQ is re-armed, then polled until empty, so a completion
  * that arrives between the poll and the re-arm is never missed.  At most
- * RDMA_CQ_ROUNDS full batches are taken per wake-up; if there may be
- * more, the next poll is a timer due at once, so the loop collects its
+ * RDMA_CQ_ROUNDS full batches are taken per wake-up, and no new batch
+ * once RDMA_CQ_SLICE_NS have passed (the owner's work per completion, a
+ * verified 1 MiB READ, can be slow); if there may be more, the next poll
+ * is a timer due at once, so the loop collects its
  * expired timers and ready fds first: one busy connection starves
  * neither the others nor its own deadlines.  (Making the event active
  * again from its callback would not do: libevent runs the active queue
@@ -37,6 +39,7 @@
 #define RDMA_CQ_BATCH		32	/* completions per ibv_poll_cq */
 #define RDMA_CQ_ROUNDS		8	/* full batches per wake-up */
 #define RDMA_CQ_ACK_BATCH	16	/* CQ events acked together */
+#define RDMA_CQ_SLICE_NS	2000000u /* no new batch after 2 ms */
 
 typedef void rdma_cq_fn(void *arg, const struct ibv_wc *wc);
 /* WHAT failed: "completion queue: cannot re-arm it" ... */

@@ -52,15 +52,15 @@ run() {
 # bench-job 1 and docs/performance.md: bandwidth, -D at 64 KiB and -n at
 # 1 MiB, --depth 32, verified and --no-verify (the bench: -D 5, -n 150).
 for op in read write; do
-	run "bw_${op}_64k" 15 --op $op -s 64k -D 1 --depth 32
-	run "bwnv_${op}_64k" 15 --op $op -s 64k -D 1 --depth 32 --no-verify
-	run "bw_${op}_1m" 30 --op $op -s 1m -n 10 --depth 32
-	run "bwnv_${op}_1m" 30 --op $op -s 1m -n 10 --depth 32 --no-verify
+	run "bw_${op}_64k" 30 --op $op -s 64k -D 1 --depth 32
+	run "bwnv_${op}_64k" 30 --op $op -s 64k -D 1 --depth 32 --no-verify
+	run "bw_${op}_1m" 60 --op $op -s 1m -n 10 --depth 32
+	run "bwnv_${op}_1m" 60 --op $op -s 1m -n 10 --depth 32 --no-verify
 done
 # rdma-probe(1)'s bandwidth example: both kinds, 1 MiB, -D 5 --depth 32.
-run bw_both_1m 30 -s 1m -D 1 --depth 32
+run bw_both_1m 90 -s 1m -D 1 --depth 32
 # fabric-bench: bandwidth by count at 64 KiB (the bench: -n 750).
-run bw_read_64k_n 20 --op read -s 64k -n 150 --depth 32
+run bw_read_64k_n 60 --op read -s 64k -n 150 --depth 32
 # bench-job 2 and fabric-bench: 64 B READ latency, event-driven and
 # --busy-poll, verified and not (the bench: -n 5000).
 run lat 30 --op read -s 64 -n 200
@@ -70,11 +70,11 @@ run latbpnv 30 --op read -s 64 -n 200 --busy-poll --no-verify
 # bench-job 4: concurrency, and 5: live connections under -D (the
 # bench: -P 256).
 run conc 60 -P 32 -s 4k -n 10
-run scrape 30 -P 32 -s 4k -D 2
+run scrape 60 -P 32 -s 4k -D 2
 # mesh-bench: one mesh session alone (the bench: --rounds 200).
 run rounds 30 -s 64 --rounds 20 --interval 0.01
 # mesh-bench: --targets (the bench: its N peers, -n 1 each).
-for i in 1 2 3; do echo "$RDMAD_SRV_ADDR:$port"; done >"$T/peers"
+echo "$RDMAD_SRV_ADDR:$port" >"$T/peers"
 start=$(now_ms)
 cli timeout -k 5 60 "$PROBE" --targets "$T/peers" -I "$RDMAD_CLI_ADDR" -s 64 -n 1 -t 60 --json \
 	>"$T/targets.json" 2>"$T/targets.err" ||
@@ -94,7 +94,7 @@ done
 python3 - "$T/targets.json" "${files[@]}" <<'PY' || fail "bench JSON checks failed"
 import json, sys
 t = json.load(open(sys.argv[1]))
-assert t["summary"]["ok"] == 3 and t["summary"]["failed"] == 0, t["summary"]
+assert t["summary"] == {"targets": 1, "ok": 1, "failed": 0}, t["summary"]
 for path in sys.argv[2:]:
     d = json.load(open(path))
     o = d["options"]
@@ -110,7 +110,9 @@ for path in sys.argv[2:]:
         if o["duration_ms"]:
             # Stopped by time, not by the -n cap.
             assert x["ops"] < o["iters"] * o["parallel"], (path, k, x["ops"])
-            assert x["span_ns"] < 4 * o["duration_ms"] * 1e6, (path, k, x["span_ns"])
+            # Late by the operations in flight at most (32 verified
+            # 1 MiB READs take seconds in a TCG guest).
+            assert x["span_ns"] < 4 * o["duration_ms"] * 1e6 + 6e9, (path, k, x["span_ns"])
 PY
 kill -0 "$rpid" 2>/dev/null || fail "rdmad is not running any more"
 exit 0
