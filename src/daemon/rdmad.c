@@ -32,20 +32,20 @@
 #include <systemd/sd-daemon.h>
 
 #include "auth.h"
-#include "config.h"
-#include "conn.h"
+#include "core/config.h"
+#include "serve/conn.h"
 #include "fdlimit.h"
-#include "blackbox.h"
-#include "http.h"
-#include "listener.h"
-#include "log.h"
-#include "mesh_agent.h"
-#include "mesh_local.h"
-#include "mesh_targets_parse.h"
+#include "http/blackbox.h"
+#include "http/http.h"
+#include "serve/listener.h"
+#include "core/log.h"
+#include "mesh/mesh_agent.h"
+#include "mesh/mesh_local.h"
+#include "mesh/mesh_targets_parse.h"
 #include "rdma_cm.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "version.h"
 
 /* The daemon: one event loop; everything hangs off it. */
@@ -398,14 +398,10 @@ static void check_mesh_warn(void *arg, const char *msg)
 static int check_mesh(const struct rdmad_config *cfg, char *err,
 		      size_t errlen)
 {
-	struct mesh_locals locals;
 	struct mesh_targets t;
 	int ret;
 
-	mesh_local_addrs(&locals);
-	ret = mesh_targets_check(cfg, &locals, &t, check_mesh_warn, NULL, err,
-				 errlen);
-	mesh_local_free(&locals);
+	ret = mesh_local_targets(cfg, &t, check_mesh_warn, NULL, err, errlen);
 	mesh_targets_free(&t);
 	return ret;
 }

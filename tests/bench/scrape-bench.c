@@ -16,10 +16,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "mesh_page.h"
-#include "mesh_stats.h"
-#include "metrics.h"
-#include "stats.h"
+#include "http/mesh_render.h"
+#include "mesh/mesh_stats.h"
+#include "http/metrics_render.h"
+#include "core/stats.h"
 
 static const uint32_t sizes_4[] = { 64, 1100, 4096, 65536 };
 static const uint32_t sizes_8[CONFIG_MESH_SIZES_MAX] = {
@@ -46,7 +46,7 @@ enum what { W_PROM, W_OM, W_PEERS_TEXT, W_PEERS_JSON, W_MATRIX, W_PAGE,
 
 static int render(FILE *f, const struct stats_view *v, enum what w)
 {
-	static const struct mesh_page_opts o = { "bench", 1764042160, 10, 0 };
+	static const struct mesh_render_opts o = { "bench", 1764042160, 10, 0 };
 	static const enum mesh_format mf[W_N] = {
 		[W_PEERS_TEXT] = MESH_FORMAT_TEXT,
 		[W_PEERS_JSON] = MESH_FORMAT_JSON,
@@ -56,7 +56,7 @@ static int render(FILE *f, const struct stats_view *v, enum what w)
 	if (w <= W_OM)
 		return metrics_render(f, v, w == W_PROM ? METRICS_PROMETHEUS :
 				      METRICS_OPENMETRICS);
-	return mesh_page_render(f, v->mesh, mf[w], &o);
+	return mesh_render_page(f, v->mesh, mf[w], &o);
 }
 
 /*

@@ -2,7 +2,7 @@
 /*
  * fuzz-config.c - libFuzzer target: the INI configuration parser and
  * validator (src/daemon/config.c, config_key_parse.c, config_check.c,
- * acl.c; src/common/value_parse.c) on arbitrary text.  Whatever the
+ * acl_match.c; src/common/value_parse.c) on arbitrary text.  Whatever the
  * input, parsing ends with 0 or -EINVAL and a NUL-terminated message.
  */
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl.h"
-#include "config.h"
+#include "core/acl_match.h"
+#include "core/config.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(cfg->allow.n <= ACL_MAX_ENTRIES && cfg->deny.n <= ACL_MAX_ENTRIES);
 
 	/* The CIDR parser alone, on the whole text. */
-	if (acl_parse(text, &e) == 0)
+	if (acl_match_parse(text, &e) == 0)
 		CHECK(e.prefix <= (e.family == AF_INET ? 32u : 128u));
 out:
 	free(cfg);

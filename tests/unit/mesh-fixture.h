@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mesh-fixture.h - one mesh view for the renderers' unit tests
- * (test-metrics, test-status, test-mesh-page): mesh_fixture_make() fills
+ * (test-metrics-render, test-status-render, test-mesh-render): mesh_fixture_make() fills
  * mview.
  */
 #ifndef RDMAD_MESH_FIXTURE_H
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "mesh_stats.h"
+#include "mesh/mesh_stats.h"
 
 static struct mesh_path_stats mst[5];
 static struct mesh_view_peer mpeers[3];

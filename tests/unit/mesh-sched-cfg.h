@@ -7,7 +7,7 @@
 #ifndef RDMAD_TEST_MESH_SCHED_CFG_H
 #define RDMAD_TEST_MESH_SCHED_CFG_H
 
-#include "mesh_sched.h"
+#include "mesh/mesh_sched.h"
 
 #define MS	1000000ull
 #define SEC	(1000 * MS)

@@ -7,9 +7,9 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "acl.h"
-#include "config.h"
-#include "conn_admit.h"
+#include "core/acl_match.h"
+#include "core/config.h"
+#include "serve/conn_admit.h"
 #include "tap.h"
 
 enum hello_kind { H_NATIVE, H_RPING, H_GARBAGE, H_VERSION, H_BAD, H_MESH };
@@ -158,7 +158,7 @@ static void test_rows(void)
 	struct acl_entry deny;
 	size_t i;
 
-	acl_parse("10.0.0.1/32", &deny);
+	acl_match_parse("10.0.0.1/32", &deny);
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
 		struct rdmad_config cfg;
@@ -177,7 +177,7 @@ static void test_rows(void)
 		if (r->psk)
 			cfg.psk.len = 32;
 		if (r->deny_peer)
-			acl_add(&cfg.deny, &deny);
+			acl_match_add(&cfg.deny, &deny);
 		memset(&q, 0, sizeof(q));
 		q.cfg = &cfg;
 		q.peer = (const struct sockaddr *)&peer;

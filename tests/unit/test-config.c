@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "log.h"
+#include "core/config.h"
+#include "core/log.h"
 #include "proto.h"
 #include "tap.h"
 

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "conn_end_rules.h"
+#include "serve/conn_end_rules.h"
 #include "tap.h"
 
 /* Each cause alone: its result's label, its ABORT. */

@@ -13,7 +13,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "conn_fsm.h"
+#include "serve/conn_fsm.h"
 #include "tap.h"
 
 #define B(x)		(1u << (x))

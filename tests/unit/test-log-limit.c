@@ -6,7 +6,7 @@
  */
 #include <stdint.h>
 
-#include "log_limit.h"
+#include "core/log_limit.h"
 #include "tap.h"
 
 #define S	1000000000ull

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "core/log.h"
 #include "tap.h"
 
 /* Run FN with stderr captured into buf. */

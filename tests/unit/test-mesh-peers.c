@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "mesh_peers_diff.h"
-#include "mesh_stats.h"
+#include "mesh/mesh_peers_diff.h"
+#include "mesh/mesh_stats.h"
 #include "tap.h"
 
 /* The peer's counters as the metrics add them up: rounds of all paths. */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "mesh-sched-cfg.h"
-#include "mesh_sched.h"
+#include "mesh/mesh_sched.h"
 #include "tap.h"
 
 /* Samples turned on by a reload reach paths already running. */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "mesh-sched-cfg.h"
-#include "mesh_sched.h"
+#include "mesh/mesh_sched.h"
 #include "tap.h"
 
 

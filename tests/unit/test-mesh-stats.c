@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "mesh_stats.h"
+#include "mesh/mesh_stats.h"
 #include "tap.h"
 
 #define US	1000ull

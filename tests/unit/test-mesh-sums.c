@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh_stats.h"
+#include "mesh/mesh_stats.h"
 #include "tap.h"
 
 static int cmp_u32(const void *a, const void *b)

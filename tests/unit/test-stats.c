@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "stats.h"
+#include "core/stats.h"
 #include "tap.h"
 
 /* Verbs status numbers (enum ibv_wc_status, a stable ABI). */

@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * http.c - rdmad's status and metrics endpoint: libevent's evhttp on the
+ * daemon's one event loop, bound to [http] listen (the loopback by
+ * default), answering only the networks of [http] allow.
+ *
+ *   GET /metrics              Prometheus text, or OpenMetrics when the
+ *                             Accept header asks for it (metrics_render.c)
+ *   GET /status               JSON document (status_render.c)
+ *   GET /status?format=text   the same for people (rdmadctl status)
+ *   GET /peers                the mesh agent's peers, JSON (mesh_render.c)
+ *   GET /peers?format=text    the same for people (rdmadctl mesh)
+ *   GET /peers?format=matrix  peers by sizes (rdmadctl mesh --matrix)
+ *   GET /mesh[?refresh=S][&from=N]
+ *                             the mesh as a heatmap, HTML (mesh_render.c),
+ *                             at most MESH_RENDER_PEERS_MAX peers a page
+ *   GET /probe?target=HOST:PORT[&module=NAME]
+ *                             one RDMA probe of the target, answered when
+ *                             it is over (blackbox.h, http_probe.c),
+ *                             Prometheus text
+ *
+ * The paths are a table (routes[]): each names its handler and the
+ * formats it renders (format=NAME, an enum of its renderer).  A refused
+ * request (403, 405, 400, 404) is counted by reason
+ * (rdmad_http_requests_refused_total); a 403 is logged, at most
+ * HTTP_REFUSE_LOG_BURST lines a minute and then a summary line.
+ *
+ * Requests are answered at once from the loop: rendering walks the live
+ * connections and the counters, a few kilobytes, no I/O but the reply;
+ * with 1,024 mesh peers /metrics is 2.5 MB and some 10 ms of CPU
+ * (tests/bench/scrape-bench.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sys/queue.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+
+#include "core/acl_match.h"
+#include "addr.h"
+#include "clock.h"
+#include "proto.h"
+#include "http/http.h"
+#include "http/http_probe.h"
+#include "http/http_reply.h"
+#include "core/log.h"
+#include "core/log_limit.h"
+#include "http/mesh_render.h"
+#include "mesh/mesh_stats.h"
+#include "http/metrics_render.h"
+#include "http/status_render.h"
+
+#define HTTP_TIMEOUT_S		10
+#define HTTP_MAX_HEADERS	8192
+#define HTTP_MAX_BODY		1024
+#define HTTP_MAX_CONNS_SHOWN	4096	/* status lists at most this many */
+
+struct http {
+	struct event_base *base;
+	const struct rdmad_config *cfg;
+	const struct http_ops *ops;
+	void *arg;
+	struct evhttp *eh;
+	struct evhttp_bound_socket *bound;	/* serving now, NULL: off */
+	struct config_listen addr;
+	struct evhttp_bound_socket *next;	/* http_prepare()d */
+	struct config_listen next_addr;
+	int next_on;
+	int prepared;
+	int swapped;		/* prepared: bound closed for next's port */
+	uint64_t refused[STATS_HTTP_N];		/* requests, by reason */
+	struct log_limit refuse_limit;		/* their log lines */
+	struct event *refuse_timer;		/* the summary line */
+};
+
+/* The lines of refused requests: this many per period, then a summary. */
+#define HTTP_REFUSE_LOG_BURST	10
+#define HTTP_REFUSE_LOG_PERIOD	(60 * 1000000000ull)
+
+static void refuse_summary_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct http *h = arg;
+	uint64_t n = log_limit_summary(&h->refuse_limit);
+
+	if (n)
+		log_notice("http: %" PRIu64 " more requests refused (not in "
+			   "[http] allow) were not logged in the last %llu s; "
+			   "rdmad_http_requests_refused_total counts them all",
+			   n, HTTP_REFUSE_LOG_PERIOD / 1000000000ull);
+}
+
+/* The summary at the end of the period its first dropped line is in. */
+static void arm_summary(struct http *h)
+{
+	uint64_t end = log_limit_period_end(&h->refuse_limit);
+	uint64_t now = clock_now_ns(), ns = end > now ? end - now : 0;
+	struct timeval tv = { (time_t)(ns / 1000000000ull),
+			      (suseconds_t)(ns % 1000000000ull / 1000) };
+
+	evtimer_add(h->refuse_timer, &tv);
+}
+
+static int render_metrics(FILE *f, const void *v, int fmt)
+{
+	return metrics_render(f, v, (enum metrics_format)fmt);
+}
+
+static int render_status(FILE *f, const void *v, int fmt)
+{
+	return status_render(f, v, (enum status_format)fmt);
+}
+
+/* A request's query: what its route's keys said. */
+struct http_query {
+	const struct http_format *format;
+	unsigned int refresh;		/* refresh=S of /mesh */
+	unsigned int from;		/* from=N of /mesh */
+	const struct mesh_view *mesh;	/* for render_mesh */
+};
+
+static int render_mesh(FILE *f, const void *arg, int fmt)
+{
+	const struct http_query *q = arg;
+	struct mesh_render_opts o = { "", time(NULL), q->refresh, q->from };
+	char host[256] = "";
+
+	if (fmt == MESH_FORMAT_PAGE && !gethostname(host, sizeof(host) - 1))
+		o.host = host;
+	return mesh_render_page(f, q->mesh, (enum mesh_format)fmt, &o);
+}
+
+/* A format a route renders, format=NAME in the query; the first of a
+ * route's is its default. */
+struct http_format {
+	const char *name;
+	int fmt;			/* the renderer's enum */
+	const char *ctype;
+};
+
+#define CT_TEXT	"text/plain; charset=utf-8"
+#define CT_JSON	"application/json"
+
+static const struct http_format status_formats[] = {
+	{ "json", STATUS_FORMAT_JSON, CT_JSON },
+	{ "text", STATUS_FORMAT_TEXT, CT_TEXT },
+	{ NULL, 0, NULL },
+};
+
+static const struct http_format peers_formats[] = {
+	{ "json", MESH_FORMAT_JSON, CT_JSON },
+	{ "text", MESH_FORMAT_TEXT, CT_TEXT },
+	{ "matrix", MESH_FORMAT_MATRIX, CT_TEXT },
+	{ NULL, 0, NULL },
+};
+
+static const struct http_format page_formats[] = {
+	{ "html", MESH_FORMAT_PAGE, "text/html; charset=utf-8" },
+	{ NULL, 0, NULL },
+};
+
+/* Query keys a route takes (others are refused with its usage). */
+enum { Q_FORMAT = 1, Q_REFRESH = 2, Q_FROM = 4 };
+
+struct http_route;
+typedef void http_serve_fn(struct http *h, struct evhttp_request *req,
+			   const struct evhttp_uri *uri,
+			   const struct http_route *r,
+			   const struct http_query *q);
+
+struct http_route {
+	const char *path;
+	http_serve_fn *serve;
+	const struct http_format *formats;	/* NULL: no format= */
+	unsigned int keys;			/* Q_* */
+	const char *usage;			/* the 400's text */
+};
+
+/* Q from QUERY as route R takes it; -EINVAL for anything else. */
+static int http_query_parse(const struct http_route *r, const char *query,
+			    struct http_query *q)
+{
+	const struct http_format *fm;
+	struct evkeyvalq kv;
+	struct evkeyval *e;
+	int ret = 0;
+
+	memset(q, 0, sizeof(*q));
+	q->format = r->formats;
+	q->refresh = MESH_RENDER_REFRESH_DEFAULT;
+	if (!query || !*query)
+		return 0;
+	TAILQ_INIT(&kv);
+	if (evhttp_parse_query_str(query, &kv))
+		return -EINVAL;
+	TAILQ_FOREACH(e, &kv, next) {
+		if ((r->keys & Q_FORMAT) && !strcmp(e->key, "format")) {
+			for (fm = r->formats; fm->name; fm++)
+				if (!strcmp(fm->name, e->value))
+					break;
+			if (fm->name)
+				q->format = fm;
+			else
+				ret = -EINVAL;
+		} else if ((r->keys & Q_REFRESH) && !strcmp(e->key, "refresh")) {
+			if (mesh_render_number_parse(e->value,
+						   MESH_RENDER_REFRESH_MAX,
+						   &q->refresh))
+				ret = -EINVAL;
+		} else if ((r->keys & Q_FROM) && !strcmp(e->key, "from")) {
+			if (mesh_render_number_parse(e->value, MESH_RENDER_FROM_MAX,
+						   &q->from))
+				ret = -EINVAL;
+		} else {
+			ret = -EINVAL;
+		}
+	}
+	evhttp_clear_headers(&kv);
+	return ret;
+}
+
+/* The mesh agent's view into MV (off when the owner has none). */
+static const struct mesh_view *http_mesh(struct http *h, struct mesh_view *mv)
+{
+	memset(mv, 0, sizeof(*mv));
+	if (h->ops->mesh_view)
+		h->ops->mesh_view(h->arg, mv);
+	return mv;
+}
+
+static void serve_metrics(struct http *h, struct evhttp_request *req,
+			  const struct evhttp_uri *uri,
+			  const struct http_route *r,
+			  const struct http_query *q)
+{
+	const char *acc = evhttp_find_header(
+		evhttp_request_get_input_headers(req), "Accept");
+	enum metrics_format fmt = metrics_negotiate(acc);
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct mesh_view mv;
+	struct stats_view v;
+
+	memset(&v, 0, sizeof(v));
+	h->ops->view(h->arg, &v, ls, NULL, 0);
+	v.mesh = http_mesh(h, &mv);
+	v.http_refused = h->refused;
+	http_reply_render(req, metrics_content_type(fmt), render_metrics, &v,
+			  (int)fmt);
+}
+
+static void serve_status(struct http *h, struct evhttp_request *req,
+			 const struct evhttp_uri *uri,
+			 const struct http_route *r,
+			 const struct http_query *q)
+{
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct stats_conn *conns;
+	struct stats_view v;
+	unsigned int n;
+
+	/* As many rows as there are connections (+1: never 0). */
+	n = h->ops->n_conns(h->arg);
+	if (n > HTTP_MAX_CONNS_SHOWN)
+		n = HTTP_MAX_CONNS_SHOWN;
+	conns = calloc(n + 1, sizeof(*conns));
+	if (!conns) {
+		http_reply_text(req, 500, "Internal Server Error",
+				"out of memory");
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	h->ops->view(h->arg, &v, ls, conns, n);
+	http_reply_render(req, q->format->ctype, render_status, &v,
+			  q->format->fmt);
+	free(conns);
+}
+
+/* /peers in each of its formats, /mesh. */
+static void serve_mesh(struct http *h, struct evhttp_request *req,
+		       const struct evhttp_uri *uri,
+		       const struct http_route *r,
+		       const struct http_query *q)
+{
+	struct http_query mq = *q;
+	struct mesh_view mv;
+
+	mq.mesh = http_mesh(h, &mv);
+	http_reply_render(req, q->format->ctype, render_mesh, &mq,
+			  q->format->fmt);
+}
+
+static void serve_probe(struct http *h, struct evhttp_request *req,
+			const struct evhttp_uri *uri,
+			const struct http_route *r,
+			const struct http_query *q)
+{
+	http_probe_request(h->base, h->cfg, h->ops->probe,
+			   h->ops->probe_cancel, h->arg, req, uri);
+}
+
+/* Every path rdmad serves; /probe parses its own query. */
+static const struct http_route routes[] = {
+	{ "/metrics", serve_metrics, NULL, 0, NULL },
+	{ "/status", serve_status, status_formats, Q_FORMAT,
+	  "bad query: the only parameter is format=json|text" },
+	{ "/peers", serve_mesh, peers_formats, Q_FORMAT,
+	  "bad query: the only parameter is format=json|text|matrix" },
+	{ "/mesh", serve_mesh, page_formats, Q_REFRESH | Q_FROM,
+	  "bad query: the parameters are refresh=SECONDS, 0 (no reload) or "
+	  "1..3600, and from=N, the first peer shown (0..99999)" },
+	{ "/probe", serve_probe, NULL, 0, NULL },
+};
+
+/* Count a refused request by REASON; its line only while the limiter
+ * allows (a summary of the others follows at the period's end). */
+static void http_refuse(struct http *h, enum stats_http_refusal reason,
+			const struct sockaddr *sa)
+{
+	char peer[INET6_ADDRSTRLEN] = "?";
+	uint16_t port;
+
+	h->refused[reason]++;
+	if (reason != STATS_HTTP_FORBIDDEN)
+		return;
+	if (!log_limit_take(&h->refuse_limit, clock_now_ns())) {
+		if (!evtimer_pending(h->refuse_timer, NULL))
+			arm_summary(h);
+		return;
+	}
+	if (sa)
+		addr_split(sa, peer, sizeof(peer), &port);
+	log_notice("http: request from %s refused: not in [http] allow",
+		   peer);
+}
+
+static void request_cb(struct evhttp_request *req, void *arg)
+{
+	struct http *h = arg;
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const struct http_route *r;
+	struct http_query q;
+	size_t i;
+
+	memset(&q, 0, sizeof(q));
+	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
+		http_refuse(h, STATS_HTTP_FORBIDDEN, sa);
+		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
+				"is not in rdmad's [http] allow list");
+		return;
+	}
+	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
+	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
+		http_refuse(h, STATS_HTTP_METHOD, sa);
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Allow", "GET, HEAD");
+		http_reply_text(req, 405, "Method Not Allowed", "method not "
+				"allowed: rdmad answers GET and HEAD only");
+		return;
+	}
+	if (!path || !*path)
+		path = "/";
+	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		r = &routes[i];
+		if (strcmp(path, r->path))
+			continue;
+		if (r->usage && http_query_parse(r, uri ?
+				evhttp_uri_get_query(uri) : NULL, &q)) {
+			http_refuse(h, STATS_HTTP_BAD_QUERY, sa);
+			http_reply_text(req, 400, "Bad Request", r->usage);
+			return;
+		}
+		r->serve(h, req, uri, r, &q);
+		return;
+	}
+	http_refuse(h, STATS_HTTP_NOT_FOUND, sa);
+	http_reply_text(req, 404, "Not Found", "not found: rdmad serves "
+			"/metrics, /status, /peers, /mesh and /probe");
+}
+
+/* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
+static struct evhttp_bound_socket *bind_addr(struct http *h,
+					     const struct config_listen *a,
+					     char *err, size_t errlen)
+{
+	struct evhttp_bound_socket *b;
+	char host[INET6_ADDRSTRLEN] = "";
+	uint16_t port;
+
+	addr_split((const struct sockaddr *)&a->addr, host, sizeof(host),
+		   &port);
+	errno = 0;
+	b = evhttp_bind_socket_with_handle(h->eh, host, port);
+	if (!b) {
+		int e = errno;
+
+		snprintf(err, errlen, "[http] listen %s: cannot listen: %s "
+			 "(another process on that port? set [http] listen "
+			 "to a free ADDRESS:PORT, or off)", a->text,
+			 e ? strerror(e) : "bind failed");
+		errno = e;
+	}
+	return b;
+}
+
+static uint16_t listen_port(const struct config_listen *a)
+{
+	char host[INET6_ADDRSTRLEN];
+	uint16_t port = 0;
+
+	addr_split((const struct sockaddr *)&a->addr, host, sizeof(host),
+		   &port);
+	return port;
+}
+
+/* Listen on the old address again (a reload that swapped was refused). */
+static void rebind_old(struct http *h)
+{
+	char err[256];
+
+	h->bound = bind_addr(h, &h->addr, err, sizeof(err));
+	if (!h->bound)
+		log_err("reload: status and metrics endpoint off: %s", err);
+}
+
+int http_start(struct http **out, struct event_base *base,
+	       const struct rdmad_config *cfg, const struct http_ops *ops,
+	       void *arg, char *err, size_t errlen)
+{
+	struct http *h;
+
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(err, errlen, "[http]: out of memory");
+		return -ENOMEM;
+	}
+	h->base = base;
+	h->cfg = cfg;
+	h->ops = ops;
+	h->arg = arg;
+	log_limit_init(&h->refuse_limit, HTTP_REFUSE_LOG_BURST,
+		       HTTP_REFUSE_LOG_PERIOD);
+	h->refuse_timer = evtimer_new(base, refuse_summary_cb, h);
+	h->eh = h->refuse_timer ? evhttp_new(base) : NULL;
+	if (!h->eh) {
+		if (h->refuse_timer)
+			event_free(h->refuse_timer);
+		free(h);
+		snprintf(err, errlen, "[http]: cannot create the server");
+		return -ENOMEM;
+	}
+	/* Every method libevent knows reaches request_cb, which answers
+	 * 405 to all but GET and HEAD (libevent itself would say 501). */
+	evhttp_set_allowed_methods(h->eh, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
+				   EVHTTP_REQ_POST | EVHTTP_REQ_PUT |
+				   EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS |
+				   EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
+				   EVHTTP_REQ_PATCH);
+	evhttp_set_timeout(h->eh, HTTP_TIMEOUT_S);
+	evhttp_set_max_headers_size(h->eh, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
+	evhttp_set_gencb(h->eh, request_cb, h);
+	*out = h;
+	if (!cfg->http_on)
+		return 0;
+	h->bound = bind_addr(h, &cfg->http_listen, err, errlen);
+	if (!h->bound) {
+		http_stop(h);
+		*out = NULL;
+		return -EADDRNOTAVAIL;
+	}
+	h->addr = cfg->http_listen;
+	log_info("status and metrics on http://%s/ (/status, /metrics, "
+		 "/peers, /mesh)",
+		 h->addr.text);
+	return 0;
+}
+
+void http_stop(struct http *h)
+{
+	if (!h)
+		return;
+	evhttp_free(h->eh);	/* closes the sockets and connections */
+	refuse_summary_cb(-1, 0, h);	/* what was not logged yet */
+	event_free(h->refuse_timer);
+	free(h);
+}
+
+int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
+		 size_t errlen)
+{
+	h->prepared = 1;
+	h->swapped = 0;
+	h->next = NULL;
+	h->next_on = cfg->http_on;
+	h->next_addr = cfg->http_listen;
+	if (!cfg->http_on ||
+	    (h->bound && config_listen_equal(&h->addr, &cfg->http_listen)))
+		return 0;
+	h->next = bind_addr(h, &cfg->http_listen, err, errlen);
+	/* The wildcard and an address on the same port cannot listen side
+	 * by side: the old socket closes first, and listens again if the
+	 * new address fails or the reload is rolled back. */
+	if (!h->next && errno == EADDRINUSE && h->bound &&
+	    listen_port(&h->addr) == listen_port(&cfg->http_listen)) {
+		evhttp_del_accept_socket(h->eh, h->bound);
+		h->bound = NULL;
+		h->swapped = 1;
+		h->next = bind_addr(h, &cfg->http_listen, err, errlen);
+	}
+	if (!h->next) {
+		if (h->swapped)
+			rebind_old(h);
+		h->swapped = 0;
+		h->prepared = 0;
+		return -EADDRNOTAVAIL;
+	}
+	return 0;
+}
+
+void http_commit(struct http *h)
+{
+	if (!h->prepared)
+		return;
+	h->prepared = 0;
+	h->swapped = 0;
+	if (!h->next_on) {
+		if (h->bound) {
+			evhttp_del_accept_socket(h->eh, h->bound);
+			log_notice("reload: status and metrics endpoint %s "
+				   "closed ([http] listen = off)",
+				   h->addr.text);
+		}
+		h->bound = NULL;
+		return;
+	}
+	if (!h->next)
+		return;		/* same address */
+	if (h->bound)
+		evhttp_del_accept_socket(h->eh, h->bound);
+	h->bound = h->next;
+	h->next = NULL;
+	h->addr = h->next_addr;
+	log_notice("reload: status and metrics now on http://%s/",
+		   h->addr.text);
+}
+
+void http_rollback(struct http *h)
+{
+	if (!h->prepared)
+		return;
+	h->prepared = 0;
+	if (h->next)
+		evhttp_del_accept_socket(h->eh, h->next);
+	h->next = NULL;
+	if (h->swapped)
+		rebind_old(h);
+	h->swapped = 0;
+}

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_agent.c - rdmad's mesh agent (see mesh_agent.h): the set of peers
+ * and their paths, its reload (what changes is mesh_peers_diff's), and
+ * the view the renderers are given.  Each path's driver is mesh_path.c;
+ * the targets file and its checks are mesh_targets_parse.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "core/log.h"
+#include "mesh/mesh_agent.h"
+#include "mesh/mesh_local.h"
+#include "mesh/mesh_path.h"
+#include "mesh/mesh_peers_diff.h"
+#include "mesh/mesh_targets_parse.h"
+
+struct mesh_peer {
+	char name[MESH_NAME_LEN];	/* "HOST:PORT", the metrics label */
+	struct sockaddr_storage dst;
+	unsigned int n_paths;		/* running */
+	unsigned int n_figures;		/* with figures (see the diff) */
+	struct mesh_path path[CONFIG_MESH_PATHS_MAX];
+	bool keep;			/* reload: in the new file too */
+};
+
+struct mesh_agent {
+	struct mesh_ctx x;		/* shared by every path */
+
+	struct mesh_peer **peers;	/* in file order */
+	unsigned int n_peers;
+
+	/* prepared by mesh_agent_prepare */
+	bool prepared;
+	struct config_mesh next_cfg;
+	struct mesh_targets next;
+
+	/* targets entries that are this rdmad (rdmad_mesh_self_info) */
+	char self[MESH_SELF_MAX][MESH_NAME_LEN];
+	unsigned int n_self;
+
+	bool stopping;
+	uint64_t reloads;
+
+	struct mesh_view_peer *view;	/* mesh_agent_view's */
+	unsigned int view_n;
+};
+
+/* ---- peers ------------------------------------------------------------ */
+
+static void mesh_peer_free(struct mesh_peer *peer)
+{
+	unsigned int i;
+
+	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
+		mesh_path_fini(&peer->path[i]);
+	free(peer);
+}
+
+static int mesh_peer_new(struct mesh_agent *a, const struct mesh_target *t,
+			 struct mesh_peer **out)
+{
+	struct mesh_peer *peer = calloc(1, sizeof(*peer));
+	unsigned int i;
+
+	if (!peer)
+		return -ENOMEM;
+	peer->dst = t->dst;
+	snprintf(peer->name, sizeof(peer->name), "%s", t->name);
+	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
+		if (mesh_path_init(&peer->path[i], &a->x, peer->name,
+				   &peer->dst, i)) {
+			mesh_peer_free(peer);
+			return -ENOMEM;
+		}
+	*out = peer;
+	return 0;
+}
+
+/* Paths FROM.. of PEER stop (all: 0). */
+static void mesh_peer_stop(struct mesh_peer *peer, unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < peer->n_paths; i++)
+		mesh_path_feed(&peer->path[i], MESH_EV_STOP);
+	if (from < peer->n_paths)
+		peer->n_paths = from;
+}
+
+/* Paths up to N of PEER run. */
+static void mesh_peer_start(struct mesh_peer *peer, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		peer->path[i].named_idx = n > 1;
+	for (i = peer->n_paths; i < n; i++) {
+		peer->n_paths = i + 1;
+		mesh_path_start(&peer->path[i]);
+	}
+	if (peer->n_figures < peer->n_paths)
+		peer->n_figures = peer->n_paths;
+}
+
+/* ---- the agent -------------------------------------------------------- */
+
+int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
+		   struct rdma_cm_chan *cm, struct rdma_devs *devs,
+		   const struct auth_key *psk)
+{
+	struct mesh_agent *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	if (mesh_ctx_init(&a->x, base, cm, devs, psk)) {
+		free(a);
+		return -ENOMEM;
+	}
+	*out = a;
+	return 0;
+}
+
+static void mesh_agent_warn(void *arg, const char *msg)
+{
+	(void)arg;
+	log_warn("mesh: targets %s", msg);
+}
+
+int mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	mesh_agent_rollback(a);
+	ret = mesh_local_targets(cfg, &a->next, mesh_agent_warn, NULL, err,
+				 errlen);
+	if (ret)
+		return ret;
+	if (a->next.n_self)
+		log_info("mesh: %u of %u targets in %s are this rdmad "
+			 "itself (its address and port): not probed",
+			 a->next.n_self, a->next.n_file, cfg->mesh.targets);
+	a->next_cfg = cfg->mesh;
+	a->prepared = true;
+	return 0;
+}
+
+void mesh_agent_rollback(struct mesh_agent *a)
+{
+	if (!a->prepared)
+		return;
+	mesh_targets_free(&a->next);
+	a->prepared = false;
+}
+
+static void mesh_agent_sizes(const struct config_mesh *m, char *buf,
+			     size_t len)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < m->n_sizes && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u",
+					i ? " " : "", m->sizes[i]);
+}
+
+/* The new peer list: old peers where the names match, new ones else. */
+static int mesh_agent_next_peers(struct mesh_agent *a,
+				 struct mesh_peer ***out)
+{
+	const char **old = calloc(a->n_peers + 1, sizeof(*old));
+	const char **next = calloc(a->next.n + 1, sizeof(*next));
+	int *map = calloc(a->next.n + 1, sizeof(*map));
+	struct mesh_peer **v = calloc(a->next.n + 1, sizeof(*v));
+	unsigned int i;
+	int ret = -ENOMEM;
+
+	if (!old || !next || !map || !v)
+		goto out;
+	for (i = 0; i < a->n_peers; i++)
+		old[i] = a->peers[i]->name;
+	for (i = 0; i < a->next.n; i++)
+		next[i] = a->next.v[i].name;
+	mesh_peers_match(old, a->n_peers, next, a->next.n, map);
+	for (i = 0; i < a->next.n; i++) {
+		if (map[i] >= 0 && !a->peers[map[i]]->keep) {
+			v[i] = a->peers[map[i]];
+			v[i]->keep = true;
+		} else if (mesh_peer_new(a, &a->next.v[i], &v[i])) {
+			while (i--)
+				if (!v[i]->keep)
+					mesh_peer_free(v[i]);
+			for (i = 0; i < a->n_peers; i++)
+				a->peers[i]->keep = false;
+			goto out;
+		}
+	}
+	*out = v;
+	v = NULL;
+	ret = 0;
+out:
+	free(old);
+	free(next);
+	free(map);
+	free(v);
+	return ret;
+}
+
+void mesh_agent_commit(struct mesh_agent *a)
+{
+	struct mesh_ctx *x = &a->x;
+	unsigned int i, j, added = 0, removed = 0, kept = 0;
+	bool first = !x->cfg.targets[0] && !a->reloads && !a->peers;
+	bool remake, sizes_changed;
+	struct mesh_peer **v;
+	char sizes[96];
+
+	if (!a->prepared)
+		return;
+	if (mesh_agent_next_peers(a, &v)) {
+		log_err("mesh: reload: out of memory; the peers stay as they "
+			"were");
+		mesh_agent_rollback(a);
+		return;
+	}
+	remake = mesh_session_changed(&x->cfg, &a->next_cfg);
+	sizes_changed = mesh_sizes_changed(&x->cfg, &a->next_cfg);
+	for (i = 0; i < a->n_peers; i++) {
+		if (a->peers[i]->keep)
+			continue;
+		mesh_peer_stop(a->peers[i], 0);
+		mesh_peer_free(a->peers[i]);
+		removed++;
+	}
+	for (i = 0; sizes_changed && i < a->next.n; i++)
+		for (j = 0; v[i]->keep && j < CONFIG_MESH_PATHS_MAX; j++)
+			mesh_path_sizes(&v[i]->path[j], &x->cfg,
+					&a->next_cfg);
+	x->cfg = a->next_cfg;
+	mesh_targets_sched_cfg(&x->cfg, &x->scfg);
+	if (first || !a->peers)
+		mesh_budget_init(&x->budget, &x->scfg, clock_now_ns());
+	free(a->peers);
+	a->peers = v;
+	a->n_peers = a->next.n;
+	memcpy(a->self, a->next.self, sizeof(a->self));
+	a->n_self = a->next.n_self < MESH_SELF_MAX ? a->next.n_self :
+		    MESH_SELF_MAX;
+	mesh_targets_free(&a->next);
+	a->prepared = false;
+	for (i = 0; i < a->n_peers; i++) {
+		struct mesh_peer *peer = a->peers[i];
+		struct mesh_paths_plan plan;
+
+		if (!peer->keep) {
+			added++;
+		} else {
+			kept++;
+			peer->keep = false;
+			mesh_peers_plan(peer->n_paths, peer->n_figures,
+					x->cfg.paths, remake, &plan);
+			mesh_peer_stop(peer, plan.stop_from);
+			peer->n_figures = plan.n_figures;
+		}
+		if (!a->stopping)
+			mesh_peer_start(peer, x->cfg.paths);
+	}
+	mesh_agent_sizes(&x->cfg, sizes, sizeof(sizes));
+	if (!x->cfg.targets[0]) {
+		if (removed)
+			log_notice("mesh: off; %u peers no longer probed",
+				   removed);
+	} else if (first) {
+		log_notice("mesh: probing %u peers from %s, %u path%s each, "
+			   "every %u ms, sizes %s bytes", a->n_peers,
+			   x->cfg.targets, x->cfg.paths,
+			   x->cfg.paths > 1 ? "s" : "", x->cfg.interval_ms,
+			   sizes);
+	} else {
+		log_notice("mesh: reload: %u peers added, %u removed, %u kept%s",
+			   added, removed, kept, remake ? " (their sessions "
+			   "are made anew: sizes, ops, tos, source or timeouts "
+			   "changed)" : "");
+	}
+	if (!first)
+		a->reloads++;
+}
+
+void mesh_agent_stop(struct mesh_agent *a)
+{
+	unsigned int i;
+
+	a->stopping = true;
+	for (i = 0; i < a->n_peers; i++)
+		mesh_peer_stop(a->peers[i], 0);
+}
+
+void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
+{
+	uint64_t now = clock_now_ns(), max_age;
+	unsigned int i, j, n = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->on = a->x.cfg.targets[0] != '\0';
+	v->targets = a->x.cfg.targets;
+	v->interval_ms = a->x.cfg.interval_ms;
+	v->sizes = a->x.cfg.sizes;
+	v->n_sizes = a->x.cfg.n_sizes;
+	v->bw_samples = a->x.bw_samples;
+	v->bw_ns = a->x.bw_ns;
+	v->reloads = a->reloads;
+	for (i = 0; i < a->n_self; i++)
+		v->self[i] = a->self[i];
+	v->n_self = a->n_self;
+	if (a->view_n < a->n_peers) {
+		struct mesh_view_peer *nv = realloc(a->view, a->n_peers *
+						    sizeof(*nv));
+
+		if (!nv)
+			return;
+		a->view = nv;
+		a->view_n = a->n_peers;
+	}
+	for (i = 0; i < a->n_peers; i++)
+		n += a->peers[i]->n_paths;
+	max_age = mesh_sched_bw_max_age(&a->x.scfg, n);
+	for (i = 0; i < a->n_peers; i++) {
+		struct mesh_peer *peer = a->peers[i];
+		struct mesh_view_peer *vp = &a->view[i];
+
+		vp->name = peer->name;
+		vp->n_paths = peer->n_paths;
+		vp->n_figures = peer->n_figures;
+		for (j = 0; j < peer->n_figures; j++) {
+			mesh_path_bw_age(&peer->path[j], now, max_age);
+			vp->path[j].state = peer->path[j].s.state;
+			vp->path[j].reach = peer->path[j].s.reach;
+			vp->path[j].st = &peer->path[j].st;
+			vp->path[j].error = peer->path[j].error;
+		}
+	}
+	v->peers = a->view;
+	v->n_peers = a->n_peers;
+}
+
+void mesh_agent_free(struct mesh_agent *a)
+{
+	unsigned int i;
+
+	if (!a)
+		return;
+	mesh_agent_rollback(a);
+	for (i = 0; i < a->n_peers; i++)
+		mesh_peer_free(a->peers[i]);
+	free(a->peers);
+	mesh_ctx_fini(&a->x);
+	free(a->view);
+	free(a);
+}

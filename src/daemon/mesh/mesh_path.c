@@ -1,0 +1,541 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_path.c - one mesh path's driver (see mesh_path.h).
+ *
+ * Every schedule event of a path goes through mesh_path_feed(), which
+ * runs them one at a time (a client callback that fires while an action
+ * is being carried out queues its event instead of re-entering).  A
+ * client that is done with, whatever the reason, is detached from its
+ * path and freed later from the loop (never inside its own callbacks).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "clock.h"
+#include "core/log.h"
+#include "mesh/mesh_path.h"
+#include "mesh/mesh_peers_diff.h"
+#include "rdma_client.h"
+
+/* One client connection; outlives its path's interest in it. */
+struct mesh_link {
+	struct rdma_client *c;
+	struct mesh_ctx *x;
+	struct mesh_path *p;		/* NULL: detached, waiting to be freed */
+	bool done;			/* ops->done was called */
+	TAILQ_ENTRY(mesh_link) entry;
+};
+
+static const struct mesh_figures mesh_no_figures;
+
+static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
+			       enum mesh_result cls,
+			       const struct mesh_figures *fig);
+
+static void mesh_path_name(const struct mesh_path *p, char *buf, size_t len)
+{
+	if (p->named_idx)
+		snprintf(buf, len, "%s path %u", p->peer, p->idx);
+	else
+		snprintf(buf, len, "%s", p->peer);
+}
+
+/* ---- clients -------------------------------------------------------- */
+
+static void mesh_reap_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_ctx *x = arg;
+	struct mesh_link *l, *tmp;
+
+	(void)fd;
+	(void)what;
+	for (l = TAILQ_FIRST(&x->links); l; l = tmp) {
+		tmp = TAILQ_NEXT(l, entry);
+		if (l->p || !l->done)
+			continue;
+		TAILQ_REMOVE(&x->links, l, entry);
+		rdma_client_release(l->c);
+		rdma_client_free(l->c);
+		free(l);
+	}
+}
+
+static void mesh_reap_soon(struct mesh_ctx *x)
+{
+	event_active(x->reap, EV_TIMEOUT, 0);
+}
+
+/* Let go of P's session: closed cleanly when READY, else aborted. */
+static void mesh_path_detach(struct mesh_path *p, const char *why)
+{
+	struct mesh_link *l = p->link;
+
+	if (!l)
+		return;
+	p->link = NULL;
+	l->p = NULL;
+	if (!l->done && rdma_client_close(l->c))
+		rdma_client_abort(l->c, why);
+	mesh_reap_soon(p->x);
+}
+
+static void mesh_client_state(void *arg, enum rdma_client_state from,
+			      enum rdma_client_state to,
+			      enum rdma_client_event ev)
+{
+	struct mesh_link *l = arg;
+
+	(void)ev;
+	/* The first round may not start inside the client's transition. */
+	if (l->p && to == RDMA_CLIENT_ST_READY &&
+	    from == RDMA_CLIENT_ST_DESC) {
+		l->p->ready = l;
+		event_active(l->p->kick, EV_TIMEOUT, 0);
+	}
+}
+
+static void mesh_client_round(void *arg, const struct rdma_client_round *r)
+{
+	struct mesh_link *l = arg;
+	struct mesh_path *p = l->p;
+	struct mesh_figures fig = {
+		.rtt_ns = r->write_ns + r->read_ns,
+		.size = r->size,
+		.bad_offset = r->bad_offset,
+	};
+	char name[MESH_NAME_LEN + 16];
+
+	if (!p)
+		return;
+	if (r->result == RDMA_CLIENT_FAIL_NONE) {
+		mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+		return;
+	}
+	mesh_path_name(p, name, sizeof(name));
+	log_err("mesh: %s: round %u: DATA MISMATCH: %u bytes written and "
+		"read back, the first bad byte at offset %u (the peer's memory "
+		"or the path corrupts data)", name, r->round, r->size,
+		r->bad_offset);
+	snprintf(p->error, sizeof(p->error), "round %u: data mismatch, %u "
+		 "bytes, first bad byte at offset %u", r->round, r->size,
+		 r->bad_offset);
+	mesh_path_feed_cls(p, MESH_EV_ROUND_BAD, MESH_RES_MISMATCH, &fig);
+}
+
+static void mesh_client_bw(void *arg, const struct rdma_client_bw *b)
+{
+	struct mesh_link *l = arg;
+	struct mesh_path *p = l->p;
+	struct mesh_figures fig = { .bytes = b->bytes, .ns = b->ns };
+	char name[MESH_NAME_LEN + 16];
+
+	if (!p)
+		return;
+	mesh_path_name(p, name, sizeof(name));
+	log_info("mesh: %s: bandwidth sample: %llu WRITEs of %u bytes in "
+		 "%.1f ms, %.1f MB/s", name, (unsigned long long)b->ops,
+		 b->size, (double)b->ns / 1e6,
+		 b->ns ? (double)b->bytes * 1e3 / (double)b->ns : 0.0);
+	mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+}
+
+static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
+{
+	struct mesh_link *l = arg;
+	struct mesh_path *p = l->p;
+	const char *error = NULL;
+	enum mesh_result r;
+
+	l->done = true;
+	if (!p) {
+		mesh_reap_soon(l->x);
+		return;
+	}
+	r = o->fail == RDMA_CLIENT_FAIL_NONE ? MESH_RES_COMPLETION_ERROR :
+	    mesh_result_of(o->fail);
+	/* The client's own words name rdma-probe's options. */
+	if (o->fail == RDMA_CLIENT_FAIL_KEY && !(p->x->psk && p->x->psk->len))
+		error = "the peer requires a pre-shared key: set [auth] "
+			"psk_file (the fabric's key)";
+	else if (o->fail == RDMA_CLIENT_FAIL_KEY)
+		error = "the peer refused our key ([auth] psk_file): the "
+			"fabric's hosts must share one key";
+	if (!error)
+		error = o->error ? o->error : "failed";
+	snprintf(p->error, sizeof(p->error), "%s", error);
+	p->link = NULL;
+	l->p = NULL;
+	mesh_reap_soon(p->x);
+	mesh_path_feed_cls(p, p->s.state == MESH_ST_CONNECTING ?
+			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, r,
+			   &mesh_no_figures);
+}
+
+static const struct rdma_client_ops mesh_client_ops = {
+	.state = mesh_client_state,
+	.round = mesh_client_round,
+	.bw = mesh_client_bw,
+	.done = mesh_client_done,
+};
+
+static int mesh_path_connect(struct mesh_path *p)
+{
+	struct mesh_ctx *x = p->x;
+	struct rdma_client_opts o;
+	struct mesh_link *l;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	o.dst = *p->dst;
+	o.src = x->cfg.source;
+	o.mesh = true;
+	o.ops = x->cfg.ops;
+	o.size = mesh_session_size(&x->cfg);
+	o.iters = 1;
+	o.timeout_ms = mesh_session_timeout_ms(&x->cfg);
+	o.depth = 4;
+	o.seed = clock_now_ns() ^ (++x->seq * 0x9e3779b97f4a7c15ull);
+	o.verify = true;
+	o.tos = x->cfg.tos;
+	o.psk = x->psk && x->psk->len ? x->psk : NULL;
+	o.devs = x->devs;
+	o.log_prio = -1;	/* the agent speaks for its sessions */
+	snprintf(o.name, sizeof(o.name), "mesh %.70s/%u", p->peer, p->idx);
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	ret = rdma_client_new(&l->c, x->base, x->cm, &o, &mesh_client_ops, l);
+	if (ret) {
+		free(l);
+		return ret;
+	}
+	l->p = p;
+	l->x = x;
+	p->link = l;
+	p->connect_at = clock_now_ns();
+	TAILQ_INSERT_TAIL(&x->links, l, entry);
+	rdma_client_start(l->c);
+	return 0;
+}
+
+/* ---- the one writer of the path's figures ----------------------------- */
+
+static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
+			     const struct mesh_figures *fig, uint64_t now)
+{
+	const struct config_mesh *m = &p->x->cfg;
+	bool sized = r->sized && m->n_sizes && p->slot < m->n_sizes;
+
+	if (r->what & MESH_REC_CONNECTED)
+		mesh_stats_connected(&p->st);
+	if ((r->what & MESH_REC_ROUND) && (r->what & MESH_REC_SAMPLE)) {
+		mesh_stats_sample(&p->st, r->result, fig->bytes, fig->ns, now);
+		if (r->result == MESH_RES_OK) {
+			p->x->bw_samples++;
+			p->x->bw_ns += fig->ns;
+		}
+	} else if (r->what & MESH_REC_ROUND) {
+		mesh_stats_round(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
+				 sized ? m->sizes[p->slot] : 0, r->result,
+				 r->result == MESH_RES_OK ? fig->rtt_ns : 0,
+				 fig->bad_offset, now);
+	}
+	if (r->what & MESH_REC_DOWN)
+		mesh_stats_down(&p->st);
+	if ((r->what & MESH_REC_ROUND) && r->result == MESH_RES_TIMEOUT)
+		snprintf(p->error, sizeof(p->error), "%s timed out",
+			 p->s.state == MESH_ST_CONNECTING ? "connect" :
+			 "round");
+}
+
+void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
+		     const struct config_mesh *next)
+{
+	mesh_stats_sizes_remap(&p->st, old->sizes, old->n_sizes, next->sizes,
+			       next->n_sizes);
+}
+
+void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns)
+{
+	mesh_stats_bw_age(&p->st, now, max_age_ns);
+}
+
+/* ---- the schedule ---------------------------------------------------- */
+
+static void mesh_path_arm(struct mesh_path *p, uint64_t now)
+{
+	struct timeval tv;
+	uint64_t wait;
+
+	if (!p->s.due) {
+		evtimer_del(p->timer);
+		return;
+	}
+	wait = p->s.due > now ? p->s.due - now : 0;
+	tv.tv_sec = (time_t)(wait / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(wait % 1000000000ull / 1000);
+	if (evtimer_add(p->timer, &tv)) {
+		/* A path without its timer would never run again. */
+		log_err("mesh: %s/%u: cannot arm a timer; the path stops",
+			p->peer, p->idx);
+		mesh_path_detach(p, "mesh: no timer");
+		p->s.state = MESH_ST_IDLE;
+		p->s.due = 0;
+	}
+}
+
+static void mesh_path_round(struct mesh_path *p, bool bw)
+{
+	const struct config_mesh *m = &p->x->cfg;
+	int ret;
+
+	p->slot = m->n_sizes ? p->turn % m->n_sizes : 0;
+	p->turn++;
+	if (!p->link)
+		ret = -ENOTCONN;
+	else if (bw)
+		ret = rdma_client_bw(p->link->c, m->bw_size,
+				     m->bw_duration_ms);
+	else
+		ret = rdma_client_round(p->link->c, m->sizes[p->slot]);
+	if (!ret)
+		return;
+	log_err("mesh: %s/%u: cannot start a round: %s", p->peer, p->idx,
+		strerror(-ret));
+	snprintf(p->error, sizeof(p->error), "%s", strerror(-ret));
+	mesh_path_detach(p, "mesh: cannot start a round");
+	mesh_path_feed_cls(p, MESH_EV_LOST, MESH_RES_LOCAL_ERROR,
+			   &mesh_no_figures);
+}
+
+/* The schedule's transition, for people. */
+static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
+			  enum mesh_event ev, uint64_t now)
+{
+	char name[MESH_NAME_LEN + 16];
+
+	mesh_path_name(p, name, sizeof(name));
+	if (st->next.state != p->s.state)
+		log_debug("mesh: %s: %s -> %s (%s)", name,
+			  mesh_state_name(p->s.state),
+			  mesh_state_name(st->next.state), mesh_event_name(ev));
+	/* A reconnect that failed again, with its backoff. */
+	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
+	    p->s.state == MESH_ST_CONNECTING)
+		log_info("mesh: %s: connect failed again (%s); backing off "
+			 "%.1f s (attempt %u)", name,
+			 p->error[0] ? p->error : "no answer",
+			 (double)st->wait_ns / 1e9, st->next.fails);
+	if (st->act & MESH_ACT_UP)
+		log_notice("mesh: %s up: connected, first round done in "
+			   "%.1f ms", name,
+			   (double)(now - p->connect_at) / 1e6);
+	if (st->act & MESH_ACT_DOWN)
+		log_warn("mesh: %s down: %s; next connect in %.1f s", name,
+			 p->error[0] ? p->error : "no answer",
+			 (double)st->wait_ns / 1e9);
+}
+
+static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
+			   enum mesh_result cls,
+			   const struct mesh_figures *fig)
+{
+	struct mesh_ctx *x = p->x;
+	uint64_t now = clock_now_ns();
+	struct mesh_step st;
+	int ret;
+
+	ret = mesh_sched_feed(&p->s, &x->scfg, &x->budget, ev, cls, now, &st);
+	if (ret) {
+		log_debug("mesh: %s/%u: %s ignored in %s", p->peer, p->idx,
+			  mesh_event_name(ev), mesh_state_name(p->s.state));
+		return;
+	}
+	mesh_path_record(p, &st.rec, fig, now);
+	mesh_path_log(p, &st, ev, now);
+	p->s = st.next;
+	if (st.act & MESH_ACT_UP)
+		p->error[0] = '\0';
+	if ((st.act & MESH_ACT_QUEUE) && !p->queued) {
+		TAILQ_INSERT_TAIL(&x->waiting, p, wait);
+		p->queued = true;
+	}
+	if ((st.act & MESH_ACT_DEQUEUE) && p->queued) {
+		TAILQ_REMOVE(&x->waiting, p, wait);
+		p->queued = false;
+	}
+	if ((st.act & MESH_ACT_SLOT) && !TAILQ_EMPTY(&x->waiting))
+		event_active(x->admit, EV_TIMEOUT, 0);
+	if (st.act & MESH_ACT_CLOSE)
+		mesh_path_detach(p, "mesh: closed by the schedule");
+	if (st.act & MESH_ACT_TIMER)
+		mesh_path_arm(p, now);
+	if (st.act & MESH_ACT_CONNECT) {
+		ret = mesh_path_connect(p);
+		if (ret) {
+			snprintf(p->error, sizeof(p->error), "%s",
+				 strerror(-ret));
+			mesh_path_feed_cls(p, MESH_EV_CONNECT_FAILED,
+					   MESH_RES_LOCAL_ERROR,
+					   &mesh_no_figures);
+		}
+	}
+	if (st.act & MESH_ACT_ROUND)
+		mesh_path_round(p, st.act & MESH_ACT_BW);
+}
+
+/* Run EV, and whatever it queues, one at a time. */
+static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
+			       enum mesh_result cls,
+			       const struct mesh_figures *fig)
+{
+	if (p->q_n == MESH_QUEUE) {
+		log_err("mesh: %s/%u: event queue full; %s dropped", p->peer,
+			p->idx, mesh_event_name(ev));
+		return;
+	}
+	if (p->feeding) {
+		p->q[p->q_n].ev = ev;
+		p->q[p->q_n].cls = cls;
+		p->q[p->q_n++].fig = *fig;
+		return;
+	}
+	p->feeding = true;
+	mesh_path_step(p, ev, cls, fig);
+	while (p->q_n) {
+		struct mesh_figures f = p->q[0].fig;
+
+		ev = p->q[0].ev;
+		cls = p->q[0].cls;
+		memmove(p->q, p->q + 1, --p->q_n * sizeof(p->q[0]));
+		mesh_path_step(p, ev, cls, &f);
+	}
+	p->feeding = false;
+}
+
+void mesh_path_feed(struct mesh_path *p, enum mesh_event ev)
+{
+	mesh_path_feed_cls(p, ev, MESH_RES_LOCAL_ERROR, &mesh_no_figures);
+}
+
+static void mesh_timer_cb(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	mesh_path_feed(arg, MESH_EV_TIMER);
+}
+
+/* Connect slots freed: the paths waiting for one, in order. */
+static void mesh_admit_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_ctx *x = arg;
+	struct mesh_path *p;
+
+	(void)fd;
+	(void)what;
+	while ((!x->scfg.connects_max ||
+		x->budget.connecting < x->scfg.connects_max) &&
+	       (p = TAILQ_FIRST(&x->waiting))) {
+		TAILQ_REMOVE(&x->waiting, p, wait);
+		p->queued = false;
+		mesh_path_feed(p, MESH_EV_TIMER);
+	}
+}
+
+/* The session of this path reached READY (a stale kick does nothing). */
+static void mesh_kick_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_path *p = arg;
+
+	(void)fd;
+	(void)what;
+	if (p->link && p->link == p->ready &&
+	    p->s.state == MESH_ST_CONNECTING)
+		mesh_path_feed(p, MESH_EV_CONNECTED);
+}
+
+/* ---- lifetimes -------------------------------------------------------- */
+
+int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
+		  struct rdma_cm_chan *cm, struct rdma_devs *devs,
+		  const struct auth_key *psk)
+{
+	memset(x, 0, sizeof(*x));
+	x->base = base;
+	x->cm = cm;
+	x->devs = devs;
+	x->psk = psk;
+	x->cfg.tos = -1;
+	TAILQ_INIT(&x->links);
+	TAILQ_INIT(&x->waiting);
+	x->reap = event_new(base, -1, 0, mesh_reap_cb, x);
+	x->admit = event_new(base, -1, 0, mesh_admit_cb, x);
+	if (!x->reap || !x->admit) {
+		if (x->reap)
+			event_free(x->reap);
+		if (x->admit)
+			event_free(x->admit);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mesh_ctx_fini(struct mesh_ctx *x)
+{
+	struct mesh_link *l;
+
+	while ((l = TAILQ_FIRST(&x->links))) {
+		TAILQ_REMOVE(&x->links, l, entry);
+		rdma_client_release(l->c);
+		rdma_client_free(l->c);
+		free(l);
+	}
+	event_free(x->reap);
+	event_free(x->admit);
+}
+
+int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
+		   const struct sockaddr_storage *dst, unsigned int idx)
+{
+	memset(p, 0, sizeof(*p));
+	p->x = x;
+	p->peer = peer;
+	p->dst = dst;
+	p->idx = idx;
+	mesh_sched_init(&p->s, 0);
+	mesh_stats_init(&p->st);
+	p->timer = evtimer_new(x->base, mesh_timer_cb, p);
+	p->kick = event_new(x->base, -1, 0, mesh_kick_cb, p);
+	if (!p->timer || !p->kick) {
+		mesh_path_fini(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void mesh_path_fini(struct mesh_path *p)
+{
+	if (p->queued)
+		TAILQ_REMOVE(&p->x->waiting, p, wait);
+	p->queued = false;
+	if (p->link)
+		p->link->p = NULL;
+	p->link = NULL;
+	if (p->timer)
+		event_free(p->timer);
+	if (p->kick)
+		event_free(p->kick);
+	p->timer = p->kick = NULL;
+}
+
+void mesh_path_start(struct mesh_path *p)
+{
+	mesh_sched_init(&p->s, clock_now_ns() ^
+			((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
+	p->error[0] = '\0';
+	p->turn = 0;
+	mesh_path_feed(p, MESH_EV_START);
+}

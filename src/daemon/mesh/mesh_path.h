@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_path.h - one path of one mesh peer: its rdma_client session, its
+ * timer, its schedule (mesh_sched, pure) and its figures (mesh_stats).
+ * mesh_path_feed() hands an event to the schedule and carries out what
+ * it returns: records through one funnel (mesh_path_record, the only
+ * writer of the path's mesh_stats besides the reload's and the view's
+ * upkeep below), closes, connects, runs rounds, arms the timer.
+ *
+ * The paths of one agent share a struct mesh_ctx: the loop, the CM
+ * channel, the settings in force, the bandwidth and connect budget, and
+ * the queue of paths waiting for a connect slot.
+ */
+#ifndef RDMAD_MESH_PATH_H
+#define RDMAD_MESH_PATH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <event2/event.h>
+
+#include "auth.h"
+#include "core/config.h"
+#include "mesh/mesh_sched.h"
+#include "mesh/mesh_stats.h"
+#include "mesh/mesh_targets_parse.h"
+#include "rdma_cm.h"
+#include "rdma_dev.h"
+
+#define MESH_QUEUE		8
+
+/* What only the client knows of a round or sample, for the record. */
+struct mesh_figures {
+	uint64_t rtt_ns;
+	uint32_t size;
+	uint32_t bad_offset;
+	uint64_t bytes, ns;		/* a sample's */
+};
+
+struct mesh_link;
+TAILQ_HEAD(mesh_links, mesh_link);
+struct mesh_path;
+TAILQ_HEAD(mesh_paths, mesh_path);
+
+/* What every path of one agent shares. */
+struct mesh_ctx {
+	struct event_base *base;
+	struct rdma_cm_chan *cm;
+	struct rdma_devs *devs;
+	const struct auth_key *psk;
+	struct config_mesh cfg;		/* in force */
+	struct mesh_sched_cfg scfg;
+	struct mesh_budget budget;
+	struct mesh_links links;	/* every client not yet freed */
+	struct event *reap;		/* frees the detached, done ones */
+	struct mesh_paths waiting;	/* due to connect, no slot yet */
+	struct event *admit;		/* a slot freed: start waiting ones */
+	uint64_t bw_samples, bw_ns;
+	uint64_t seq;			/* connection names, seeds */
+};
+
+struct mesh_path {
+	struct mesh_ctx *x;
+	const char *peer;		/* the peer's name */
+	const struct sockaddr_storage *dst;
+	unsigned int idx;
+	bool named_idx;			/* the peer has several paths */
+	struct mesh_sched s;
+	struct event *timer;
+	struct event *kick;		/* CONNECTED, outside the client */
+	struct mesh_link *link;		/* the session, NULL: none */
+	struct mesh_link *ready;	/* the one whose READY kicked */
+	struct mesh_path_stats st;
+	char error[200];		/* the last failure, for the table */
+	uint64_t connect_at;		/* when the connect was asked for */
+	uint32_t turn;			/* rounds asked for: the size's turn */
+	unsigned int slot;		/* size slot of the round in flight */
+	bool queued;			/* waiting for a connect slot */
+	TAILQ_ENTRY(mesh_path) wait;
+	struct {			/* events waiting for the feed */
+		enum mesh_event ev;
+		enum mesh_result cls;	/* of CONNECT_FAILED, LOST */
+		struct mesh_figures fig;
+	} q[MESH_QUEUE];
+	unsigned int q_n;
+	bool feeding;
+};
+
+/* The context's events on BASE.  0 or -ENOMEM. */
+int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
+		  struct rdma_cm_chan *cm, struct rdma_devs *devs,
+		  const struct auth_key *psk);
+/* Every client released at once (no path may still use them). */
+void mesh_ctx_fini(struct mesh_ctx *x);
+
+/* P as path IDX of the peer PEER at DST (both outlive it), idle. */
+int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
+		   const struct sockaddr_storage *dst, unsigned int idx);
+/* Its timer and events gone; its session let go. */
+void mesh_path_fini(struct mesh_path *p);
+/* Start probing (its figures stay: counters never go back). */
+void mesh_path_start(struct mesh_path *p);
+void mesh_path_feed(struct mesh_path *p, enum mesh_event ev);
+/* A reload changes [mesh] sizes from OLD's to NEXT's: its per-size
+ * figures follow their sizes. */
+void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
+		     const struct config_mesh *next);
+/* Its last bandwidth sample leaves the view past MAX_AGE_NS (0: now). */
+void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns);
+
+#endif /* RDMAD_MESH_PATH_H */

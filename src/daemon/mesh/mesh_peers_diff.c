@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* mesh_peers_diff.c - a reload of [mesh], pure (see mesh_peers_diff.h). */
+#include <string.h>
+#include <strings.h>
+
+#include "mesh/mesh_peers_diff.h"
+#include "mesh/mesh_targets_parse.h"
+
+void mesh_peers_plan(unsigned int n_paths, unsigned int n_figures,
+		     unsigned int paths, bool remake,
+		     struct mesh_paths_plan *plan)
+{
+	plan->stop_from = remake ? 0 : (paths < n_paths ? paths : n_paths);
+	plan->start_to = paths;
+	plan->n_figures = n_figures > paths ? n_figures : paths;
+	if (plan->n_figures < n_paths)
+		plan->n_figures = n_paths;
+}
+
+void mesh_peers_match(const char *const *old, unsigned int n_old,
+		      const char *const *next, unsigned int n_new, int *map)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n_new; i++) {
+		map[i] = -1;
+		for (j = 0; j < n_old; j++)
+			if (!strcasecmp(old[j], next[i])) {
+				map[i] = (int)j;
+				break;
+			}
+	}
+}
+
+uint32_t mesh_session_timeout_ms(const struct config_mesh *m)
+{
+	return m->connect_timeout_ms > m->round_timeout_ms ?
+	       m->connect_timeout_ms : m->round_timeout_ms;
+}
+
+bool mesh_sizes_changed(const struct config_mesh *a,
+			const struct config_mesh *b)
+{
+	return a->n_sizes != b->n_sizes ||
+	       memcmp(a->sizes, b->sizes, sizeof(a->sizes));
+}
+
+bool mesh_session_changed(const struct config_mesh *a,
+			  const struct config_mesh *b)
+{
+	return mesh_session_size(a) != mesh_session_size(b) ||
+	       mesh_session_timeout_ms(a) != mesh_session_timeout_ms(b) ||
+	       a->ops != b->ops || a->tos != b->tos ||
+	       memcmp(&a->source, &b->source, sizeof(a->source)) ||
+	       mesh_sizes_changed(a, b);
+}

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_stats.c - what the mesh agent saw of each path (see mesh_stats.h).
+ *
+ * The window keeps the latency of the last MESH_WINDOW rounds (a failed
+ * round is a 0, a good one at least 1 ns), so p50, p99 and loss describe
+ * the last two minutes at one round a second, whatever happened before.
+ * Each size slot has a smaller window of its own (the heatmap's cells),
+ * latency in microseconds: a failed connect has no size and is not in
+ * any of them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/mesh_stats.h"
+#include "core/stats.h"
+
+#define US	1000ull
+#define MS	1000000ull
+#define S	1000000000ull
+
+/* 25us .. 1s: a verified round on one switch hop up to a retransmit. */
+const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS] = {
+	25 * US, 50 * US, 100 * US, 250 * US, 500 * US, 1 * MS,
+	2500 * US, 5 * MS, 10 * MS, 25 * MS, 100 * MS, 1 * S,
+};
+
+void mesh_stats_init(struct mesh_path_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last = MESH_RES_OK;
+}
+
+void mesh_hist_add(struct mesh_hist *h, uint64_t ns)
+{
+	h->bucket[stats_bucket(mesh_hist_bounds_ns, MESH_HIST_BUCKETS, ns)]++;
+	h->count++;
+	h->sum_ns += ns;
+}
+
+static void mesh_stats_sw_add(struct mesh_size_window *w, enum mesh_result r,
+			      uint64_t rtt_ns)
+{
+	uint64_t us = rtt_ns / US;
+
+	if (r == MESH_RES_MISMATCH)
+		us = MESH_SW_MISMATCH;
+	else if (r != MESH_RES_OK)
+		us = 0;
+	else if (!us)
+		us = 1;
+	else if (us >= MESH_SW_MISMATCH)
+		us = MESH_SW_MISMATCH - 1;
+	w->us[w->pos] = (uint32_t)us;
+	w->pos = (uint8_t)((w->pos + 1) % MESH_SIZE_WINDOW);
+	if (w->n < MESH_SIZE_WINDOW)
+		w->n++;
+}
+
+void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
+		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+		      uint32_t bad_offset, uint64_t now)
+{
+	bool ok = r == MESH_RES_OK;
+
+	if ((unsigned int)r >= MESH_RES_N)
+		r = MESH_RES_LOCAL_ERROR;
+	s->rounds[r]++;
+	if (size_slot < CONFIG_MESH_SIZES_MAX) {
+		s->size_rounds[size_slot]++;
+		if (!ok)
+			s->size_failed[size_slot]++;
+		mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns);
+	}
+	if (ok)
+		mesh_hist_add(&s->rtt, rtt_ns);
+	s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
+	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
+	if (s->w_n < MESH_WINDOW)
+		s->w_n++;
+	s->last = r;
+	s->have_last = true;
+	s->last_at = now;
+	s->last_size = size;
+	s->last_bad_offset = r == MESH_RES_MISMATCH ? bad_offset : 0;
+}
+
+void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
+		   uint64_t now)
+{
+	if (!ns)
+		return;
+	/* double: bytes * 1e9 overflows 64 bits past 18 GB */
+	s->bw_bytes_per_s = (uint64_t)((double)bytes * 1e9 / (double)ns);
+	s->bw_at = now;
+	s->bw_samples++;
+}
+
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now)
+{
+	if ((unsigned int)r >= MESH_RES_N)
+		r = MESH_RES_LOCAL_ERROR;
+	s->last = r;
+	s->have_last = true;
+	s->last_at = now;
+	s->last_size = 0;
+	s->last_bad_offset = 0;
+	if (r == MESH_RES_OK)
+		mesh_stats_bw(s, bytes, ns, now);
+}
+
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns)
+{
+	if (!s->bw_at || (max_age_ns && now <= s->bw_at + max_age_ns))
+		return;
+	s->bw_at = 0;
+	s->bw_bytes_per_s = 0;
+}
+
+void mesh_stats_connected(struct mesh_path_stats *s)
+{
+	s->connects++;
+}
+
+void mesh_stats_down(struct mesh_path_stats *s)
+{
+	s->downs++;
+}
+
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
+{
+	uint64_t n = 0;
+	unsigned int r;
+
+	for (r = 0; r < MESH_RES_N; r++)
+		if (r != MESH_RES_OK)
+			n += s->rounds[r];
+	return n;
+}
+
+/* Ascending, for qsort. */
+static int mesh_stats_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A path's window, MESH_WINDOW values at most (the size windows:
+ * mesh_stats_peer_sums). */
+static void mesh_stats_sort(uint64_t *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), mesh_stats_cmp);
+}
+
+/* Where the nearest-rank P-th percentile is among N sorted values. */
+static unsigned int mesh_stats_rank(unsigned int n, unsigned int p)
+{
+	unsigned int k = (p * n + 99) / 100;	/* ceil(p / 100 * n) */
+
+	return k ? k - 1 : 0;
+}
+
+void mesh_stats_sizes_reset(struct mesh_path_stats *s)
+{
+	memset(s->size_rounds, 0, sizeof(s->size_rounds));
+	memset(s->size_failed, 0, sizeof(s->size_failed));
+	memset(s->sw, 0, sizeof(s->sw));
+}
+
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new)
+{
+	struct mesh_path_stats was = *s;
+	unsigned int i, j;
+
+	mesh_stats_sizes_reset(s);
+	for (j = 0; j < n_new && j < CONFIG_MESH_SIZES_MAX; j++)
+		for (i = 0; i < n_old && i < CONFIG_MESH_SIZES_MAX; i++) {
+			if (old[i] != next[j])
+				continue;
+			s->size_rounds[j] = was.size_rounds[i];
+			s->size_failed[j] = was.size_failed[i];
+			s->sw[j] = was.sw[i];
+			break;
+		}
+}
+
+void mesh_stats_window(const struct mesh_path_stats *s,
+		       struct mesh_window_sum *w)
+{
+	uint64_t good[MESH_WINDOW];
+	unsigned int i, n = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->n = s->w_n;
+	for (i = 0; i < s->w_n; i++) {
+		if (s->window[i])
+			good[n++] = s->window[i];
+		else
+			w->failed++;
+	}
+	if (!n)
+		return;
+	mesh_stats_sort(good, n);
+	w->p50_ns = good[mesh_stats_rank(n, 50)];
+	w->p99_ns = good[mesh_stats_rank(n, 99)];
+}
+
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p)
+{
+	unsigned int n = p->n_figures > p->n_paths ? p->n_figures :
+			 p->n_paths;
+
+	return n < CONFIG_MESH_PATHS_MAX ? n : CONFIG_MESH_PATHS_MAX;
+}
+
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < p->n_paths; i++)
+		n += p->path[i].reach == MESH_REACH_UP;
+	return n;
+}
+
+/* Insertion sort of the N values of V: one path's size window (32). */
+static void mesh_stats_sort_small(uint32_t *v, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 1; i < n; i++) {
+		uint32_t x = v[i];
+
+		for (j = i; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/*
+ * Merge the sorted runs of V (run i is V[RUN[i]] .. V[RUN[i + 1] - 1],
+ * N runs) into one, pairwise; TMP as big as V.  The sorted values are
+ * in the buffer returned (V or TMP); RUN is overwritten.
+ */
+static uint32_t *mesh_stats_merge(uint32_t *v, uint32_t *tmp,
+				  unsigned int *run, unsigned int n)
+{
+	while (n > 1) {
+		unsigned int i, o = 0;
+		uint32_t *t;
+
+		for (i = 0; i < n; i += 2) {
+			unsigned int a = run[i], m = run[i + 1];
+			unsigned int b = i + 1 < n ? run[i + 2] : m, x = a;
+			unsigned int y = m, k = a;
+
+			while (x < m && y < b)
+				tmp[k++] = v[x] <= v[y] ? v[x++] : v[y++];
+			while (x < m)
+				tmp[k++] = v[x++];
+			while (y < b)
+				tmp[k++] = v[y++];
+			run[o++] = a;
+		}
+		run[o] = run[n];
+		n = o;
+		t = v;
+		v = tmp;
+		tmp = t;
+	}
+	return v;
+}
+
+/* W's p50 and p99 (1 us resolution) of the N sorted good values V. */
+static void mesh_stats_ranks(struct mesh_window_sum *w, const uint32_t *v,
+			     unsigned int n)
+{
+	if (!n)
+		return;
+	w->p50_ns = (uint64_t)v[mesh_stats_rank(n, 50)] * US;
+	w->p99_ns = (uint64_t)v[mesh_stats_rank(n, 99)] * US;
+}
+
+/*
+ * One pass over P's size windows: each path's window sorted on its own
+ * (32 values), a size's paths merged, then the sizes merged for "all",
+ * so nothing is sorted twice and no sum is computed per cell.
+ */
+void mesh_stats_peer_sums(const struct mesh_view_peer *p,
+			  struct mesh_peer_sums *out)
+{
+	enum { PER_SIZE = CONFIG_MESH_PATHS_MAX * MESH_SIZE_WINDOW };
+	uint32_t v[CONFIG_MESH_SIZES_MAX * PER_SIZE];
+	uint32_t tmp[CONFIG_MESH_SIZES_MAX * PER_SIZE];
+	unsigned int run[CONFIG_MESH_PATHS_MAX * CONFIG_MESH_SIZES_MAX + 1];
+	unsigned int size_run[CONFIG_MESH_SIZES_MAX + 1];
+	unsigned int i, j, k, n = 0, n_paths = p->n_paths;
+	const uint32_t *sorted;
+
+	memset(out, 0, sizeof(*out));
+	if (n_paths > CONFIG_MESH_PATHS_MAX)
+		n_paths = CONFIG_MESH_PATHS_MAX;
+	for (k = 0; k < CONFIG_MESH_SIZES_MAX; k++) {
+		struct mesh_window_sum *w = &out->size[k];
+		unsigned int start = n;
+
+		size_run[k] = start;
+		for (i = 0; i < n_paths; i++) {
+			const struct mesh_size_window *sw = &p->path[i].st->sw[k];
+			unsigned int first = n;
+
+			run[i] = n;
+			w->n += sw->n;
+			for (j = 0; j < sw->n; j++) {
+				uint32_t us = sw->us[j];
+
+				if (us == MESH_SW_MISMATCH)
+					w->mismatched++;
+				if (!us || us == MESH_SW_MISMATCH)
+					w->failed++;
+				else
+					v[n++] = us;
+			}
+			mesh_stats_sort_small(v + first, n - first);
+		}
+		run[n_paths] = n;
+		/* the size's runs in place: merged into V[start .. n) */
+		sorted = mesh_stats_merge(v, tmp, run, n_paths);
+		if (sorted != v)
+			memcpy(v + start, tmp + start,
+			       (n - start) * sizeof(*v));
+		mesh_stats_ranks(w, v + start, n - start);
+		out->all.n += w->n;
+		out->all.failed += w->failed;
+		out->all.mismatched += w->mismatched;
+	}
+	size_run[CONFIG_MESH_SIZES_MAX] = n;
+	sorted = mesh_stats_merge(v, tmp, size_run, CONFIG_MESH_SIZES_MAX);
+	mesh_stats_ranks(&out->all, sorted, n);
+}
+
+void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
+			 struct mesh_window_sum *w)
+{
+	struct mesh_peer_sums s;
+
+	mesh_stats_peer_sums(p, &s);
+	*w = slot < CONFIG_MESH_SIZES_MAX ? s.size[slot] : s.all;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_stats.h - what rdmad's mesh agent saw of each peer, path by path:
+ * rounds by result class, failures by size, a latency histogram of the
+ * good rounds, a window of recent rounds (p50, p99, loss), a smaller one
+ * per size (the heatmap of GET /mesh), the last bandwidth sample.  Pure (no I/O, no clock: times are arguments).
+ *
+ * The agent (mesh_agent.c) feeds one struct mesh_path_stats per path;
+ * the renderers (metrics_render.c: GET /metrics; status_render.c: GET /peers and
+ * rdmadctl mesh) are given a struct mesh_view.  Label values are fixed
+ * sets, so every series of a configured peer exists from the start.
+ */
+#ifndef RDMAD_MESH_STATS_H
+#define RDMAD_MESH_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "mesh/mesh_sched.h"
+#include "rdma_client_result.h"
+
+/* How a round ended: enum mesh_result (rdma_client_result.h). */
+
+/* Good rounds' latency (WRITE posted to READ back), fixed bounds. */
+#define MESH_HIST_BUCKETS	12
+struct mesh_hist {
+	uint64_t bucket[MESH_HIST_BUCKETS + 1];	/* per bucket; last +Inf */
+	uint64_t count;
+	uint64_t sum_ns;
+};
+extern const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS];
+
+/* Recent rounds kept for the live table's p50, p99 and loss. */
+#define MESH_WINDOW	128
+
+/*
+ * Recent rounds of one size slot: latency in us (at least 1), 0 for a
+ * failed round, MESH_SW_MISMATCH for a mismatch (failed too).  8 slots
+ * of these are 1,056 bytes per path.
+ */
+#define MESH_SIZE_WINDOW	32
+#define MESH_SW_MISMATCH	UINT32_MAX
+struct mesh_size_window {
+	uint32_t us[MESH_SIZE_WINDOW];
+	uint8_t n, pos;
+};
+
+struct mesh_path_stats {
+	uint64_t rounds[MESH_RES_N];
+	uint64_t size_rounds[CONFIG_MESH_SIZES_MAX];	/* by size slot */
+	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
+	struct mesh_size_window sw[CONFIG_MESH_SIZES_MAX];
+	struct mesh_hist rtt;
+	uint64_t connects;		/* sessions established */
+	uint64_t downs;			/* up -> down */
+	/* ring of the last rounds: latency ns, or 0 for a failed one */
+	uint64_t window[MESH_WINDOW];
+	unsigned int w_n, w_pos;
+	enum mesh_result last;		/* of the last round; OK at first */
+	bool have_last;
+	uint64_t last_at;		/* CLOCK_MONOTONIC ns */
+	uint32_t last_size;
+	uint32_t last_bad_offset;	/* with MISMATCH */
+	uint64_t bw_bytes_per_s;	/* last bandwidth sample */
+	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it; 0: none
+					   (or it aged out: mesh_stats_bw_age) */
+	uint64_t bw_samples;
+};
+
+struct mesh_window_sum {
+	unsigned int n;			/* rounds in the window */
+	unsigned int failed;
+	unsigned int mismatched;	/* of the failed (per-size windows) */
+	uint64_t p50_ns, p99_ns;	/* of the good ones; 0: none */
+};
+
+void mesh_stats_init(struct mesh_path_stats *s);
+/* A round (or a failed connect, SIZE_SLOT then the round's turn) ended. */
+void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
+		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+		      uint32_t bad_offset, uint64_t now);
+void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
+		   uint64_t now);
+/*
+ * A bandwidth sample ended with R: no round, good or failed (rounds are
+ * verified round trips: the ok ones are the latency histogram's), only
+ * the last result; when OK, BYTES in NS are its figures.  A failed one
+ * shows as the path going down.
+ */
+void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
+		       uint64_t bytes, uint64_t ns, uint64_t now);
+/*
+ * The last sample is older than MAX_AGE_NS at NOW (0: any age): it no
+ * longer describes the path and leaves the view (bw_at and the figure
+ * 0; bw_samples stays).  A stale figure would keep an alert firing.
+ */
+void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
+		       uint64_t max_age_ns);
+void mesh_stats_connected(struct mesh_path_stats *s);
+void mesh_stats_down(struct mesh_path_stats *s);
+/* Every per-size count and window starts again. */
+void mesh_stats_sizes_reset(struct mesh_path_stats *s);
+/*
+ * The sizes changed from OLD (N_OLD) to NEXT (N_NEW) by a reload: a size
+ * in both keeps its counts and window in its new slot (its counters never
+ * go back), a new one starts empty.
+ */
+void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
+			    unsigned int n_old, const uint32_t *next,
+			    unsigned int n_new);
+void mesh_stats_window(const struct mesh_path_stats *s,
+		       struct mesh_window_sum *w);
+void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
+/* Rounds of S that did not end OK. */
+uint64_t mesh_stats_failed(const struct mesh_path_stats *s);
+
+/* ---- the view the renderers are given ----------------------------- */
+
+struct mesh_view_path {
+	enum mesh_state state;
+	enum mesh_reach reach;
+	const struct mesh_path_stats *st;
+	const char *error;		/* last failure's message, or "" */
+};
+
+struct mesh_view_peer {
+	const char *name;		/* "HOST:PORT", the metrics label */
+	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
+	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
+	 * stopped; their figures stay in the peer's counters (which never
+	 * go back while the peer is configured) */
+	unsigned int n_figures;
+	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
+};
+
+/* Paths of P whose figures count in its counters (path[0 .. n-1]). */
+unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
+/* Paths of P that are up (the peer is up with one or more). */
+unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
+/*
+ * The recent rounds of size slot SLOT on all of P's paths together
+ * (SLOT >= CONFIG_MESH_SIZES_MAX: of every size): n, failed, mismatched,
+ * p50 and p99 at the window's resolution (1 us).
+ */
+void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
+			 struct mesh_window_sum *w);
+
+/* All of a peer's size sums at once: what a renderer shows of it. */
+struct mesh_peer_sums {
+	struct mesh_window_sum size[CONFIG_MESH_SIZES_MAX];	/* by slot */
+	struct mesh_window_sum all;				/* every size */
+};
+/*
+ * P's sums by size slot and of every size together, in one pass (each
+ * value sorted once): the renderers call this once per peer, never per
+ * cell (at 4,096 peers x 8 paths x 8 sizes per-cell sums took seconds).
+ */
+void mesh_stats_peer_sums(const struct mesh_view_peer *p,
+			  struct mesh_peer_sums *out);
+
+/* Targets entries recognised as this rdmad itself, kept for the view. */
+#define MESH_SELF_MAX	4
+
+struct mesh_view {
+	bool on;			/* [mesh] targets set */
+	const char *targets;		/* the file */
+	unsigned int interval_ms;
+	const uint32_t *sizes;
+	unsigned int n_sizes;
+	const struct mesh_view_peer *peers;
+	unsigned int n_peers;
+	uint64_t bw_samples;		/* all peers, since start */
+	uint64_t bw_ns;			/* link time they took */
+	uint64_t reloads;		/* targets re-read */
+	/* the targets entries that are this rdmad (up to MESH_SELF_MAX):
+	 * the names the other hosts label it with */
+	const char *self[MESH_SELF_MAX];
+	unsigned int n_self;
+};
+
+#endif /* RDMAD_MESH_STATS_H */
