@@ -292,19 +292,19 @@ int case_psk(const char *name, struct hc *h)
 		return failed("server did not ask for the key");
 	if (!strcmp(name, "psk-wrong")) {
 		key.key[0] ^= 1;
-		auth_mac(&key, &h->welcome, &hl, a.mac);
+		hc_mac(h, &key, &h->welcome, &hl, a.mac);
 	} else if (!strcmp(name, "psk-other-hello")) {
 		/* Right key, but a MAC for other parameters. */
 		struct proto_hello other = hl;
 
 		other.size = 8;
-		auth_mac(&key, &h->welcome, &other, a.mac);
+		hc_mac(h, &key, &h->welcome, &other, a.mac);
 	} else if (!strcmp(name, "psk-replay")) {
 		/* Right key, a MAC for another nonce (a past session). */
 		struct proto_welcome old = h->welcome;
 
 		old.nonce[5] ^= 0x40;
-		auth_mac(&key, &old, &hl, a.mac);
+		hc_mac(h, &key, &old, &hl, a.mac);
 	} else if (!strcmp(name, "psk-skip")) {
 		/* No AUTH: straight to DONE. */
 		struct proto_done d = { 0 };

@@ -407,6 +407,22 @@ void hello_default(struct proto_hello *hl, uint8_t ops, uint32_t size,
 	hl->seed = seed;
 }
 
+/* The AUTH MAC for welcome W and hello HL with key K, bound (a WELCOME
+ * with F_BIND) to the address and port this connection went to, as an
+ * honest client computes it. */
+int hc_mac(struct hc *h, const struct auth_key *k,
+	   const struct proto_welcome *w, const struct proto_hello *hl,
+	   uint8_t mac[PROTO_AUTH_MAC_LEN])
+{
+	struct auth_bind b;
+
+	if (!(w->flags & PROTO_WELCOME_F_BIND))
+		return auth_mac(k, w, hl, mac);
+	if (auth_bind_of(&b, rdma_get_peer_addr(h->id)))
+		return -EINVAL;
+	return auth_mac_bound(k, w, hl, &b, mac);
+}
+
 /* Connect natively with hello HL, authenticate if asked, take DESC. */
 int native_open(struct hc *h, const struct proto_hello *hl,
 		const struct auth_key *key)
@@ -424,7 +440,7 @@ int native_open(struct hc *h, const struct proto_hello *hl,
 	if (h->welcome.flags & PROTO_WELCOME_F_AUTH) {
 		if (!key)
 			return -ENOKEY;
-		if (auth_mac(key, &h->welcome, hl, a.mac))
+		if (hc_mac(h, key, &h->welcome, hl, a.mac))
 			return -EINVAL;
 		n = proto_auth_encode(&a, msg, sizeof(msg));
 		if (hc_send(h, msg, (size_t)n))

@@ -76,6 +76,9 @@ int hc_qp_setup(struct hc *h, size_t buflen,
 int hc_connect(struct hc *h, const void *pdata, uint8_t plen,
 	       size_t buflen, int wait);
 int hc_send(struct hc *h, const void *msg, size_t len);
+int hc_mac(struct hc *h, const struct auth_key *k,
+	   const struct proto_welcome *w, const struct proto_hello *hl,
+	   uint8_t mac[PROTO_AUTH_MAC_LEN]);
 uint64_t wr_rdma(enum ibv_wr_opcode op);
 int hc_rdma_post(struct hc *h, enum ibv_wr_opcode op, uint64_t raddr,
 		 uint32_t rkey, uint32_t len);
