@@ -56,7 +56,7 @@ static int render(FILE *f, const struct stats_view *v, enum what w)
 	if (w <= W_OM)
 		return metrics_render(f, v, w == W_PROM ? METRICS_PROMETHEUS :
 				      METRICS_OPENMETRICS);
-	return mesh_render_page(f, v->mesh, mf[w], &o);
+	return mesh_render(f, v->mesh, mf[w], &o);
 }
 
 /*

@@ -34,7 +34,7 @@ static char *render(const struct mesh_view *m,
 	size_t len = 0;
 	FILE *f = open_memstream(&mem, &len);
 
-	if (!f || mesh_render_page(f, m, MESH_FORMAT_PAGE, o)) {
+	if (!f || mesh_render(f, m, MESH_FORMAT_PAGE, o)) {
 		tap_diag("render failed");
 		if (f)
 			fclose(f);
@@ -268,7 +268,7 @@ static void test_matrix(void)
 	int ret;
 
 	mesh_fixture_make();
-	ret = f ? mesh_render_page(f, &mview, MESH_FORMAT_MATRIX, NULL) : -1;
+	ret = f ? mesh_render(f, &mview, MESH_FORMAT_MATRIX, NULL) : -1;
 	if (f)
 		fclose(f);
 	tap_ok(!ret && mem && !strcmp(mem, want),
@@ -279,7 +279,7 @@ static void test_matrix(void)
 	free(mem);
 	mem = NULL;
 	f = open_memstream(&mem, &len);
-	ret = f ? mesh_render_page(f, NULL, MESH_FORMAT_MATRIX, NULL) : -1;
+	ret = f ? mesh_render(f, NULL, MESH_FORMAT_MATRIX, NULL) : -1;
 	if (f)
 		fclose(f);
 	tap_ok(!ret && mem && !strcmp(mem, "mesh off: no [mesh] targets in "
@@ -410,12 +410,12 @@ static int dump(const char *what)
 		big_make(4096);
 	else if (!strcmp(what, "matrix")) {
 		mesh_fixture_make();
-		return mesh_render_page(stdout, &mview, MESH_FORMAT_MATRIX, NULL) ? 1 : 0;
+		return mesh_render(stdout, &mview, MESH_FORMAT_MATRIX, NULL) ? 1 : 0;
 	} else if (!strcmp(what, "off"))
-		return mesh_render_page(stdout, NULL, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
+		return mesh_render(stdout, NULL, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
 	else
 		return 2;
-	return mesh_render_page(stdout, &mview, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
+	return mesh_render(stdout, &mview, MESH_FORMAT_PAGE, &opts) ? 1 : 0;
 }
 
 int main(int argc, char **argv)

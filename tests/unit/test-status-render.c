@@ -939,7 +939,7 @@ static char *render_mesh(const struct mesh_view *m, int json, int *ret)
 	struct capture c;
 	FILE *f = capture_open(&c);
 
-	*ret = mesh_render_page(f, m, json ? MESH_FORMAT_JSON :
+	*ret = mesh_render(f, m, json ? MESH_FORMAT_JSON :
 				MESH_FORMAT_TEXT, NULL);
 	return capture_close(&c);
 }

@@ -137,7 +137,7 @@ static int render_mesh(FILE *f, const void *arg, int fmt)
 
 	if (fmt == MESH_FORMAT_PAGE && !gethostname(host, sizeof(host) - 1))
 		o.host = host;
-	return mesh_render_page(f, q->mesh, (enum mesh_format)fmt, &o);
+	return mesh_render(f, q->mesh, (enum mesh_format)fmt, &o);
 }
 
 /* A format a route renders, format=NAME in the query; the first of a

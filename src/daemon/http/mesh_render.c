@@ -757,7 +757,7 @@ static int render_text(FILE *f, const struct mesh_view *m)
 	return ferror(f) ? -EIO : 0;
 }
 
-int mesh_render_page(FILE *f, const struct mesh_view *m, enum mesh_format fmt,
+int mesh_render(FILE *f, const struct mesh_view *m, enum mesh_format fmt,
 		     const struct mesh_render_opts *o)
 {
 	static const struct mesh_render_opts none = { "", 0, 0, 0 };

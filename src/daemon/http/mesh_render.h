@@ -61,7 +61,7 @@ struct mesh_render_opts {
  * the p99 with "~N%" for loss and "!" for a mismatch, DOWN, "failed"
  * (every round) or "-" (none).
  */
-int mesh_render_page(FILE *f, const struct mesh_view *m, enum mesh_format fmt,
+int mesh_render(FILE *f, const struct mesh_view *m, enum mesh_format fmt,
 		     const struct mesh_render_opts *o);
 
 /* A decimal number 0..MAX (at most 5 digits): refresh=S (MAX
