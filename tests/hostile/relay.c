@@ -184,6 +184,9 @@ int main(int argc, char **argv)
 	const char *why = "";
 	int opt, n, type;
 
+	/* One line at a time: what it saw reaches its log even when a
+	 * sanitizer ends the process at exit before stdio is flushed. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	while ((opt = getopt(argc, argv, "l:p:t:")) != -1) {
 		if (opt == 'l')
 			laddr = optarg;

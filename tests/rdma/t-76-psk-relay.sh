@@ -22,7 +22,9 @@ probe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -t 8 "$@"; }
 probe --psk-file "$key" -p $port --op both -s 4k -n 2 "$RDMAD_SRV_ADDR" \
 	>"$T/direct.log" 2>&1 || { cat "$T/direct.log" >&2; fail "direct keyed probe failed"; }
 
-srv "$RELAY" -l "$RDMAD_SRV_ADDR" -p $rport -t 10 "$RDMAD_SRV_ADDR" $port \
+# A test tool that exits without tearing down: its leaks (in the verbs
+# provider) are not what is tested, its exit status is (ASan build).
+srv env "ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$RELAY" -l "$RDMAD_SRV_ADDR" -p $rport -t 10 "$RDMAD_SRV_ADDR" $port \
 	>"$T/relay.log" 2>"$T/relay.err" &
 rpid=$!
 wait_listen $rport
