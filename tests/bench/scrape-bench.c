@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 			mesh_stats_connected(p);
 			mesh_stats_bw(p, 250000000, 200000000, 300);
 			peers[i].path[j] = (struct mesh_view_path){
-				MESH_ST_WAIT, MESH_REACH_UP, p, "" };
+				MESH_ST_WAIT, MESH_REACH_UP, p, "", false };
 		}
 	}
 	mv.on = true;

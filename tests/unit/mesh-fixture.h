@@ -68,19 +68,19 @@ static inline void mesh_fixture_make(void)
 	mpeers[0].name = "10.0.0.2:7471";
 	mpeers[0].n_paths = 2;
 	mpeers[0].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
-		MESH_REACH_UP, &mst[0], "" };
+		MESH_REACH_UP, &mst[0], "", false };
 	mpeers[0].path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF,
-		MESH_REACH_DOWN, &mst[1], "timed out" };
+		MESH_REACH_DOWN, &mst[1], "timed out", false };
 	mpeers[1].name = "[fe80::2]:7471";
 	mpeers[1].n_paths = 2;
 	mpeers[1].path[0] = (struct mesh_view_path){ MESH_ST_BACKOFF,
-		MESH_REACH_DOWN, &mst[2], "unreachable" };
+		MESH_REACH_DOWN, &mst[2], "unreachable", false };
 	mpeers[1].path[1] = (struct mesh_view_path){ MESH_ST_CONNECTING,
-		MESH_REACH_UNKNOWN, &mst[3], "" };
+		MESH_REACH_UNKNOWN, &mst[3], "", false };
 	mpeers[2].name = "q\"\\:1";
 	mpeers[2].n_paths = 1;
 	mpeers[2].path[0] = (struct mesh_view_path){ MESH_ST_ROUND,
-		MESH_REACH_UP, &mst[4], "" };
+		MESH_REACH_UP, &mst[4], "", false };
 	mesh_fixture_view(msizes, 3, mpeers, 3);
 	mview.bw_samples = 2;
 	mview.bw_ns = 2000000000ull;

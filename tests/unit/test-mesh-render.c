@@ -317,7 +317,7 @@ static void big_make(unsigned int n)
 		big_peers[i].name = big_names[i];
 		big_peers[i].n_paths = 1;
 		big_peers[i].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
-			MESH_REACH_UP, &big_st[i], "" };
+			MESH_REACH_UP, &big_st[i], "", false };
 	}
 	mesh_fixture_view(big_sizes, 4, big_peers, n);
 }

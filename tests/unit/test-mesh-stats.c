@@ -142,7 +142,7 @@ static void test_size_window(void)
 	mesh_stats_init(&s);
 	mesh_stats_init(&t);
 	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "" };
+					     "", false };
 	mesh_stats_size_sum(&p, 0, &w);
 	tap_ok(!w.n && !w.failed && !w.mismatched && !w.p99_ns,
 	       "size windows: empty at first");
@@ -177,7 +177,7 @@ static void test_size_window(void)
 	mesh_stats_round(&t, 1, 65536, MESH_RES_OK, 7 * MS, 0, 60);
 	mesh_stats_round(&t, 1, 65536, MESH_RES_MISMATCH, 0, 0, 61);
 	p.path[1] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_DOWN,
-					     &t, "" };
+					     &t, "", false };
 	p.n_paths = 2;
 	mesh_stats_size_sum(&p, 1, &w);
 	tap_ok(w.n == 6 && w.failed == 4 && w.mismatched == 2 &&
@@ -289,11 +289,11 @@ static void test_paths_up(void)
 
 	mesh_stats_init(&s);
 	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "" };
+					     "", false };
 	p.path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF, MESH_REACH_DOWN,
-					     &s, "" };
+					     &s, "", false };
 	p.path[2] = (struct mesh_view_path){ MESH_ST_ROUND, MESH_REACH_UP, &s,
-					     "" };
+					     "", false };
 	p.path[3] = p.path[0];		/* past n_paths: not counted */
 	tap_ok(mesh_stats_paths_up(&p) == 2, "paths up: up ones of n_paths");
 	p.path[0].reach = MESH_REACH_UNKNOWN;
@@ -323,22 +323,28 @@ static void test_sample_round(void)
 	       "last one");
 }
 
-/* A stale bandwidth figure leaves the view; the count stays. */
+/* A stale bandwidth figure leaves the view; the statistics stay as
+ * they are (a scrape reads, never writes). */
 static void test_bw_age(void)
 {
 	struct mesh_path_stats s;
+	struct mesh_view_path vp = { MESH_ST_WAIT, MESH_REACH_UP, &s, "",
+				     false };
 
 	mesh_stats_init(&s);
+	tap_ok(mesh_stats_bw_stale(&s, 0, 30 * S) && !mesh_view_bw(&vp),
+	       "bw age: no sample: none to show");
 	mesh_stats_bw(&s, 1000000, 1000000, 10 * S);
-	mesh_stats_bw_age(&s, 40 * S, 30 * S);
-	tap_ok(s.bw_at == 10 * S && s.bw_bytes_per_s == 1000000000ull,
-	       "bw age: a sample 30 s old, 30 s allowed: kept");
-	mesh_stats_bw_age(&s, 41 * S, 30 * S);
-	tap_ok(!s.bw_at && !s.bw_bytes_per_s && s.bw_samples == 1,
-	       "bw age: older: gone from the view, still counted");
-	mesh_stats_bw(&s, 1000000, 1000000, 50 * S);
-	mesh_stats_bw_age(&s, 50 * S, 0);
-	tap_ok(!s.bw_at, "bw age: samples turned off: none is current");
+	vp.bw_stale = mesh_stats_bw_stale(&s, 40 * S, 30 * S);
+	tap_ok(!vp.bw_stale && mesh_view_bw(&vp) == 1000000000ull,
+	       "bw age: a sample 30 s old, 30 s allowed: shown");
+	vp.bw_stale = mesh_stats_bw_stale(&s, 40 * S + 1, 30 * S);
+	tap_ok(vp.bw_stale && !mesh_view_bw(&vp) && s.bw_at == 10 * S &&
+	       s.bw_bytes_per_s == 1000000000ull && s.bw_samples == 1,
+	       "bw age: 1 ns older: left out of the view, the statistics "
+	       "unchanged");
+	tap_ok(mesh_stats_bw_stale(&s, 10 * S, 0),
+	       "bw age: samples turned off: none is current");
 }
 
 int main(void)

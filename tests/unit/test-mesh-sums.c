@@ -86,7 +86,7 @@ int main(void)
 						 0, r);
 			}
 			p.path[i] = (struct mesh_view_path){ MESH_ST_WAIT,
-				MESH_REACH_UP, &st[i], "" };
+				MESH_REACH_UP, &st[i], "", false };
 		}
 		mesh_stats_peer_sums(&p, &s);
 		for (k = 0; k <= CONFIG_MESH_SIZES_MAX; k++, cells++) {

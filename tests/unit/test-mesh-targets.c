@@ -151,14 +151,6 @@ static void test_check(void)
 		fclose(f);
 	tap_ok(ret == -EINVAL && strstr(err, "need 249 connections") &&
 	       !t.v, "the default max_connections refused (%s)", err);
-	c.mesh.interval_ms = 0;
-	f = fopen(path, "r");
-	ret = mesh_targets_check(&c, &locals, f, &t, NULL, NULL, err,
-				 sizeof(err));
-	if (f)
-		fclose(f);
-	tap_ok(ret == -EINVAL && strstr(err, "interval"),
-	       "the schedule's settings checked too (%s)", err);
 	unlink(path);
 	config_defaults(&c);
 	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "%s", path);
@@ -169,6 +161,59 @@ static void test_check(void)
 		fclose(f);
 	tap_ok(ret == -EBADF && strstr(err, "not open"),
 	       "no file refused (%s)", err);
+}
+
+/*
+ * The configuration is the one place that refuses [mesh] timers: what it
+ * accepts, at every key's bounds, is a schedule mesh_sched_cfg_check()
+ * takes, so nothing checks them twice.  One key at its bound a file.
+ */
+static void test_sched_bounds(void)
+{
+	static const char *const ini[] = {
+		"interval = 10ms", "interval = 1h", "jitter = 0", "jitter = 50",
+		"connect_timeout = 10ms\nbackoff_min = 10ms\nbackoff_max = 20ms",
+		"round_timeout = 10ms", "round_timeout = 1h",
+		"backoff_min = 20ms\nbackoff_max = 20ms\nconnect_timeout = 10ms",
+		"backoff_min = 1h\nbackoff_max = 1h\nconnect_timeout = 10ms",
+		"bandwidth_every = 1s\nbandwidth_duration = 10ms\n"
+		"bandwidth_share = 0.001%",
+		"bandwidth_every = 24h\nbandwidth_duration = 10s\n"
+		"bandwidth_share = 50%",
+		"bandwidth_every = 0",
+	};
+	struct mesh_sched_cfg s;
+	struct rdmad_config c;
+	char text[256], label[256], err[256];
+	const char *why;
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(ini) / sizeof(ini[0]); i++) {
+		config_defaults(&c);
+		snprintf(text, sizeof(text), "[mesh]\n%s\n", ini[i]);
+		snprintf(label, sizeof(label), "%s", ini[i]);
+		for (j = 0; label[j]; j++)
+			if (label[j] == '\n')
+				label[j] = ',';
+		err[0] = '\0';
+		if (config_load_string(&c, text, "t.ini", err, sizeof(err)) ||
+		    config_validate(&c, "t.ini", err, sizeof(err))) {
+			tap_ok(0, "accepted: %s (%s)", label, err);
+			continue;
+		}
+		mesh_sched_cfg_of(&c.mesh, &s);
+		why = mesh_sched_cfg_check(&s);
+		tap_ok(!why, "accepted at a bound, a valid schedule: %s (%s)",
+		       label, why ? why : "ok");
+	}
+	config_defaults(&c);
+	tap_ok(config_load_string(&c, "[mesh]\ninterval = 9ms\n", "t.ini",
+				  err, sizeof(err)) &&
+	       !config_load_string(&c, "[mesh]\nbackoff_min = 2s\n"
+				   "backoff_max = 1s\nconnect_timeout = 10ms\n", "t.ini", err,
+				   sizeof(err)) &&
+	       config_validate(&c, "t.ini", err, sizeof(err)),
+	       "below the bounds: refused by the configuration (%s)", err);
 }
 
 static void test_names(void)
@@ -195,6 +240,7 @@ int main(void)
 	test_self();
 	test_capacity();
 	test_check();
+	test_sched_bounds();
 	test_names();
 	return tap_done();
 }

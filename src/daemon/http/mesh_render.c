@@ -361,9 +361,8 @@ static void page_table(FILE *f, const struct mesh_view *m,
 		char p99[24], rate[32] = "-";
 
 		for (j = 0; j < p->n_paths; j++)
-			if (p->path[j].st->bw_at &&
-			    p->path[j].st->bw_bytes_per_s > bw)
-				bw = p->path[j].st->bw_bytes_per_s;
+			if (mesh_view_bw(&p->path[j]) > bw)
+				bw = mesh_view_bw(&p->path[j]);
 		if (bw)
 			fmt_rate(rate, sizeof(rate), bw);
 		fmt_lat(p99, sizeof(p99), ws.p99_ns);
@@ -606,9 +605,9 @@ static void json_mesh_path(FILE *f, unsigned int i,
 	json_seconds_or_null(f, w.p99_ns);
 	fprintf(f, ",\"window\":%u,\"window_failed\":%u,\"loss\":%.4f", w.n,
 		w.failed, w.n ? (double)w.failed / w.n : 0.0);
-	if (st->bw_at)
+	if (mesh_view_bw(p))
 		fprintf(f, ",\"bandwidth_bytes_per_second\":%" PRIu64,
-			st->bw_bytes_per_s);
+			mesh_view_bw(p));
 	else
 		fputs(",\"bandwidth_bytes_per_second\":null", f);
 	fprintf(f, ",\"rounds_ok\":%" PRIu64 ",\"rounds_failed\":%" PRIu64
@@ -700,8 +699,8 @@ static void text_mesh_path(FILE *f, int w, const char *peer, unsigned int i,
 			 100.0 * ws.failed / ws.n);
 	else
 		snprintf(loss, sizeof(loss), "-");
-	if (st->bw_at)
-		fmt_rate(bw, sizeof(bw), st->bw_bytes_per_s);
+	if (mesh_view_bw(p))
+		fmt_rate(bw, sizeof(bw), mesh_view_bw(p));
 	else
 		snprintf(bw, sizeof(bw), "-");
 	fprintf(f, "%-*s  %4u  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"

@@ -339,7 +339,7 @@ struct peer_sum {
 	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
 	struct mesh_hist rtt;
 	uint64_t connects, downs;
-	const struct mesh_path_stats *bw;	/* the latest sample, or NULL */
+	const struct mesh_view_path *bw;	/* the latest sample, or NULL */
 };
 
 static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
@@ -360,8 +360,9 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 		o->rtt.sum_ns += st->rtt.sum_ns;
 		o->connects += st->connects;
 		o->downs += st->downs;
-		if (st->bw_at && (!o->bw || st->bw_at > o->bw->bw_at))
-			o->bw = st;
+		if (mesh_view_bw(&p->path[i]) &&
+		    (!o->bw || st->bw_at > o->bw->st->bw_at))
+			o->bw = &p->path[i];
 	}
 }
 
@@ -431,7 +432,7 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 		if (sum[i].bw)
 			sample_u64(w, "rdmad_mesh_bandwidth_bytes_per_second",
 				   "", ONE("peer", m->peers[i].name),
-				   sum[i].bw->bw_bytes_per_s);
+				   mesh_view_bw(sum[i].bw));
 	family(w, "rdmad_mesh_connects", FT_COUNTER, NULL,
 	       "Mesh sessions established to the peer, all paths.");
 	for (i = 0; i < m->n_peers; i++)

@@ -242,7 +242,7 @@ void mesh_agent_commit(struct mesh_agent *a)
 			mesh_path_sizes(&v[i]->path[j], &x->cfg,
 					&a->next_cfg);
 	x->cfg = a->next_cfg;
-	mesh_targets_sched_cfg(&x->cfg, &x->scfg);
+	mesh_sched_cfg_of(&x->cfg, &x->scfg);
 	if (first || !a->peers)
 		mesh_budget_init(&x->budget, &x->scfg, clock_now_ns());
 	free(a->peers);
@@ -337,11 +337,12 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		vp->n_paths = peer->n_paths;
 		vp->n_figures = peer->n_figures;
 		for (j = 0; j < peer->n_figures; j++) {
-			mesh_path_bw_age(&peer->path[j], now, max_age);
 			vp->path[j].state = peer->path[j].s.state;
 			vp->path[j].reach = peer->path[j].s.reach;
 			vp->path[j].st = &peer->path[j].st;
 			vp->path[j].error = peer->path[j].error;
+			vp->path[j].bw_stale = mesh_stats_bw_stale(
+				&peer->path[j].st, now, max_age);
 		}
 	}
 	v->peers = a->view;

@@ -258,11 +258,6 @@ void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
 			       next->n_sizes);
 }
 
-void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns)
-{
-	mesh_stats_bw_age(&p->st, now, max_age_ns);
-}
-
 /* ---- the schedule ---------------------------------------------------- */
 
 static void mesh_path_arm(struct mesh_path *p, uint64_t now)

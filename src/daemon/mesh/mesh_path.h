@@ -106,7 +106,5 @@ void mesh_path_feed(struct mesh_path *p, enum mesh_event ev);
  * figures follow their sizes. */
 void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
 		     const struct config_mesh *next);
-/* Its last bandwidth sample leaves the view past MAX_AGE_NS (0: now). */
-void mesh_path_bw_age(struct mesh_path *p, uint64_t now, uint64_t max_age_ns);
 
 #endif /* RDMAD_MESH_PATH_H */

@@ -53,6 +53,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "rdma_client_result.h"
 
 /* Connects under way at once on one rdmad (cfg.connects_max). */
@@ -162,7 +163,16 @@ struct mesh_step {
 	struct mesh_record rec;	/* what to record */
 };
 
-/* Validate CFG: NULL, or what is wrong with it (a static string). */
+/*
+ * The schedule's settings from [mesh] (ms into ns).  The configuration's
+ * key limits and checks (core/config.c, config_check.c) are the one place
+ * that refuses an operator's values; whatever they accept meets
+ * mesh_sched_cfg_check() (test-mesh-targets proves it at the keys'
+ * bounds), so the agent converts once, at commit, and checks nothing.
+ */
+void mesh_sched_cfg_of(const struct config_mesh *m, struct mesh_sched_cfg *s);
+/* What the schedule assumes of CFG: NULL, or what is wrong (a static
+ * string).  For tests: settings from mesh_sched_cfg_of() always pass. */
 const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg);
 
 /* A peer's schedule, idle; SEED (any value) drives its jitter. */

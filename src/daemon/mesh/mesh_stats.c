@@ -110,13 +110,15 @@ void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 		mesh_stats_bw(s, bytes, ns, now);
 }
 
-void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
-		       uint64_t max_age_ns)
+bool mesh_stats_bw_stale(const struct mesh_path_stats *s, uint64_t now,
+			 uint64_t max_age_ns)
 {
-	if (!s->bw_at || (max_age_ns && now <= s->bw_at + max_age_ns))
-		return;
-	s->bw_at = 0;
-	s->bw_bytes_per_s = 0;
+	return !s->bw_at || !max_age_ns || now > s->bw_at + max_age_ns;
+}
+
+uint64_t mesh_view_bw(const struct mesh_view_path *p)
+{
+	return p->st->bw_at && !p->bw_stale ? p->st->bw_bytes_per_s : 0;
 }
 
 void mesh_stats_connected(struct mesh_path_stats *s)

@@ -63,8 +63,7 @@ struct mesh_path_stats {
 	uint32_t last_size;
 	uint32_t last_bad_offset;	/* with MISMATCH */
 	uint64_t bw_bytes_per_s;	/* last bandwidth sample */
-	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it; 0: none
-					   (or it aged out: mesh_stats_bw_age) */
+	uint64_t bw_at;			/* CLOCK_MONOTONIC ns of it; 0: none */
 	uint64_t bw_samples;
 };
 
@@ -92,11 +91,12 @@ void mesh_stats_sample(struct mesh_path_stats *s, enum mesh_result r,
 		       uint64_t bytes, uint64_t ns, uint64_t now);
 /*
  * The last sample is older than MAX_AGE_NS at NOW (0: any age): it no
- * longer describes the path and leaves the view (bw_at and the figure
- * 0; bw_samples stays).  A stale figure would keep an alert firing.
+ * longer describes the path, and the view leaves it out (the statistics
+ * keep it; bw_samples counts it).  A stale figure would keep an alert
+ * firing.  True also when there is no sample.
  */
-void mesh_stats_bw_age(struct mesh_path_stats *s, uint64_t now,
-		       uint64_t max_age_ns);
+bool mesh_stats_bw_stale(const struct mesh_path_stats *s, uint64_t now,
+			 uint64_t max_age_ns);
 void mesh_stats_connected(struct mesh_path_stats *s);
 void mesh_stats_down(struct mesh_path_stats *s);
 /* Every per-size count and window starts again. */
@@ -122,7 +122,12 @@ struct mesh_view_path {
 	enum mesh_reach reach;
 	const struct mesh_path_stats *st;
 	const char *error;		/* last failure's message, or "" */
+	bool bw_stale;			/* st's bandwidth sample is too old
+					   (mesh_stats_bw_stale) */
 };
+
+/* P's last bandwidth sample in bytes/s; 0 when none or stale. */
+uint64_t mesh_view_bw(const struct mesh_view_path *p);
 
 struct mesh_view_peer {
 	const char *name;		/* "HOST:PORT", the metrics label */

@@ -10,23 +10,6 @@
 
 #include "mesh/mesh_targets_parse.h"
 
-#define NS_PER_MS	1000000ull
-
-void mesh_targets_sched_cfg(const struct config_mesh *m,
-			    struct mesh_sched_cfg *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->interval_ns = (uint64_t)m->interval_ms * NS_PER_MS;
-	s->jitter_pct = m->jitter_pct;
-	s->connect_timeout_ns = (uint64_t)m->connect_timeout_ms * NS_PER_MS;
-	s->round_timeout_ns = (uint64_t)m->round_timeout_ms * NS_PER_MS;
-	s->backoff_min_ns = (uint64_t)m->backoff_min_ms * NS_PER_MS;
-	s->backoff_max_ns = (uint64_t)m->backoff_max_ms * NS_PER_MS;
-	s->bw_every_ns = (uint64_t)m->bw_every_ms * NS_PER_MS;
-	s->bw_duration_ns = (uint64_t)m->bw_duration_ms * NS_PER_MS;
-	s->bw_share_ppm = m->bw_share_ppm;
-	s->connects_max = MESH_CONNECTS_MAX;
-}
 
 uint32_t mesh_session_size(const struct config_mesh *m)
 {
@@ -217,19 +200,11 @@ int mesh_targets_check(const struct rdmad_config *cfg,
 {
 	const struct config_mesh *m = &cfg->mesh;
 	struct target_list tl = { NULL, 0 };
-	struct mesh_sched_cfg s;
-	const char *why;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (!m->targets[0])
 		return 0;
-	mesh_targets_sched_cfg(m, &s);
-	why = mesh_sched_cfg_check(&s);
-	if (why) {
-		snprintf(err, errlen, "[mesh]: %s", why);
-		return -EINVAL;
-	}
 	if (!in) {
 		snprintf(err, errlen, "[mesh] targets: %s not open", m->targets);
 		return -EBADF;

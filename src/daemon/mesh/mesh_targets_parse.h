@@ -62,10 +62,6 @@ bool mesh_target_is_self(const struct rdmad_config *cfg,
 			 const struct mesh_locals *locals,
 			 const struct sockaddr_storage *addr);
 
-/* M in the schedule's units (ns). */
-void mesh_targets_sched_cfg(const struct config_mesh *m,
-			    struct mesh_sched_cfg *s);
-
 /* The size a mesh session registers: the largest round or sample. */
 uint32_t mesh_session_size(const struct config_mesh *m);
 
