@@ -27,10 +27,12 @@
 #include "ctl_config.h"
 #include "defaults.h"
 #include "units.h"
+#include "value_parse.h"
 #include "version.h"
 
-#define CTL_DEFAULT_TIMEOUT_S	5
-#define CTL_MAX_TIMEOUT_S	3600
+#define CTL_DEFAULT_TIMEOUT_MS	5000u
+#define CTL_MIN_TIMEOUT_MS	100u
+#define CTL_MAX_TIMEOUT_MS	3600000u
 
 struct ctl {
 	const char *what;		/* "ADDRESS:PORT" for messages */
@@ -58,7 +60,8 @@ static void usage(FILE *out)
 		"  -a, --address ADDRESS:PORT\n"
 		"                     the endpoint, instead of the "
 		"configuration's\n"
-		"  -t, --timeout SECONDS  give up after this long (default %d)\n"
+		"  -t, --timeout DURATION  give up after this long (default 5s;\n"
+		"                     100ms..1h, as in rdmad.ini: 2s, 500ms)\n"
 		"      --json         status, mesh: the JSON document\n"
 		"      --matrix       mesh: peers by sizes, the p99 of each "
 		"(the heatmap's\n"
@@ -70,7 +73,7 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 ok, 64 usage, 69 rdmad unreachable or HTTP "
 		"error, 78 configuration error.\n",
-		RDMAD_CONFIG_PATH, CTL_DEFAULT_TIMEOUT_S);
+		RDMAD_CONFIG_PATH);
 }
 
 static void error_cb(enum evhttp_request_error err, void *arg)
@@ -111,12 +114,13 @@ static void done_cb(struct evhttp_request *req, void *arg)
 
 /* GET URI from A; prints the body.  Exit status. */
 static int fetch(const struct addr_endpoint *a, const char *uri,
-		 const char *accept, unsigned int timeout_s)
+		 const char *accept, uint64_t timeout_ms)
 {
 	struct event_base *base = event_base_new();
 	struct evhttp_connection *conn = NULL;
 	struct evhttp_request *req;
 	struct ctl c = { .what = a->text };
+	struct timeval tv;
 	char host[INET6_ADDRSTRLEN] = "";
 	uint16_t port;
 	size_t len;
@@ -132,7 +136,9 @@ static int fetch(const struct addr_endpoint *a, const char *uri,
 		ret = EX_OSERR;
 		goto out;
 	}
-	evhttp_connection_set_timeout(conn, (int)timeout_s);
+	tv.tv_sec = (time_t)(timeout_ms / 1000);
+	tv.tv_usec = (suseconds_t)(timeout_ms % 1000 * 1000);
+	evhttp_connection_set_timeout_tv(conn, &tv);
 	evhttp_connection_set_retries(conn, 0);
 	req = evhttp_request_new(done_cb, &c);
 	if (!req) {
@@ -217,7 +223,11 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = RDMAD_CONFIG_PATH, *address = NULL, *cmd;
-	unsigned int timeout_s = CTL_DEFAULT_TIMEOUT_S;
+	static const struct value_spec timeout_spec = {
+		VALUE_DURATION, CTL_MIN_TIMEOUT_MS, CTL_MAX_TIMEOUT_MS, false
+	};
+	uint64_t timeout_ms = CTL_DEFAULT_TIMEOUT_MS;
+	char why[VALUE_WHY_MAX];
 	int json = 0, om = 0, matrix = 0, explicit = 0, opt, ret;
 	struct addr_endpoint a;
 
@@ -231,11 +241,9 @@ int main(int argc, char **argv)
 			address = optarg;
 			break;
 		case 't':
-			if (units_parse_uint(optarg, 1, CTL_MAX_TIMEOUT_S,
-					     &timeout_s)) {
-				fprintf(stderr, "rdmadctl: -t '%s': want whole "
-					"seconds, 1 to %d\n", optarg,
-					CTL_MAX_TIMEOUT_S);
+			if (value_parse(&timeout_spec, optarg, &timeout_ms,
+					why, sizeof(why))) {
+				fprintf(stderr, "rdmadctl: --timeout: %s\n", why);
 				return EX_USAGE;
 			}
 			break;
@@ -299,14 +307,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "metrics"))
 		return fetch(&a, "/metrics", om ? RDMAD_CTYPE_OPENMETRICS :
-			     RDMAD_CTYPE_PROMETHEUS, timeout_s);
+			     RDMAD_CTYPE_PROMETHEUS, timeout_ms);
 	if (!strcmp(cmd, "mesh") && matrix)
 		return fetch(&a, "/peers?format=matrix", "text/plain",
-			     timeout_s);
+			     timeout_ms);
 	if (!strcmp(cmd, "mesh"))
 		return fetch(&a, json ? "/peers" : "/peers?format=text",
 			     json ? "application/json" : "text/plain",
-			     timeout_s);
+			     timeout_ms);
 	return fetch(&a, json ? "/status" : "/status?format=text",
-		     json ? "application/json" : "text/plain", timeout_s);
+		     json ? "application/json" : "text/plain", timeout_ms);
 }
