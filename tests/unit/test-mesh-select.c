@@ -107,6 +107,22 @@ static unsigned int div_up(unsigned int a, unsigned int b)
 	return (a + b - 1) / b;
 }
 
+/* One stage of checks passed: no failure since the last stage. */
+__attribute__((format(printf, 2, 3)))
+static void stage(struct select_check *c, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!tap_ok(!c->failures, "%s", what))
+		tap_diag("%lu failures, first: %s", c->failures, c->first);
+	c->failures = 0;
+	c->first[0] = '\0';
+}
+
 /*
  * Every property on fleet F with M = cross_tor, over a whole cycle of
  * epochs from a large epoch number.  WANT_M: the M expected (clipped).
@@ -121,7 +137,6 @@ static void prove(const char *what, const struct fleet *f, unsigned int m,
 	uint64_t e0 = 1000003, e;
 	unsigned int r, took, peak, cycle, want_epochs;
 	double first, mean;
-	bool ok;
 
 	params(&p, m);
 	if (fleet_load(f, &inv) ||
@@ -139,12 +154,9 @@ static void prove(const char *what, const struct fleet *f, unsigned int m,
 	cycle = want_epochs > 2 ? want_epochs : 2;
 	for (e = e0; e < e0 + cycle; e++)
 		select_check_epoch(&c, e);
-	ok = !c.failures;
-	tap_ok(ok, "%s: P1 P2 P4 on every host, %u epochs (peers <= %u, "
-	       "inbound <= %u)", what, cycle, c.b.max_peers,
-	       c.b.max_inbound_epoch);
-	if (!ok)
-		tap_diag("%lu failures, first: %s", c.failures, c.first);
+	stage(&c, "%s: P1 P2 P4 on every host, %u epochs (peers <= "
+	      "%u, inbound <= %u)", what, cycle, c.b.max_peers,
+	      c.b.max_inbound_epoch);
 	for (r = 0; r < MESH_INV_RAILS_MAX; r++) {
 		if (!s.rail[r].n_tor)
 			continue;
@@ -154,16 +166,11 @@ static void prove(const char *what, const struct fleet *f, unsigned int m,
 			select_fail(&c, "rail %u: all pairs in %u epochs, "
 				    "not %u", r, took, want_epochs);
 	}
-	tap_ok(!c.failures, "%s: P3 every ordered ToR pair within %u "
-	       "epochs", what, want_epochs);
-	if (c.failures && ok)
-		tap_diag("first: %s", c.first);
-	ok = !c.failures;
+	stage(&c, "%s: P3 every ordered ToR pair within %u epochs",
+	      what, want_epochs);
 	select_check_switch(&c, e0 + 1, &peak, &mean);
-	tap_ok(!c.failures, "%s: P5 each (rail, slot) switches once, at its "
-	       "own moment (peak %u connects/s, mean %.2f)", what, peak, mean);
-	if (c.failures && ok)
-		tap_diag("first: %s", c.first);
+	stage(&c, "%s: P5 each (rail, slot) switches once, at its "
+	      "own moment (peak %u connects/s, mean %.2f)", what, peak, mean);
 	select_check_fini(&c);
 	mesh_select_fini(&s);
 	mesh_inventory_free(&inv);
