@@ -61,14 +61,20 @@ static uint32_t inv_hash(const char *s)
 
 	while (*s)
 		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	/* Mix the high bits down: the table uses the low ones. */
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	return h ^ (h >> 16);
 }
 
 static int table_init(struct mesh_inv_table *t, uint32_t cap)
 {
 	t->key = malloc(cap * sizeof(*t->key));
 	t->id = malloc(cap * sizeof(*t->id));
-	if (!t->key || !t->id)
+	t->hash = malloc(cap * sizeof(*t->hash));
+	if (!t->key || !t->id || !t->hash)
 		return -ENOMEM;
 	memset(t->key, 0xff, cap * sizeof(*t->key));
 	t->mask = cap - 1;
@@ -80,6 +86,7 @@ static void table_free(struct mesh_inv_table *t)
 {
 	free(t->key);
 	free(t->id);
+	free(t->hash);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -87,26 +94,28 @@ static void table_free(struct mesh_inv_table *t)
 static uint32_t table_find(const struct mesh_inv_table *t, const char *pool,
 			   const char *s)
 {
-	uint32_t i;
+	uint32_t i, h;
 
 	if (!t->key)
 		return MESH_INV_NONE;
-	for (i = inv_hash(s) & t->mask; t->key[i] != MESH_INV_NONE;
+	h = inv_hash(s);
+	for (i = h & t->mask; t->key[i] != MESH_INV_NONE;
 	     i = (i + 1) & t->mask)
-		if (!strcmp(pool + t->key[i], s))
+		if (t->hash[i] == h && !strcmp(pool + t->key[i], s))
 			return t->id[i];
 	return MESH_INV_NONE;
 }
 
-static void table_put(struct mesh_inv_table *t, const char *pool,
-		      uint32_t key, uint32_t id)
+static void table_put(struct mesh_inv_table *t, uint32_t key, uint32_t id,
+		      uint32_t h)
 {
-	uint32_t i = inv_hash(pool + key) & t->mask;
+	uint32_t i = h & t->mask;
 
 	while (t->key[i] != MESH_INV_NONE)
 		i = (i + 1) & t->mask;
 	t->key[i] = key;
 	t->id[i] = id;
+	t->hash[i] = h;
 	t->n++;
 }
 
@@ -125,10 +134,11 @@ static int table_add(struct mesh_inv_table *t, const char *pool,
 		}
 		for (i = 0; old.key && i <= old.mask; i++)
 			if (old.key[i] != MESH_INV_NONE)
-				table_put(t, pool, old.key[i], old.id[i]);
+				table_put(t, old.key[i], old.id[i],
+					  old.hash[i]);
 		table_free(&old);
 	}
-	table_put(t, pool, key, id);
+	table_put(t, key, id, inv_hash(pool + key));
 	return 0;
 }
 
@@ -565,7 +575,7 @@ uint32_t mesh_inventory_find(const struct mesh_inventory *inv,
 
 static size_t table_bytes(const struct mesh_inv_table *t)
 {
-	return t->key ? (size_t)(t->mask + 1) * 2 * sizeof(uint32_t) : 0;
+	return t->key ? (size_t)(t->mask + 1) * 3 * sizeof(uint32_t) : 0;
 }
 
 size_t mesh_inventory_bytes(const struct mesh_inventory *inv)

@@ -58,6 +58,7 @@ struct mesh_inv_host {
 struct mesh_inv_table {
 	uint32_t *key;		/* pool offsets, MESH_INV_NONE: empty */
 	uint32_t *id;
+	uint32_t *hash;		/* the key's, compared before the text */
 	uint32_t mask, n;
 };
 
