@@ -129,7 +129,7 @@ static unsigned long long series(unsigned long long peers,
 
 static void row(const char *what, const char *sel, const char *full)
 {
-	printf("| %-44s | %22s | %22s |\n", what, sel, full);
+	printf("| %-44s | %24s | %24s |\n", what, sel, full);
 }
 
 static void rowu(const char *what, unsigned long long sel,
@@ -237,7 +237,8 @@ int main(int argc, char **argv)
 	       t_init * 1e3, t_check * 1e3, took, t_cover);
 	row("per host", "selection", "full mesh");
 	row("--------------------------------------------",
-	    "----------------------", "----------------------");
+	    "------------------------",
+	    "------------------------");
 	snprintf(a, sizeof(a), "%.1f / %u", peers_mean, c.peers_max);
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers, full_peers);
 	row("peers (mean / max), all rails", a, f);
@@ -259,11 +260,17 @@ int main(int argc, char **argv)
 		 o.p.epoch_s);
 	row("connects/s at epoch changes (mean)", a, "0 (no epochs)");
 	row("--------------------------------------------",
-	    "----------------------", "----------------------");
+	    "------------------------",
+	    "------------------------");
 	row("fleet", "", "");
 	snprintf(a, sizeof(a), "%.3g", (double)fleet_sel);
 	snprintf(f, sizeof(f), "%.3g", (double)fleet_full);
 	row("series", a, f);
+	snprintf(a, sizeof(a), "%.3g GB", (double)fleet_sel * SERIES_LINE /
+		 1e9);
+	snprintf(f, sizeof(f), "%.3g GB", (double)fleet_full * SERIES_LINE /
+		 1e9);
+	row("scrape bytes, every host once", a, f);
 	snprintf(a, sizeof(a), "%.3g", peers_mean * (double)hosts);
 	snprintf(f, sizeof(f), "%.3g", (double)full_peers * (double)hosts);
 	row("directed probe pairs", a, f);
@@ -273,8 +280,8 @@ int main(int argc, char **argv)
 		 3600.0);
 	row("epochs until every ToR pair probed", a, "1");
 	snprintf(a, sizeof(a), "%u / %.0f", peak * o.paths, mean * o.paths);
-	snprintf(f, sizeof(f), "%llu at a start", hosts * full_peers *
-		 o.paths);
+	snprintf(f, sizeof(f), "%.3g at once (start)", (double)hosts *
+		 (double)full_peers * o.paths);
 	row("connects/s at epoch changes (peak / mean)", a, f);
 	printf("\nproperties (mesh_select_sched.h): M = %u, Q = M probers "
 	       "from other ToRs per address per epoch, every ToR probed "
