@@ -10,13 +10,19 @@
 
 #define PORT 7471
 
-static char errbuf[512], warnbuf[512];
-static unsigned int nwarn;
+static char errbuf[512];
 
-static void warn(void *arg, const char *msg)
+/* The warnings a parse gave: how many, and the first. */
+static struct {
+	unsigned int n;
+	char first[512];
+} warned;
+
+static void on_warning(void *arg, const char *msg)
 {
-	if (!nwarn++)
-		snprintf(arg, sizeof(warnbuf), "%s", msg);
+	(void)arg;
+	if (warned.n++ == 0)
+		snprintf(warned.first, sizeof(warned.first), "%s", msg);
 }
 
 static int parse_max(const char *text, size_t len, unsigned int max,
@@ -27,10 +33,10 @@ static int parse_max(const char *text, size_t len, unsigned int max,
 
 	if (!in)
 		exit(99);
-	errbuf[0] = warnbuf[0] = '\0';
-	nwarn = 0;
-	ret = mesh_inventory_parse(in, "inv", PORT, max, inv, warn, warnbuf,
-				   errbuf, sizeof(errbuf));
+	errbuf[0] = '\0';
+	memset(&warned, 0, sizeof(warned));
+	ret = mesh_inventory_parse(in, "inv", PORT, max, inv, on_warning,
+				   NULL, errbuf, sizeof(errbuf));
 	fclose(in);
 	return ret;
 }
@@ -78,9 +84,9 @@ static void test_bare(void)
 	       !inv.topology && !inv.rails && inv.n_rails == 1 &&
 	       inv.n_tor == 0, "a targets file is an inventory without "
 	       "topology");
-	tap_ok(nwarn == 1 && !strcmp(warnbuf, "inv:6: '10.0.0.1:7471': same "
-				     "target as line 2, probed once"),
-	       "a repeat there is dropped with a warning: %s", warnbuf);
+	tap_ok(warned.n == 1 && !strcmp(warned.first, "inv:6: '10.0.0.1:7471': "
+					"same target as line 2, probed once"),
+	       "a repeat there is dropped with a warning: %s", warned.first);
 	tap_ok(!ret && !strcmp(mesh_inventory_str(&inv, inv.host[1].name),
 			       "10.0.0.2:7472") &&
 	       inv.addr[2].port == 7471 &&

@@ -184,29 +184,42 @@ static const unsigned int ones[12] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 
 static void test_fleets(void)
 {
-	const struct fleet f_uneven = { uneven, 9, 1, 0, 0, false };
-	const struct fleet f_ones = { ones, 12, 1, 0, 0, false };
-	const struct fleet f_one_tor = { uneven + 4, 1, 1, 0, 0, false };
-	const struct fleet f_two = { uneven, 2, 1, 0, 0, false };
-	const struct fleet f_rails = { uneven, 9, 3, 0, 3, false };
-	const struct fleet f_eights = { eights, 16, 2, 0, 0, false };
-	const struct fleet f_tiny = { uneven, 4, 1, 0, 0, false };
+	static const struct {
+		const char *what;
+		struct fleet f;
+		unsigned int m, want_m;
+	} cases[] = {
+		{ "uneven ToRs (1..32 hosts), M = 5",
+		  { uneven, 9, 1, 0, 0, false }, 5, 5 },
+		{ "uneven ToRs, M = 1", { uneven, 9, 1, 0, 0, false }, 1, 1 },
+		{ "uneven ToRs, M = T - 1 = 8",
+		  { uneven, 9, 1, 0, 0, false }, 8, 8 },
+		{ "uneven ToRs, M = T = 9 (clipped)",
+		  { uneven, 9, 1, 0, 0, false }, 9, 8 },
+		{ "uneven ToRs, M = T + 1 = 10 (clipped)",
+		  { uneven, 9, 1, 0, 0, false }, 10, 8 },
+		{ "uneven ToRs, M = 16 (max)",
+		  { uneven, 9, 1, 0, 0, false }, 16, 8 },
+		{ "1 host a ToR, 12 ToRs, M = 5",
+		  { ones, 12, 1, 0, 0, false }, 5, 5 },
+		{ "1 host a ToR, M = 11", { ones, 12, 1, 0, 0, false }, 11, 11 },
+		{ "1 ToR of 32", { uneven + 4, 1, 1, 0, 0, false }, 5, 0 },
+		{ "2 ToRs (5 and 1 hosts), M = 5 (clipped to 1)",
+		  { uneven, 2, 1, 0, 0, false }, 5, 1 },
+		{ "4 ToRs, T - 1 = 3 < M = 5",
+		  { uneven, 4, 1, 0, 0, false }, 5, 3 },
+		{ "3 rails, every third host lacks rail 2, M = 3",
+		  { uneven, 9, 3, 0, 3, false }, 3, 3 },
+		{ "16 ToRs of 8, 2 rails, M = 15 (max - 1 of the fleet)",
+		  { eights, 16, 2, 0, 0, false }, 15, 15 },
+		{ "16 ToRs of 8, 2 rails, M = 4",
+		  { eights, 16, 2, 0, 0, false }, 4, 4 },
+	};
+	unsigned int i;
 
-	prove("uneven ToRs (1..32 hosts), M = 5", &f_uneven, 5, 5);
-	prove("uneven ToRs, M = 1", &f_uneven, 1, 1);
-	prove("uneven ToRs, M = T - 1 = 8", &f_uneven, 8, 8);
-	prove("uneven ToRs, M = T = 9 (clipped)", &f_uneven, 9, 8);
-	prove("uneven ToRs, M = T + 1 = 10 (clipped)", &f_uneven, 10, 8);
-	prove("uneven ToRs, M = 16 (max)", &f_uneven, 16, 8);
-	prove("1 host a ToR, 12 ToRs, M = 5", &f_ones, 5, 5);
-	prove("1 host a ToR, M = 11", &f_ones, 11, 11);
-	prove("1 ToR of 32", &f_one_tor, 5, 0);
-	prove("2 ToRs (5 and 1 hosts), M = 5 (clipped to 1)", &f_two, 5, 1);
-	prove("4 ToRs, T - 1 = 3 < M = 5", &f_tiny, 5, 3);
-	prove("3 rails, every third host lacks rail 2, M = 3", &f_rails, 3, 3);
-	prove("16 ToRs of 8, 2 rails, M = 15 (max - 1 of the fleet)",
-	      &f_eights, 15, 15);
-	prove("16 ToRs of 8, 2 rails, M = 4", &f_eights, 4, 4);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		prove(cases[i].what, &cases[i].f, cases[i].m,
+		      cases[i].want_m);
 }
 
 /* P6: 4 pods of 4 ToRs, M = 2: a source from another pod each epoch. */
