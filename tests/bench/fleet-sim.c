@@ -152,7 +152,8 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/fleet-sim-XXXXXX", err[512], a[64], f[64];
 	unsigned long long hosts, addrs, full_peers, fleet_sel, fleet_full;
 	unsigned int took, peak, cycle, r, want;
-	double t0, t_parse, t_init, t_check, t_cover, first = 1, mean;
+	double t0, t_parse, t_init, t_check, t_cover, t_moment, first = 1;
+	double mean;
 	uint64_t e0 = 5900000, e;
 	double peers_mean;
 	FILE *fp;
@@ -207,6 +208,13 @@ int main(int argc, char **argv)
 	if (o.tors > 1 && took != b.epochs_all_pairs)
 		select_fail(&c, "all pairs in %u epochs, stated %u", took,
 			    b.epochs_all_pairs);
+	/* P4 at moments across an epoch, slots at their own epochs. */
+	t0 = mono_s();
+	for (e = 0; e < (o.quick ? 32u : 4u); e++)
+		select_check_moment(&c, (e0 + 1) * o.p.epoch_s * 1000ull +
+				    e * o.p.epoch_s * 1000ull /
+				    (o.quick ? 32u : 4u) + 7);
+	t_moment = mono_s() - t0;
 	/* P5: connects per second over an epoch of switches. */
 	select_check_switch(&c, e0 + 1, &peak, &mean);
 	if (peak > 2 * mean + 16)
@@ -231,10 +239,11 @@ int main(int argc, char **argv)
 	printf("inventory: %llu lines parsed in %.0f ms (%.2f us a line), "
 	       "%zu bytes held (%.0f an address); selection set up in %.0f "
 	       "ms; one epoch of every host's peers, checked: %.0f ms; "
-	       "coverage over %u epochs: %.1f s\n\n", addrs, t_parse * 1e3,
+	       "coverage over %u epochs: %.1f s; moments: %.1f s\n\n",
+	       addrs, t_parse * 1e3,
 	       t_parse * 1e6 / (double)addrs, mesh_inventory_bytes(&inv),
 	       (double)mesh_inventory_bytes(&inv) / (double)addrs,
-	       t_init * 1e3, t_check * 1e3, took, t_cover);
+	       t_init * 1e3, t_check * 1e3, took, t_cover, t_moment);
 	row("per host", "selection", "full mesh");
 	row("--------------------------------------------",
 	    "------------------------",
@@ -242,11 +251,12 @@ int main(int argc, char **argv)
 	snprintf(a, sizeof(a), "%.1f / %u", peers_mean, c.peers_max);
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers, full_peers);
 	row("peers (mean / max), all rails", a, f);
-	snprintf(a, sizeof(a), "%u / %u", c.in_max, b.max_inbound);
+	snprintf(a, sizeof(a), "%u / %u (<= %u)", c.in_max, c.moment_in,
+		 b.max_inbound);
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers, full_peers);
-	row("inbound probers (max in an epoch / moment)", a, f);
+	row("inbound probers (max: epoch / moment)", a, f);
 	snprintf(a, sizeof(a), "%u / %u", c.peers_max * o.paths,
-		 b.max_inbound * o.paths);
+		 c.moment_in * o.paths);
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers * o.paths,
 		 full_peers * o.paths);
 	row("sessions x paths (out / in, max)", a, f);

@@ -33,6 +33,7 @@ struct select_check {
 	unsigned long long peers_sum;		/* over hosts and epochs */
 	unsigned int epochs;
 	unsigned int no_cross_pod;		/* ToR-epochs without one */
+	unsigned int moment_peers, moment_in;	/* at the moments checked */
 	/* Scratch, by address. */
 	struct mesh_select_peer *buf;
 	unsigned int cap;
@@ -321,6 +322,63 @@ static void select_check_epoch(struct select_check *c, uint64_t e)
 	}
 	select_check_inbound(c, e);
 	c->epochs++;
+}
+
+/*
+ * P4 at the moment T_MS: every slot of every address at the epoch it is
+ * in then (hosts switch at their own times), against the bounds on peers
+ * and on inbound probers at a moment (S_A - 1 + 2M an address).
+ */
+static void select_check_moment(struct select_check *c, uint64_t t_ms)
+{
+	const struct mesh_select *s = c->s;
+	const struct mesh_inventory *inv = s->inv;
+	unsigned int r, j, peers, i;
+	uint32_t h, a;
+	int n;
+
+	memset(c->host_in, 0, inv->n_host * sizeof(uint32_t));
+	for (h = 0; h < inv->n_host; h++) {
+		peers = 0;
+		for (r = 0; r < MESH_INV_RAILS_MAX; r++) {
+			a = inv->host[h].addr[r];
+			if (a == MESH_INV_NONE)
+				continue;
+			/* Same ToR: the peers of any epoch, before slot 0. */
+			n = mesh_select_addr_peers(s, a, 0, c->buf, c->cap);
+			for (i = 0; n > 0 && i < (unsigned int)n; i++) {
+				if (c->buf[i].why == MESH_SELECT_CROSS_TOR)
+					break;
+				c->host_in[inv->addr[c->buf[i].addr].host]++;
+				peers++;
+			}
+			for (j = 0; j < s->rail[r].m; j++) {
+				n = mesh_select_slot_peers(s, a,
+					mesh_select_epoch_at(s, a, j, t_ms), j,
+					c->buf, c->cap);
+				for (i = 0; n > 0 && i < (unsigned int)n; i++)
+					c->host_in[inv->addr[
+						c->buf[i].addr].host]++;
+				peers += n > 0 ? (unsigned int)n : 0;
+			}
+		}
+		if (peers > c->b.max_peers)
+			select_fail(c, "host %s: %u peers at %llu ms, bound "
+				    "%u", inv->pool + inv->host[h].name, peers,
+				    (unsigned long long)t_ms, c->b.max_peers);
+		if (peers > c->moment_peers)
+			c->moment_peers = peers;
+	}
+	for (h = 0; h < inv->n_host; h++) {
+		if (c->host_in[h] > c->b.max_inbound)
+			select_fail(c, "host %s: %u inbound probers at %llu "
+				    "ms, bound %u",
+				    inv->pool + inv->host[h].name,
+				    c->host_in[h], (unsigned long long)t_ms,
+				    c->b.max_inbound);
+		if (c->host_in[h] > c->moment_in)
+			c->moment_in = c->host_in[h];
+	}
 }
 
 /*

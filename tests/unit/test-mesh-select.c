@@ -134,7 +134,7 @@ static void prove(const char *what, const struct fleet *f, unsigned int m,
 	struct mesh_inventory inv;
 	struct select_check c;
 	struct mesh_select s;
-	uint64_t e0 = 1000003, e;
+	uint64_t e0 = 1000003, e, t;
 	unsigned int r, took, peak, cycle, want_epochs;
 	double first, mean;
 
@@ -168,6 +168,12 @@ static void prove(const char *what, const struct fleet *f, unsigned int m,
 	}
 	stage(&c, "%s: P3 every ordered ToR pair within %u epochs",
 	      what, want_epochs);
+	for (t = 0; t < 64; t++)
+		select_check_moment(&c, (e0 + 1) * p.epoch_s * 1000 +
+				    t * p.epoch_s * 1000 / 32 + 7);
+	stage(&c, "%s: P4 at 64 moments over 2 epochs: peers <= %u, "
+	      "inbound <= %u (most seen %u, %u)", what, c.b.max_peers,
+	      c.b.max_inbound, c.moment_peers, c.moment_in);
 	select_check_switch(&c, e0 + 1, &peak, &mean);
 	stage(&c, "%s: P5 each (rail, slot) switches once, at its "
 	      "own moment (peak %u connects/s, mean %.2f)", what, peak, mean);
