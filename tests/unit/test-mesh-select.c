@@ -229,31 +229,66 @@ static void test_fleets(void)
 }
 
 /* P6: 4 pods of 4 ToRs, M = 2: a source from another pod each epoch. */
-static void test_pods(void)
+/*
+ * Fleet F with M = cross_tor, EPOCHS epochs: the longest run of epochs a
+ * ToR (rail 0) went without a source ToR in another pod; -1 on a failure
+ * of P1-P4.
+ */
+static int pods_gap(const struct fleet *f, unsigned int m,
+		    unsigned int epochs)
 {
-	const struct fleet f = { eights, 16, 1, 4, 0, false };
-	const struct fleet f_uneven = { uneven, 9, 1, 2, 0, false };
+	const struct mesh_select_rail *R;
 	struct mesh_select_params p;
 	struct mesh_inventory inv;
 	struct select_check c;
 	struct mesh_select s;
-	uint64_t e;
+	unsigned int run[64] = { 0 }, worst = 0, e, pos;
+	uint32_t k;
 
-	prove("4 pods of 4 ToRs, M = 2", &f, 2, 2);
-	prove("2 uneven pods, M = 3", &f_uneven, 3, 3);
-	params(&p, 2);
-	if (fleet_load(&f, &inv) ||
+	params(&p, m);
+	if (fleet_load(f, &inv) ||
 	    mesh_select_init(&s, &inv, &p, errbuf, sizeof(errbuf)))
 		exit(99);
 	select_check_init(&c, &s);
-	for (e = 7; e < 7 + 8; e++)
-		select_check_epoch(&c, e);
-	tap_ok(!c.failures && c.no_cross_pod == 0, "P6: 4 equal pods, M = 2: "
-	       "every ToR has a source in another pod, 8 epochs (%u "
-	       "without)", c.no_cross_pod);
+	R = &s.rail[0];
+	for (e = 0; e < epochs; e++) {
+		select_check_epoch(&c, 7 + e);
+		for (pos = 0; pos < R->n_tor && pos < 64; pos++) {
+			k = R->member[R->first[pos]];
+			if (select_cross_pod(&s, 0, pos, c.src +
+					     (size_t)k * SELECT_CHECK_SRC,
+					     R->m))
+				run[pos] = 0;
+			else if (++run[pos] > worst)
+				worst = run[pos];
+		}
+	}
+	if (c.failures)
+		tap_diag("%s", c.first);
 	select_check_fini(&c);
 	mesh_select_fini(&s);
 	mesh_inventory_free(&inv);
+	return c.failures ? -1 : (int)worst;
+}
+
+static void test_pods(void)
+{
+	const struct fleet f = { eights, 16, 1, 4, 0, false };
+	const struct fleet f2 = { eights, 16, 1, 2, 0, false };
+	const struct fleet f_uneven = { uneven, 9, 1, 2, 0, false };
+	int gap;
+
+	prove("4 pods of 4 ToRs, M = 2", &f, 2, 2);
+	prove("2 uneven pods, M = 3", &f_uneven, 3, 3);
+	gap = pods_gap(&f, 2, 30);
+	tap_ok(gap == 0, "P6: 4 equal pods, M = 2: every ToR has a source in "
+	       "another pod in each of 30 epochs (longest gap %d)", gap);
+	gap = pods_gap(&f2, 2, 30);
+	tap_ok(gap == 0, "P6: 2 equal pods, M = 2: the same (longest gap %d)",
+	       gap);
+	gap = pods_gap(&f, 1, 30);
+	tap_ok(gap == 1, "P6: 4 equal pods, M = 1: never two epochs in a row "
+	       "without (longest gap %d epoch)", gap);
 }
 
 /* Peers of HOST in EPOCH as sorted labels, into BUF. */
