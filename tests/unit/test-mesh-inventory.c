@@ -237,7 +237,7 @@ static void test_nul(void)
 static void test_limits(void)
 {
 	struct mesh_inventory inv;
-	char name[64], text[256], *big;
+	char name[64], text[512], *big;
 	size_t len;
 	int ret;
 
@@ -248,6 +248,14 @@ static void test_limits(void)
 	ret = parse(text, &inv);
 	tap_ok(ret == 0 && inv.n_rails == 8, "63-character names (max), "
 	       "rail 7 (max)");
+	if (!ret)
+		mesh_inventory_free(&inv);
+	name[62] = '\0';
+	snprintf(text, sizeof(text), "10.0.0.1 tor=%s host=%s rail=6\n"
+		 "10.0.0.2 tor=%s host=%s rail=0\n", name, name, name, name);
+	ret = parse(text, &inv);
+	tap_ok(ret == 0 && inv.n_rails == 7 && inv.n_host == 1,
+	       "62-character names (max - 1), rails 6 (max - 1) and 0 (min)");
 	if (!ret)
 		mesh_inventory_free(&inv);
 	big = hosts_text(4, &len);

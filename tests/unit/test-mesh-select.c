@@ -409,7 +409,7 @@ static void test_params(void)
 		  "max_inbound" },
 	};
 	struct mesh_select_params p;
-	unsigned int i, v[4], want[4] = { 1, 0, 0, 1 };
+	unsigned int i, v[5], want[5] = { 1, 0, 0, 0, 1 };
 	char want_err[128];
 	int j, ok;
 
@@ -422,10 +422,11 @@ static void test_params(void)
 	for (i = 0; i < 4; i++) {
 		v[0] = k[i].min - 1;
 		v[1] = k[i].min;
-		v[2] = k[i].max;
-		v[3] = k[i].max + 1;
+		v[2] = k[i].max - 1;
+		v[3] = k[i].max;
+		v[4] = k[i].max + 1;
 		ok = 1;
-		for (j = 0; j < 4; j++) {
+		for (j = 0; j < 5; j++) {
 			mesh_select_params_default(&p);
 			memcpy((char *)&p + k[i].off, &v[j], sizeof(v[j]));
 			snprintf(want_err, sizeof(want_err), "%s: %u is out "
@@ -438,8 +439,8 @@ static void test_params(void)
 			    (want[j] && strcmp(errbuf, want_err)))
 				ok = 0;
 		}
-		tap_ok(ok, "%s: %u and %u refused, %u and %u taken", k[i].key,
-		       v[0], v[3], v[1], v[2]);
+		tap_ok(ok, "%s: %u and %u refused, %u, %u and %u taken",
+		       k[i].key, v[0], v[4], v[1], v[2], v[3]);
 	}
 }
 
