@@ -73,20 +73,23 @@ static int sim_opts(int argc, char **argv, struct sim_opts *o)
 	char *end;
 	int i;
 
+	*o = (struct sim_opts){
+		.tors = 3125, .hosts = 32, .rails = 8, .pods = 125,
+		.paths = 1, .sizes = 4,
+	};
 	mesh_select_params_default(&o->p);
-	o->tors = 3125;
-	o->hosts = 32;
-	o->rails = 8;
-	o->pods = 125;
-	o->paths = 1;
-	o->sizes = 4;
+	/* --quick sets the size; the other options, wherever they are,
+	 * change it. */
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
 			o->quick = true;
 			o->tors = 64;
 			o->pods = 16;
-			continue;
 		}
+	}
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			continue;
 		for (k = 0; k < 8; k++)
 			if (!strcmp(argv[i], names[k]))
 				break;

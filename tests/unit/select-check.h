@@ -282,12 +282,30 @@ static void select_check_inbound(struct select_check *c, uint64_t e)
 					    s->rail[r].m);
 }
 
+/* Every host's inbound probers (host_in) against BOUND; the most in *MAX. */
+static void select_check_host_in(struct select_check *c, unsigned int bound,
+				 const char *when, unsigned int *max)
+{
+	const struct mesh_inventory *inv = c->s->inv;
+	uint32_t h;
+
+	for (h = 0; h < inv->n_host; h++) {
+		if (c->host_in[h] > bound)
+			select_fail(c, "host %s: %u inbound probers %s, bound "
+				    "%u", inv->pool + inv->host[h].name,
+				    c->host_in[h], when, bound);
+		if (c->host_in[h] > *max)
+			*max = c->host_in[h];
+	}
+}
+
 /* Every host's peers in epoch E: P1, P2, P4, P6. */
 static void select_check_epoch(struct select_check *c, uint64_t e)
 {
 	const struct mesh_select *s = c->s;
 	const struct mesh_inventory *inv = s->inv;
 	unsigned int peers, r;
+	char when[48];
 	uint32_t h, tors = c->tor_base[MESH_INV_RAILS_MAX - 1] +
 			   s->rail[MESH_INV_RAILS_MAX - 1].n_tor;
 
@@ -310,16 +328,8 @@ static void select_check_epoch(struct select_check *c, uint64_t e)
 			c->peers_max = peers;
 		c->peers_sum += peers;
 	}
-	for (h = 0; h < inv->n_host; h++) {
-		if (c->host_in[h] > c->b.max_inbound_epoch)
-			select_fail(c, "host %s: %u inbound probers in epoch "
-				    "%llu, bound %u",
-				    inv->pool + inv->host[h].name,
-				    c->host_in[h], (unsigned long long)e,
-				    c->b.max_inbound_epoch);
-		if (c->host_in[h] > c->in_max)
-			c->in_max = c->host_in[h];
-	}
+	snprintf(when, sizeof(when), "in epoch %llu", (unsigned long long)e);
+	select_check_host_in(c, c->b.max_inbound_epoch, when, &c->in_max);
 	select_check_inbound(c, e);
 	c->epochs++;
 }
@@ -334,6 +344,7 @@ static void select_check_moment(struct select_check *c, uint64_t t_ms)
 	const struct mesh_select *s = c->s;
 	const struct mesh_inventory *inv = s->inv;
 	unsigned int r, j, peers, i;
+	char when[48];
 	uint32_t h, a;
 	int n;
 
@@ -369,16 +380,8 @@ static void select_check_moment(struct select_check *c, uint64_t t_ms)
 		if (peers > c->moment_peers)
 			c->moment_peers = peers;
 	}
-	for (h = 0; h < inv->n_host; h++) {
-		if (c->host_in[h] > c->b.max_inbound)
-			select_fail(c, "host %s: %u inbound probers at %llu "
-				    "ms, bound %u",
-				    inv->pool + inv->host[h].name,
-				    c->host_in[h], (unsigned long long)t_ms,
-				    c->b.max_inbound);
-		if (c->host_in[h] > c->moment_in)
-			c->moment_in = c->host_in[h];
-	}
+	snprintf(when, sizeof(when), "at %llu ms", (unsigned long long)t_ms);
+	select_check_host_in(c, c->b.max_inbound, when, &c->moment_in);
 }
 
 /*
