@@ -78,21 +78,29 @@ static void fuzz_select_ok(const struct mesh_inventory *inv)
 	mesh_select_fini(&s);
 }
 
+/* DATA as an inventory file of at most 64 hosts into *INV. */
+static int fuzz_parse(const uint8_t *data, size_t size,
+		      struct mesh_inventory *inv, char *err, size_t errlen)
+{
+	FILE *in = fmemopen((void *)data, size, "r");
+	int ret;
+
+	CHECK(in != NULL);
+	ret = mesh_inventory_parse(in, "fuzz", 7471, 64, inv, on_warning,
+				   NULL, err, errlen);
+	fclose(in);
+	return ret;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mesh_inventory inv;
 	char err[512] = "";
-	FILE *in;
 	int ret;
 
-	if (!size || size > 65536)
+	if (size == 0 || size > 65536)
 		return 0;
-	in = fmemopen((void *)data, size, "r");
-	if (!in)
-		abort();
-	ret = mesh_inventory_parse(in, "fuzz", 7471, 64, &inv, on_warning,
-				   NULL, err, sizeof(err));
-	fclose(in);
+	ret = fuzz_parse(data, size, &inv, err, sizeof(err));
 	CHECK(ret == 0 || ret == -EINVAL || ret == -ENOMEM || ret == -EIO);
 	if (ret) {
 		CHECK(inv.n_addr == 0 && inv.addr == NULL && inv.pool == NULL &&

@@ -27,16 +27,17 @@
  *     outside its ToR, one from each of those M ToRs;
  *  P3 every ordered ToR pair is probed within ceil((T-1)/M) consecutive
  *     epochs (the offsets of those epochs cover 1..T-1);
- *  P4 peers of an address: S_A - 1 + sum over slots of ceil(S_B/S_A)
- *     <= S_max - 1 + M * ceil(S_max / S_min); per host, summed over its
- *     rails.  Inbound probers in an epoch: S_A - 1 + M; at any moment,
- *     with slots switching, at most S_A - 1 + 2M;
+ *  P4 peers of an address: at most S_A - 1 + M * ceil(S_max / S_A)
+ *     (<= S_max - 1 + M * ceil(S_max / S_min)); per host, summed over its
+ *     rails (mesh_select_bounds()).  Inbound probers in an epoch:
+ *     S_A - 1 + M; at any moment, with slots switching, at most
+ *     S_A - 1 + 2M;
  *  P5 an epoch change is no burst: slot j of rail r of a host switches
  *     at its own time, phase(host) + epoch * (j * R + r) / (M * R) (phase
  *     a hash of the host name, R rails), so a host replaces one slot's
- *     peers at a time and the fleet makes
- *     about hosts x rails x M x ceil(S_B/S_A) connects per epoch, spread
- *     evenly (per second: that / epoch);
+ *     peers at a time, R * M times an epoch, and the fleet's switches
+ *     (hosts x R x M an epoch, each about ceil(S_B / S_A) connects) are
+ *     spread evenly over the epoch;
  *  P6 pods: with K >= 2 pods of equal ToR counts on the rail and M >= 2,
  *     every ToR has a source ToR from another pod in every epoch (with
  *     M = 1: in one of any two consecutive epochs).
