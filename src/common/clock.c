@@ -18,3 +18,11 @@ uint64_t clock_since_ns(uint64_t t0)
 
 	return now > t0 ? now - t0 : 0;
 }
+
+uint64_t clock_wall_ms(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+}

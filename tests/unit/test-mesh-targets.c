@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 #include "tap.h"
 
@@ -78,34 +79,34 @@ static void test_capacity(void)
 
 	config_defaults(&c);
 	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "/p");
-	tap_ok(!mesh_targets_capacity(&c, 64, err, sizeof(err)),
+	tap_ok(!mesh_targets_capacity(&c, 64, 64, err, sizeof(err)),
 	       "64 peers, 1 path: 64 connections fit the default 64");
-	tap_ok(mesh_targets_capacity(&c, 200, err, sizeof(err)) == -EINVAL &&
+	tap_ok(mesh_targets_capacity(&c, 200, 200, err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "need 200 connections") &&
 	       strstr(err, "max_connections is 64"),
 	       "200 peers with the default max_connections refused with "
 	       "the numbers (%s)", err);
 	c.max_connections = 500;
 	c.mesh.paths = 4;
-	tap_ok(mesh_targets_capacity(&c, 200, err, sizeof(err)) == -EINVAL &&
+	tap_ok(mesh_targets_capacity(&c, 200, 200, err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "need 800 connections"),
 	       "each peer's paths count (%s)", err);
 	c.max_per_host = 2;
 	c.mesh.paths = 3;
 	c.max_connections = 1000;
-	tap_ok(mesh_targets_capacity(&c, 10, err, sizeof(err)) == -EINVAL &&
+	tap_ok(mesh_targets_capacity(&c, 10, 10, err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "max_connections_per_host is 2"),
 	       "more paths than one host may open refused (%s)", err);
 	c.max_per_host = 0;
 	c.mesh.paths = 8;
 	c.max_registered_bytes = 64ull << 20;
-	tap_ok(mesh_targets_capacity(&c, 100, err, sizeof(err)) == -EINVAL &&
+	tap_ok(mesh_targets_capacity(&c, 100, 100, err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "need 104857600 registered bytes") &&
 	       strstr(err, "max_registered_bytes is 67108864"),
 	       "registered memory: 100 x 8 x 64 KiB, served and probed, "
 	       "over 64 MiB refused (%s)", err);
 	c.mesh.targets[0] = '\0';
-	tap_ok(!mesh_targets_capacity(&c, 100, err, sizeof(err)),
+	tap_ok(!mesh_targets_capacity(&c, 100, 100, err, sizeof(err)),
 	       "mesh off: nothing needed");
 }
 
@@ -133,7 +134,7 @@ static void test_check(void)
 	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "%s", path);
 	c.max_connections = 1000;
 	f = fopen(path, "r");
-	ret = mesh_targets_check(&c, &locals, f, &t, NULL, NULL, err,
+	ret = mesh_targets_check(&c, &locals, f, 0, &t, NULL, NULL, err,
 				 sizeof(err));
 	if (f)
 		fclose(f);
@@ -145,7 +146,7 @@ static void test_check(void)
 	mesh_targets_free(&t);
 	c.max_connections = 64;
 	f = fopen(path, "r");
-	ret = mesh_targets_check(&c, &locals, f, &t, NULL, NULL, err,
+	ret = mesh_targets_check(&c, &locals, f, 0, &t, NULL, NULL, err,
 				 sizeof(err));
 	if (f)
 		fclose(f);
@@ -155,7 +156,7 @@ static void test_check(void)
 	config_defaults(&c);
 	snprintf(c.mesh.targets, sizeof(c.mesh.targets), "%s", path);
 	f = fopen(path, "r");
-	ret = mesh_targets_check(&c, &locals, f, &t, NULL, NULL, err,
+	ret = mesh_targets_check(&c, &locals, f, 0, &t, NULL, NULL, err,
 				 sizeof(err));
 	if (f)
 		fclose(f);
@@ -216,6 +217,124 @@ static void test_sched_bounds(void)
 	       "below the bounds: refused by the configuration (%s)", err);
 }
 
+/* An inventory of 3 ToRs x 2 hosts x 2 rails, read with LISTEN/LOCALS. */
+static int fleet_check(struct rdmad_config *c, const char *text,
+		       const struct mesh_locals *locals, uint64_t now,
+		       struct mesh_targets *t, char *err, size_t errlen)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int ret;
+
+	snprintf(c->mesh.targets, sizeof(c->mesh.targets), "inv");
+	ret = mesh_targets_check(c, locals, f, now, t, NULL, NULL, err, errlen);
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+static const char fleet[] =
+	"10.0.1.1 host=h1 tor=t1 rail=0\n10.0.2.1 host=h1 tor=t1 rail=1\n"
+	"10.0.1.2 host=h2 tor=t1 rail=0\n10.0.2.2 host=h2 tor=t1 rail=1\n"
+	"10.0.1.3 host=h3 tor=t2 rail=0\n10.0.2.3 host=h3 tor=t2 rail=1\n"
+	"10.0.1.4 host=h4 tor=t2 rail=0\n10.0.2.4 host=h4 tor=t2 rail=1\n"
+	"10.0.1.5 host=h5 tor=t3 rail=0\n10.0.2.5 host=h5 tor=t3 rail=1\n"
+	"10.0.1.6 host=h6 tor=t3 rail=0\n10.0.2.6 host=h6 tor=t3 rail=1\n";
+
+/*
+ * An inventory with topology: this rdmad found by its addresses, its
+ * peers the selection's (same ToR and cross-ToR, rail to rail, each from
+ * its own address on that rail), the next switch ahead; refused when
+ * this rdmad is not in it, when two hosts are, and when the bounds or
+ * the capacity do not fit.
+ */
+static void test_fleet(void)
+{
+	struct sockaddr_storage here[2] = { v4("10.0.1.1", 0),
+					    v4("10.0.2.1", 0) };
+	struct mesh_locals locals = { here, 2 };
+	const uint64_t now = 1800000000000ull;	/* 2027, Unix ms */
+	unsigned int i, same = 0, cross = 0, src_ok = 0;
+	struct rdmad_config c;
+	struct mesh_targets t;
+	char err[256] = "", before[8][MESH_NAME_LEN];
+	uint64_t next;
+	int ret;
+
+	cfg_with(&c, "0.0.0.0:7471");
+	c.mesh.cross_tor = 1;
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	for (i = 0; !ret && i < t.n; i++) {
+		const struct sockaddr_in *d = (const void *)&t.v[i].dst;
+		const struct sockaddr_in *s = (const void *)&t.v[i].src;
+
+		same += t.v[i].why == MESH_SELECT_SAME_TOR;
+		cross += t.v[i].why == MESH_SELECT_CROSS_TOR;
+		/* 10.0.R.x from 10.0.R.1, port 0 */
+		src_ok += s->sin_family == AF_INET && !s->sin_port &&
+			  ((ntohl(d->sin_addr.s_addr) >> 8) & 255) ==
+			  ((ntohl(s->sin_addr.s_addr) >> 8) & 255) &&
+			  (ntohl(s->sin_addr.s_addr) & 255) == 1 &&
+			  ((ntohl(d->sin_addr.s_addr) >> 8) & 255) ==
+			  t.v[i].rail + 1u;
+	}
+	tap_ok(!ret && t.n == 4 && same == 2 && cross == 2 && src_ok == 4 &&
+	       t.n_self == 2 && t.n_file == 12 && !strcmp(t.v[0].tor, "t1") &&
+	       !strcmp(t.v[0].host, "h2"),
+	       "inventory, M = 1: 2 same-ToR + 2 cross-ToR peers, each rail "
+	       "from its own address (%u peers, %u same, %u cross, %u "
+	       "sources right; %s)", t.n, same, cross, src_ok, err);
+	tap_ok(!ret && t.next_ms > now && t.next_ms <= now + c.mesh.epoch_ms,
+	       "the next slot switch within an epoch (%llu ms ahead)",
+	       (unsigned long long)(t.next_ms - now));
+	/* a whole epoch on: every cross-ToR slot moved to the other ToR */
+	for (i = 0; !ret && i < t.n && i < 8; i++)
+		snprintf(before[i], MESH_NAME_LEN, "%s", t.v[i].name);
+	next = t.next_ms;
+	if (!ret)
+		ret = mesh_targets_at(&t, now + c.mesh.epoch_ms);
+	for (i = 0, cross = 0; !ret && i < t.n && i < 8; i++)
+		cross += t.v[i].why == MESH_SELECT_CROSS_TOR &&
+			 strcmp(t.v[i].name, before[i]);
+	tap_ok(!ret && t.n == 4 && cross == 2 && t.next_ms > next,
+	       "an epoch later: the 2 cross-ToR peers are others (%u)", cross);
+	mesh_targets_free(&t);
+
+	locals.n = 0;
+	cfg_with(&c, "10.0.9.9:7471");
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "none of its 12 addresses is "
+					"this rdmad") && !t.v && !t.inv,
+	       "this rdmad not in the inventory: refused (%s)", err);
+	cfg_with(&c, "0.0.0.0:7471");
+	c.mesh.cross_tor = 1;
+	here[1] = v4("10.0.2.3", 0);
+	locals.n = 2;
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "inv:6: '10.0.2.3:7471' is this "
+					"rdmad, and so is '10.0.1.1:7471'"),
+	       "two hosts of the inventory both this rdmad: refused (%s)", err);
+	here[1] = v4("10.0.2.1", 0);
+	c.mesh.max_peers = 3;
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "could have 4 peers, more than "
+					"max_peers 3"),
+	       "a host could have more peers than max_peers: refused (%s)",
+	       err);
+	c.mesh.max_peers = 4;
+	c.max_connections = 5;
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "6 probers x 1 paths need 6 "
+					"connections") &&
+	       strstr(err, "max_connections is 5"),
+	       "inbound probers x paths over max_connections: refused (%s)",
+	       err);
+	c.max_connections = 6;
+	ret = fleet_check(&c, fleet, &locals, now, &t, err, sizeof(err));
+	tap_ok(!ret && t.n == 4, "max_peers 4, max_connections 6: taken (%s)",
+	       err);
+	mesh_targets_free(&t);
+}
+
 static void test_names(void)
 {
 	struct target t;
@@ -229,7 +348,7 @@ static void test_names(void)
 	tap_ok(mesh_target_addr(&t, &ss, &why) == -EINVAL && why,
 	       "a name is refused: no lookups");
 	snprintf(t.host, sizeof(t.host), "::1");
-	mesh_target_name(&t, name, sizeof(name));
+	mesh_inventory_label(&t, name, sizeof(name));
 	tap_ok(!mesh_target_addr(&t, &ss, &why) &&
 	       ss.ss_family == AF_INET6 && !strcmp(name, "[::1]:7471"),
 	       "IPv6: bracketed name, numeric address");
@@ -241,6 +360,7 @@ int main(void)
 	test_capacity();
 	test_check();
 	test_sched_bounds();
+	test_fleet();
 	test_names();
 	return tap_done();
 }

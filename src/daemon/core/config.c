@@ -72,6 +72,9 @@ static void config_mesh_defaults(struct config_mesh *m)
 	memset(m, 0, sizeof(*m));
 	m->port = PROTO_DEFAULT_PORT;
 	m->max_peers = CONFIG_MESH_PEERS_DEFAULT;
+	m->max_inbound = CONFIG_MESH_PEERS_DEFAULT;
+	m->cross_tor = CONFIG_MESH_CROSS_TOR_DEFAULT;
+	m->epoch_ms = CONFIG_MESH_EPOCH_DEFAULT_MS;
 	m->interval_ms = 1000;
 	m->jitter_pct = 10;
 	memcpy(m->sizes, sizes, sizeof(sizes));
@@ -350,6 +353,12 @@ static const struct config_key keys[] = {
 	{ "mesh", "port", config_key_u16, OFF(mesh.port), COUNT(1, 65535) },
 	{ "mesh", "max_peers", config_key_uint,
 	  OFF(mesh.max_peers), COUNT(1, CONFIG_MESH_PEERS_MAX) },
+	{ "mesh", "max_inbound", config_key_uint,
+	  OFF(mesh.max_inbound), COUNT(1, CONFIG_MESH_PEERS_MAX) },
+	{ "mesh", "cross_tor", config_key_uint,
+	  OFF(mesh.cross_tor), COUNT(1, CONFIG_MESH_CROSS_TOR_MAX) },
+	{ "mesh", "epoch", config_key_uint, OFF(mesh.epoch_ms),
+	  MS(CONFIG_MESH_EPOCH_MIN_MS, CONFIG_MESH_EPOCH_MAX_MS) },
 	{ "mesh", "interval", config_key_uint,
 	  OFF(mesh.interval_ms), MS(10, 3600000) },
 	{ "mesh", "jitter", config_key_uint, OFF(mesh.jitter_pct), PCT(0, 50) },

@@ -33,8 +33,14 @@
 /* [mesh]: this rdmad probes its peers (docs/monitoring.md, "The mesh"). */
 #define CONFIG_MESH_SIZES_MAX	8
 #define CONFIG_MESH_PATHS_MAX	8
-#define CONFIG_MESH_PEERS_MAX	4096	/* ceiling of max_peers */
+#define CONFIG_MESH_PEERS_MAX	4096	/* ceiling of max_peers, max_inbound */
 #define CONFIG_MESH_PEERS_DEFAULT 1024
+/* With an inventory that has topology (docs/fleet.md). */
+#define CONFIG_MESH_CROSS_TOR_MAX	16
+#define CONFIG_MESH_CROSS_TOR_DEFAULT	5
+#define CONFIG_MESH_EPOCH_MIN_MS	60000u
+#define CONFIG_MESH_EPOCH_MAX_MS	86400000u
+#define CONFIG_MESH_EPOCH_DEFAULT_MS	300000u
 /* [module.NAME]: probes run by GET /probe?module=NAME. */
 #define CONFIG_MODULES_MAX	16
 #define CONFIG_MODULE_NAME_MAX	32
@@ -43,7 +49,10 @@
 struct config_mesh {
 	char targets[256];		/* the peers' file; "": no mesh */
 	uint16_t port;			/* for lines without one (7471) */
-	unsigned int max_peers;		/* more in the file: refused */
+	unsigned int max_peers;		/* a host could probe more: refused */
+	unsigned int max_inbound;	/* or be probed by more: refused */
+	unsigned int cross_tor;		/* ToRs probing each ToR an epoch */
+	unsigned int epoch_ms;		/* a cross-ToR slot's peers this long */
 	unsigned int interval_ms;	/* between a peer's rounds */
 	unsigned int jitter_pct;	/* 0..50 */
 	uint32_t sizes[CONFIG_MESH_SIZES_MAX];	/* round sizes, in turn */

@@ -21,6 +21,11 @@
 struct mesh_peer {
 	char name[MESH_NAME_LEN];	/* "HOST:PORT", the metrics label */
 	struct sockaddr_storage dst;
+	struct sockaddr_storage src;	/* ss_family 0: [mesh] source */
+	/* its place and why it is probed (mesh_target's) */
+	char tor[MESH_NAME_LEN], host[MESH_NAME_LEN];
+	uint8_t why, slot, rail;
+	uint64_t epoch;
 	unsigned int n_paths;		/* running */
 	unsigned int n_figures;		/* with figures (see the diff) */
 	struct mesh_path path[CONFIG_MESH_PATHS_MAX];
@@ -33,10 +38,16 @@ struct mesh_agent {
 	struct mesh_peer **peers;	/* in file order */
 	unsigned int n_peers;
 
-	/* prepared by mesh_agent_prepare */
+	/* prepared by mesh_agent_prepare (or a slot's switch) */
 	bool prepared;
 	struct config_mesh next_cfg;
 	struct mesh_targets next;
+
+	/* the inventory in force and its selection; its next slot switch */
+	struct mesh_targets cur;
+	struct event *switch_ev;
+	uint64_t switches;
+	bool switching;			/* the commit is a slot's switch */
 
 	/* targets entries that are this rdmad (rdmad_mesh_self_info) */
 	char self[MESH_SELF_MAX][MESH_NAME_LEN];
@@ -60,6 +71,17 @@ static void mesh_peer_free(struct mesh_peer *peer)
 	free(peer);
 }
 
+/* Where T stands and why it is probed now (a kept peer's too). */
+static void mesh_peer_place(struct mesh_peer *peer, const struct mesh_target *t)
+{
+	snprintf(peer->tor, sizeof(peer->tor), "%s", t->tor ? t->tor : "");
+	snprintf(peer->host, sizeof(peer->host), "%s", t->host ? t->host : "");
+	peer->why = t->why;
+	peer->slot = t->slot;
+	peer->rail = t->rail;
+	peer->epoch = t->epoch;
+}
+
 static int mesh_peer_new(struct mesh_agent *a, const struct mesh_target *t,
 			 struct mesh_peer **out)
 {
@@ -69,10 +91,12 @@ static int mesh_peer_new(struct mesh_agent *a, const struct mesh_target *t,
 	if (!peer)
 		return -ENOMEM;
 	peer->dst = t->dst;
+	peer->src = t->src;
 	snprintf(peer->name, sizeof(peer->name), "%s", t->name);
+	mesh_peer_place(peer, t);
 	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
 		if (mesh_path_init(&peer->path[i], &a->x, peer->name,
-				   &peer->dst, i)) {
+				   &peer->dst, &peer->src, i)) {
 			mesh_peer_free(peer);
 			return -ENOMEM;
 		}
@@ -108,6 +132,66 @@ static void mesh_peer_start(struct mesh_peer *peer, unsigned int n)
 
 /* ---- the agent -------------------------------------------------------- */
 
+static void mesh_switch_cb(evutil_socket_t fd, short what, void *arg);
+
+/* The timer of the next slot switch of the inventory in force. */
+static void mesh_agent_arm_switch(struct mesh_agent *a)
+{
+	uint64_t now = clock_wall_ms(), wait;
+	struct timeval tv;
+
+	evtimer_del(a->switch_ev);
+	if (!a->cur.next_ms || a->stopping)
+		return;
+	wait = a->cur.next_ms > now ? a->cur.next_ms - now : 0;
+	tv.tv_sec = (time_t)(wait / 1000);
+	tv.tv_usec = (suseconds_t)(wait % 1000 * 1000);
+	if (evtimer_add(a->switch_ev, &tv))
+		log_err("mesh: cannot arm the epoch timer: the cross-ToR "
+			"peers stay as they are until a reload");
+}
+
+/*
+ * A slot's epoch ended: the peers at this moment (the selection's), as a
+ * reload with the same settings would take them: peers still selected
+ * keep their sessions, the others stop, the new ones start.  One slot
+ * switches at a time, so this is a few peers, never the whole set.
+ */
+static void mesh_switch_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_agent *a = arg;
+	uint64_t now = clock_wall_ms();
+
+	(void)fd;
+	(void)what;
+	if (a->prepared || a->stopping)
+		return;		/* a reload is under way: it re-arms */
+	if (now < a->cur.next_ms) {
+		mesh_agent_arm_switch(a);	/* the wall clock went back */
+		return;
+	}
+	if (mesh_targets_at(&a->cur, now)) {
+		log_err("mesh: epoch: out of memory; the peers stay as they "
+			"were");
+		a->cur.next_ms = now + 1000;
+		mesh_agent_arm_switch(a);
+		return;
+	}
+	memset(&a->next, 0, sizeof(a->next));
+	a->next.v = a->cur.v;
+	a->next.n = a->cur.n;
+	a->next.cap = a->cur.cap;
+	a->cur.v = NULL;
+	a->cur.n = a->cur.cap = 0;
+	memcpy(a->next.self, a->self, sizeof(a->self));
+	a->next.n_self = a->n_self;
+	a->next_cfg = a->x.cfg;
+	a->prepared = true;
+	a->switching = true;
+	a->switches++;
+	mesh_agent_commit(a);
+}
+
 int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 		   struct rdma_cm_chan *cm, struct rdma_devs *devs,
 		   const struct auth_key *psk)
@@ -117,6 +201,12 @@ int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 	if (!a)
 		return -ENOMEM;
 	if (mesh_ctx_init(&a->x, base, cm, devs, psk)) {
+		free(a);
+		return -ENOMEM;
+	}
+	a->switch_ev = evtimer_new(base, mesh_switch_cb, a);
+	if (!a->switch_ev) {
+		mesh_ctx_fini(&a->x);
 		free(a);
 		return -ENOMEM;
 	}
@@ -251,6 +341,20 @@ void mesh_agent_commit(struct mesh_agent *a)
 	memcpy(a->self, a->next.self, sizeof(a->self));
 	a->n_self = a->next.n_self < MESH_SELF_MAX ? a->next.n_self :
 		    MESH_SELF_MAX;
+	for (i = 0; i < a->n_peers; i++)
+		if (a->peers[i]->keep)
+			mesh_peer_place(a->peers[i], &a->next.v[i]);
+	if (!a->switching) {
+		/* a reload: its inventory and selection are in force now */
+		mesh_targets_free(&a->cur);
+		a->cur.inv = a->next.inv;
+		a->cur.sel = a->next.sel;
+		a->cur.self_host = a->next.self_host;
+		a->cur.next_ms = a->next.next_ms;
+		a->cur.n_file = a->next.n_file;
+		a->next.inv = NULL;
+		a->next.sel = NULL;
+	}
 	mesh_targets_free(&a->next);
 	a->prepared = false;
 	for (i = 0; i < a->n_peers; i++) {
@@ -271,6 +375,13 @@ void mesh_agent_commit(struct mesh_agent *a)
 			mesh_peer_start(peer, x->cfg.paths);
 	}
 	mesh_agent_sizes(&x->cfg, sizes, sizeof(sizes));
+	mesh_agent_arm_switch(a);
+	if (a->switching) {
+		a->switching = false;
+		log_info("mesh: epoch: a cross-ToR slot moved on: %u peers in, "
+			 "%u out, %u kept", added, removed, kept);
+		return;
+	}
 	if (!x->cfg.targets[0]) {
 		if (removed)
 			log_notice("mesh: off; %u peers no longer probed",
@@ -296,6 +407,7 @@ void mesh_agent_stop(struct mesh_agent *a)
 	unsigned int i;
 
 	a->stopping = true;
+	evtimer_del(a->switch_ev);
 	for (i = 0; i < a->n_peers; i++)
 		mesh_peer_stop(a->peers[i], 0);
 }
@@ -359,6 +471,9 @@ void mesh_agent_free(struct mesh_agent *a)
 	for (i = 0; i < a->n_peers; i++)
 		mesh_peer_free(a->peers[i]);
 	free(a->peers);
+	if (a->switch_ev)
+		event_free(a->switch_ev);
+	mesh_targets_free(&a->cur);
 	mesh_ctx_fini(&a->x);
 	free(a->view);
 	free(a);

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "mesh/mesh_targets_parse.h"
 #include "targets.h"
 #include "value_parse.h"
 
@@ -270,7 +269,7 @@ static int inv_split(struct inv_ctx *c, char *line, struct inv_line *l)
 	r = targets_parse_line(tok, c->port, &l->t, &why);
 	if (r < 0)
 		return inv_fail(c, "'%s': %s", tok, why);
-	mesh_target_name(&l->t, l->label, sizeof(l->label));
+	mesh_inventory_label(&l->t, l->label, sizeof(l->label));
 	for (tok = l->label; *tok; tok++)
 		*tok = (char)tolower((unsigned char)*tok);
 	for (;;) {
@@ -505,6 +504,14 @@ static int inv_parse_line(struct inv_ctx *c, char *text)
 nomem:
 	snprintf(c->err, c->errlen, "%s: out of memory", c->name);
 	return -ENOMEM;
+}
+
+void mesh_inventory_label(const struct target *t, char *buf, size_t len)
+{
+	if (strchr(t->host, ':'))
+		snprintf(buf, len, "[%s]:%u", t->host, t->port);
+	else
+		snprintf(buf, len, "%s:%u", t->host, t->port);
 }
 
 int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,

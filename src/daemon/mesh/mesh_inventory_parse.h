@@ -29,11 +29,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "targets.h"
+
 #define MESH_INV_HOSTS_MAX	100000u	/* hosts, the most any caller asks */
 #define MESH_INV_RAILS_MAX	8u	/* rails 0..7 */
 #define MESH_INV_ADDRS_MAX	(MESH_INV_HOSTS_MAX * MESH_INV_RAILS_MAX)
 #define MESH_INV_NAME_MAX	63u	/* a host, ToR or pod name */
 #define MESH_INV_NONE		UINT32_MAX
+/* An address's label ("HOST:PORT"), the peer's name in the metrics. */
+#define MESH_NAME_LEN		(TARGET_HOST_MAX + 10)
 
 /* One address (a line).  16 bytes. */
 struct mesh_inv_addr {
@@ -94,6 +98,9 @@ int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,
 			 void (*warn)(void *arg, const char *msg), void *arg,
 			 char *err, size_t errlen);
 void mesh_inventory_free(struct mesh_inventory *inv);
+
+/* T's label, as other hosts' metrics name it: "HOST:PORT", "[V6]:PORT". */
+void mesh_inventory_label(const struct target *t, char *buf, size_t len);
 
 /* The text at pool offset OFF. */
 static inline const char *mesh_inventory_str(const struct mesh_inventory *inv,

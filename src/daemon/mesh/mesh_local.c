@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "mesh/mesh_local.h"
 
 void mesh_local_addrs(struct mesh_locals *l)
@@ -68,7 +69,8 @@ int mesh_local_targets(const struct rdmad_config *cfg,
 		}
 	}
 	mesh_local_addrs(&locals);
-	ret = mesh_targets_check(cfg, &locals, f, out, warn, arg, err, errlen);
+	ret = mesh_targets_check(cfg, &locals, f, clock_wall_ms(), out, warn, arg,
+				 err, errlen);
 	mesh_local_free(&locals);
 	if (f)
 		fclose(f);

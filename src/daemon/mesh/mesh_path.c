@@ -190,7 +190,7 @@ static int mesh_path_connect(struct mesh_path *p)
 
 	memset(&o, 0, sizeof(o));
 	o.dst = *p->dst;
-	o.src = x->cfg.source;
+	o.src = p->src && p->src->ss_family ? *p->src : x->cfg.source;
 	o.mesh = true;
 	o.ops = x->cfg.ops;
 	o.size = mesh_session_size(&x->cfg);
@@ -493,12 +493,14 @@ void mesh_ctx_fini(struct mesh_ctx *x)
 }
 
 int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
-		   const struct sockaddr_storage *dst, unsigned int idx)
+		   const struct sockaddr_storage *dst,
+		   const struct sockaddr_storage *src, unsigned int idx)
 {
 	memset(p, 0, sizeof(*p));
 	p->x = x;
 	p->peer = peer;
 	p->dst = dst;
+	p->src = src;
 	p->idx = idx;
 	mesh_sched_init(&p->s, 0);
 	mesh_stats_init(&p->st);

@@ -64,6 +64,9 @@ struct mesh_path {
 	struct mesh_ctx *x;
 	const char *peer;		/* the peer's name */
 	const struct sockaddr_storage *dst;
+	/* the probe's source (the inventory's address on the peer's
+	 * rail); ss_family 0: [mesh] source */
+	const struct sockaddr_storage *src;
 	unsigned int idx;
 	bool named_idx;			/* the peer has several paths */
 	struct mesh_sched s;
@@ -96,7 +99,8 @@ void mesh_ctx_fini(struct mesh_ctx *x);
 
 /* P as path IDX of the peer PEER at DST (both outlive it), idle. */
 int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
-		   const struct sockaddr_storage *dst, unsigned int idx);
+		   const struct sockaddr_storage *dst,
+		   const struct sockaddr_storage *src, unsigned int idx);
 /* Its timer and events gone; its session let go. */
 void mesh_path_fini(struct mesh_path *p);
 /* Start probing (its figures stay: counters never go back). */

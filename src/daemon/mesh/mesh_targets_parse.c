@@ -8,6 +8,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "mesh/mesh_inventory_parse.h"
+#include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 
 
@@ -20,14 +22,6 @@ uint32_t mesh_session_size(const struct config_mesh *m)
 		if (m->sizes[i] > max)
 			max = m->sizes[i];
 	return max ? max : 64;
-}
-
-void mesh_target_name(const struct target *t, char *buf, size_t len)
-{
-	if (strchr(t->host, ':'))
-		snprintf(buf, len, "[%s]:%u", t->host, t->port);
-	else
-		snprintf(buf, len, "%s:%u", t->host, t->port);
 }
 
 int mesh_target_addr(const struct target *t, struct sockaddr_storage *ss,
@@ -114,20 +108,21 @@ bool mesh_target_is_self(const struct rdmad_config *cfg,
 	return false;
 }
 
-int mesh_targets_capacity(const struct rdmad_config *cfg,
-			  unsigned int n_peers, char *err, size_t errlen)
+int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
+			  unsigned int n_in, char *err, size_t errlen)
 {
 	const struct config_mesh *m = &cfg->mesh;
-	uint64_t sessions = (uint64_t)n_peers * m->paths;
-	uint64_t bytes = 2 * sessions * mesh_session_size(m);
+	uint64_t served = (uint64_t)n_in * m->paths;
+	uint64_t bytes = ((uint64_t)n_in + n_out) * m->paths *
+			 mesh_session_size(m);
 
-	if (!m->targets[0] || !n_peers)
+	if (!m->targets[0] || (!n_out && !n_in))
 		return 0;
-	if (sessions > cfg->max_connections) {
-		snprintf(err, errlen, "[mesh]: %u peers x %u paths need %llu "
-			 "connections here (each peer probes this rdmad too), "
-			 "[server] max_connections is %u", n_peers, m->paths,
-			 (unsigned long long)sessions, cfg->max_connections);
+	if (served > cfg->max_connections) {
+		snprintf(err, errlen, "[mesh]: %u probers x %u paths need %llu "
+			 "connections here (every peer that probes this rdmad), "
+			 "[server] max_connections is %u", n_in, m->paths,
+			 (unsigned long long)served, cfg->max_connections);
 		return -EINVAL;
 	}
 	if (cfg->max_per_host && m->paths > cfg->max_per_host) {
@@ -137,9 +132,9 @@ int mesh_targets_capacity(const struct rdmad_config *cfg,
 		return -EINVAL;
 	}
 	if (bytes > cfg->max_registered_bytes) {
-		snprintf(err, errlen, "[mesh]: %u peers x %u paths x %u bytes, "
-			 "served and probed, need %llu registered bytes, "
-			 "[limits] max_registered_bytes is %llu", n_peers,
+		snprintf(err, errlen, "[mesh]: (%u peers + %u probers) x %u "
+			 "paths x %u bytes need %llu registered bytes, "
+			 "[limits] max_registered_bytes is %llu", n_out, n_in,
 			 m->paths, mesh_session_size(m),
 			 (unsigned long long)bytes,
 			 (unsigned long long)cfg->max_registered_bytes);
@@ -150,74 +145,304 @@ int mesh_targets_capacity(const struct rdmad_config *cfg,
 
 void mesh_targets_free(struct mesh_targets *t)
 {
+	if (t->sel) {
+		mesh_select_fini(t->sel);
+		free(t->sel);
+	}
+	if (t->inv) {
+		mesh_inventory_free(t->inv);
+		free(t->inv);
+	}
 	free(t->v);
 	memset(t, 0, sizeof(*t));
 }
 
-/* The file's targets into T (addresses, self skipped). */
-static int mesh_targets_of(const struct rdmad_config *cfg,
-			   const struct mesh_locals *locals,
-			   const struct target_list *tl,
-			   struct mesh_targets *t, char *err, size_t errlen)
+/* The inventory's address A ("HOST:PORT", "[V6]:PORT") as a socket
+ * address: numeric only.  0, or -EINVAL. */
+static int mesh_inv_sockaddr(const struct mesh_inventory *inv, uint32_t a,
+			     struct sockaddr_storage *ss)
 {
-	const struct config_mesh *m = &cfg->mesh;
+	const char *label = mesh_inventory_str(inv, inv->addr[a].label);
+	struct target t;
+	const char *why;
+	const char *colon = strrchr(label, ':');
+	size_t len;
+
+	if (!colon)
+		return -EINVAL;
+	if (label[0] == '[') {
+		label++;
+		colon--;
+	}
+	len = (size_t)(colon - label);
+	if (len >= sizeof(t.host))
+		return -EINVAL;
+	memcpy(t.host, label, len);
+	t.host[len] = '\0';
+	t.port = inv->addr[a].port;
+	return mesh_target_addr(&t, ss, &why);
+}
+
+static int mesh_targets_room(struct mesh_targets *t, unsigned int n)
+{
+	struct mesh_target *v;
+
+	if (n <= t->cap)
+		return 0;
+	v = realloc(t->v, n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	t->v = v;
+	t->cap = n;
+	return 0;
+}
+
+/* One selected peer into T->v, unless it is there already. */
+static int mesh_targets_add(struct mesh_targets *t,
+			    const struct mesh_select_peer *sp)
+{
+	const struct mesh_inventory *inv = t->inv;
+	const struct mesh_inv_addr *pa = &inv->addr[sp->addr];
+	const struct mesh_inv_host *ph = &inv->host[pa->host];
+	struct mesh_target *mt;
 	unsigned int i;
 
-	t->n_file = tl->n;
-	t->v = calloc(tl->n ? tl->n : 1, sizeof(*t->v));
-	if (!t->v) {
-		snprintf(err, errlen, "mesh: out of memory");
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].name, mesh_inventory_str(inv, pa->label)))
+			return 0;
+	if (mesh_targets_room(t, t->n + 1))
 		return -ENOMEM;
-	}
-	for (i = 0; i < tl->n; i++) {
-		struct mesh_target *mt = &t->v[t->n];
-		const char *why = NULL;
+	mt = &t->v[t->n];
+	memset(mt, 0, sizeof(*mt));
+	snprintf(mt->name, sizeof(mt->name), "%s",
+		 mesh_inventory_str(inv, pa->label));
+	if (mesh_inv_sockaddr(inv, sp->addr, &mt->dst) ||
+	    mesh_inv_sockaddr(inv, sp->from, &mt->src))
+		return -EINVAL;	/* checked when read */
+	if (mt->src.ss_family == AF_INET)
+		((struct sockaddr_in *)(void *)&mt->src)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)(void *)&mt->src)->sin6_port = 0;
+	mt->tor = mesh_inventory_str(inv, inv->tor_name[ph->tor]);
+	mt->host = mesh_inventory_str(inv, ph->name);
+	mt->why = sp->why;
+	mt->slot = sp->slot;
+	mt->rail = sp->rail;
+	mt->epoch = sp->epoch;
+	t->n++;
+	return 0;
+}
 
-		if (mesh_target_addr(&tl->v[i], &mt->dst, &why)) {
-			snprintf(err, errlen, "%s:%u: '%s' is %s", m->targets,
-				 tl->v[i].line, tl->v[i].host, why);
+int mesh_targets_at(struct mesh_targets *t, uint64_t now_ms)
+{
+	const struct mesh_inv_host *h;
+	struct mesh_select_peer *sp = NULL;
+	unsigned int r, j, cap = 0;
+	uint64_t next = 0;
+	int n, k, ret = 0;
+
+	if (!t->sel)
+		return 0;	/* a full mesh: the file's order, for good */
+	t->n = 0;
+	h = &t->inv->host[t->self_host];
+	for (r = 0; r < MESH_INV_RAILS_MAX; r++) {
+		uint32_t a = h->addr[r];
+		unsigned int m;
+
+		if (a == MESH_INV_NONE)
+			continue;
+		m = t->sel->rail[t->inv->addr[a].rail].m;
+		/* same ToR (any epoch: they never change) */
+		for (;;) {
+			n = mesh_select_addr_peers(t->sel, a, 0, sp, cap);
+			if (n != -ENOSPC)
+				break;
+			cap = cap ? 2 * cap : 64;
+			free(sp);
+			sp = malloc(cap * sizeof(*sp));
+			if (!sp)
+				return -ENOMEM;
+		}
+		for (k = 0; k < n && !ret; k++)
+			if (sp[k].why != MESH_SELECT_CROSS_TOR)
+				ret = mesh_targets_add(t, &sp[k]);
+		/* each slot at the epoch it is in now */
+		for (j = 0; j < m && !ret; j++) {
+			uint64_t e = mesh_select_epoch_at(t->sel, a, j, now_ms);
+			uint64_t at = mesh_select_switch_ms(t->sel, a, j, e + 1);
+
+			if (!next || at < next)
+				next = at;
+			n = mesh_select_slot_peers(t->sel, a, e, j, sp, cap);
+			for (k = 0; k < n && !ret; k++)
+				ret = mesh_targets_add(t, &sp[k]);
+		}
+	}
+	free(sp);
+	t->next_ms = next;
+	return ret;
+}
+
+/* The file's addresses: this rdmad's own found, each numeric. */
+static int mesh_targets_self(const struct rdmad_config *cfg,
+			     const struct mesh_locals *locals,
+			     struct mesh_targets *t, char *err, size_t errlen)
+{
+	const struct config_mesh *m = &cfg->mesh;
+	const struct mesh_inventory *inv = t->inv;
+	struct sockaddr_storage ss;
+	uint32_t a;
+
+	t->n_file = inv->n_addr;
+	t->self_host = MESH_INV_NONE;
+	for (a = 0; a < inv->n_addr; a++) {
+		const char *label = mesh_inventory_str(inv, inv->addr[a].label);
+
+		if (mesh_inv_sockaddr(inv, a, &ss)) {
+			snprintf(err, errlen, "%s:%u: '%s' is not a numeric "
+				 "address (rdmad resolves no names for the mesh: "
+				 "write the peer's address)", m->targets,
+				 inv->addr[a].line, label);
 			return -EINVAL;
 		}
-		if (mesh_target_is_self(cfg, locals, &mt->dst)) {
-			if (t->n_self < MESH_SELF_MAX)
-				mesh_target_name(&tl->v[i],
-						 t->self[t->n_self],
-						 MESH_NAME_LEN);
-			t->n_self++;
+		if (!mesh_target_is_self(cfg, locals, &ss))
 			continue;
+		if (t->n_self < MESH_SELF_MAX)
+			snprintf(t->self[t->n_self], MESH_NAME_LEN, "%s", label);
+		t->n_self++;
+		if (!inv->topology)
+			continue;
+		if (t->self_host != MESH_INV_NONE &&
+		    t->self_host != inv->addr[a].host) {
+			snprintf(err, errlen, "%s:%u: '%s' is this rdmad, and so "
+				 "is '%s' of another host: a host's addresses "
+				 "share its host= name", m->targets,
+				 inv->addr[a].line, label, t->self[0]);
+			return -EINVAL;
 		}
-		mesh_target_name(&tl->v[i], mt->name, sizeof(mt->name));
+		t->self_host = inv->addr[a].host;
+	}
+	if (inv->topology && t->self_host == MESH_INV_NONE) {
+		snprintf(err, errlen, "%s: none of its %u addresses is this "
+			 "rdmad (its [server] listen addresses and ports): a "
+			 "host of the fleet is in the inventory, with its own "
+			 "addresses", m->targets, inv->n_addr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Without topology: every address but this rdmad's, in file order. */
+static int mesh_targets_full(const struct rdmad_config *cfg,
+			     const struct mesh_locals *locals,
+			     struct mesh_targets *t)
+{
+	const struct mesh_inventory *inv = t->inv;
+	uint32_t a;
+
+	if (mesh_targets_room(t, inv->n_addr ? inv->n_addr : 1))
+		return -ENOMEM;
+	for (a = 0; a < inv->n_addr; a++) {
+		struct mesh_target *mt = &t->v[t->n];
+
+		memset(mt, 0, sizeof(*mt));
+		if (mesh_inv_sockaddr(inv, a, &mt->dst))
+			return -EINVAL;	/* checked in mesh_targets_self */
+		if (mesh_target_is_self(cfg, locals, &mt->dst))
+			continue;
+		snprintf(mt->name, sizeof(mt->name), "%s",
+			 mesh_inventory_str(inv, inv->addr[a].label));
+		mt->tor = "";
+		mt->host = "";
+		mt->why = MESH_SELECT_FULL;
 		t->n++;
 	}
 	return 0;
 }
 
+void mesh_select_params_of(const struct config_mesh *m,
+			   struct mesh_select_params *p)
+{
+	mesh_select_params_default(p);
+	p->cross_tor = m->cross_tor;
+	p->epoch_s = m->epoch_ms / 1000;
+	p->max_peers = m->max_peers;
+	p->max_inbound = m->max_inbound;
+}
+
 int mesh_targets_check(const struct rdmad_config *cfg,
 		       const struct mesh_locals *locals, FILE *in,
-		       struct mesh_targets *out,
+		       uint64_t now_ms, struct mesh_targets *out,
 		       void (*warn)(void *arg, const char *msg), void *arg,
 		       char *err, size_t errlen)
 {
 	const struct config_mesh *m = &cfg->mesh;
-	struct target_list tl = { NULL, 0 };
+	struct mesh_select_params p;
+	struct mesh_select_bounds b;
+	char why[160];
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->self_host = MESH_INV_NONE;
 	if (!m->targets[0])
 		return 0;
 	if (!in) {
 		snprintf(err, errlen, "[mesh] targets: %s not open", m->targets);
 		return -EBADF;
 	}
-	ret = targets_read(in, m->targets, m->port, m->max_peers, &tl, warn,
-			   arg, err, errlen);
-	if (ret)
+	out->inv = calloc(1, sizeof(*out->inv));
+	if (!out->inv) {
+		snprintf(err, errlen, "mesh: out of memory");
+		return -ENOMEM;
+	}
+	ret = mesh_inventory_parse(in, m->targets, m->port, 0, out->inv, warn,
+				   arg, err, errlen);
+	if (ret) {
+		free(out->inv);
+		out->inv = NULL;
 		return ret;
-	ret = mesh_targets_of(cfg, locals, &tl, out, err, errlen);
-	if (!ret)
-		ret = mesh_targets_capacity(cfg, out->n, err, errlen);
-	targets_free(&tl);
+	}
+	ret = mesh_targets_self(cfg, locals, out, err, errlen);
 	if (ret)
-		mesh_targets_free(out);
+		goto fail;
+	if (!out->inv->topology) {
+		ret = mesh_targets_full(cfg, locals, out);
+		if (!ret && out->n > m->max_peers) {
+			snprintf(err, errlen, "%s: %u peers, more than [mesh] "
+				 "max_peers %u", m->targets, out->n,
+				 m->max_peers);
+			ret = -EINVAL;
+		}
+		if (!ret)
+			ret = mesh_targets_capacity(cfg, out->n, out->n, err,
+						    errlen);
+		goto done;
+	}
+	out->sel = calloc(1, sizeof(*out->sel));
+	ret = -ENOMEM;
+	if (!out->sel)
+		goto fail;
+	mesh_select_params_of(m, &p);
+	ret = mesh_select_init(out->sel, out->inv, &p, why, sizeof(why));
+	if (ret) {
+		free(out->sel);
+		out->sel = NULL;
+		snprintf(err, errlen, "%s: %s ([mesh] max_peers, max_inbound)",
+			 m->targets, why);
+		ret = -EINVAL;
+		goto fail;
+	}
+	mesh_select_bounds(out->sel, &b);
+	ret = mesh_targets_capacity(cfg, b.max_peers, b.max_inbound, err,
+				    errlen);
+	if (!ret)
+		ret = mesh_targets_at(out, now_ms);
+done:
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "mesh: out of memory");
+	if (!ret)
+		return 0;
+fail:
+	mesh_targets_free(out);
 	return ret;
 }

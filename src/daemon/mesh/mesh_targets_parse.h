@@ -22,23 +22,42 @@
 
 #include "core/config.h"
 #include "mesh/mesh_sched.h"
+#include "mesh/mesh_inventory_parse.h"
 #include "mesh/mesh_stats.h"
 #include "targets.h"
 
-#define MESH_NAME_LEN		(TARGET_HOST_MAX + 10)
+struct mesh_inventory;
+struct mesh_select;
 
 /* One peer to probe. */
 struct mesh_target {
 	char name[MESH_NAME_LEN];	/* "HOST:PORT", the metrics label */
 	struct sockaddr_storage dst;
+	/* With topology: this host's address on the peer's rail (port 0),
+	 * the probe's source; ss_family 0: [mesh] source. */
+	struct sockaddr_storage src;
+	/* Where the peer stands and why it is probed (mesh_select_sched.h);
+	 * tor and host point into the inventory ("" without topology). */
+	const char *tor, *host;
+	uint8_t why;			/* enum mesh_select_why */
+	uint8_t slot, rail;
+	uint64_t epoch;			/* cross-ToR: the slot's epoch */
 };
 
 struct mesh_targets {
-	struct mesh_target *v;		/* the peers, in file order */
+	struct mesh_target *v;		/* the peers: file order, or the
+					   selection's (same ToR, slots) */
 	unsigned int n;
-	unsigned int n_file;		/* entries in the file */
+	unsigned int n_file;		/* addresses in the file */
 	unsigned int n_self;		/* of them this rdmad */
 	char self[MESH_SELF_MAX][MESH_NAME_LEN];	/* the first ones */
+	/* The inventory and, with topology, its selection (owned). */
+	struct mesh_inventory *inv;
+	struct mesh_select *sel;
+	uint32_t self_host;		/* with topology: this host's id */
+	uint64_t next_ms;		/* a slot switches then (Unix ms);
+					   0: the peers never change */
+	unsigned int cap;		/* room in v */
 };
 
 /* This host's addresses (no ports), for self-detection. */
@@ -47,8 +66,6 @@ struct mesh_locals {
 	unsigned int n;
 };
 
-/* T's name as other hosts' metrics label it: "HOST:PORT", "[V6]:PORT". */
-void mesh_target_name(const struct target *t, char *buf, size_t len);
 /* T as an address: numeric only.  0, or -EINVAL with *WHY set. */
 int mesh_target_addr(const struct target *t, struct sockaddr_storage *ss,
 		     const char **why);
@@ -62,29 +79,47 @@ bool mesh_target_is_self(const struct rdmad_config *cfg,
 			 const struct mesh_locals *locals,
 			 const struct sockaddr_storage *addr);
 
+struct mesh_select_params;
+/* [mesh]'s keys for the selection (cross_tor, epoch, max_peers,
+ * max_inbound). */
+void mesh_select_params_of(const struct config_mesh *m,
+			   struct mesh_select_params *p);
+
 /* The size a mesh session registers: the largest round or sample. */
 uint32_t mesh_session_size(const struct config_mesh *m);
 
 /*
- * Can this rdmad serve a mesh of N_PEERS other peers, each probing it
- * with CFG's paths (and probing each of them so)?  0, or -EINVAL with
- * the numbers in ERR (needed, configured).
+ * Can this rdmad probe N_OUT peers and serve N_IN probers, each with
+ * CFG's paths?  0, or -EINVAL with the numbers in ERR (needed,
+ * configured).  A full mesh: N_OUT = N_IN = the other peers; with
+ * topology, the selection's bounds for any host of the inventory (every
+ * host refuses alike).
  */
-int mesh_targets_capacity(const struct rdmad_config *cfg,
-			  unsigned int n_peers, char *err, size_t errlen);
+int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
+			  unsigned int n_in, char *err, size_t errlen);
 
 /*
- * All of [mesh] for CFG: its schedule's settings, its targets file (IN,
- * opened by the caller: mesh_local_targets(); unused when [mesh] targets
- * is unset) read into *OUT, the capacity.  WARN (may be NULL) gets the
- * file's warnings.  0, or -errno with the reason in ERR
- * ("FILE:LINE: ..."), nothing kept.
+ * All of [mesh] for CFG: its targets file (IN, opened by the caller:
+ * mesh_local_targets(); unused when [mesh] targets is unset), an
+ * inventory (docs/fleet.md), read into *OUT with this rdmad's own
+ * entries found, the selection set up when it has topology, the
+ * capacity checked, and the peers at NOW_MS (Unix ms: the epochs are
+ * the fleet's, mesh_targets_at()).  WARN (may be NULL) gets the file's
+ * warnings.  0, or -errno with the reason in ERR ("FILE:LINE: ..."),
+ * nothing kept.
  */
 int mesh_targets_check(const struct rdmad_config *cfg,
 		       const struct mesh_locals *locals, FILE *in,
-		       struct mesh_targets *out,
+		       uint64_t now_ms, struct mesh_targets *out,
 		       void (*warn)(void *arg, const char *msg), void *arg,
 		       char *err, size_t errlen);
+/*
+ * T's peers at NOW_MS (Unix ms), into T->v (same ToR, then each slot at
+ * the epoch it is in then, no peer twice), and T->next_ms, when the next
+ * slot switches.  Without topology the peers never change.  0 or
+ * -ENOMEM.
+ */
+int mesh_targets_at(struct mesh_targets *t, uint64_t now_ms);
 void mesh_targets_free(struct mesh_targets *t);
 
 #endif /* RDMAD_MESH_TARGETS_PARSE_H */
