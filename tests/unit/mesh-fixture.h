@@ -90,4 +90,32 @@ static inline void mesh_fixture_make(void)
 	mview.n_self = 2;
 }
 
+/*
+ * mview with an inventory: this host h1 under t1 (no pod), 7 switches,
+ * the next in 42 s; A same ToR (h2, t1), B cross-ToR (h9, t3, rail 1,
+ * slot 2, epoch 5999999), C same ToR (h3 under t2: the renderers take
+ * what they are given).
+ */
+static inline void mesh_fixture_place(void)
+{
+	mview.topology = true;
+	mview.host = "h1";
+	mview.tor = "t1";
+	mview.pod = "";
+	mview.switches = 7;
+	mview.next_switch_ms = 42000;
+	mpeers[0].host = "h2";
+	mpeers[0].tor = "t1";
+	mpeers[0].why = "same ToR";
+	mpeers[1].host = "h9";
+	mpeers[1].tor = "t3";
+	mpeers[1].why = "cross-ToR";
+	mpeers[1].rail = 1;
+	mpeers[1].slot = 2;
+	mpeers[1].epoch = 5999999;
+	mpeers[2].host = "h3";
+	mpeers[2].tor = "t2";
+	mpeers[2].why = "same ToR";
+}
+
 #endif /* RDMAD_MESH_FIXTURE_H */

@@ -990,6 +990,53 @@ static void test_mesh(void)
 	free(om);
 }
 
+/* With an inventory: this host's place, each peer's, the switches. */
+static void test_mesh_place(void)
+{
+	char *prom, *om, *a, *b;
+	int ret;
+
+	make_mesh();
+	mesh_fixture_place();
+	mpeers[2].host = "h\"q";
+	mpeers[2].why = "cross-ToR";
+	mpeers[1].slot = 0;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	om = render(&view, METRICS_OPENMETRICS, &ret);
+	tap_ok(well_formed(prom, METRICS_PROMETHEUS) &&
+	       well_formed(om, METRICS_OPENMETRICS),
+	       "place: both formats well-formed");
+	tap_ok(has_line(prom, "rdmad_mesh_place_info{host=\"h1\",tor=\"t1\"} 1") &&
+	       has_line(prom, "rdmad_mesh_peer_info{peer=\"10.0.0.2:7471\","
+			"peer_host=\"h2\",peer_tor=\"t1\",rail=\"0\","
+			"why=\"same ToR\"} 1") &&
+	       has_line(prom, "rdmad_mesh_peer_info{peer=\"[fe80::2]:7471\","
+			"peer_host=\"h9\",peer_tor=\"t3\",rail=\"1\","
+			"why=\"cross-ToR\"} 1") &&
+	       has_line(prom, "rdmad_mesh_peer_info{peer=\"q\\\"\\\\:1\","
+			"peer_host=\"h\\\"q\",peer_tor=\"t2\",rail=\"0\","
+			"why=\"cross-ToR\"} 1") &&
+	       has_line(prom, "rdmad_mesh_epoch_switches_total 7") &&
+	       has_line(om, "# TYPE rdmad_mesh_place info"),
+	       "place: this host's (no pod: no pod label), one info series a "
+	       "peer, the switches");
+	a = samples_only(prom);
+	b = samples_only(om);
+	tap_ok(!strcmp(a, b), "place: both formats have the same samples");
+	free(a);
+	free(b);
+	free(prom);
+	mview.topology = false;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	tap_ok(!strstr(prom, "rdmad_mesh_place") &&
+	       !strstr(prom, "rdmad_mesh_peer_info") &&
+	       !strstr(prom, "rdmad_mesh_epoch_switches"),
+	       "no topology: no place series");
+	free(prom);
+	free(om);
+	memset(mpeers, 0, sizeof(mpeers));
+}
+
 static void test_ports(void)
 {
 	char *prom;
@@ -1070,6 +1117,7 @@ int main(void)
 	test_formats();
 	test_empty();
 	test_mesh();
+	test_mesh_place();
 	test_ports();
 	test_write_error();
 	test_negotiate();

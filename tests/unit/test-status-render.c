@@ -1054,6 +1054,51 @@ static int row_is(const char *buf, const char *want)
 	return 0;
 }
 
+/* With an inventory: the host's place, each peer's and why, in both. */
+static void test_mesh_place(void)
+{
+	int root, a, ret;
+	char *buf;
+
+	make_mesh();
+	mesh_fixture_place();
+	buf = render_mesh(&mview, 1, &ret);
+	root = jparse(buf);
+	a = jget(root, "peers");
+	tap_ok(ret == 0 && root >= 0 &&
+	       jstr_is(jget(jget(root, "place"), "host"), "h1") &&
+	       jstr_is(jget(jget(root, "place"), "tor"), "t1") &&
+	       jp.node[jget(jget(root, "place"), "pod")].type == J_NULL &&
+	       jnum_is(jget(root, "epoch_switches"), 7) &&
+	       jnum_is(jget(root, "next_switch_seconds"), 42) &&
+	       jstr_is(jget(jat(a, 0), "why"), "same ToR") &&
+	       jget(jat(a, 0), "slot") < 0 &&
+	       jstr_is(jget(jat(a, 1), "tor"), "t3") &&
+	       jnum_is(jget(jat(a, 1), "rail"), 1) &&
+	       jnum_is(jget(jat(a, 1), "slot"), 2) &&
+	       jnum_is(jget(jat(a, 1), "epoch"), 5999999),
+	       "mesh json, inventory: the place, each peer's and why, a "
+	       "cross-ToR peer's slot and epoch");
+	free(buf);
+	buf = render_mesh(&mview, 0, &ret);
+	tap_ok(ret == 0 && has_line(buf, "place: host h1, ToR t1; cross-ToR "
+				    "slots moved on 7 times, the next in 42 s") &&
+	       row_is(buf, "PEER HOST TOR RAIL WHY") &&
+	       row_is(buf, "10.0.0.2:7471 h2 t1 0 same ToR") &&
+	       row_is(buf, "[fe80::2]:7471 h9 t3 1 cross-ToR, slot 2, epoch "
+		      "5999999") && !strstr(buf, " \n"),
+	       "mesh text, inventory: the place line, a row a peer with why");
+	free(buf);
+	mview.topology = false;
+	buf = render_mesh(&mview, 1, &ret);
+	root = jparse(buf);
+	tap_ok(ret == 0 && root >= 0 &&
+	       jp.node[jget(root, "place")].type == J_NULL &&
+	       jget(jat(jget(root, "peers"), 0), "why") < 0,
+	       "mesh json, no topology: place null, no why");
+	free(buf);
+}
+
 static void test_mesh_text(void)
 {
 	static const char *const rows[] = {
@@ -1123,6 +1168,7 @@ int main(void)
 	test_ages();
 	test_mesh_json();
 	test_mesh_text();
+	test_mesh_place();
 	test_write_error();
 	return tap_done();
 }

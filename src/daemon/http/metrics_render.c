@@ -97,6 +97,29 @@ static void series(struct mw *w, const char *name, const char *suffix,
 	fputs("\"}", w->f);
 }
 
+/* An info series: name{K[0]="V[0]",...} 1, N labels (empty values left
+ * out: an empty label is no label to Prometheus). */
+static void info_sample(struct mw *w, const char *name,
+			const char *const *k, const char *const *v,
+			unsigned int n)
+{
+	unsigned int i, out = 0;
+
+	fputs(name, w->f);
+	fputs("_info{", w->f);
+	for (i = 0; i < n; i++) {
+		if (!v[i] || !v[i][0])
+			continue;
+		if (out++)
+			fputc(',', w->f);
+		fputs(k[i], w->f);
+		fputs("=\"", w->f);
+		label_value(w->f, v[i]);
+		fputc('"', w->f);
+	}
+	fputs("} 1\n", w->f);
+}
+
 /* " VAL\n" after a series. */
 static void value_u64(FILE *f, uint64_t val)
 {
@@ -446,6 +469,43 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 }
 
 /*
+ * With an inventory: where this host stands, each peer's place and why
+ * it is probed (one info series a peer: join on peer), and how often the
+ * cross-ToR slots moved on.
+ */
+static void render_mesh_place(struct mw *w, const struct mesh_view *m)
+{
+	static const char *const pk[] = { "host", "tor", "pod" };
+	static const char *const qk[] = { "peer", "peer_host", "peer_tor",
+					  "rail", "why" };
+	unsigned int i;
+
+	if (!m->topology)
+		return;
+	family(w, "rdmad_mesh_place", FT_INFO, NULL,
+	       "Where this rdmad stands in the inventory ([mesh] targets).");
+	info_sample(w, "rdmad_mesh_place",
+		    pk, (const char *const[]){ m->host, m->tor, m->pod }, 3);
+	family(w, "rdmad_mesh_peer", FT_INFO, NULL,
+	       "Each peer's place in the inventory and why it is probed "
+	       "(same ToR, cross-ToR this epoch).");
+	for (i = 0; i < m->n_peers; i++) {
+		const struct mesh_view_peer *p = &m->peers[i];
+		char rail[12];
+
+		snprintf(rail, sizeof(rail), "%u", p->rail);
+		info_sample(w, "rdmad_mesh_peer", qk,
+			    (const char *const[]){ p->name, p->host, p->tor,
+						   rail, p->why }, 5);
+	}
+	family(w, "rdmad_mesh_epoch_switches", FT_COUNTER, NULL,
+	       "Times a cross-ToR slot of this host moved on to its next "
+	       "epoch's peers.");
+	sample_u64(w, "rdmad_mesh_epoch_switches", "_total", NULL, NULL,
+		   NULL, NULL, m->switches);
+}
+
+/*
  * The mesh families are declared even with no agent (as
  * rdmad_listener_up without listeners); per-peer series come with peers.
  * -ENOMEM when the per-peer sums cannot be allocated.
@@ -477,6 +537,7 @@ static int render_mesh(struct mw *w, const struct mesh_view *m)
 			   NULL, NULL, 1);
 	render_mesh_peers(w, m, sum);
 	free(sum);
+	render_mesh_place(w, m);
 	family(w, "rdmad_mesh_bandwidth_samples", FT_COUNTER, NULL,
 	       "Bandwidth samples taken, all peers.");
 	sample_u64(w, "rdmad_mesh_bandwidth_samples", "_total", NULL, NULL,

@@ -16,6 +16,7 @@
 #include "mesh/mesh_local.h"
 #include "mesh/mesh_path.h"
 #include "mesh/mesh_peers_diff.h"
+#include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 
 struct mesh_peer {
@@ -412,6 +413,27 @@ void mesh_agent_stop(struct mesh_agent *a)
 		mesh_peer_stop(a->peers[i], 0);
 }
 
+/* This host's place in the inventory in force, and its slots' timing. */
+static void mesh_agent_view_place(const struct mesh_agent *a,
+				  struct mesh_view *v)
+{
+	const struct mesh_inventory *inv = a->cur.inv;
+	const struct mesh_inv_host *h;
+	uint64_t now;
+
+	if (!inv || !inv->topology || a->cur.self_host == MESH_INV_NONE)
+		return;
+	h = &inv->host[a->cur.self_host];
+	v->topology = true;
+	v->host = mesh_inventory_str(inv, h->name);
+	v->tor = mesh_inventory_str(inv, inv->tor_name[h->tor]);
+	v->pod = h->pod == MESH_INV_NONE ? "" :
+		 mesh_inventory_str(inv, inv->pod_name[h->pod]);
+	v->switches = a->switches;
+	now = clock_wall_ms();
+	v->next_switch_ms = a->cur.next_ms > now ? a->cur.next_ms - now : 0;
+}
+
 void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 {
 	uint64_t now = clock_now_ns(), max_age;
@@ -429,6 +451,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	for (i = 0; i < a->n_self; i++)
 		v->self[i] = a->self[i];
 	v->n_self = a->n_self;
+	mesh_agent_view_place(a, v);
 	if (a->view_n < a->n_peers) {
 		struct mesh_view_peer *nv = realloc(a->view, a->n_peers *
 						    sizeof(*nv));
@@ -446,6 +469,12 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		struct mesh_view_peer *vp = &a->view[i];
 
 		vp->name = peer->name;
+		vp->host = peer->host;
+		vp->tor = peer->tor;
+		vp->why = mesh_select_why_name(peer->why);
+		vp->rail = peer->rail;
+		vp->slot = peer->slot;
+		vp->epoch = peer->epoch;
 		vp->n_paths = peer->n_paths;
 		vp->n_figures = peer->n_figures;
 		for (j = 0; j < peer->n_figures; j++) {

@@ -137,6 +137,12 @@ struct mesh_view_peer {
 	 * go back while the peer is configured) */
 	unsigned int n_figures;
 	struct mesh_view_path path[CONFIG_MESH_PATHS_MAX];
+	/* With an inventory (docs/fleet.md): where the peer stands and why
+	 * it is probed ("same ToR", "cross-ToR" in SLOT of EPOCH, "full
+	 * mesh"); host and tor "" without topology. */
+	const char *host, *tor, *why;
+	unsigned int rail, slot;
+	uint64_t epoch;
 };
 
 /* Paths of P whose figures count in its counters (path[0 .. n-1]). */
@@ -182,6 +188,12 @@ struct mesh_view {
 	 * the names the other hosts label it with */
 	const char *self[MESH_SELF_MAX];
 	unsigned int n_self;
+	/* With an inventory that has topology: this host's place, and the
+	 * cross-ToR slots' switches so far and the next one's distance. */
+	bool topology;
+	const char *host, *tor, *pod;	/* pod "" when none */
+	uint64_t switches;
+	uint64_t next_switch_ms;	/* from now; 0: none */
 };
 
 #endif /* RDMAD_MESH_STATS_H */
