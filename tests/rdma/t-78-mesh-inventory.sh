@@ -1,0 +1,93 @@
+#!/bin/bash
+# The mesh from an inventory (docs/fleet.md), in one guest (loopback rxe:
+# no wire, but the whole path: inventory, self, selection, epochs, place
+# in the metrics).  Four rdmads stand for four hosts under two ToRs:
+# A (7781, host ha, ToR t1) probes with cross_tor = 1 and epoch = 1m;
+# B (7782, hb, t1), C (7783, hc, t2) and D (7784, hd, t2) serve.
+#  1. --check-config: the inventory taken; one without this rdmad, and one
+#     where a host could have more peers than max_peers, refused with
+#     the numbers.
+#  2. A probes B (same ToR) and one of C, D (cross-ToR, slot 0): 2 peers,
+#     verified rounds; its place and each peer's in /metrics, /peers and
+#     rdmadctl mesh.
+#  3. When slot 0's epoch ends (next_switch_seconds, at most 60 s), the
+#     other of C, D comes in: the one that leaves sees A's session close
+#     cleanly, B's session is the same (1 connect, no close on B's side).
+source "$(dirname "$0")/lib.sh"
+RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
+A=$RDMAD_SRV_ADDR
+http=127.0.0.1:9478
+declare -A SPID
+scrape() { curl -sf "http://$http/metrics" >"$1" || fail "cannot scrape rdmad A"; }
+for p in 7782 7783 7784; do rdmad_serve $p; done
+cat >"$T/inv" <<EOF
+# ADDRESS      host=  tor=
+$A:7781  host=ha tor=t1
+$A:7782  host=hb tor=t1
+$A:7783  host=hc tor=t2
+$A:7784  host=hd tor=t2
+EOF
+rdmad_conf 7781 "mesh.targets = $T/inv" "mesh.interval = 200ms" \
+	"mesh.sizes = 64 4k" "mesh.cross_tor = 1" "mesh.epoch = 1m" \
+	"http.listen = $http"
+
+# 1. --check-config
+out=$("$RDMAD" --check-config -c "$T/rdmad.ini" 2>&1) || fail "--check-config refused the inventory: $out"
+grep -v "^$A:7781 " "$T/inv" >"$T/inv-noself"
+sed "s|^targets = .*|targets = $T/inv-noself|" "$T/rdmad.ini" >"$T/noself.ini"
+out=$("$RDMAD" --check-config -c "$T/noself.ini" 2>&1); rc=$?
+[ "$rc" = 78 ] && grep -q "none of its 3 addresses is this rdmad" <<<"$out" ||
+	fail "an inventory without A: exit $rc: $out"
+sed "s|^\[mesh\]|[mesh]\nmax_peers = 1|" "$T/rdmad.ini" >"$T/few.ini"
+out=$("$RDMAD" --check-config -c "$T/few.ini" 2>&1); rc=$?
+[ "$rc" = 78 ] && grep -q "a host could have 2 peers, more than max_peers 1" <<<"$out" ||
+	fail "max_peers 1: exit $rc: $out"
+log "--check-config: taken; without this rdmad and over max_peers: refused"
+
+# 2. B and one of C, D
+rdmad_start "$T/rdmad.ini" "$T/a.log"
+APID=$RDMAD_PID
+end=$(($(now_ms) + 30000))
+while :; do
+	scrape "$T/m1.prom"
+	cross=$(sed -n "s/^rdmad_mesh_peer_info{peer=\"$A:\(778[34]\)\".*why=\"cross-ToR\"} 1$/\1/p" "$T/m1.prom")
+	[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:7782\"")" = 1 ] &&
+		[ -n "$cross" ] &&
+		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:$cross\"")" = 1 ] &&
+		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_rounds_total "peer=\"$A:$cross\"" 'result="ok"')" -ge 2 ] && break
+	[ "$(now_ms)" -lt "$end" ] || fail "B and a cross-ToR peer not up after 30 s: $(grep -E '^rdmad_mesh_(peer_up|peer_info|place)' "$T/m1.prom")"
+	sleep 0.3
+done
+[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fail "A probes $(prom_sum "$T/m1.prom" rdmad_mesh_peers) peers, want 2"
+grep -qx 'rdmad_mesh_place_info{host="ha",tor="t1"} 1' "$T/m1.prom" || fail "no place: $(grep place "$T/m1.prom")"
+grep -qx "rdmad_mesh_peer_info{peer=\"$A:7782\",peer_host=\"hb\",peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1" "$T/m1.prom" ||
+	fail "B's place: $(grep peer_info "$T/m1.prom")"
+other=$([ "$cross" = 7783 ] && echo 7784 || echo 7783)
+out=$("$RDMADCTL" -a "$http" mesh) || fail "rdmadctl mesh failed"
+grep -q "^place: host ha, ToR t1; cross-ToR slots moved on 0 times, the next in" <<<"$out" &&
+	grep -Eq "^$A:$cross +h[cd] +t2 +0 +cross-ToR, slot 0, epoch [0-9]+$" <<<"$out" ||
+	fail "rdmadctl mesh: $out"
+curl -sf "http://$http/peers" >"$T/peers.json" || fail "GET /peers failed"
+wait_s=$(json_get "$T/peers.json" 'd["next_switch_seconds"]')
+log "A probes B and $cross (cross-ToR); slot 0 moves on in ${wait_s}s"
+
+# 3. the epoch ends: the other of C, D in, B untouched
+end=$(($(now_ms) + ${wait_s%.*} * 1000 + 20000))
+while :; do
+	scrape "$T/m2.prom"
+	[ "$(prom_sum "$T/m2.prom" rdmad_mesh_peer_up "peer=\"$A:$other\"")" = 1 ] &&
+		! grep -q "peer=\"$A:$cross\"" "$T/m2.prom" && break
+	[ "$(now_ms)" -lt "$end" ] || fail "no switch to $other within ${wait_s}s + 20 s: $(grep -E '^rdmad_mesh_(peer_up|peer_info|epoch)' "$T/m2.prom")"
+	sleep 0.5
+done
+[ "$(prom_sum "$T/m2.prom" rdmad_mesh_epoch_switches_total)" -ge 1 ] || fail "no switch counted"
+[ "$(prom_sum "$T/m2.prom" rdmad_mesh_connects_total "peer=\"$A:7782\"")" = 1 ] ||
+	fail "B was reconnected: $(grep "peer=\"$A:7782\"" "$T/m2.prom" | grep connects)"
+grep -q ' close: ' "$T/s7782.log" && fail "B's rdmad saw a close: $(grep close: "$T/s7782.log")"
+wait_log 'close: .*result ok' 10 "$T/s$cross.log"
+grep -q "mesh: epoch: a cross-ToR slot moved on: 1 peers in, 1 out, 1 kept" "$T/a.log" ||
+	fail "A's log: $(grep 'mesh: epoch' "$T/a.log")"
+log "slot 0 moved on: $other in, $cross out (clean close), B kept its session"
+kill -TERM "$APID" "${SPID[@]}"
+wait "$APID" 2>/dev/null
+exit 0
