@@ -51,19 +51,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/config.h"
 #include "mesh/mesh_inventory_parse.h"
 
-/* The parameters; the [mesh] keys they become, their defaults, limits. */
-#define MESH_SELECT_CROSS_TOR_DEFAULT	5u	/* cross_tor: M */
+/* The parameters: [mesh] keys, whose limits and defaults core/config.h
+ * holds (the configuration refuses out-of-range values; the selection's
+ * own check is for its other callers: fleet-sim, the fuzzer). */
+#define MESH_SELECT_CROSS_TOR_DEFAULT	CONFIG_MESH_CROSS_TOR_DEFAULT
 #define MESH_SELECT_CROSS_TOR_MIN	1u
-#define MESH_SELECT_CROSS_TOR_MAX	16u
-#define MESH_SELECT_EPOCH_DEFAULT	300u	/* epoch, seconds */
-#define MESH_SELECT_EPOCH_MIN		60u
-#define MESH_SELECT_EPOCH_MAX		86400u
-#define MESH_SELECT_PEERS_DEFAULT	1024u	/* max_peers: per host, all rails */
-#define MESH_SELECT_PEERS_MAX		4096u
-#define MESH_SELECT_INBOUND_DEFAULT	1024u	/* max_inbound: per host, at any moment */
-#define MESH_SELECT_INBOUND_MAX		4096u
+#define MESH_SELECT_CROSS_TOR_MAX	CONFIG_MESH_CROSS_TOR_MAX
+#define MESH_SELECT_EPOCH_DEFAULT	(CONFIG_MESH_EPOCH_DEFAULT_MS / 1000)
+#define MESH_SELECT_EPOCH_MIN		(CONFIG_MESH_EPOCH_MIN_MS / 1000)
+#define MESH_SELECT_EPOCH_MAX		(CONFIG_MESH_EPOCH_MAX_MS / 1000)
+#define MESH_SELECT_PEERS_DEFAULT	CONFIG_MESH_PEERS_DEFAULT
+#define MESH_SELECT_PEERS_MAX		CONFIG_MESH_PEERS_MAX
+#define MESH_SELECT_INBOUND_DEFAULT	CONFIG_MESH_PEERS_DEFAULT
+#define MESH_SELECT_INBOUND_MAX		CONFIG_MESH_PEERS_MAX
 
 struct mesh_select_params {
 	/* M: ToRs probing each ToR per epoch; 1..16, default 5.  Above
