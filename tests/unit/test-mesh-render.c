@@ -202,6 +202,36 @@ static void test_fixture(void)
 	free(page);
 }
 
+/* With an inventory: peers by ToR, each ToR named over its first
+ * column, a line between ToRs; none without. */
+static void test_tors(void)
+{
+	char *page;
+	const char *p;
+	int lines = 0;
+
+	mesh_fixture_make();
+	mesh_fixture_place();
+	mesh_view_order(mpeers, 3);
+	page = render(&mview, &opts);
+	for (p = page; (p = strstr(p, "<line class=\"t\"")); p++)
+		lines++;
+	tap_ok(!strcmp(mpeers[0].tor, "t1") && !strcmp(mpeers[1].tor, "t2") &&
+	       !strcmp(mpeers[2].tor, "t3") &&
+	       has(page, ">ToR t1</text>") && has(page, ">ToR t2</text>") &&
+	       has(page, ">ToR t3</text>") && lines == 2 &&
+	       strstr(page, ">ToR t1<") < strstr(page, ">ToR t2<") &&
+	       strstr(page, ">ToR t2<") < strstr(page, ">ToR t3<"),
+	       "page, inventory: peers by ToR, 3 ToR names, 2 lines between "
+	       "(%d)", lines);
+	free(page);
+	mview.topology = false;
+	page = render(&mview, &opts);
+	tap_ok(!has(page, ">ToR ") && !has(page, "<line class=\"t\""),
+	       "page, no topology: no ToR labels");
+	free(page);
+}
+
 /* A peer name and an error text made to break out of the page. */
 static const char hostile_name[] =
 	"<script>alert(1)</script>\"' onmouseover=\"x\x01\xff:1";
@@ -425,6 +455,7 @@ int main(int argc, char **argv)
 	test_scale();
 	test_refresh();
 	test_fixture();
+	test_tors();
 	test_hostile();
 	test_off();
 	test_matrix();

@@ -225,6 +225,35 @@ static void page_head(FILE *f, const struct mesh_view *m,
 	(void)l;
 }
 
+/*
+ * With an inventory the peers come by ToR (mesh_view_order): each ToR's
+ * name over its first column, a line between ToRs down the matrix.
+ */
+static void page_tors(FILE *f, const struct mesh_view *m,
+		      const struct layout *l)
+{
+	unsigned int i, x;
+
+	if (!m->topology)
+		return;
+	for (i = 0; i < m->n_peers; i++) {
+		const char *t = m->peers[i].tor ? m->peers[i].tor : "";
+
+		if (i && !strcmp(t, m->peers[i - 1].tor ?
+				 m->peers[i - 1].tor : ""))
+			continue;
+		x = l->x0 + i * l->cw;
+		fprintf(f, "<text class=\"t\" x=\"%u\" y=\"%u\">ToR ", x,
+			HEAD_H - 4);
+		page_esc(f, t);
+		fputs("</text>\n", f);
+		if (i)
+			fprintf(f, "<line class=\"t\" x1=\"%u\" y1=\"%u\" "
+				"x2=\"%u\" y2=\"%u\"/>\n", x, HEAD_H - 16, x,
+				l->y0 + l->rows * CELL_H);
+	}
+}
+
 /* The row and column labels. */
 static void page_labels(FILE *f, const struct mesh_view *m,
 			const struct layout *l)
@@ -240,6 +269,7 @@ static void page_labels(FILE *f, const struct mesh_view *m,
 		fprintf(f, "<text class=\"r\" x=\"%u\" y=\"%u\">%s</text>\n",
 			l->x0 - 6, l->y0 + i * CELL_H + CELL_H / 2 + 4, sz);
 	}
+	page_tors(f, m, l);
 	if (!l->label_h)
 		return;
 	for (i = 0; i < m->n_peers; i++) {
@@ -378,6 +408,8 @@ static const char page_style[] =
 	"svg text.h1 { font-size: 17px; font-weight: bold; }\n"
 	"svg text.r { text-anchor: end; }\n"
 	"svg text.p { font: 11px monospace; }\n"
+	"svg text.t { font: bold 11px sans-serif; }\n"
+	"svg line.t { stroke: #000; stroke-width: 2px; }\n"
 	"svg text.m { font: bold 15px sans-serif; fill: #fff; stroke: #000;"
 	" stroke-width: 3px; paint-order: stroke; text-anchor: middle; }\n"
 	"svg rect.k, svg text.m { pointer-events: none; }\n"

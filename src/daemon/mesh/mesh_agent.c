@@ -486,6 +486,8 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 				&peer->path[j].st, now, max_age);
 		}
 	}
+	if (v->topology)
+		mesh_view_order(a->view, a->n_peers);
 	v->peers = a->view;
 	v->n_peers = a->n_peers;
 }

@@ -377,3 +377,21 @@ void mesh_stats_size_sum(const struct mesh_view_peer *p, unsigned int slot,
 	mesh_stats_peer_sums(p, &s);
 	*w = slot < CONFIG_MESH_SIZES_MAX ? s.size[slot] : s.all;
 }
+
+static int mesh_view_cmp(const void *a, const void *b)
+{
+	const struct mesh_view_peer *x = a, *y = b;
+	int r = strcmp(x->tor ? x->tor : "", y->tor ? y->tor : "");
+
+	if (r)
+		return r;
+	if (x->rail != y->rail)
+		return x->rail < y->rail ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void mesh_view_order(struct mesh_view_peer *v, unsigned int n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), mesh_view_cmp);
+}

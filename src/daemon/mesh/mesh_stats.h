@@ -145,6 +145,10 @@ struct mesh_view_peer {
 	uint64_t epoch;
 };
 
+/* V's N peers in the order the renderers show them: by ToR, then rail,
+ * then name (with an inventory: /mesh groups its columns by ToR). */
+void mesh_view_order(struct mesh_view_peer *v, unsigned int n);
+
 /* Paths of P whose figures count in its counters (path[0 .. n-1]). */
 unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
 /* Paths of P that are up (the peer is up with one or more). */
