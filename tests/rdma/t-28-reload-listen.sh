@@ -11,7 +11,9 @@ probe() { cli timeout 120 "$PROBE" -I "$RDMAD_CLI_ADDR" -t 20 "$@" "$RDMAD_SRV_A
 # A session long enough to outlive the reload.
 probe -p $a --op both -s 64k -n 400 >"$T/live.log" 2>&1 &
 live=$!
-sleep 1
+# Established before the reload (a fixed sleep lost the race under load:
+# the probe's connect came after the port was gone).
+wait_log 'open: native, ops read+write, size 65536' 60
 
 rdmad_conf $b
 kill -HUP "$RDMAD_PID"
