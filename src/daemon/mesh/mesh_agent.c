@@ -29,7 +29,9 @@ struct mesh_peer {
 	uint64_t epoch;
 	unsigned int n_paths;		/* running */
 	unsigned int n_figures;		/* with figures (see the diff) */
-	struct mesh_path path[CONFIG_MESH_PATHS_MAX];
+	/* allocated as [mesh] paths asks (a dropped path's stay: its
+	 * figures count), not CONFIG_MESH_PATHS_MAX of them a peer */
+	struct mesh_path *path[CONFIG_MESH_PATHS_MAX];
 	bool keep;			/* reload: in the new file too */
 };
 
@@ -67,8 +69,12 @@ static void mesh_peer_free(struct mesh_peer *peer)
 {
 	unsigned int i;
 
-	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
-		mesh_path_fini(&peer->path[i]);
+	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++) {
+		if (!peer->path[i])
+			continue;
+		mesh_path_fini(peer->path[i]);
+		free(peer->path[i]);
+	}
 	free(peer);
 }
 
@@ -87,20 +93,14 @@ static int mesh_peer_new(struct mesh_agent *a, const struct mesh_target *t,
 			 struct mesh_peer **out)
 {
 	struct mesh_peer *peer = calloc(1, sizeof(*peer));
-	unsigned int i;
 
+	(void)a;
 	if (!peer)
 		return -ENOMEM;
 	peer->dst = t->dst;
 	peer->src = t->src;
 	snprintf(peer->name, sizeof(peer->name), "%s", t->name);
 	mesh_peer_place(peer, t);
-	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
-		if (mesh_path_init(&peer->path[i], &a->x, peer->name,
-				   &peer->dst, &peer->src, i)) {
-			mesh_peer_free(peer);
-			return -ENOMEM;
-		}
 	*out = peer;
 	return 0;
 }
@@ -111,21 +111,37 @@ static void mesh_peer_stop(struct mesh_peer *peer, unsigned int from)
 	unsigned int i;
 
 	for (i = from; i < peer->n_paths; i++)
-		mesh_path_feed(&peer->path[i], MESH_EV_STOP);
+		mesh_path_feed(peer->path[i], MESH_EV_STOP);
 	if (from < peer->n_paths)
 		peer->n_paths = from;
 }
 
-/* Paths up to N of PEER run. */
-static void mesh_peer_start(struct mesh_peer *peer, unsigned int n)
+/* Paths up to N of PEER run (made as they are first needed). */
+static void mesh_peer_start(struct mesh_peer *peer, struct mesh_ctx *x,
+			    unsigned int n)
 {
 	unsigned int i;
 
+	for (i = 0; i < n; i++) {
+		if (peer->path[i])
+			continue;
+		peer->path[i] = calloc(1, sizeof(*peer->path[i]));
+		if (!peer->path[i] ||
+		    mesh_path_init(peer->path[i], x, peer->name, &peer->dst,
+				   &peer->src, i)) {
+			free(peer->path[i]);
+			peer->path[i] = NULL;
+			log_err("mesh: %s: out of memory: %u of its %u paths "
+				"probed", peer->name, i, n);
+			n = i;
+			break;
+		}
+	}
 	for (i = 0; i < n; i++)
-		peer->path[i].named_idx = n > 1;
+		peer->path[i]->named_idx = n > 1;
 	for (i = peer->n_paths; i < n; i++) {
 		peer->n_paths = i + 1;
-		mesh_path_start(&peer->path[i]);
+		mesh_path_start(peer->path[i]);
 	}
 	if (peer->n_figures < peer->n_paths)
 		peer->n_figures = peer->n_paths;
@@ -330,8 +346,9 @@ void mesh_agent_commit(struct mesh_agent *a)
 	}
 	for (i = 0; sizes_changed && i < a->next.n; i++)
 		for (j = 0; v[i]->keep && j < CONFIG_MESH_PATHS_MAX; j++)
-			mesh_path_sizes(&v[i]->path[j], &x->cfg,
-					&a->next_cfg);
+			if (v[i]->path[j])
+				mesh_path_sizes(v[i]->path[j], &x->cfg,
+						&a->next_cfg);
 	x->cfg = a->next_cfg;
 	mesh_sched_cfg_of(&x->cfg, &x->scfg);
 	if (first || !a->peers)
@@ -373,7 +390,7 @@ void mesh_agent_commit(struct mesh_agent *a)
 			peer->n_figures = plan.n_figures;
 		}
 		if (!a->stopping)
-			mesh_peer_start(peer, x->cfg.paths);
+			mesh_peer_start(peer, x, x->cfg.paths);
 	}
 	mesh_agent_sizes(&x->cfg, sizes, sizeof(sizes));
 	mesh_agent_arm_switch(a);
@@ -478,12 +495,12 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		vp->n_paths = peer->n_paths;
 		vp->n_figures = peer->n_figures;
 		for (j = 0; j < peer->n_figures; j++) {
-			vp->path[j].state = peer->path[j].s.state;
-			vp->path[j].reach = peer->path[j].s.reach;
-			vp->path[j].st = &peer->path[j].st;
-			vp->path[j].error = peer->path[j].error;
+			vp->path[j].state = peer->path[j]->s.state;
+			vp->path[j].reach = peer->path[j]->s.reach;
+			vp->path[j].st = &peer->path[j]->st;
+			vp->path[j].error = peer->path[j]->error;
 			vp->path[j].bw_stale = mesh_stats_bw_stale(
-				&peer->path[j].st, now, max_age);
+				&peer->path[j]->st, now, max_age);
 		}
 	}
 	if (v->topology)
