@@ -58,6 +58,8 @@ while :; do
 	[ "$(now_ms)" -lt "$end" ] || fail "B and a cross-ToR peer not up after 30 s: $(grep -E '^rdmad_mesh_(peer_up|peer_info|place)' "$T/m1.prom")"
 	sleep 0.3
 done
+grep -q "mesh: inventory: this is host ha under ToR t1, of 4 hosts; ToRs probing each ToR: 1 an epoch (60 s); a host: at most 2 peers, 3 probers" "$T/a.log" ||
+	fail "A's log does not say where it stands: $(grep 'mesh: inventory' "$T/a.log")"
 [ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fail "A probes $(prom_sum "$T/m1.prom" rdmad_mesh_peers) peers, want 2"
 grep -qx 'rdmad_mesh_place_info{host="ha",tor="t1"} 1' "$T/m1.prom" || fail "no place: $(grep place "$T/m1.prom")"
 grep -qx "rdmad_mesh_peer_info{peer=\"$A:7782\",peer_host=\"hb\",peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1" "$T/m1.prom" ||

@@ -318,6 +318,46 @@ out:
 	return ret;
 }
 
+/* This host's place in the inventory in force, and its slots' timing. */
+static void mesh_agent_view_place(const struct mesh_agent *a,
+				  struct mesh_view *v)
+{
+	const struct mesh_inventory *inv = a->cur.inv;
+	const struct mesh_inv_host *h;
+	uint64_t now;
+
+	if (!inv || !inv->topology || a->cur.self_host == MESH_INV_NONE)
+		return;
+	h = &inv->host[a->cur.self_host];
+	v->topology = true;
+	v->host = mesh_inventory_str(inv, h->name);
+	v->tor = mesh_inventory_str(inv, inv->tor_name[h->tor]);
+	v->pod = h->pod == MESH_INV_NONE ? "" :
+		 mesh_inventory_str(inv, inv->pod_name[h->pod]);
+	v->switches = a->switches;
+	now = clock_wall_ms();
+	v->next_switch_ms = a->cur.next_ms > now ? a->cur.next_ms - now : 0;
+}
+
+/* With an inventory: where this host stands and how it picks its peers. */
+static void mesh_agent_log_place(const struct mesh_agent *a)
+{
+	struct mesh_view v;
+	struct mesh_select_bounds b;
+
+	memset(&v, 0, sizeof(v));
+	mesh_agent_view_place(a, &v);
+	if (!v.topology)
+		return;
+	mesh_select_bounds(a->cur.sel, &b);
+	log_notice("mesh: inventory: this is host %s under ToR %s%s%s, of %u "
+		   "hosts; ToRs probing each ToR: %u an epoch (%u s); a host: "
+		   "at most %u peers, %u probers", v.host, v.tor,
+		   *v.pod ? " in pod " : "", v.pod, a->cur.inv->n_host,
+		   b.m_max, a->x.cfg.epoch_ms / 1000, b.max_peers,
+		   b.max_inbound);
+}
+
 void mesh_agent_commit(struct mesh_agent *a)
 {
 	struct mesh_ctx *x = &a->x;
@@ -416,6 +456,7 @@ void mesh_agent_commit(struct mesh_agent *a)
 			   "are made anew: sizes, ops, tos, source or timeouts "
 			   "changed)" : "");
 	}
+	mesh_agent_log_place(a);
 	if (!first)
 		a->reloads++;
 }
@@ -428,27 +469,6 @@ void mesh_agent_stop(struct mesh_agent *a)
 	evtimer_del(a->switch_ev);
 	for (i = 0; i < a->n_peers; i++)
 		mesh_peer_stop(a->peers[i], 0);
-}
-
-/* This host's place in the inventory in force, and its slots' timing. */
-static void mesh_agent_view_place(const struct mesh_agent *a,
-				  struct mesh_view *v)
-{
-	const struct mesh_inventory *inv = a->cur.inv;
-	const struct mesh_inv_host *h;
-	uint64_t now;
-
-	if (!inv || !inv->topology || a->cur.self_host == MESH_INV_NONE)
-		return;
-	h = &inv->host[a->cur.self_host];
-	v->topology = true;
-	v->host = mesh_inventory_str(inv, h->name);
-	v->tor = mesh_inventory_str(inv, inv->tor_name[h->tor]);
-	v->pod = h->pod == MESH_INV_NONE ? "" :
-		 mesh_inventory_str(inv, inv->pod_name[h->pod]);
-	v->switches = a->switches;
-	now = clock_wall_ms();
-	v->next_switch_ms = a->cur.next_ms > now ? a->cur.next_ms - now : 0;
 }
 
 void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
