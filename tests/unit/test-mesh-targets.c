@@ -335,6 +335,81 @@ static void test_fleet(void)
 	mesh_targets_free(&t);
 }
 
+/*
+ * A reload with a new inventory (a ToR added: every cross-ToR assignment
+ * changes) hands over slot by slot: until its own switch a slot keeps the
+ * previous inventory's peers, then takes the new one's; same-ToR peers
+ * come at once; the previous inventory goes once every slot is over.
+ */
+static void test_handover(void)
+{
+	static const char bigger[] =
+		"10.0.1.1 host=h1 tor=t1\n10.0.1.2 host=h2 tor=t1\n"
+		"10.0.1.3 host=h3 tor=t2\n10.0.1.4 host=h4 tor=t2\n"
+		"10.0.1.5 host=h5 tor=t3\n10.0.1.6 host=h6 tor=t3\n"
+		"10.0.1.7 host=h7 tor=t4\n10.0.1.8 host=h8 tor=t4\n";
+	struct sockaddr_storage here[1] = { v4("10.0.1.1", 0) };
+	struct mesh_locals locals = { here, 1 };
+	char err[256] = "", before[MESH_NAME_LEN], after[MESH_NAME_LEN];
+	struct mesh_targets cur, next;
+	unsigned int i, k, same = 0, kept = 0;
+	struct rdmad_config c;
+	uint64_t now = 0, until;
+	int ret = 0;
+
+	cfg_with(&c, "0.0.0.0:7471");
+	c.mesh.cross_tor = 1;
+	/* a moment where the two inventories pick different cross-ToR
+	 * peers on rail 0 (the old one has two rails, the new one) */
+	for (k = 0; k < 64; k++) {
+		now = 1800000000000ull + k * 7919ull;
+		ret = fleet_check(&c, fleet, &locals, now, &cur, err,
+				  sizeof(err));
+		ret = ret ? ret : fleet_check(&c, bigger, &locals, now, &next,
+					      err, sizeof(err));
+		before[0] = after[0] = '\0';
+		for (i = 0; !ret && i < cur.n; i++)
+			if (cur.v[i].why == MESH_SELECT_CROSS_TOR &&
+			    !cur.v[i].rail)
+				snprintf(before, sizeof(before), "%s",
+					 cur.v[i].name);
+		for (i = 0; !ret && i < next.n; i++)
+			if (next.v[i].why == MESH_SELECT_CROSS_TOR)
+				snprintf(after, sizeof(after), "%s",
+					 next.v[i].name);
+		if (ret || (before[0] && after[0] && strcmp(before, after)))
+			break;
+		mesh_targets_free(&cur);
+		mesh_targets_free(&next);
+	}
+	if (!tap_ok(!ret && k < 64, "two inventories that pick %s and %s "
+		    "(%s)", before, after, err))
+		return;
+	mesh_targets_handover(&next, &cur, now);
+	until = next.prev_until[0][0];
+	ret = mesh_targets_at(&next, now);
+	for (i = 0; !ret && i < next.n; i++) {
+		same += next.v[i].why == MESH_SELECT_SAME_TOR;
+		kept += next.v[i].why == MESH_SELECT_CROSS_TOR &&
+			!strcmp(next.v[i].name, before);
+	}
+	tap_ok(!ret && !cur.inv && !cur.sel && next.prev_sel && until > now &&
+	       next.next_ms <= until && same == 1 && kept == 1 && next.n == 2,
+	       "handover: the same-ToR peer at once, slot 0 keeps %s (not "
+	       "%s) until its switch, %llu ms ahead", before, after,
+	       (unsigned long long)(until - now));
+	ret = mesh_targets_at(&next, until);
+	for (i = 0, kept = 0; !ret && i < next.n; i++)
+		kept += !strcmp(next.v[i].name, before) &&
+			next.v[i].why == MESH_SELECT_CROSS_TOR;
+	tap_ok(!ret && !next.prev_sel && !next.prev_inv && next.n == 2 &&
+	       !kept && next.next_ms > until,
+	       "handover: at the switch, the new inventory's cross-ToR peer; "
+	       "the previous inventory let go");
+	mesh_targets_free(&cur);
+	mesh_targets_free(&next);
+}
+
 static void test_names(void)
 {
 	struct target t;
@@ -361,6 +436,7 @@ int main(void)
 	test_check();
 	test_sched_bounds();
 	test_fleet();
+	test_handover();
 	test_names();
 	return tap_done();
 }

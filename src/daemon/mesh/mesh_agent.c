@@ -369,9 +369,25 @@ void mesh_agent_commit(struct mesh_agent *a)
 
 	if (!a->prepared)
 		return;
+	if (!a->switching && a->next.sel && a->cur.sel) {
+		/* a new inventory's cross-ToR peers come slot by slot */
+		mesh_targets_handover(&a->next, &a->cur, clock_wall_ms());
+		if (mesh_targets_at(&a->next, clock_wall_ms()))
+			log_err("mesh: reload: out of memory computing the "
+				"peers; some may be missing until the next "
+				"epoch switch");
+	}
 	if (mesh_agent_next_peers(a, &v)) {
 		log_err("mesh: reload: out of memory; the peers stay as they "
 			"were");
+		if (a->next.prev_sel) {
+			/* the inventory in force goes back where it was */
+			a->cur.inv = a->next.prev_inv;
+			a->cur.sel = a->next.prev_sel;
+			a->next.prev_inv = NULL;
+			a->next.prev_sel = NULL;
+		}
+		a->switching = false;
 		mesh_agent_rollback(a);
 		return;
 	}
@@ -403,15 +419,16 @@ void mesh_agent_commit(struct mesh_agent *a)
 		if (a->peers[i]->keep)
 			mesh_peer_place(a->peers[i], &a->next.v[i]);
 	if (!a->switching) {
-		/* a reload: its inventory and selection are in force now */
+		/* a reload: its inventory and selection are in force now
+		 * (with the previous ones for the slots not handed over) */
 		mesh_targets_free(&a->cur);
-		a->cur.inv = a->next.inv;
-		a->cur.sel = a->next.sel;
-		a->cur.self_host = a->next.self_host;
-		a->cur.next_ms = a->next.next_ms;
-		a->cur.n_file = a->next.n_file;
+		a->cur = a->next;
+		a->cur.v = NULL;
+		a->cur.n = a->cur.cap = 0;
 		a->next.inv = NULL;
 		a->next.sel = NULL;
+		a->next.prev_inv = NULL;
+		a->next.prev_sel = NULL;
 	}
 	mesh_targets_free(&a->next);
 	a->prepared = false;

@@ -145,6 +145,14 @@ int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
 
 void mesh_targets_free(struct mesh_targets *t)
 {
+	if (t->prev_sel) {
+		mesh_select_fini(t->prev_sel);
+		free(t->prev_sel);
+	}
+	if (t->prev_inv) {
+		mesh_inventory_free(t->prev_inv);
+		free(t->prev_inv);
+	}
 	if (t->sel) {
 		mesh_select_fini(t->sel);
 		free(t->sel);
@@ -197,11 +205,11 @@ static int mesh_targets_room(struct mesh_targets *t, unsigned int n)
 	return 0;
 }
 
-/* One selected peer into T->v, unless it is there already. */
+/* One peer SP of INV's selection into T->v, unless it is there already. */
 static int mesh_targets_add(struct mesh_targets *t,
+			    const struct mesh_inventory *inv,
 			    const struct mesh_select_peer *sp)
 {
-	const struct mesh_inventory *inv = t->inv;
 	const struct mesh_inv_addr *pa = &inv->addr[sp->addr];
 	const struct mesh_inv_host *ph = &inv->host[pa->host];
 	struct mesh_target *mt;
@@ -233,54 +241,158 @@ static int mesh_targets_add(struct mesh_targets *t,
 	return 0;
 }
 
+/* A growing buffer of selected peers. */
+struct mesh_sp_buf {
+	struct mesh_select_peer *v;
+	unsigned int cap;
+};
+
+/*
+ * The peers of address A of S: slot SLOT at EPOCH, or (SLOT < 0) every
+ * peer at EPOCH, into B, grown as needed.  How many, or -ENOMEM.
+ */
+static int mesh_sp_get(struct mesh_sp_buf *b, const struct mesh_select *s,
+		       uint32_t a, uint64_t epoch, int slot)
+{
+	int n;
+
+	for (;;) {
+		n = slot < 0 ? mesh_select_addr_peers(s, a, epoch, b->v, b->cap) :
+		    mesh_select_slot_peers(s, a, epoch, (unsigned int)slot,
+					   b->v, b->cap);
+		if (n != -ENOSPC)
+			return n;
+		free(b->v);
+		b->cap = b->cap ? 2 * b->cap : 64;
+		b->v = malloc(b->cap * sizeof(*b->v));
+		if (!b->v) {
+			b->cap = 0;
+			return -ENOMEM;
+		}
+	}
+}
+
+/* Slot SLOT of address A of SEL (of INV) at NOW into T; its next switch
+ * lowers *NEXT. */
+static int mesh_targets_slot(struct mesh_targets *t, struct mesh_sp_buf *b,
+			     const struct mesh_inventory *inv,
+			     const struct mesh_select *sel, uint32_t a,
+			     unsigned int slot, uint64_t now, uint64_t *next)
+{
+	uint64_t e = mesh_select_epoch_at(sel, a, slot, now);
+	uint64_t at = mesh_select_switch_ms(sel, a, slot, e + 1);
+	int n, k, ret = 0;
+
+	if (!*next || at < *next)
+		*next = at;
+	n = mesh_sp_get(b, sel, a, e, (int)slot);
+	if (n < 0)
+		return n;
+	for (k = 0; k < n && !ret; k++)
+		ret = mesh_targets_add(t, inv, &b->v[k]);
+	return ret;
+}
+
+/* The previous inventory's slots, all handed over by NOW: let it go. */
+static void mesh_targets_prev_done(struct mesh_targets *t, uint64_t now)
+{
+	unsigned int r, j;
+
+	if (!t->prev_sel)
+		return;
+	for (r = 0; r < MESH_INV_RAILS_MAX; r++)
+		for (j = 0; j < CONFIG_MESH_CROSS_TOR_MAX; j++)
+			if (now < t->prev_until[r][j])
+				return;
+	mesh_select_fini(t->prev_sel);
+	free(t->prev_sel);
+	mesh_inventory_free(t->prev_inv);
+	free(t->prev_inv);
+	t->prev_sel = NULL;
+	t->prev_inv = NULL;
+}
+
 int mesh_targets_at(struct mesh_targets *t, uint64_t now_ms)
 {
-	const struct mesh_inv_host *h;
-	struct mesh_select_peer *sp = NULL;
-	unsigned int r, j, cap = 0;
+	const struct mesh_inv_host *h, *ph = NULL;
+	struct mesh_sp_buf b = { NULL, 0 };
+	unsigned int r, j;
 	uint64_t next = 0;
 	int n, k, ret = 0;
 
 	if (!t->sel)
 		return 0;	/* a full mesh: the file's order, for good */
+	mesh_targets_prev_done(t, now_ms);
 	t->n = 0;
 	h = &t->inv->host[t->self_host];
+	if (t->prev_sel)
+		ph = &t->prev_inv->host[t->prev_self_host];
+	for (r = 0; r < MESH_INV_RAILS_MAX && !ret; r++) {
+		uint32_t a = h->addr[r], pa = ph ? ph->addr[r] : MESH_INV_NONE;
+		unsigned int m = 0, pm = 0;
+
+		if (a == MESH_INV_NONE)
+			continue;
+		m = t->sel->rail[t->inv->addr[a].rail].m;
+		if (pa != MESH_INV_NONE)
+			pm = t->prev_sel->rail[t->prev_inv->addr[pa].rail].m;
+		/* same ToR: this inventory's at once (any epoch) */
+		n = mesh_sp_get(&b, t->sel, a, 0, -1);
+		if (n < 0)
+			ret = n;
+		for (k = 0; k < n && !ret; k++)
+			if (b.v[k].why != MESH_SELECT_CROSS_TOR)
+				ret = mesh_targets_add(t, t->inv, &b.v[k]);
+		/*
+		 * Each slot at the epoch it is in now; after a reload, a slot
+		 * keeps the previous inventory's peers until its own switch
+		 * (prev_until), so a new inventory comes in slot by slot.
+		 */
+		for (j = 0; j < (m > pm ? m : pm) && !ret; j++) {
+			if (j < pm && now_ms < t->prev_until[r][j]) {
+				if (!next || t->prev_until[r][j] < next)
+					next = t->prev_until[r][j];
+				ret = mesh_targets_slot(t, &b, t->prev_inv,
+							t->prev_sel, pa, j,
+							now_ms, &next);
+			} else if (j < m) {
+				ret = mesh_targets_slot(t, &b, t->inv, t->sel,
+							a, j, now_ms, &next);
+			}
+		}
+	}
+	free(b.v);
+	t->next_ms = next;
+	return ret;
+}
+
+void mesh_targets_handover(struct mesh_targets *next, struct mesh_targets *cur,
+			   uint64_t now_ms)
+{
+	const struct mesh_inv_host *h;
+	unsigned int r, j;
+
+	if (!next->sel || !cur->sel)
+		return;
+	h = &cur->inv->host[cur->self_host];
+	memset(next->prev_until, 0, sizeof(next->prev_until));
 	for (r = 0; r < MESH_INV_RAILS_MAX; r++) {
 		uint32_t a = h->addr[r];
 		unsigned int m;
 
 		if (a == MESH_INV_NONE)
 			continue;
-		m = t->sel->rail[t->inv->addr[a].rail].m;
-		/* same ToR (any epoch: they never change) */
-		for (;;) {
-			n = mesh_select_addr_peers(t->sel, a, 0, sp, cap);
-			if (n != -ENOSPC)
-				break;
-			cap = cap ? 2 * cap : 64;
-			free(sp);
-			sp = malloc(cap * sizeof(*sp));
-			if (!sp)
-				return -ENOMEM;
-		}
-		for (k = 0; k < n && !ret; k++)
-			if (sp[k].why != MESH_SELECT_CROSS_TOR)
-				ret = mesh_targets_add(t, &sp[k]);
-		/* each slot at the epoch it is in now */
-		for (j = 0; j < m && !ret; j++) {
-			uint64_t e = mesh_select_epoch_at(t->sel, a, j, now_ms);
-			uint64_t at = mesh_select_switch_ms(t->sel, a, j, e + 1);
-
-			if (!next || at < next)
-				next = at;
-			n = mesh_select_slot_peers(t->sel, a, e, j, sp, cap);
-			for (k = 0; k < n && !ret; k++)
-				ret = mesh_targets_add(t, &sp[k]);
-		}
+		m = cur->sel->rail[cur->inv->addr[a].rail].m;
+		for (j = 0; j < m; j++)
+			next->prev_until[r][j] = mesh_select_switch_ms(cur->sel,
+				a, j, mesh_select_epoch_at(cur->sel, a, j,
+							   now_ms) + 1);
 	}
-	free(sp);
-	t->next_ms = next;
-	return ret;
+	next->prev_inv = cur->inv;
+	next->prev_sel = cur->sel;
+	next->prev_self_host = cur->self_host;
+	cur->inv = NULL;
+	cur->sel = NULL;
 }
 
 /* The file's addresses: this rdmad's own found, each numeric. */

@@ -58,6 +58,13 @@ struct mesh_targets {
 	uint64_t next_ms;		/* a slot switches then (Unix ms);
 					   0: the peers never change */
 	unsigned int cap;		/* room in v */
+	/* After a reload, the previous inventory and selection, whose
+	 * cross-ToR peers slot [rail][j] keeps until prev_until (its own
+	 * switch), so that a new inventory comes in slot by slot. */
+	struct mesh_inventory *prev_inv;
+	struct mesh_select *prev_sel;
+	uint32_t prev_self_host;
+	uint64_t prev_until[MESH_INV_RAILS_MAX][CONFIG_MESH_CROSS_TOR_MAX];
 };
 
 /* This host's addresses (no ports), for self-detection. */
@@ -120,6 +127,14 @@ int mesh_targets_check(const struct rdmad_config *cfg,
  * -ENOMEM.
  */
 int mesh_targets_at(struct mesh_targets *t, uint64_t now_ms);
+/*
+ * A reload replaces CUR by NEXT at NOW_MS: NEXT takes CUR's inventory and
+ * selection as its previous ones, each of CUR's cross-ToR slots kept
+ * until its next switch (mesh_targets_at() then hands it over).  Without
+ * topology on either side, nothing: NEXT's peers are taken at once.
+ */
+void mesh_targets_handover(struct mesh_targets *next, struct mesh_targets *cur,
+			   uint64_t now_ms);
 void mesh_targets_free(struct mesh_targets *t);
 
 #endif /* RDMAD_MESH_TARGETS_PARSE_H */
