@@ -136,6 +136,16 @@ static char *samples_only(const char *buf)
 	return out;
 }
 
+/* PROM and OM carry the same samples (their text aside): WHAT's check. */
+static void same_samples(const char *prom, const char *om, const char *what)
+{
+	char *a = samples_only(prom), *b = samples_only(om);
+
+	tap_ok(!strcmp(a, b), "%sboth formats have the same samples", what);
+	free(a);
+	free(b);
+}
+
 /* ---- a validator of the text exposition format ----------------------- */
 
 struct family {
@@ -720,7 +730,7 @@ static void test_samples(const char *buf, const char *what)
 static void test_formats(void)
 {
 	struct validator v;
-	char *prom, *om, *a, *b;
+	char *prom, *om;
 	size_t len;
 	int ret, ok;
 
@@ -782,11 +792,7 @@ static void test_formats(void)
 	       strstr(om, "# EOF") == om + len - 6,
 	       "openmetrics: ends with exactly one '# EOF\\n'");
 
-	a = samples_only(prom);
-	b = samples_only(om);
-	tap_ok(!strcmp(a, b), "both formats have the same samples");
-	free(a);
-	free(b);
+	same_samples(prom, om, "");
 	free(prom);
 	free(om);
 }
@@ -949,7 +955,7 @@ static void test_mesh_samples(const char *buf, const char *what)
 
 static void test_mesh(void)
 {
-	char *prom, *om, *a, *b;
+	char *prom, *om;
 	int ret, ok;
 
 	make_mesh();
@@ -966,11 +972,7 @@ static void test_mesh(void)
 	       has_line(prom, "# TYPE rdmad_mesh_round_duration_seconds "
 			"histogram"),
 	       "mesh: counters typed as each format wants");
-	a = samples_only(prom);
-	b = samples_only(om);
-	tap_ok(!strcmp(a, b), "mesh: both formats have the same samples");
-	free(a);
-	free(b);
+	same_samples(prom, om, "mesh: ");
 	free(prom);
 	free(om);
 
@@ -993,7 +995,7 @@ static void test_mesh(void)
 /* With an inventory: this host's place, each peer's, the switches. */
 static void test_mesh_place(void)
 {
-	char *prom, *om, *a, *b;
+	char *prom, *om;
 	int ret;
 
 	make_mesh();
@@ -1020,11 +1022,7 @@ static void test_mesh_place(void)
 	       has_line(om, "# TYPE rdmad_mesh_place info"),
 	       "place: this host's (no pod: no pod label), one info series a "
 	       "peer, the switches");
-	a = samples_only(prom);
-	b = samples_only(om);
-	tap_ok(!strcmp(a, b), "place: both formats have the same samples");
-	free(a);
-	free(b);
+	same_samples(prom, om, "place: ");
 	free(prom);
 	mview.topology = false;
 	prom = render(&view, METRICS_PROMETHEUS, &ret);
