@@ -20,7 +20,8 @@
  * counted on rail 0 (every rail has the same ToRs).
  *
  * Series per peer: 28 + paths + sizes (docs/monitoring.md: 33 with the
- * defaults), plus 240 fixed series a host; a series line ~70 bytes.
+ * defaults; one more, the peer's place, with topology), plus 240 fixed
+ * series a host (242 with topology); a series line ~70 bytes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -123,11 +124,13 @@ static int sim_write(const struct sim_opts *o, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-static unsigned long long series(unsigned long long peers,
+/* With topology rdmad adds rdmad_mesh_peer_info (1 a peer) and
+ * rdmad_mesh_place_info + rdmad_mesh_epoch_switches_total (2). */
+static unsigned long long series(unsigned long long peers, bool topology,
 				 const struct sim_opts *o)
 {
-	return SERIES_FIXED + peers * (SERIES_PEER_BASE + o->paths +
-				       o->sizes);
+	return SERIES_FIXED + 2 * topology + peers * (SERIES_PEER_BASE +
+		topology + o->paths + o->sizes);
 }
 
 static void row(const char *what, const char *sel, const char *full)
@@ -230,10 +233,10 @@ int main(int argc, char **argv)
 
 	peers_mean = (double)c.peers_sum / ((double)hosts * c.epochs);
 	full_peers = (hosts - 1) * o.rails;
-	fleet_sel = hosts * SERIES_FIXED + (unsigned long long)
+	fleet_sel = hosts * (SERIES_FIXED + 2) + (unsigned long long)
 		    (peers_mean * (double)hosts + 0.5) *
-		    (SERIES_PEER_BASE + o.paths + o.sizes);
-	fleet_full = hosts * series(full_peers, &o);
+		    (SERIES_PEER_BASE + 1 + o.paths + o.sizes);
+	fleet_full = hosts * series(full_peers, false, &o);
 
 	printf("fleet-sim: %llu hosts (%u ToRs x %u), %u rails, pods of %u "
 	       "ToRs; cross_tor %u, epoch %u s, paths %u, sizes %u\n",
@@ -263,10 +266,11 @@ int main(int argc, char **argv)
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers * o.paths,
 		 full_peers * o.paths);
 	row("sessions x paths (out / in, max)", a, f);
-	rowu("series (max)", series(c.peers_max, &o), series(full_peers, &o));
-	snprintf(a, sizeof(a), "%.1f MB", (double)series(c.peers_max, &o) *
+	rowu("series (max)", series(c.peers_max, true, &o),
+	     series(full_peers, false, &o));
+	snprintf(a, sizeof(a), "%.1f MB", (double)series(c.peers_max, true, &o) *
 		 SERIES_LINE / 1e6);
-	snprintf(f, sizeof(f), "%.1f MB", (double)series(full_peers, &o) *
+	snprintf(f, sizeof(f), "%.1f MB", (double)series(full_peers, false, &o) *
 		 SERIES_LINE / 1e6);
 	row("scrape bytes (max, ~70 B a series)", a, f);
 	snprintf(a, sizeof(a), "%.4f", (double)o.rails * b.m_min /
