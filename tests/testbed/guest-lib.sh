@@ -59,10 +59,16 @@ ensure_guest_tools() {
 
 # The initramfs: busybox, the modules that reach the host's root over 9p,
 # and /init (tests/testbed/initramfs-init).  Rebuilt when its inputs change.
+# Guests of several suites may start at once (CI runs the fabric beside
+# the testbed and systemd suites): one builds, under a lock, the others
+# wait and take its file; the new file replaces the old in one rename.
 build_initramfs() {
-	local kver=$1 out=$cache/initramfs-$kver.cpio.gz stamp dir m
+	local kver=$1 out=$cache/initramfs-$kver.cpio.gz stamp dir m lock
 	stamp=$(cat "$guest_lib_dir/initramfs-init" /bin/busybox | md5sum | cut -c1-16)
+	exec {lock}>"$out.lock"
+	flock "$lock" || die "cannot lock $out.lock"
 	if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+		exec {lock}>&-
 		echo "$out"
 		return 0
 	fi
@@ -80,11 +86,12 @@ build_initramfs() {
 		cp "$m" "$dir/mods/" && basename "$m" >>"$dir/mods/order"
 	done
 	[ -s "$dir/mods/order" ] || die "modprobe -S $kver found no 9p/virtio modules"
-	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out.tmp" ||
+	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir.cpio.gz" ||
 		die "could not build the initramfs"
-	mv "$out.tmp" "$out"
+	mv "$dir.cpio.gz" "$out"
 	echo "$stamp" >"$out.stamp"
 	rm -rf "$dir"
+	exec {lock}>&-
 	echo "$out"
 }
 
