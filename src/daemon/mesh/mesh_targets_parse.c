@@ -165,29 +165,18 @@ void mesh_targets_free(struct mesh_targets *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* The inventory's address A ("HOST:PORT", "[V6]:PORT") as a socket
- * address: numeric only.  0, or -EINVAL. */
+/* The inventory's address A (its label, "HOST:PORT" or "[V6]:PORT", read
+ * back as the targets file's syntax) as a socket address: numeric only.
+ * 0, or -EINVAL. */
 static int mesh_inv_sockaddr(const struct mesh_inventory *inv, uint32_t a,
 			     struct sockaddr_storage *ss)
 {
-	const char *label = mesh_inventory_str(inv, inv->addr[a].label);
 	struct target t;
 	const char *why;
-	const char *colon = strrchr(label, ':');
-	size_t len;
 
-	if (!colon)
+	if (targets_parse_line(mesh_inventory_str(inv, inv->addr[a].label),
+			       inv->addr[a].port, &t, &why) != 1)
 		return -EINVAL;
-	if (label[0] == '[') {
-		label++;
-		colon--;
-	}
-	len = (size_t)(colon - label);
-	if (len >= sizeof(t.host))
-		return -EINVAL;
-	memcpy(t.host, label, len);
-	t.host[len] = '\0';
-	t.port = inv->addr[a].port;
 	return mesh_target_addr(&t, ss, &why);
 }
 
