@@ -89,12 +89,11 @@ static void mesh_peer_place(struct mesh_peer *peer, const struct mesh_target *t)
 	peer->epoch = t->epoch;
 }
 
-static int mesh_peer_new(struct mesh_agent *a, const struct mesh_target *t,
-			 struct mesh_peer **out)
+/* A peer of T with no path yet (mesh_peer_start makes them). */
+static int mesh_peer_new(const struct mesh_target *t, struct mesh_peer **out)
 {
 	struct mesh_peer *peer = calloc(1, sizeof(*peer));
 
-	(void)a;
 	if (!peer)
 		return -ENOMEM;
 	peer->dst = t->dst;
@@ -298,7 +297,7 @@ static int mesh_agent_next_peers(struct mesh_agent *a,
 		if (map[i] >= 0 && !a->peers[map[i]]->keep) {
 			v[i] = a->peers[map[i]];
 			v[i]->keep = true;
-		} else if (mesh_peer_new(a, &a->next.v[i], &v[i])) {
+		} else if (mesh_peer_new(&a->next.v[i], &v[i])) {
 			while (i--)
 				if (!v[i]->keep)
 					mesh_peer_free(v[i]);
