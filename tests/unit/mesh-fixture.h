@@ -110,6 +110,7 @@ static inline void mesh_fixture_place(void)
 	mpeers[1].host = "h9";
 	mpeers[1].tor = "t3";
 	mpeers[1].why = "cross-ToR";
+	mpeers[1].cross_tor = true;
 	mpeers[1].rail = 1;
 	mpeers[1].slot = 2;
 	mpeers[1].epoch = 5999999;

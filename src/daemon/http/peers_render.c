@@ -105,7 +105,7 @@ static void json_peer_place(FILE *f, const struct mesh_view *m,
 	json_str(f, p->tor);
 	fprintf(f, ",\"rail\":%u,\"why\":", p->rail);
 	json_str(f, p->why);
-	if (p->why && !strcmp(p->why, "cross-ToR"))
+	if (p->cross_tor)
 		fprintf(f, ",\"slot\":%u,\"epoch\":%" PRIu64, p->slot,
 			p->epoch);
 }
@@ -237,7 +237,7 @@ static void text_places(FILE *f, int w, const struct mesh_view *m)
 		fprintf(f, "%-*s  %-16s  %-16s  %4u  %s", w, p->name,
 			p->host ? p->host : "", p->tor ? p->tor : "", p->rail,
 			p->why ? p->why : "");
-		if (p->why && !strcmp(p->why, "cross-ToR"))
+		if (p->cross_tor)
 			fprintf(f, ", slot %u, epoch %" PRIu64, p->slot,
 				p->epoch);
 		fputc('\n', f);

@@ -525,6 +525,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		vp->host = peer->host;
 		vp->tor = peer->tor;
 		vp->why = mesh_select_why_name(peer->why);
+		vp->cross_tor = peer->why == MESH_SELECT_CROSS_TOR;
 		vp->rail = peer->rail;
 		vp->slot = peer->slot;
 		vp->epoch = peer->epoch;

@@ -141,6 +141,7 @@ struct mesh_view_peer {
 	 * it is probed ("same ToR", "cross-ToR" in SLOT of EPOCH, "full
 	 * mesh"); host and tor "" without topology. */
 	const char *host, *tor, *why;
+	bool cross_tor;			/* slot and epoch say which */
 	unsigned int rail, slot;
 	uint64_t epoch;
 };
