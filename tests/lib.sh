@@ -96,6 +96,19 @@ wait_res_counts() {
 	fail "RDMA resources of pid $pid not back after ${secs}s: $(res_diff "$now" "$want")"
 }
 
+# wait_qps PID N [SECS]: wait until process PID holds at least N QPs
+# (sessions that are open, as `rdma resource show qp` lists them).
+wait_qps() {
+	local pid=$1 want=$2 secs=${3:-20} end have=0
+	end=$(($(now_ms) + secs * 1000))
+	while [ "$(now_ms)" -lt "$end" ]; do
+		have=$(rdma resource show qp 2>/dev/null | grep -c "pid $pid ")
+		[ "$have" -ge "$want" ] && return 0
+		sleep 0.1
+	done
+	fail "pid $pid holds $have QPs after ${secs}s, want at least $want"
+}
+
 log_has() {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do

@@ -15,7 +15,9 @@ rdmad_start
 # a poll can take a full batch of completions), the maximum 512 and one
 # below, and the docs/performance.md bandwidth command's shape (64 KiB,
 # --depth 32).  Each kind must stop on time, well before the -n cap
-# (100,000 operations), and the whole run within a few times -D.
+# (100,000 operations).  The time bounds below only tell "stopped by
+# time" from "ran to the cap": a busy TCG guest under ASan takes seconds
+# to connect and to drain 512 operations, so they are wide.
 cases=("--depth 1 -s 4k" "--depth 8 -s 4k" "--depth 31 -s 4k" "--depth 32 -s 4k"
        "--depth 511 -s 4k" "--depth 512 -s 4k" "--depth 32 -s 64k"
        "--depth 64 -s 64k --no-verify")
@@ -29,8 +31,8 @@ for args in "${cases[@]}"; do
 	rc=$?
 	ms=$(( $(now_ms) - start ))
 	[ "$rc" = 0 ] || fail "-D 1.5 $args: exit $rc after $ms ms: $(cat "$T/$name.err")"
-	# Two kinds of 1.5 s, the connect and the drain: far below 19 s.
-	[ "$ms" -lt 12000 ] || fail "-D 1.5 $args took $ms ms"
+	# Two kinds of 1.5 s, the connect and the drain.
+	[ "$ms" -lt 40000 ] || fail "-D 1.5 $args took $ms ms"
 	files+=("$T/$name.json")
 done
 python3 - "${files[@]}" <<'PY' || fail "-D JSON checks failed"
@@ -42,7 +44,7 @@ for path in sys.argv[1:]:
     for k in ("read", "write"):
         x = r["ops"][k]
         # The span of each kind is about the duration (the last ops drain).
-        assert 1.4e9 <= x["span_ns"] <= 4.5e9, (path, k, x["span_ns"])
+        assert 1.4e9 <= x["span_ns"] <= 15e9, (path, k, x["span_ns"])
         assert 2 <= x["ops"] < d["options"]["iters"], (path, k, x["ops"])
     c = r["conns"][0]
     assert c["writes_done"] == r["ops"]["write"]["ops"], c

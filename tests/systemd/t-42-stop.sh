@@ -9,7 +9,10 @@ sd_start
 for i in 1 2 3 4; do
 	probe --op both -s 256k -n 100 >"$T/drain-$i.log" 2>&1 &
 done
-sleep 1.5
+# The stop comes once all four are in flight (a busy guest may take
+# seconds to connect them; one not yet connected at stop is refused).
+wait_qps "$(sd_pid)" 4 60
+sleep 0.5
 systemctl stop rdmad
 rc=0
 for p in $(jobs -p); do wait "$p" || rc=1; done
