@@ -28,6 +28,24 @@
     // link, so its pairs raise no pair alerts.
     hostUnreachableShare: 0.5,
     minProbers: 2,
+    // The verdicts (rules/place.libsonnet, rules/verdict.libsonnet,
+    // alerts/verdicts.libsonnet), from the places of an inventory
+    // (docs/fleet.md): which part broke.  A pair is "bad" while it is down
+    // or at least verdictShare of its rounds failed over verdictWindow, and
+    // "lossy" from lossThreshold on; a part (a host's NIC on a rail, a
+    // host, the pairs inside a ToR or into it across the fabric) is broken
+    // when more than verdictShare of its pairs are, and at least minProbers
+    // of them.  Short on purpose: a verdict within a minute of the fault.
+    verdictWindow: '1m',
+    verdictFor: '30s',
+    verdictShare: 0.5,
+    // RdmadTorDown: at least this many of the ToR's hosts (and more than
+    // verdictShare of them) unreachable, the pairs inside it too.
+    torMinHosts: 2,
+    // RdmadFabricLinkLoss (one link under ECMP): lossy cross-ToR pairs
+    // that no host, NIC, ToR or prober explains, in at least this many
+    // ToR pairs (a single pair or two are pair alerts).
+    fabricLinkMinTorPairs: 3,
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,
     // RdmadLatencySLO: p99 of a pair's verified rounds, seconds.

@@ -2,6 +2,9 @@
 // alerts and Grafana dashboards built from one _config (config.libsonnet).
 (import 'config.libsonnet') +
 (import 'rules/mesh.libsonnet') +
+(import 'rules/place.libsonnet') +
+(import 'rules/verdict.libsonnet') +
+(import 'alerts/verdicts.libsonnet') +
 (import 'alerts/reachability.libsonnet') +
 (import 'alerts/quality.libsonnet') +
 (import 'alerts/integrity.libsonnet') +

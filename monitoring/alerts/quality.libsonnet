@@ -13,7 +13,8 @@ local u = import '../lib/util.libsonnet';
       unless on (%(p)s) max_over_time(peer:rdmad_mesh_probers_down:ratio[%(w)s]) >= %(s)s
       unless on (%(i)s) max_over_time(source:rdmad_mesh_peers_down:ratio[%(w)s]) >= %(s)s
       unless on (%(i)s) min_over_time(%(up)s[%(w)s]) == 0
-    ||| % { p: by(['peer']), i: by(['instance']), w: w, s: u.num(c.hostUnreachableShare), up: u.sel(c, 'up') },
+      unless on (%(ip)s) max_over_time(source_peer:rdmad_mesh_pair_explained:bool[%(w)s])
+    ||| % { ip: by(['instance', 'peer']), p: by(['peer']), i: by(['instance']), w: w, s: u.num(c.hostUnreachableShare), up: u.sel(c, 'up') },
     local pairDown = 'unless on (%s) max_over_time(source_peer:rdmad_mesh_peer_down:sustained[%s])\n'
                      % [by(['instance', 'peer']), w],
     local sizeFailed = function(m) 'sum by (%s) (increase(%s[%s]))'

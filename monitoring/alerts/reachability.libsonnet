@@ -8,6 +8,10 @@ local u = import '../lib/util.libsonnet';
     // the host is unreachable: enough of its probers see it down
     local hostDown = '(peer:rdmad_mesh_probers_down:ratio >= %(s)s and peer:rdmad_mesh_probers_down:count >= %(m)s)'
                      % { s: u.num(c.hostUnreachableShare), m: u.num(c.minProbers) },
+    // a verdict (alerts/verdicts.libsonnet) names the broken part, at any
+    // time in the window: the address's or the pair's own alert is noise
+    local explained = function(l) 'max by (%s) (max_over_time(source_peer:rdmad_mesh_pair_explained:bool[%s]))'
+                                  % [by(l), c.windowShort],
     // the prober is isolated: it cannot reach enough of its peers
     local isolated = '(source:rdmad_mesh_peers_down:ratio >= %(s)s and source:rdmad_mesh_peers_down:count >= %(m)s)'
                      % { s: u.num(c.hostUnreachableShare), m: u.num(c.minProbers) },
@@ -17,7 +21,7 @@ local u = import '../lib/util.libsonnet';
       rules: [
         {
           alert: 'RdmadHostUnreachable',
-          expr: hostDown,
+          expr: hostDown + '\nunless on (%s) %s' % [by(['peer']), explained(['peer'])],
           'for': c.forShort,
           labels: { severity: 'critical' },
           annotations: {
@@ -34,7 +38,8 @@ local u = import '../lib/util.libsonnet';
             source_peer:rdmad_mesh_peer_up:max == 0
             unless on (%s) %s
             unless on (%s) %s
-          ||| % [by(['peer']), hostDown, by(['instance']), isolated],
+            unless on (%s) %s
+          ||| % [by(['peer']), hostDown, by(['instance']), isolated, by(['instance', 'peer']), explained(['instance', 'peer'])],
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {

@@ -1,0 +1,99 @@
+// Recording rules of the verdicts, first half: every pair with the places
+// of both ends (an inventory with topology, docs/fleet.md), and sums and
+// counts of pairs by the part they cross.  Sums and counts, not ratios:
+// they add up across Prometheus shards, so a shard evaluates this group on
+// its own rdmads and the global Prometheus adds the shards' series up
+// (rules/verdict.libsonnet; docs/fleet.md, "Verdicts").  Without topology
+// no rdmad exports a place and every series here is empty.
+//   source_peer:   a pair, with peer_host, peer_tor, rail, why (same ToR,
+//                  cross-ToR) and the prober's source_host, source_tor
+//   peer_host_rail: pairs into one host's NIC on one rail, split by why
+//   source:        pairs of one prober
+//   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set)
+local u = import '../lib/util.libsonnet';
+
+{
+  prometheusRules+:: {
+    local c = $._config,
+    local vw = c.verdictWindow,
+    local by = function(l) u.by(c, l),
+    local rounds = function(extra) u.sel(c, 'rdmad_mesh_rounds_total', extra),
+    local pairRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), vw],
+    local peerUp = 'max by (%s) (%s)' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_up')],
+    local placed = |||
+      * on (%(p)s) group_left (peer_host, peer_tor, rail, why) source_peer:rdmad_mesh_place:info
+      * on (%(i)s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info
+    ||| % { p: by(['instance', 'peer']), i: by(['instance']) },
+    local pairKeys = ['peer_host', 'peer_tor', 'rail', 'why'],
+
+    groups+: [{
+      name: 'rdmad-place.rules',
+      rules: [
+        {
+          // where the prober stands: its host and ToR (rdmad_mesh_place_info)
+          record: 'instance:rdmad_mesh_place:info',
+          expr: 'max by (%s) (label_replace(label_replace(%s, "source_host", "$1", "host", "(.*)"), "source_tor", "$1", "tor", "(.*)"))'
+                % [by(['instance', 'source_host', 'source_tor']), u.sel(c, 'rdmad_mesh_place_info')],
+        },
+        {
+          // where each peer stands and why it is probed (rdmad_mesh_peer_info)
+          record: 'source_peer:rdmad_mesh_place:info',
+          expr: 'max by (%s) (%s)' % [by(['instance', 'peer'] + pairKeys), u.sel(c, 'rdmad_mesh_peer_info')],
+        },
+        {
+          // failed rounds / rounds of a pair over the short verdict window
+          record: 'source_peer:rdmad_mesh_rounds_failed:verdict_ratio',
+          expr: '%s\n/\n%s' % [pairRate('result!="ok"'), pairRate('')],
+        },
+        {
+          // 1: the pair is down now, or verdictShare of its rounds failed
+          record: 'source_peer:rdmad_mesh_pair_bad:bool',
+          expr: |||
+            (
+              clamp_max((source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(s)s) + on (%(p)s) (1 - %(up)s), 1)
+              or on (%(p)s) (1 - %(up)s)
+            )
+          ||| % { s: u.num(c.verdictShare), p: by(['instance', 'peer']), up: peerUp } + placed,
+        },
+        {
+          // 1: down, or at least lossThreshold of its rounds failed
+          record: 'source_peer:rdmad_mesh_pair_lossy:bool',
+          expr: |||
+            (
+              clamp_max((source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(l)s) + on (%(p)s) (1 - %(up)s), 1)
+              or on (%(p)s) (1 - %(up)s)
+            )
+          ||| % { l: u.num(c.lossThreshold), p: by(['instance', 'peer']), up: peerUp } + placed,
+        },
+        // ---- into a host's NIC on a rail, by why
+        {
+          record: 'peer_host_rail:rdmad_mesh_pairs:count',
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(pairKeys),
+        },
+        {
+          record: 'peer_host_rail:rdmad_mesh_pairs_bad:sum',
+          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(pairKeys),
+        },
+        {
+          record: 'peer_host_rail:rdmad_mesh_pairs_lossy:sum',
+          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_lossy:bool)' % by(pairKeys),
+        },
+        // ---- of a prober
+        {
+          record: 'source:rdmad_mesh_pairs:count',
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor']),
+        },
+        {
+          record: 'source:rdmad_mesh_pairs_bad:sum',
+          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor']),
+        },
+        {
+          // lossy cross-ToR pairs only: what a fabric link (ECMP) verdict reads
+          record: 'tor_pair_host:rdmad_mesh_pairs_lossy:sum',
+          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1)'
+                % by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']),
+        },
+      ],
+    }],
+  },
+}

@@ -1,0 +1,226 @@
+// Recording rules of the verdicts, second half: which part broke, from
+// the sums and counts of rules/place.libsonnet (added up over the shards
+// when there are several: `sum by` drops a shard's own labels).  Each
+// verdict is a series of value 1 labelled by the part it names; the
+// alerts (alerts/verdicts.libsonnet) fire on them, and a pair that a
+// verdict explains is in source_peer:rdmad_mesh_pair_explained:bool so
+// that the pair and host alerts stay quiet about it.
+//   RdmadTorDown        most of a ToR's hosts unreachable, pairs inside too
+//   RdmadTorUplinkDown  pairs into the ToR from other ToRs down, inside fine
+//   RdmadTorUplinkLoss  pairs into it from other ToRs lossy, inside fine
+//   RdmadHostDown       every rail of a host unreachable, its own ToR too
+//   RdmadNicDown        one rail of a host unreachable, another rail fine
+//   RdmadProberFailing  a prober fails to most peers that others reach
+//   RdmadFabricLinkLoss lossy cross-ToR pairs nothing above explains, in
+//                       several ToR pairs: one link under ECMP
+local u = import '../lib/util.libsonnet';
+
+{
+  prometheusRules+:: {
+    local c = $._config,
+    local by = function(l) u.by(c, l),
+    local s = u.num(c.verdictShare),
+    local m = u.num(c.minProbers),
+    // sum of a place series by KEYS, where SEL (a why) holds
+    local sumBy = function(metric, keys, sel='') 'sum by (%s) (%s%s)' % [by(keys), metric, if sel == '' then '' else '{' + sel + '}'],
+    local ratio = function(keys, sel='') '%s\n/\n%s' % [
+      sumBy('peer_host_rail:rdmad_mesh_pairs_bad:sum', keys, sel),
+      sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel),
+    ],
+    local lossyRatio = function(keys, sel='') '%s\n/\n%s' % [
+      sumBy('peer_host_rail:rdmad_mesh_pairs_lossy:sum', keys, sel),
+      sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel),
+    ],
+    local same = 'why="same ToR"',
+    local cross = 'why="cross-ToR"',
+    // a ToR-level verdict series renamed for a join on the prober's ToR
+    local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
+    local torVerdicts = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_uplink_loss:bool)',
+
+    groups+: [{
+      name: 'rdmad-verdict.rules',
+      rules: [
+        // ---- ratios of bad pairs by part
+        {
+          record: 'peer_host_rail:rdmad_mesh_pairs_bad:ratio',
+          expr: ratio(['peer_host', 'peer_tor', 'rail']),
+        },
+        {
+          record: 'peer_host_rail:rdmad_mesh_pairs_bad:sum_all',
+          expr: sumBy('peer_host_rail:rdmad_mesh_pairs_bad:sum', ['peer_host', 'peer_tor', 'rail']),
+        },
+        {
+          // the host's best rail: all rails unreachable when >= verdictShare
+          record: 'peer_host:rdmad_mesh_pairs_bad:min_rail_ratio',
+          expr: 'min by (%s) (peer_host_rail:rdmad_mesh_pairs_bad:ratio)' % by(['peer_host', 'peer_tor']),
+        },
+        {
+          // what its own ToR's hosts see of it
+          record: 'peer_host:rdmad_mesh_pairs_bad:same_tor_ratio',
+          expr: ratio(['peer_host', 'peer_tor'], same),
+        },
+        {
+          record: 'tor:rdmad_mesh_pairs_bad:inside_ratio',
+          expr: ratio(['peer_tor'], same),
+        },
+        {
+          record: 'tor:rdmad_mesh_pairs_bad:cross_ratio',
+          expr: ratio(['peer_tor'], cross),
+        },
+        {
+          record: 'tor:rdmad_mesh_pairs_bad:cross_sum',
+          expr: sumBy('peer_host_rail:rdmad_mesh_pairs_bad:sum', ['peer_tor'], cross),
+        },
+        {
+          record: 'tor:rdmad_mesh_pairs_lossy:inside_ratio',
+          expr: lossyRatio(['peer_tor'], same),
+        },
+        {
+          record: 'tor:rdmad_mesh_pairs_lossy:cross_ratio',
+          expr: lossyRatio(['peer_tor'], cross),
+        },
+        {
+          record: 'tor:rdmad_mesh_hosts:count',
+          expr: 'count by (%s) (peer_host:rdmad_mesh_pairs_bad:min_rail_ratio)' % by(['peer_tor']),
+        },
+        {
+          // hosts of the ToR that no rail reaches
+          record: 'tor:rdmad_mesh_hosts_bad:count',
+          expr: 'count by (%s) (peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %s)' % [by(['peer_tor']), s],
+        },
+        {
+          record: 'source:rdmad_mesh_pairs_bad:ratio',
+          expr: '%s\n/\n%s' % [
+            sumBy('source:rdmad_mesh_pairs_bad:sum', ['instance', 'source_host', 'source_tor']),
+            sumBy('source:rdmad_mesh_pairs:count', ['instance', 'source_host', 'source_tor']),
+          ],
+        },
+        // ---- the verdicts: 1, labelled by the part
+        {
+          record: 'tor:rdmad_verdict_down:bool',
+          expr: |||
+            (
+              tor:rdmad_mesh_hosts_bad:count / tor:rdmad_mesh_hosts:count > %(s)s
+              and tor:rdmad_mesh_hosts_bad:count >= %(h)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_bad:inside_ratio > %(s)s
+            ) * 0 + 1
+          ||| % { s: s, h: u.num(c.torMinHosts), t: by(['peer_tor']) },
+        },
+        {
+          record: 'tor:rdmad_verdict_uplink_down:bool',
+          expr: |||
+            (
+              tor:rdmad_mesh_pairs_bad:cross_ratio > %(s)s
+              and tor:rdmad_mesh_pairs_bad:cross_sum >= %(m)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_bad:inside_ratio <= %(s)s
+            ) * 0 + 1
+            unless on (%(t)s) tor:rdmad_verdict_down:bool
+          ||| % { s: s, m: m, t: by(['peer_tor']) },
+        },
+        {
+          record: 'tor:rdmad_verdict_uplink_loss:bool',
+          expr: |||
+            (
+              tor:rdmad_mesh_pairs_lossy:cross_ratio > %(s)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_lossy:inside_ratio <= %(s)s
+            ) * 0 + 1
+            unless on (%(t)s) (tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool)
+          ||| % { s: s, t: by(['peer_tor']) },
+        },
+        {
+          record: 'peer_host:rdmad_verdict_down:bool',
+          expr: |||
+            (
+              peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
+              and on (%(h)s) sum by (%(h)s) (peer_host_rail:rdmad_mesh_pairs_bad:sum_all) >= %(m)s
+              unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:same_tor_ratio <= %(s)s
+            ) * 0 + 1
+            unless on (%(t)s) %(tv)s
+          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: torVerdicts },
+        },
+        {
+          record: 'peer_host_rail:rdmad_verdict_nic_down:bool',
+          expr: |||
+            (
+              peer_host_rail:rdmad_mesh_pairs_bad:ratio > %(s)s
+              and peer_host_rail:rdmad_mesh_pairs_bad:sum_all >= %(m)s
+            ) * 0 + 1
+            unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
+            unless on (%(t)s) %(tv)s
+          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: torVerdicts },
+        },
+        {
+          // fails to most of its peers, while the others reach this host
+          record: 'source:rdmad_verdict_prober:bool',
+          expr: |||
+            (
+              source:rdmad_mesh_pairs_bad:ratio > %(s)s
+              and on (%(i)s) sum by (%(i)s) (source:rdmad_mesh_pairs_bad:sum) >= %(m)s
+            ) * 0 + 1
+            unless on (%(sh)s) %(hostBad)s
+            unless on (%(st)s) %(torV)s
+          ||| % { s: s, m: m, i: by(['instance']), sh: by(['source_host']), st: by(['source_tor']),
+                  hostBad: asSource('peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > ' + s, 'peer_host', 'source_host'),
+                  torV: asSource(torVerdicts, 'peer_tor', 'source_tor') },
+        },
+        {
+          // lossy cross-ToR pairs that no verdict above explains, by ToR pair
+          record: 'tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum',
+          expr: |||
+            sum by (%(k)s) (
+              tor_pair_host:rdmad_mesh_pairs_lossy:sum
+              unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
+              unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
+              unless on (%(sh)s) %(prober)s
+              unless on (%(sh)s) %(srcBad)s
+              unless on (%(shr)s) %(srcNic)s
+              unless on (%(t)s) %(tv)s
+              unless on (%(st)s) %(srcTor)s
+            )
+          ||| % { k: by(['source_tor', 'peer_tor']), s: s, h: by(['peer_host']), hr: by(['peer_host', 'rail']),
+                  sh: by(['source_host']), t: by(['peer_tor']), st: by(['source_tor']), tv: torVerdicts,
+                  prober: 'max by (%s) (source:rdmad_verdict_prober:bool)' % by(['source_host']),
+                  srcBad: asSource('peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > ' + s, 'peer_host', 'source_host'),
+                  shr: by(['source_host', 'rail']),
+                  srcNic: asSource('peer_host_rail:rdmad_verdict_nic_down:bool', 'peer_host', 'source_host'),
+                  srcTor: asSource(torVerdicts, 'peer_tor', 'source_tor') },
+        },
+        {
+          // value: the ToR pairs it touches
+          record: 'job:rdmad_verdict_fabric_link:count',
+          expr: 'count by (%s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum) > %s'
+                % [by([]), u.num(c.fabricLinkMinTorPairs)],
+        },
+        // ---- the pairs a verdict explains: no pair or host alert for them
+        {
+          record: 'source_peer:rdmad_mesh_pair_explained:bool',
+          expr: |||
+            (
+              source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(h)s) peer_host:rdmad_verdict_down:bool
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(sh)s) %(srcHost)s
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(shr)s) %(srcNic)s
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(t)s) %(tv)s
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(st)s) %(srcTor)s
+              or source_peer:rdmad_mesh_pair_lossy:bool == 1
+              and on (%(i)s) source:rdmad_verdict_prober:bool
+              or source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1
+              and on (%(f)s) job:rdmad_verdict_fabric_link:count
+            )
+          ||| % { h: by(['peer_host']), hr: by(['peer_host', 'rail']), t: by(['peer_tor']), tv: torVerdicts,
+                  sh: by(['source_host']), shr: by(['source_host', 'rail']),
+                  srcHost: asSource('peer_host:rdmad_verdict_down:bool', 'peer_host', 'source_host'),
+                  srcNic: asSource('peer_host_rail:rdmad_verdict_nic_down:bool', 'peer_host', 'source_host'),
+                  st: by(['source_tor']), srcTor: asSource(torVerdicts, 'peer_tor', 'source_tor'),
+                  i: by(['instance']), f: by([]) },
+        },
+      ],
+    }],
+  },
+}
