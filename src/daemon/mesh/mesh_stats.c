@@ -74,6 +74,11 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 	}
 	if (ok)
 		mesh_hist_add(&s->rtt, rtt_ns);
+	if (s->rail) {
+		s->rail->rounds[r]++;
+		if (ok)
+			mesh_hist_add(&s->rail->rtt, rtt_ns);
+	}
 	s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
 	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
 	if (s->w_n < MESH_WINDOW)
@@ -140,6 +145,22 @@ uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
 		if (r != MESH_RES_OK)
 			n += s->rounds[r];
 	return n;
+}
+
+enum mesh_compact_result mesh_compact_result_of(enum mesh_result r)
+{
+	return r == MESH_RES_OK ? MESH_CRES_OK :
+	       r == MESH_RES_MISMATCH ? MESH_CRES_MISMATCH : MESH_CRES_FAILED;
+}
+
+const char *mesh_compact_result_name(enum mesh_compact_result r)
+{
+	static const char *const names[MESH_CRES_N] = {
+		[MESH_CRES_OK] = "ok", [MESH_CRES_MISMATCH] = "mismatch",
+		[MESH_CRES_FAILED] = "failed",
+	};
+
+	return (unsigned int)r < MESH_CRES_N ? names[r] : "failed";
 }
 
 /*
