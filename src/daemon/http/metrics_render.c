@@ -514,17 +514,17 @@ static void render_mesh_compact(struct mw *w, const struct mesh_view *m,
 				   "result", mesh_compact_result_name(j), n[j]);
 	}
 	family(w, "rdmad_mesh_round_p99_seconds", FT_GAUGE, "seconds",
-	       "p99 of the peer's recent verified rounds, all paths (the "
-	       "window GET /mesh shows; absent until one).");
+	       "p99 of the peer's verified rounds among its paths' last 128 "
+	       "rounds each (absent while there is none).");
 	for (i = 0; i < m->n_peers; i++) {
-		struct mesh_peer_sums ps;
+		struct mesh_window_sum ws;
 
-		mesh_stats_peer_sums(&m->peers[i], &ps);
-		if (!ps.all.p99_ns)
+		mesh_stats_peer_window(&m->peers[i], &ws);
+		if (!ws.p99_ns)
 			continue;
 		series(w, "rdmad_mesh_round_p99_seconds", "",
 		       ONE("peer", m->peers[i].name));
-		fmt_seconds_line(w, ps.all.p99_ns);
+		fmt_seconds_line(w, ws.p99_ns);
 	}
 }
 

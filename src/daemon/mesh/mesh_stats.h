@@ -177,6 +177,13 @@ void mesh_view_order(struct mesh_view_peer *v, unsigned int n);
 
 /* Paths of P whose figures count in its counters (path[0 .. n-1]). */
 unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
+/*
+ * The windows of P's running paths together (their last MESH_WINDOW
+ * rounds each, ns): n, failed, p50 and p99 by selection, as
+ * mesh_stats_window for one path (rdmad_mesh_round_p99_seconds).
+ */
+void mesh_stats_peer_window(const struct mesh_view_peer *p,
+			    struct mesh_window_sum *w);
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 /*
