@@ -563,8 +563,9 @@ static void render_mesh_rails(struct mw *w, const struct mesh_view *m)
 
 /*
  * With an inventory: where this host stands, each peer's place and why
- * it is probed (one info series a peer: join on peer), and how often the
- * cross-ToR slots moved on.
+ * it is probed (full: one info series a peer, join on peer; compact: the
+ * place is on rdmad_mesh_peer_up), and how often the cross-ToR slots
+ * moved on.
  */
 static void render_mesh_place(struct mw *w, const struct mesh_view *m)
 {
