@@ -31,7 +31,7 @@ local u = import '../lib/util.libsonnet';
           annotations: {
             summary: '{{ $value | humanizePercentage }} of the rounds {{ $labels.source }} -> {{ $labels.peer }} fail.',
             description: |||
-              Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds from {{ $labels.source }} to {{ $labels.peer }} failed while the pair stayed up: loss on that path (RC retransmissions running out show as timeouts). Check which results (rdmad_mesh_rounds_total), which paths (rdmad_mesh_path_rounds_failed_total) and which sizes fail, then the links of the path.
+              Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds from {{ $labels.source }} to {{ $labels.peer }} failed while the pair stayed up: loss on that path (RC retransmissions running out show as timeouts). Check which results (rdmad_mesh_rounds_total), which paths (rdmad_mesh_path_rounds_failed_total; with compact series rdmadctl mesh on the prober) and which sizes fail, then the links of the path.
             ||| % { w: w },
             runbook_url: u.runbook(c, 'rdmadpairloss'),
           },

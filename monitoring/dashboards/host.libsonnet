@@ -24,11 +24,18 @@ local g = import '../lib/grafana.libsonnet';
         g.timeseries('Peers', '1 while at least one path to the peer is up; paths up.',
                      [g.target('rdmad_mesh_peer_up{%s}' % s, '{{peer}} up'),
                       g.target('rdmad_mesh_peer_paths_up{%s}' % s, '{{peer}} paths')], 'none'),
+        // compact series ([mesh] peer_series): every class and the
+        // histogram by rail (the peers' "failed" is their sum); full: by peer
         g.timeseries('Rounds by result', 'Mesh rounds per second, all peers, by result.',
-                     [g.target('sum by (result) (rate(rdmad_mesh_rounds_total{%s}[$__rate_interval]))' % s, '{{result}}')], 'ops'),
-        g.heatmap('Round duration', 'Verified rounds, all peers: rdmad_mesh_round_duration_seconds.',
-                  [g.target('sum by (le) (rate(rdmad_mesh_round_duration_seconds_bucket{%s}[$__rate_interval]))' % s,
+                     [g.target(('sum by (result) (rate(rdmad_mesh_rail_rounds_total{%s}[$__rate_interval]))\nor\n' % s) +
+                               ('sum by (result) (rate(rdmad_mesh_rounds_total{%s, result!="failed"}[$__rate_interval]))' % s), '{{result}}')], 'ops'),
+        g.heatmap('Round duration', 'Verified rounds, all peers: rdmad_mesh_round_duration_seconds (compact series: rdmad_mesh_rail_round_duration_seconds).',
+                  [g.target(('sum by (le) (rate(rdmad_mesh_round_duration_seconds_bucket{%s}[$__rate_interval]))\nor\n' % s) +
+                            ('sum by (le) (rate(rdmad_mesh_rail_round_duration_seconds_bucket{%s}[$__rate_interval]))' % s),
                             '{{le}}', format='heatmap')]),
+        g.timeseries('Failed rounds by rail', 'Rounds per second that did not end ok, by rail and result (compact series only).',
+                     [g.target('sum by (rail, result) (rate(rdmad_mesh_rail_rounds_total{%s, result!="ok"}[$__rate_interval]))' % s,
+                               'rail {{rail}} {{result}}')], 'ops'),
         g.timeseries('p99 per peer', 'p99 of verified rounds per peer over %s.' % c.windowShort,
                      [g.target('source_peer:rdmad_mesh_round_duration_seconds:p99{%s}' % s, '{{peer}}')], 's'),
         g.timeseries('Loss per peer', 'Failed rounds / rounds per peer over %s.' % c.windowShort,

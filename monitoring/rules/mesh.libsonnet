@@ -49,7 +49,8 @@ local u = import '../lib/util.libsonnet';
           expr: pairRate('') + withSource,
         },
         {
-          // loss: failed rounds (every result but ok) / rounds
+          // loss: failed rounds (every result but ok; compact series have
+          // ok, mismatch and failed) / rounds
           record: 'source_peer:rdmad_mesh_rounds_failed:ratio',
           expr: '(\n  %s\n/\n  %s\n)%s' % [pairRate('result!="ok"'), pairRate(''), withSource],
         },
@@ -59,9 +60,12 @@ local u = import '../lib/util.libsonnet';
                 % [by(['instance', 'peer']), rounds('result="mismatch"'), w, withSource],
         },
         {
+          // full series: from the pair's histogram; compact ([mesh]
+          // peer_series): the p99 rdmad computes of the pair's recent rounds
           record: 'source_peer:rdmad_mesh_round_duration_seconds:p99',
-          expr: 'histogram_quantile(0.99, sum by (%s) (rate(%s[%s])))%s'
-                % [by(['instance', 'peer', 'le']), u.sel(c, 'rdmad_mesh_round_duration_seconds_bucket'), w, withSource],
+          expr: '(\n  histogram_quantile(0.99, sum by (%s) (rate(%s[%s])))\nor\n  max by (%s) (%s)\n)%s'
+                % [by(['instance', 'peer', 'le']), u.sel(c, 'rdmad_mesh_round_duration_seconds_bucket'), w,
+                   by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_round_p99_seconds'), withSource],
         },
         {
           record: 'source_peer:rdmad_mesh_bandwidth_bytes_per_second:last',

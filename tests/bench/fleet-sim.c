@@ -19,9 +19,13 @@
  * two epochs are checked host by host and the coverage over epochs is
  * counted on rail 0 (every rail has the same ToRs).
  *
- * Series per peer: 28 + paths + sizes (docs/monitoring.md: 33 with the
- * defaults; one more, the peer's place, with topology), plus 240 fixed
- * series a host (242 with topology); a series line ~70 bytes.
+ * Series a host (docs/monitoring.md, "Cardinality is bounded"), in both
+ * [mesh] peer_series modes: full, 28 + paths + sizes a peer (33 with the
+ * defaults; one more, the peer's place, with topology); compact, 5 a peer
+ * and 24 a rail; plus 240 fixed series a host (242 with topology).  The
+ * selection's column is an inventory (compact by default), the full
+ * mesh's a plain targets file (full by default; compact there has one
+ * rail, "0").  A series line ~70 bytes.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +40,8 @@
 
 #define SERIES_FIXED	240u	/* docs/monitoring.md: without peers */
 #define SERIES_PEER_BASE 28u	/* + paths + sizes */
+#define SERIES_PEER_COMPACT 5u	/* up, rounds x 3, p99 */
+#define SERIES_RAIL	24u	/* rounds x 9, histogram 12 + 3 */
 #define SERIES_LINE	70u	/* bytes of one series line, about */
 
 struct sim_opts {
@@ -124,11 +130,20 @@ static int sim_write(const struct sim_opts *o, FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-/* With topology rdmad adds rdmad_mesh_peer_info (1 a peer) and
- * rdmad_mesh_place_info + rdmad_mesh_epoch_switches_total (2). */
+/*
+ * A host's series with PEERS peers on RAILS rails.  With topology rdmad
+ * adds rdmad_mesh_place_info + rdmad_mesh_epoch_switches_total (2) and,
+ * in full, rdmad_mesh_peer_info (1 a peer; compact carries the place on
+ * rdmad_mesh_peer_up).
+ */
 static unsigned long long series(unsigned long long peers, bool topology,
+				 bool compact, unsigned int rails,
 				 const struct sim_opts *o)
 {
+	if (compact)
+		return SERIES_FIXED + 2 * topology + peers *
+		       SERIES_PEER_COMPACT + (unsigned long long)rails *
+		       SERIES_RAIL;
 	return SERIES_FIXED + 2 * topology + peers * (SERIES_PEER_BASE +
 		topology + o->paths + o->sizes);
 }
@@ -156,7 +171,7 @@ int main(int argc, char **argv)
 	struct mesh_select_bounds b;
 	struct select_check c;
 	char path[] = "/tmp/fleet-sim-XXXXXX", err[512], a[64], f[64];
-	unsigned long long hosts, addrs, full_peers, fleet_sel, fleet_full;
+	unsigned long long hosts, addrs, full_peers, pairs, fleet[2][2];
 	unsigned int took, peak, cycle, r, want;
 	double t0, t_parse, t_init, t_check, t_cover, t_moment, first = 1;
 	double mean;
@@ -233,10 +248,14 @@ int main(int argc, char **argv)
 
 	peers_mean = (double)c.peers_sum / ((double)hosts * c.epochs);
 	full_peers = (hosts - 1) * o.rails;
-	fleet_sel = hosts * (SERIES_FIXED + 2) + (unsigned long long)
-		    (peers_mean * (double)hosts + 0.5) *
-		    (SERIES_PEER_BASE + 1 + o.paths + o.sizes);
-	fleet_full = hosts * series(full_peers, false, &o);
+	/* fleet[compact][full mesh]: the selection's peers are a mean */
+	pairs = (unsigned long long)(peers_mean * (double)hosts + 0.5);
+	for (r = 0; r < 2; r++) {
+		fleet[r][0] = hosts * series(0, true, r, o.rails, &o) +
+			      series(pairs, true, r, 0, &o) - series(0, true,
+			      r, 0, &o);
+		fleet[r][1] = hosts * series(full_peers, false, r, 1, &o);
+	}
 
 	printf("fleet-sim: %llu hosts (%u ToRs x %u), %u rails, pods of %u "
 	       "ToRs; cross_tor %u, epoch %u s, paths %u, sizes %u\n",
@@ -266,13 +285,21 @@ int main(int argc, char **argv)
 	snprintf(f, sizeof(f), "%llu / %llu", full_peers * o.paths,
 		 full_peers * o.paths);
 	row("sessions x paths (out / in, max)", a, f);
-	rowu("series (max)", series(c.peers_max, true, &o),
-	     series(full_peers, false, &o));
-	snprintf(a, sizeof(a), "%.1f MB", (double)series(c.peers_max, true, &o) *
-		 SERIES_LINE / 1e6);
-	snprintf(f, sizeof(f), "%.1f MB", (double)series(full_peers, false, &o) *
-		 SERIES_LINE / 1e6);
-	row("scrape bytes (max, ~70 B a series)", a, f);
+	for (r = 2; r-- > 0;) {
+		unsigned long long hs = series(c.peers_max, true, r, o.rails,
+					       &o);
+		unsigned long long hf = series(full_peers, false, r, 1, &o);
+
+		snprintf(a, sizeof(a), "series (max), %s", r ? "compact" :
+			 "full");
+		rowu(a, hs, hf);
+		snprintf(a, sizeof(a), "%.2f MB", (double)hs * SERIES_LINE /
+			 1e6);
+		snprintf(f, sizeof(f), "%.2f MB", (double)hf * SERIES_LINE /
+			 1e6);
+		row(r ? "scrape bytes (max, ~70 B a series), compact" :
+		    "scrape bytes (max), full", a, f);
+	}
 	snprintf(a, sizeof(a), "%.4f", (double)o.rails * b.m_min /
 		 o.p.epoch_s);
 	row("connects/s at epoch changes (mean)", a, "0 (no epochs)");
@@ -280,14 +307,33 @@ int main(int argc, char **argv)
 	    "------------------------",
 	    "------------------------");
 	row("fleet", "", "");
-	snprintf(a, sizeof(a), "%.3g", (double)fleet_sel);
-	snprintf(f, sizeof(f), "%.3g", (double)fleet_full);
-	row("series", a, f);
-	snprintf(a, sizeof(a), "%.3g GB", (double)fleet_sel * SERIES_LINE /
-		 1e9);
-	snprintf(f, sizeof(f), "%.3g GB", (double)fleet_full * SERIES_LINE /
-		 1e9);
-	row("scrape bytes, every host once", a, f);
+	for (r = 2; r-- > 0;) {
+		const char *m = r ? "compact" : "full";
+		char what[64];
+
+		snprintf(what, sizeof(what), "series, %s", m);
+		snprintf(a, sizeof(a), "%.3g", (double)fleet[r][0]);
+		snprintf(f, sizeof(f), "%.3g", (double)fleet[r][1]);
+		row(what, a, f);
+		snprintf(what, sizeof(what), "scrape bytes, every host once, %s",
+			 m);
+		snprintf(a, sizeof(a), "%.3g GB", (double)fleet[r][0] *
+			 SERIES_LINE / 1e9);
+		snprintf(f, sizeof(f), "%.3g GB", (double)fleet[r][1] *
+			 SERIES_LINE / 1e9);
+		row(what, a, f);
+	}
+	/* each slot's peers change once an epoch: rails x cross_tor peers a
+	 * host, each with its series, new series every epoch */
+	for (r = 2; r-- > 0;) {
+		snprintf(a, sizeof(a), "%.3g", (double)hosts * o.rails *
+			 o.p.cross_tor * (r ? SERIES_PEER_COMPACT :
+			 SERIES_PEER_BASE + 1 + o.paths + o.sizes) /
+			 o.p.epoch_s);
+		row(r ? "new series/s at epoch switches, compact" :
+		    "new series/s at epoch switches, full", a,
+		    "0 (no epochs)");
+	}
 	snprintf(a, sizeof(a), "%.3g", peers_mean * (double)hosts);
 	snprintf(f, sizeof(f), "%.3g", (double)full_peers * (double)hosts);
 	row("directed probe pairs", a, f);

@@ -9,8 +9,12 @@
  * A benchmark: it fails only if a rendering fails, never on time (the
  * unit suite runs it once at the largest mesh, 4096 8 1 8):
  *
- *   scrape-bench [PEERS [PATHS [RUNS [SIZES]]]]   (default 1024 1 50 4)
+ *   scrape-bench [PEERS [PATHS [RUNS [SIZES [compact]]]]]   (default 1024 1 50 4)
+ *
+ * compact: /metrics as [mesh] peer_series = compact renders it, the
+ * peers spread over 8 rails (each path's rounds counted in its rail).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +129,8 @@ int main(int argc, char **argv)
 	unsigned int runs = argc > 3 ? (unsigned int)atoi(argv[3]) : 50;
 	unsigned int n_sizes = argc > 4 ? (unsigned int)atoi(argv[4]) : 4;
 	const uint32_t *sizes = n_sizes == 4 ? sizes_4 : sizes_8;
+	bool compact = argc > 5 && !strcmp(argv[5], "compact");
+	static struct mesh_rail_stats rails[8];
 	struct mesh_view_peer *peers;
 	struct mesh_path_stats *st;
 	struct mesh_view mv = { 0 };
@@ -135,7 +141,7 @@ int main(int argc, char **argv)
 	if (!n_peers || !paths || paths > CONFIG_MESH_PATHS_MAX || !runs ||
 	    (n_sizes != 4 && n_sizes != CONFIG_MESH_SIZES_MAX)) {
 		fprintf(stderr, "usage: scrape-bench [PEERS [PATHS(1-8) "
-			"[RUNS [SIZES(4|8)]]]]\n");
+			"[RUNS [SIZES(4|8) [compact]]]]]\n");
 		return 64;
 	}
 	peers = calloc(n_peers, sizeof(*peers));
@@ -151,10 +157,14 @@ int main(int argc, char **argv)
 			 i >> 8 & 255, i & 255);
 		peers[i].name = name;
 		peers[i].n_paths = paths;
+		peers[i].tor = "t1";
+		peers[i].rail = i % 8;
+		rails[i % 8].seen = true;
 		for (j = 0; j < paths; j++) {
 			struct mesh_path_stats *p = &st[i * paths + j];
 
 			mesh_stats_init(p);
+			p->rail = &rails[i % 8];
 			/* 300 rounds at least: every bucket, every size
 			 * window full, a few failures */
 			for (k = 0; k < 300 || k < n_sizes *
@@ -178,13 +188,16 @@ int main(int argc, char **argv)
 	mv.n_sizes = n_sizes;
 	mv.peers = peers;
 	mv.n_peers = n_peers;
+	mv.compact = compact;
+	mv.rails = rails;
+	mv.n_rails = 8;
 	stats_init(&s);
 	v.stats = &s;
 	v.version = "bench";
 	v.mesh = &mv;
 
-	printf("%u peers, %u path(s), %u sizes, %u renders each\n", n_peers,
-	       paths, n_sizes, runs);
+	printf("%u peers, %u path(s), %u sizes, %u renders each%s\n",
+	       n_peers, paths, n_sizes, runs, compact ? ", compact" : "");
 	for (w = W_PROM; w < W_N; w++) {
 		uint64_t med, max, cpu;
 		size_t len;

@@ -8,11 +8,14 @@
 #     where a host could have more peers than max_peers, refused with
 #     the numbers.
 #  2. A probes B (same ToR) and one of C, D (cross-ToR, slot 0): 2 peers,
-#     verified rounds; its place and each peer's in /metrics, /peers and
-#     rdmadctl mesh.
+#     verified rounds; its place and each peer's in /metrics (compact
+#     series, the default with an inventory: the place on
+#     rdmad_mesh_peer_up, rounds as ok / mismatch / failed, the rail's
+#     counters), /peers and rdmadctl mesh.
 #  3. When slot 0's epoch ends (next_switch_seconds, at most 60 s), the
 #     other of C, D comes in: the one that leaves sees A's session close
-#     cleanly, B's session is the same (1 connect, no close on B's side).
+#     cleanly, B's session is the same (1 connect in /peers, no close on
+#     B's side), and rail 0's counters keep the rounds of the one that left.
 source "$(dirname "$0")/lib.sh"
 RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 A=$RDMAD_SRV_ADDR
@@ -50,20 +53,35 @@ APID=$RDMAD_PID
 end=$(($(now_ms) + 30000))
 while :; do
 	scrape "$T/m1.prom"
-	cross=$(sed -n "s/^rdmad_mesh_peer_info{peer=\"$A:\(778[34]\)\".*why=\"cross-ToR\"} 1$/\1/p" "$T/m1.prom")
+	cross=$(sed -n "s/^rdmad_mesh_peer_up{peer=\"$A:\(778[34]\)\",peer_tor=\"t2\",rail=\"0\"} 1$/\1/p" "$T/m1.prom")
 	[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:7782\"")" = 1 ] &&
 		[ -n "$cross" ] &&
 		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:$cross\"")" = 1 ] &&
+		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_rounds_total "peer=\"$A:7782\"" 'result="ok"')" -ge 1 ] &&
 		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_rounds_total "peer=\"$A:$cross\"" 'result="ok"')" -ge 2 ] && break
-	[ "$(now_ms)" -lt "$end" ] || fail "B and a cross-ToR peer not up after 30 s: $(grep -E '^rdmad_mesh_(peer_up|peer_info|place)' "$T/m1.prom")"
+	[ "$(now_ms)" -lt "$end" ] || fail "B and a cross-ToR peer not up after 30 s: $(grep -E '^rdmad_mesh_(peer_up|rounds|place)' "$T/m1.prom")"
 	sleep 0.3
 done
 grep -q "mesh: inventory: this is host ha under ToR t1, of 4 hosts; ToRs probing each ToR: 1 an epoch (60 s); a host: at most 2 peers, 3 probers" "$T/a.log" ||
 	fail "A's log does not say where it stands: $(grep 'mesh: inventory' "$T/a.log")"
 [ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fail "A probes $(prom_sum "$T/m1.prom" rdmad_mesh_peers) peers, want 2"
 grep -qx 'rdmad_mesh_place_info{host="ha",tor="t1"} 1' "$T/m1.prom" || fail "no place: $(grep place "$T/m1.prom")"
-grep -qx "rdmad_mesh_peer_info{peer=\"$A:7782\",peer_host=\"hb\",peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1" "$T/m1.prom" ||
-	fail "B's place: $(grep peer_info "$T/m1.prom")"
+grep -qx "rdmad_mesh_peer_up{peer=\"$A:7782\",peer_tor=\"t1\",rail=\"0\"} 1" "$T/m1.prom" ||
+	fail "B's place: $(grep peer_up "$T/m1.prom")"
+# compact: 5 series a peer (4 before a verified round), the rest by rail
+for f in peer_info peer_paths_up path_rounds_failed size_rounds_failed round_duration_seconds connects_total peer_downs_total; do
+	! grep -q "^rdmad_mesh_$f" "$T/m1.prom" || fail "compact series, yet rdmad_mesh_$f: $(grep "^rdmad_mesh_$f" "$T/m1.prom" | head -3)"
+done
+[ "$(grep -c "peer=\"$A:7782\"" "$T/m1.prom")" = 5 ] &&
+	[ "$(grep -c "^rdmad_mesh_rounds_total{peer=\"$A:7782\",result=\"\(ok\|mismatch\|failed\)\"}" "$T/m1.prom")" = 3 ] &&
+	grep -q "^rdmad_mesh_round_p99_seconds{peer=\"$A:7782\"} 0\.0" "$T/m1.prom" ||
+	fail "B's compact series: $(grep "peer=\"$A:7782\"" "$T/m1.prom")"
+[ "$(grep -c '^rdmad_mesh_rail_rounds_total{rail="0",' "$T/m1.prom")" = 9 ] &&
+	[ "$(grep -c '^rdmad_mesh_rail_round_duration_seconds_bucket{rail="0",' "$T/m1.prom")" = 13 ] &&
+	! grep -q 'rail="1"' "$T/m1.prom" || fail "rail 0's series: $(grep rail_ "$T/m1.prom" | head -30)"
+rail_ok1=$(prom_sum "$T/m1.prom" rdmad_mesh_rail_rounds_total 'rail="0"' 'result="ok"')
+peers_ok1=$(prom_sum "$T/m1.prom" rdmad_mesh_rounds_total 'result="ok"')
+[ "$rail_ok1" -ge "$peers_ok1" ] && [ "$peers_ok1" -ge 2 ] || fail "rail 0 ok $rail_ok1, its peers' $peers_ok1"
 other=$([ "$cross" = 7783 ] && echo 7784 || echo 7783)
 out=$("$RDMADCTL" -a "$http" mesh) || fail "rdmadctl mesh failed"
 grep -q "^place: host ha, ToR t1; cross-ToR slots moved on 0 times, the next in" <<<"$out" &&
@@ -79,17 +97,23 @@ while :; do
 	scrape "$T/m2.prom"
 	[ "$(prom_sum "$T/m2.prom" rdmad_mesh_peer_up "peer=\"$A:$other\"")" = 1 ] &&
 		! grep -q "peer=\"$A:$cross\"" "$T/m2.prom" && break
-	[ "$(now_ms)" -lt "$end" ] || fail "no switch to $other within ${wait_s}s + 20 s: $(grep -E '^rdmad_mesh_(peer_up|peer_info|epoch)' "$T/m2.prom")"
+	[ "$(now_ms)" -lt "$end" ] || fail "no switch to $other within ${wait_s}s + 20 s: $(grep -E '^rdmad_mesh_(peer_up|epoch)' "$T/m2.prom")"
 	sleep 0.5
 done
 [ "$(prom_sum "$T/m2.prom" rdmad_mesh_epoch_switches_total)" -ge 1 ] || fail "no switch counted"
-[ "$(prom_sum "$T/m2.prom" rdmad_mesh_connects_total "peer=\"$A:7782\"")" = 1 ] ||
-	fail "B was reconnected: $(grep "peer=\"$A:7782\"" "$T/m2.prom" | grep connects)"
+curl -sf "http://$http/peers" >"$T/peers2.json" || fail "GET /peers failed"
+b_connects=$(json_get "$T/peers2.json" "sum(q['connects'] for p in d['peers'] if p['peer'] == '$A:7782' for q in p['paths'])")
+[ "$b_connects" = 1 ] || fail "B was reconnected: $b_connects connects"
+# the rail keeps the rounds of the peer that left
+rail_ok2=$(prom_sum "$T/m2.prom" rdmad_mesh_rail_rounds_total 'rail="0"' 'result="ok"')
+peers_ok2=$(prom_sum "$T/m2.prom" rdmad_mesh_rounds_total 'result="ok"')
+[ "$rail_ok2" -ge "$rail_ok1" ] && [ "$rail_ok2" -gt "$peers_ok2" ] ||
+	fail "rail 0 ok $rail_ok1 -> $rail_ok2, its peers now $peers_ok2: $cross's rounds lost"
 grep -q ' close: ' "$T/s7782.log" && fail "B's rdmad saw a close: $(grep close: "$T/s7782.log")"
 wait_log 'close: .*result ok' 10 "$T/s$cross.log"
 grep -q "mesh: epoch: a cross-ToR slot moved on: 1 peers in, 1 out, 1 kept" "$T/a.log" ||
 	fail "A's log: $(grep 'mesh: epoch' "$T/a.log")"
-log "slot 0 moved on: $other in, $cross out (clean close), B kept its session"
+log "slot 0 moved on: $other in, $cross out (clean close), B kept its session; rail 0 ok rounds $rail_ok1 -> $rail_ok2 (its peers now $peers_ok2)"
 kill -TERM "$APID" "${SPID[@]}"
 wait "$APID" 2>/dev/null
 exit 0

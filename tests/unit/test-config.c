@@ -675,6 +675,37 @@ static void test_mesh(void)
 		"max_buffer_size");
 }
 
+/* [mesh] peer_series: full, compact, or (unset, empty) by the inventory. */
+static void test_peer_series(void)
+{
+	struct rdmad_config c;
+
+	tap_ok(valid(&c, "") &&
+	       c.mesh.peer_series == CONFIG_PEER_SERIES_DEFAULT &&
+	       config_mesh_compact(&c.mesh, true) &&
+	       !config_mesh_compact(&c.mesh, false),
+	       "peer_series: unset: compact with topology, full without");
+	tap_ok(valid(&c, "[mesh]\npeer_series = full\n") &&
+	       c.mesh.peer_series == CONFIG_PEER_SERIES_FULL &&
+	       !config_mesh_compact(&c.mesh, true) &&
+	       !config_mesh_compact(&c.mesh, false),
+	       "peer_series = full: full with or without topology");
+	tap_ok(valid(&c, "[mesh]\npeer_series = compact\n") &&
+	       c.mesh.peer_series == CONFIG_PEER_SERIES_COMPACT &&
+	       config_mesh_compact(&c.mesh, true) &&
+	       config_mesh_compact(&c.mesh, false),
+	       "peer_series = compact: compact with or without topology");
+	tap_ok(valid(&c, "[mesh]\npeer_series = compact\npeer_series =\n") &&
+	       c.mesh.peer_series == CONFIG_PEER_SERIES_DEFAULT,
+	       "peer_series empty: back to the inventory's default");
+	bad("[mesh]\npeer_series = Compact\n", "t.ini:2: peer_series: "
+	    "'Compact' is not one of full, compact", "peer_series Compact");
+	bad("[mesh]\n\npeer_series = auto\n", "t.ini:3: peer_series: "
+	    "'auto' is not one of full, compact", "peer_series auto");
+	bad("[mesh]\npeer_series = full compact\n", "t.ini:2: peer_series",
+	    "peer_series: two values");
+}
+
 static void test_modules(void)
 {
 	const struct config_module *m;
@@ -929,6 +960,7 @@ int main(void)
 	test_parsers();
 	test_file();
 	test_mesh();
+	test_peer_series();
 	test_modules();
 	test_bounds();
 	return tap_done();

@@ -4,7 +4,8 @@
  * histogram's bounds, the window's p50/p99 (nearest rank) and loss as it
  * rolls over, the per-size windows of the heatmap (by slot, over paths,
  * mismatches, reset on a sizes change), bandwidth samples, and the
- * failure class of each rdma_client failure.
+ * failure class of each rdma_client failure; a rail's counts, the compact
+ * classes, a peer's pooled window.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -397,6 +398,78 @@ static void test_bw_age(void)
 	       "bw age: samples turned off: none is current");
 }
 
+/* A rail counts the rounds of every path pointed at it, as they come. */
+static void test_rail(void)
+{
+	struct mesh_rail_stats rail;
+	struct mesh_path_stats a, b, none;
+	unsigned int r, ok = 1;
+
+	memset(&rail, 0, sizeof(rail));
+	mesh_stats_init(&a);
+	mesh_stats_init(&b);
+	mesh_stats_init(&none);
+	tap_ok(!a.rail, "rail: a path counts in none until pointed at one");
+	a.rail = b.rail = &rail;
+	mesh_stats_round(&a, 0, 64, MESH_RES_OK, 30 * US, 0, 1);
+	mesh_stats_round(&b, 0, 64, MESH_RES_OK, 2 * MS, 0, 1);
+	mesh_stats_round(&b, 1, 1100, MESH_RES_MISMATCH, 0, 8, 2);
+	mesh_stats_round(&a, 0, 64, (enum mesh_result)99, 0, 0, 3);
+	mesh_stats_round(&none, 0, 64, MESH_RES_OK, 1 * MS, 0, 1);
+	tap_ok(rail.rounds[MESH_RES_OK] == 2 &&
+	       rail.rounds[MESH_RES_MISMATCH] == 1 &&
+	       rail.rounds[MESH_RES_LOCAL_ERROR] == 1 &&
+	       rail.rtt.count == 2 && rail.rtt.sum_ns == 2 * MS + 30 * US &&
+	       a.rounds[MESH_RES_OK] == 1 && b.rounds[MESH_RES_OK] == 1,
+	       "rail: both paths' rounds, the ok ones in its histogram, an "
+	       "unknown class as local-error, a path pointed nowhere not");
+	/* the compact classes */
+	for (r = 0; r < MESH_RES_N; r++)
+		ok &= mesh_compact_result_of(r) ==
+		      (r == MESH_RES_OK ? MESH_CRES_OK :
+		       r == MESH_RES_MISMATCH ? MESH_CRES_MISMATCH :
+		       MESH_CRES_FAILED);
+	tap_ok(ok && !strcmp(mesh_compact_result_name(MESH_CRES_OK), "ok") &&
+	       !strcmp(mesh_compact_result_name(MESH_CRES_MISMATCH),
+		       "mismatch") &&
+	       !strcmp(mesh_compact_result_name(MESH_CRES_FAILED), "failed"),
+	       "compact classes: ok, mismatch, failed for the 7 others");
+}
+
+/* A peer's p99 over its running paths' windows together. */
+static void test_peer_window(void)
+{
+	static struct mesh_path_stats st[3];
+	struct mesh_view_peer p;
+	struct mesh_window_sum w;
+	unsigned int i;
+
+	memset(&p, 0, sizeof(p));
+	for (i = 0; i < 3; i++) {
+		mesh_stats_init(&st[i]);
+		p.path[i].st = &st[i];
+	}
+	p.n_paths = 2;
+	p.n_figures = 3;
+	mesh_stats_peer_window(&p, &w);
+	tap_ok(!w.n && !w.p99_ns, "peer window: no round, no p99");
+	for (i = 1; i <= 99; i++)
+		mesh_stats_round(&st[0], 0, 64, MESH_RES_OK, i * US, 0, i);
+	mesh_stats_round(&st[0], 0, 64, MESH_RES_TIMEOUT, 0, 0, 100);
+	mesh_stats_round(&st[1], 0, 64, MESH_RES_OK, 500 * US, 0, 1);
+	mesh_stats_round(&st[1], 0, 64, MESH_RES_OK, 700 * US, 0, 2);
+	/* a dropped path's window is not the peer's now */
+	mesh_stats_round(&st[2], 0, 64, MESH_RES_OK, 9 * S, 0, 1);
+	mesh_stats_peer_window(&p, &w);
+	/* 101 good values: rank 99 is ceil(0.99 x 101) = 100th: 500 us */
+	tap_ok(w.n == 102 && w.failed == 1 && w.p99_ns == 500 * US &&
+	       w.p50_ns == 51 * US,
+	       "peer window: both running paths pooled, the dropped one "
+	       "left out (n %u, failed %u, p50 %llu, p99 %llu)", w.n,
+	       w.failed, (unsigned long long)w.p50_ns,
+	       (unsigned long long)w.p99_ns);
+}
+
 int main(void)
 {
 	test_bounds();
@@ -410,5 +483,7 @@ int main(void)
 	test_sample_round();
 	test_sizes_remap();
 	test_bw_age();
+	test_rail();
+	test_peer_window();
 	return tap_done();
 }

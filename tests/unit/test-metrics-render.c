@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/mesh_inventory_parse.h"
 #include "mesh/mesh_stats.h"
 #include "http/metrics_render.h"
 #include "core/stats.h"
@@ -953,26 +954,41 @@ static void test_mesh_samples(const char *buf, const char *what)
 	       what);
 }
 
+/*
+ * VIEW in both formats (*PROM, *OM, the caller frees them): each
+ * well-formed with SAMPLES' checks, and the same samples in both.
+ */
+static void both_formats(char **prom, char **om,
+			 void (*samples)(const char *buf, const char *what),
+			 const char *what)
+{
+	char prefix[64];
+	int ret;
+
+	*prom = render(&view, METRICS_PROMETHEUS, &ret);
+	*om = render(&view, METRICS_OPENMETRICS, &ret);
+	tap_ok(well_formed(*prom, METRICS_PROMETHEUS),
+	       "%s: prometheus text well-formed", what);
+	tap_ok(well_formed(*om, METRICS_OPENMETRICS),
+	       "%s: openmetrics text well-formed", what);
+	samples(*prom, "prometheus");
+	samples(*om, "openmetrics");
+	snprintf(prefix, sizeof(prefix), "%s: ", what);
+	same_samples(*prom, *om, prefix);
+}
+
 static void test_mesh(void)
 {
 	char *prom, *om;
 	int ret, ok;
 
 	make_mesh();
-	prom = render(&view, METRICS_PROMETHEUS, &ret);
-	om = render(&view, METRICS_OPENMETRICS, &ret);
-	test_mesh_samples(prom, "prometheus");
-	test_mesh_samples(om, "openmetrics");
-	ok = well_formed(prom, METRICS_PROMETHEUS);
-	tap_ok(ok, "mesh: prometheus text well-formed");
-	ok = well_formed(om, METRICS_OPENMETRICS);
-	tap_ok(ok, "mesh: openmetrics text well-formed");
+	both_formats(&prom, &om, test_mesh_samples, "mesh");
 	tap_ok(has_line(om, "# TYPE rdmad_mesh_rounds counter") &&
 	       has_line(prom, "# TYPE rdmad_mesh_rounds_total counter") &&
 	       has_line(prom, "# TYPE rdmad_mesh_round_duration_seconds "
 			"histogram"),
 	       "mesh: counters typed as each format wants");
-	same_samples(prom, om, "mesh: ");
 	free(prom);
 	free(om);
 
@@ -1033,6 +1049,212 @@ static void test_mesh_place(void)
 	free(prom);
 	free(om);
 	memset(mpeers, 0, sizeof(mpeers));
+}
+
+/* ---- [mesh] peer_series = compact ------------------------------------ */
+
+static struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
+
+/* The 3-peer view, compact, with its place; rail 0 and 1 seen. */
+static void make_compact(void)
+{
+	make_mesh();
+	mesh_fixture_place();
+	memset(rails, 0, sizeof(rails));
+	rails[0].seen = true;
+	rails[0].rounds[MESH_RES_OK] = 7;
+	rails[0].rounds[MESH_RES_AUTH_FAILED] = 2;
+	mesh_hist_add(&rails[0].rtt, 30000);
+	rails[1].seen = true;
+	rails[1].rounds[MESH_RES_REFUSED] = 1;
+	mview.compact = true;
+	mview.rails = rails;
+	mview.n_rails = MESH_INV_RAILS_MAX;
+}
+
+static void test_compact_samples(const char *buf, const char *what)
+{
+	static const char *const lines[] = {
+		"rdmad_mesh_peers 3",
+		"rdmad_mesh_peer_up{peer=\"10.0.0.2:7471\",peer_tor=\"t1\","
+		"rail=\"0\"} 1",
+		"rdmad_mesh_peer_up{peer=\"[fe80::2]:7471\",peer_tor=\"t3\","
+		"rail=\"1\"} 0",
+		"rdmad_mesh_peer_up{peer=\"q\\\"\\\\:1\",peer_tor=\"t2\","
+		"rail=\"0\"} 1",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\",result=\"ok\"} 4",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
+		"result=\"mismatch\"} 1",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
+		"result=\"failed\"} 2",
+		"rdmad_mesh_rounds_total{peer=\"[fe80::2]:7471\",result=\"ok\"} 0",
+		"rdmad_mesh_rounds_total{peer=\"[fe80::2]:7471\","
+		"result=\"failed\"} 2",
+		"rdmad_mesh_round_p99_seconds{peer=\"10.0.0.2:7471\"} 1.0",
+		"rdmad_mesh_round_p99_seconds{peer=\"q\\\"\\\\:1\"} 0.0001",
+		"rdmad_mesh_rail_rounds_total{rail=\"0\",result=\"ok\"} 7",
+		"rdmad_mesh_rail_rounds_total{rail=\"0\","
+		"result=\"auth-failed\"} 2",
+		"rdmad_mesh_rail_rounds_total{rail=\"1\",result=\"refused\"} 1",
+		"rdmad_mesh_rail_rounds_total{rail=\"1\",result=\"ok\"} 0",
+		"rdmad_mesh_rail_round_duration_seconds_bucket{rail=\"0\","
+		"le=\"0.00005\"} 1",
+		"rdmad_mesh_rail_round_duration_seconds_count{rail=\"0\"} 1",
+		"rdmad_mesh_rail_round_duration_seconds_sum{rail=\"0\"} 0.00003",
+		"rdmad_mesh_rail_round_duration_seconds_count{rail=\"1\"} 0",
+		"rdmad_mesh_place_info{host=\"h1\",tor=\"t1\"} 1",
+		"rdmad_mesh_epoch_switches_total 7",
+		"rdmad_mesh_targets_reloads_total 4",
+		"rdmad_mesh_self_info{peer=\"10.0.0.1:7471\"} 1",
+		"# TYPE rdmad_mesh_round_p99_seconds gauge",
+		"# TYPE rdmad_mesh_rail_round_duration_seconds histogram",
+	};
+	static const char *const gone[] = {
+		"rdmad_mesh_peer_paths_up", "rdmad_mesh_path_rounds_failed",
+		"rdmad_mesh_size_rounds_failed",
+		"rdmad_mesh_round_duration_seconds",
+		"rdmad_mesh_bandwidth_bytes_per_second",
+		"rdmad_mesh_connects", "rdmad_mesh_peer_downs",
+		"rdmad_mesh_peer_info",
+		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
+		"result=\"timeout\"}",
+	};
+	unsigned int i, n_gone = 0;
+
+	tap_ok(has_lines(buf, lines, sizeof(lines) / sizeof(lines[0]), what),
+	       "%s: compact: exact sample lines of a 3-peer view, 2 rails",
+	       what);
+	for (i = 0; i < sizeof(gone) / sizeof(gone[0]); i++)
+		if (strstr(buf, gone[i])) {
+			tap_diag("%s: %s is there", what, gone[i]);
+			n_gone++;
+		}
+	tap_ok(!n_gone, "%s: compact: no per-peer path, size, histogram, "
+	       "connect, down, bandwidth or info series", what);
+	/* 5 a peer (the p99 absent while no verified round) */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 5 &&
+	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 4 &&
+	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 5 &&
+	       count_prefix(buf, "rdmad_mesh_rounds_total{") == 3 * 3,
+	       "%s: compact: 5 series a peer, 4 before a good round (%d, "
+	       "%d)", what, count_with(buf, "peer=\"10.0.0.2:7471\""),
+	       count_with(buf, "peer=\"[fe80::2]:7471\""));
+	/* 24 a rail: 9 classes, 12 bounds + Inf, count, sum */
+	tap_ok(count_with(buf, "rail=\"0\"") - 2 == 24 &&
+	       count_with(buf, "rail=\"1\"") - 1 == 24 &&
+	       count_prefix(buf, "rdmad_mesh_rail_rounds_total{") ==
+	       2 * MESH_RES_N && !strstr(buf, "rail=\"2\""),
+	       "%s: compact: 24 series a rail seen, none for the others",
+	       what);
+}
+
+static void test_compact(void)
+{
+	char *prom, *om;
+	int ret;
+
+	make_compact();
+	both_formats(&prom, &om, test_compact_samples, "compact");
+	free(prom);
+	free(om);
+
+	/* the same view in full: not one line changes */
+	{
+		char *full, *was;
+
+		mview.compact = false;
+		full = render(&view, METRICS_PROMETHEUS, &ret);
+		mview.rails = NULL;
+		mview.n_rails = 0;
+		was = render(&view, METRICS_PROMETHEUS, &ret);
+		tap_ok(!strcmp(full, was) && !strstr(full, "rdmad_mesh_rail_") &&
+		       !strstr(full, "rdmad_mesh_round_p99_seconds") &&
+		       strstr(full, "rdmad_mesh_peer_info{") &&
+		       has_line(full, "rdmad_mesh_peer_up{peer=\"10.0.0.2:"
+				"7471\"} 1"),
+		       "full: rails counted or not, the series of before");
+		free(full);
+		free(was);
+	}
+	memset(mpeers, 0, sizeof(mpeers));
+}
+
+/*
+ * An epoch switch: a cross-ToR peer leaves, its paths' figures go (the
+ * agent frees them), and its rail keeps every round it counted.
+ */
+static void test_compact_epoch(void)
+{
+	static struct mesh_path_stats a, b, c;
+	static struct mesh_view_peer p[2];
+	char *prom;
+	int ret;
+
+	make_mesh();
+	memset(rails, 0, sizeof(rails));
+	memset(p, 0, sizeof(p));
+	mesh_stats_init(&a);
+	mesh_stats_init(&b);
+	a.rail = b.rail = &rails[1];
+	rails[1].seen = true;
+	mesh_stats_round(&a, 0, 64, MESH_RES_OK, 30000, 0, 1);
+	mesh_stats_round(&a, 0, 64, MESH_RES_TIMEOUT, 0, 0, 2);
+	mesh_stats_round(&b, 0, 64, MESH_RES_OK, 2000000, 0, 1);
+	mesh_stats_round(&b, 0, 64, MESH_RES_MISMATCH, 0, 8, 2);
+	p[0] = (struct mesh_view_peer){ .name = "a:1", .n_paths = 1,
+		.tor = "t1", .rail = 1 };
+	p[0].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
+		&a, "", false };
+	p[1] = (struct mesh_view_peer){ .name = "b:1", .n_paths = 1,
+		.tor = "t9", .rail = 1, .cross_tor = true };
+	p[1].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
+		&b, "", false };
+	mesh_fixture_view(msizes, 3, p, 2);
+	mview.topology = true;
+	mview.host = "h1";
+	mview.tor = "t1";
+	mview.pod = "";
+	mview.compact = true;
+	mview.rails = rails;
+	mview.n_rails = MESH_INV_RAILS_MAX;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	tap_ok(has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"ok\"} 2") &&
+	       has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"mismatch\"} 1") &&
+	       has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"timeout\"} 1") &&
+	       has_line(prom, "rdmad_mesh_rail_round_duration_seconds_count{"
+			"rail=\"1\"} 2"),
+	       "epoch: before the switch, the rail has both peers' rounds");
+	free(prom);
+
+	/* b leaves: its figures are freed with it; c comes on the rail */
+	memset(&b, 0xa5, sizeof(b));
+	mesh_stats_init(&c);
+	c.rail = &rails[1];
+	mesh_stats_round(&c, 0, 64, MESH_RES_OK, 100000, 0, 3);
+	p[1] = (struct mesh_view_peer){ .name = "c:1", .n_paths = 1,
+		.tor = "t7", .rail = 1, .cross_tor = true };
+	p[1].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
+		&c, "", false };
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	tap_ok(has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"ok\"} 3") &&
+	       has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"mismatch\"} 1") &&
+	       has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
+			"result=\"timeout\"} 1") &&
+	       has_line(prom, "rdmad_mesh_rail_round_duration_seconds_count{"
+			"rail=\"1\"} 3") &&
+	       has_line(prom, "rdmad_mesh_rail_round_duration_seconds_sum{"
+			"rail=\"1\"} 0.00213") &&
+	       !strstr(prom, "peer=\"b:1\"") &&
+	       has_line(prom, "rdmad_mesh_rounds_total{peer=\"c:1\","
+			"result=\"ok\"} 1"),
+	       "epoch: after the switch, the rail keeps the leaver's rounds "
+	       "(its counters never go back), the leaver's series are gone");
+	free(prom);
 }
 
 static void test_ports(void)
@@ -1116,6 +1338,8 @@ int main(void)
 	test_empty();
 	test_mesh();
 	test_mesh_place();
+	test_compact();
+	test_compact_epoch();
 	test_ports();
 	test_write_error();
 	test_negotiate();

@@ -296,6 +296,23 @@ static void config_key_sizes(struct config_err *e, const struct config_key *k,
 	m->n_sizes = s.n;
 }
 
+/* [mesh] peer_series = full | compact; empty: by the inventory. */
+static void config_key_peer_series(struct config_err *e,
+				   const struct config_key *k, void *field,
+				   const char *value)
+{
+	enum config_peer_series *out = field;
+
+	if (!*value)
+		*out = CONFIG_PEER_SERIES_DEFAULT;
+	else if (!strcmp(value, "full"))
+		*out = CONFIG_PEER_SERIES_FULL;
+	else if (!strcmp(value, "compact"))
+		*out = CONFIG_PEER_SERIES_COMPACT;
+	else
+		config_perr(e, "%s: '%s' is not one of full, compact", k->name,
+			    value);
+}
 
 /* Rows: { section, key, parser, field, value spec }. */
 #define COUNT(lo, hi)	{ VALUE_COUNT, (lo), (hi), false }
@@ -385,6 +402,8 @@ static const struct config_key keys[] = {
 	{ "mesh", "bandwidth_share", config_key_uint,
 	  OFF(mesh.bw_share_ppm), PPM(10, 500000) },
 	{ "mesh", "source", config_key_source, OFF(mesh.source), NONE },
+	{ "mesh", "peer_series", config_key_peer_series,
+	  OFF(mesh.peer_series), NONE },
 #undef OFF
 #define OFF(f)	offsetof(struct config_module, f)
 	{ "module", "op", config_key_ops, OFF(ops), COUNT(0, 0) },

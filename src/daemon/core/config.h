@@ -11,6 +11,7 @@
 #ifndef RDMAD_CONFIG_H
 #define RDMAD_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -41,6 +42,14 @@
 #define CONFIG_MESH_EPOCH_MIN_MS	60000u
 #define CONFIG_MESH_EPOCH_MAX_MS	86400000u
 #define CONFIG_MESH_EPOCH_DEFAULT_MS	300000u
+/* [mesh] peer_series: what /metrics shows of each peer (docs/monitoring.md,
+ * "Cardinality is bounded"); unset: compact with an inventory that has
+ * topology, full otherwise (config_mesh_compact). */
+enum config_peer_series {
+	CONFIG_PEER_SERIES_DEFAULT,	/* not set: by the inventory */
+	CONFIG_PEER_SERIES_FULL,	/* every family, per peer */
+	CONFIG_PEER_SERIES_COMPACT,	/* 5 series a peer, the rest by rail */
+};
 /* [module.NAME]: probes run by GET /probe?module=NAME. */
 #define CONFIG_MODULES_MAX	16
 #define CONFIG_MODULE_NAME_MAX	32
@@ -69,7 +78,17 @@ struct config_mesh {
 	uint32_t bw_size;		/* its WRITEs' size */
 	uint32_t bw_share_ppm;		/* of all time, all samples */
 	struct sockaddr_storage source;	/* ss_family 0: rdma_cm picks */
+	enum config_peer_series peer_series;
 };
+
+/* Whether /metrics is compact under M, given whether the inventory in
+ * force has topology (the default follows it). */
+static inline bool config_mesh_compact(const struct config_mesh *m,
+				       bool topology)
+{
+	return m->peer_series == CONFIG_PEER_SERIES_COMPACT ||
+	       (m->peer_series == CONFIG_PEER_SERIES_DEFAULT && topology);
+}
 
 struct config_module {
 	char name[CONFIG_MODULE_NAME_MAX];

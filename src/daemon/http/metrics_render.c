@@ -97,16 +97,16 @@ static void series(struct mw *w, const char *name, const char *suffix,
 	fputs("\"}", w->f);
 }
 
-/* An info series: name{K[0]="V[0]",...} 1, N labels (empty values left
- * out: an empty label is no label to Prometheus). */
-static void info_sample(struct mw *w, const char *name,
-			const char *const *k, const char *const *v,
-			unsigned int n)
+/* name SUFFIX{K[0]="V[0]",...} for N labels (empty values left out: an
+ * empty label is no label to Prometheus), without the value. */
+static void series_n(struct mw *w, const char *name, const char *suffix,
+		     const char *const *k, const char *const *v, unsigned int n)
 {
 	unsigned int i, out = 0;
 
 	fputs(name, w->f);
-	fputs("_info{", w->f);
+	fputs(suffix, w->f);
+	fputc('{', w->f);
 	for (i = 0; i < n; i++) {
 		if (!v[i] || !v[i][0])
 			continue;
@@ -117,7 +117,16 @@ static void info_sample(struct mw *w, const char *name,
 		label_value(w->f, v[i]);
 		fputc('"', w->f);
 	}
-	fputs("} 1\n", w->f);
+	fputc('}', w->f);
+}
+
+/* An info series: name_info{K[0]="V[0]",...} 1. */
+static void info_sample(struct mw *w, const char *name,
+			const char *const *k, const char *const *v,
+			unsigned int n)
+{
+	series_n(w, name, "_info", k, v, n);
+	fputs(" 1\n", w->f);
 }
 
 /* " VAL\n" after a series. */
@@ -469,9 +478,94 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 }
 
 /*
+ * [mesh] peer_series = compact: 5 series a peer (up with its place,
+ * rounds as ok / mismatch / failed, the p99 of its window); the rest by
+ * rail (render_mesh_rails).
+ */
+static void render_mesh_compact(struct mw *w, const struct mesh_view *m,
+				const struct peer_sum *sum)
+{
+	static const char *const uk[] = { "peer", "peer_tor", "rail" };
+	unsigned int i, j;
+
+	family(w, "rdmad_mesh_peer_up", FT_GAUGE, NULL,
+	       "1 while at least one path to the peer is up; peer_tor and "
+	       "rail: its place in the inventory.");
+	for (i = 0; i < m->n_peers; i++) {
+		const struct mesh_view_peer *p = &m->peers[i];
+		char rail[12];
+
+		snprintf(rail, sizeof(rail), "%u", p->rail);
+		series_n(w, "rdmad_mesh_peer_up", "", uk,
+			 (const char *const[]){ p->name, p->tor, rail }, 3);
+		value_u64(w->f, mesh_stats_paths_up(p) > 0);
+	}
+	family(w, "rdmad_mesh_rounds", FT_COUNTER, NULL,
+	       "Probe rounds to the peer, all paths: ok, mismatch, failed "
+	       "(every other class; by class in rdmad_mesh_rail_rounds).");
+	for (i = 0; i < m->n_peers; i++) {
+		uint64_t n[MESH_CRES_N] = { 0 };
+
+		for (j = 0; j < MESH_RES_N; j++)
+			n[mesh_compact_result_of(j)] += sum[i].rounds[j];
+		for (j = 0; j < MESH_CRES_N; j++)
+			sample_u64(w, "rdmad_mesh_rounds", "_total",
+				   "peer", m->peers[i].name,
+				   "result", mesh_compact_result_name(j), n[j]);
+	}
+	family(w, "rdmad_mesh_round_p99_seconds", FT_GAUGE, "seconds",
+	       "p99 of the peer's verified rounds among its paths' last 128 "
+	       "rounds each (absent while there is none).");
+	for (i = 0; i < m->n_peers; i++) {
+		struct mesh_window_sum ws;
+
+		mesh_stats_peer_window(&m->peers[i], &ws);
+		if (!ws.p99_ns)
+			continue;
+		series(w, "rdmad_mesh_round_p99_seconds", "",
+		       ONE("peer", m->peers[i].name));
+		fmt_seconds_line(w, ws.p99_ns);
+	}
+}
+
+/* Compact: each rail's rounds since start, every peer that was on it. */
+static void render_mesh_rails(struct mw *w, const struct mesh_view *m)
+{
+	char label[12];
+	unsigned int r, j;
+
+	family(w, "rdmad_mesh_rail_rounds", FT_COUNTER, NULL,
+	       "Probe rounds to the peers on the rail since start, by "
+	       "result (a peer that left keeps its rounds here).");
+	for (r = 0; r < m->n_rails; r++) {
+		if (!m->rails[r].seen)
+			continue;
+		snprintf(label, sizeof(label), "%u", r);
+		for (j = 0; j < MESH_RES_N; j++)
+			sample_u64(w, "rdmad_mesh_rail_rounds", "_total",
+				   "rail", label, "result", mesh_result_name(j),
+				   m->rails[r].rounds[j]);
+	}
+	family(w, "rdmad_mesh_rail_round_duration_seconds", FT_HISTOGRAM,
+	       "seconds", "Verified rounds to the peers on the rail since "
+	       "start, all paths.");
+	for (r = 0; r < m->n_rails; r++) {
+		const struct mesh_hist *h = &m->rails[r].rtt;
+
+		if (!m->rails[r].seen)
+			continue;
+		snprintf(label, sizeof(label), "%u", r);
+		histogram_of(w, "rdmad_mesh_rail_round_duration_seconds",
+			     "rail", label, w->mesh_le, MESH_HIST_BUCKETS,
+			     h->bucket, h->count, h->sum_ns);
+	}
+}
+
+/*
  * With an inventory: where this host stands, each peer's place and why
- * it is probed (one info series a peer: join on peer), and how often the
- * cross-ToR slots moved on.
+ * it is probed (full: one info series a peer, join on peer; compact: the
+ * place is on rdmad_mesh_peer_up), and how often the cross-ToR slots
+ * moved on.
  */
 static void render_mesh_place(struct mw *w, const struct mesh_view *m)
 {
@@ -486,10 +580,12 @@ static void render_mesh_place(struct mw *w, const struct mesh_view *m)
 	       "Where this rdmad stands in the inventory ([mesh] targets).");
 	info_sample(w, "rdmad_mesh_place",
 		    pk, (const char *const[]){ m->host, m->tor, m->pod }, 3);
-	family(w, "rdmad_mesh_peer", FT_INFO, NULL,
-	       "Each peer's place in the inventory and why it is probed "
-	       "(same ToR, cross-ToR this epoch).");
-	for (i = 0; i < m->n_peers; i++) {
+	/* compact: the peer's place is on rdmad_mesh_peer_up */
+	if (!m->compact)
+		family(w, "rdmad_mesh_peer", FT_INFO, NULL,
+		       "Each peer's place in the inventory and why it is "
+		       "probed (same ToR, cross-ToR this epoch).");
+	for (i = 0; i < m->n_peers && !m->compact; i++) {
 		const struct mesh_view_peer *p = &m->peers[i];
 		char rail[12];
 
@@ -535,9 +631,14 @@ static int render_mesh(struct mw *w, const struct mesh_view *m)
 	for (i = 0; i < m->n_self; i++)
 		sample_u64(w, "rdmad_mesh_self_info", "", "peer", m->self[i],
 			   NULL, NULL, 1);
-	render_mesh_peers(w, m, sum);
+	if (m->compact)
+		render_mesh_compact(w, m, sum);
+	else
+		render_mesh_peers(w, m, sum);
 	free(sum);
 	render_mesh_place(w, m);
+	if (m->compact)
+		render_mesh_rails(w, m);
 	family(w, "rdmad_mesh_bandwidth_samples", FT_COUNTER, NULL,
 	       "Bandwidth samples taken, all peers.");
 	sample_u64(w, "rdmad_mesh_bandwidth_samples", "_total", NULL, NULL,

@@ -115,6 +115,22 @@ static void mesh_peer_stop(struct mesh_peer *peer, unsigned int from)
 		peer->n_paths = from;
 }
 
+/*
+ * PEER's paths count their rounds in its rail's too (a kept peer's rail
+ * may change with a reload: what it counted stays where it was).
+ */
+static void mesh_peer_rail(struct mesh_peer *peer, struct mesh_ctx *x)
+{
+	struct mesh_rail_stats *rail = &x->rails[peer->rail <
+		MESH_INV_RAILS_MAX ? peer->rail : 0];
+	unsigned int i;
+
+	rail->seen = true;
+	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
+		if (peer->path[i])
+			peer->path[i]->st.rail = rail;
+}
+
 /* Paths up to N of PEER run (made as they are first needed). */
 static void mesh_peer_start(struct mesh_peer *peer, struct mesh_ctx *x,
 			    unsigned int n)
@@ -136,6 +152,7 @@ static void mesh_peer_start(struct mesh_peer *peer, struct mesh_ctx *x,
 			break;
 		}
 	}
+	mesh_peer_rail(peer, x);
 	for (i = 0; i < n; i++)
 		peer->path[i]->named_idx = n > 1;
 	for (i = peer->n_paths; i < n; i++) {
@@ -542,6 +559,9 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	}
 	if (v->topology)
 		mesh_view_order(a->view, a->n_peers);
+	v->compact = config_mesh_compact(&a->x.cfg, v->topology);
+	v->rails = a->x.rails;
+	v->n_rails = MESH_INV_RAILS_MAX;
 	v->peers = a->view;
 	v->n_peers = a->n_peers;
 }

@@ -58,6 +58,9 @@ struct mesh_ctx {
 	struct event *admit;		/* a slot freed: start waiting ones */
 	uint64_t bw_samples, bw_ns;
 	uint64_t seq;			/* connection names, seeds */
+	/* each rail's rounds, all peers on it, since start (a path's
+	 * mesh_stats points at its peer's: mesh_stats_round counts both) */
+	struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
 };
 
 struct mesh_path {

@@ -74,6 +74,11 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 	}
 	if (ok)
 		mesh_hist_add(&s->rtt, rtt_ns);
+	if (s->rail) {
+		s->rail->rounds[r]++;
+		if (ok)
+			mesh_hist_add(&s->rail->rtt, rtt_ns);
+	}
 	s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
 	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
 	if (s->w_n < MESH_WINDOW)
@@ -140,6 +145,22 @@ uint64_t mesh_stats_failed(const struct mesh_path_stats *s)
 		if (r != MESH_RES_OK)
 			n += s->rounds[r];
 	return n;
+}
+
+enum mesh_compact_result mesh_compact_result_of(enum mesh_result r)
+{
+	return r == MESH_RES_OK ? MESH_CRES_OK :
+	       r == MESH_RES_MISMATCH ? MESH_CRES_MISMATCH : MESH_CRES_FAILED;
+}
+
+const char *mesh_compact_result_name(enum mesh_compact_result r)
+{
+	static const char *const names[MESH_CRES_N] = {
+		[MESH_CRES_OK] = "ok", [MESH_CRES_MISMATCH] = "mismatch",
+		[MESH_CRES_FAILED] = "failed",
+	};
+
+	return (unsigned int)r < MESH_CRES_N ? names[r] : "failed";
 }
 
 /*
@@ -212,20 +233,10 @@ void mesh_stats_sizes_remap(struct mesh_path_stats *s, const uint32_t *old,
 		}
 }
 
-void mesh_stats_window(const struct mesh_path_stats *s,
-		       struct mesh_window_sum *w)
+/* W's p50 and p99 of the N good values GOOD (reordered in place). */
+static void mesh_stats_good_ranks(struct mesh_window_sum *w, uint64_t *good,
+				  unsigned int n)
 {
-	uint64_t good[MESH_WINDOW];
-	unsigned int i, n = 0;
-
-	memset(w, 0, sizeof(*w));
-	w->n = s->w_n;
-	for (i = 0; i < s->w_n; i++) {
-		if (s->window[i])
-			good[n++] = s->window[i];
-		else
-			w->failed++;
-	}
 	if (!n)
 		return;
 	/* p99 first: p50 is then among the values before it */
@@ -234,6 +245,45 @@ void mesh_stats_window(const struct mesh_path_stats *s,
 	mesh_stats_select(good, 0, mesh_stats_rank(n, 99),
 			  mesh_stats_rank(n, 50));
 	w->p50_ns = good[mesh_stats_rank(n, 50)];
+}
+
+/* S's window added to W, its good rounds appended to GOOD[*N]. */
+static void mesh_stats_window_add(const struct mesh_path_stats *s,
+				  struct mesh_window_sum *w, uint64_t *good,
+				  unsigned int *n)
+{
+	unsigned int i;
+
+	w->n += s->w_n;
+	for (i = 0; i < s->w_n; i++) {
+		if (s->window[i])
+			good[(*n)++] = s->window[i];
+		else
+			w->failed++;
+	}
+}
+
+void mesh_stats_window(const struct mesh_path_stats *s,
+		       struct mesh_window_sum *w)
+{
+	uint64_t good[MESH_WINDOW];
+	unsigned int n = 0;
+
+	memset(w, 0, sizeof(*w));
+	mesh_stats_window_add(s, w, good, &n);
+	mesh_stats_good_ranks(w, good, n);
+}
+
+void mesh_stats_peer_window(const struct mesh_view_peer *p,
+			    struct mesh_window_sum *w)
+{
+	uint64_t good[CONFIG_MESH_PATHS_MAX * MESH_WINDOW];
+	unsigned int i, n = 0;
+
+	memset(w, 0, sizeof(*w));
+	for (i = 0; i < p->n_paths && i < CONFIG_MESH_PATHS_MAX; i++)
+		mesh_stats_window_add(p->path[i].st, w, good, &n);
+	mesh_stats_good_ranks(w, good, n);
 }
 
 unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p)

@@ -46,7 +46,22 @@ struct mesh_size_window {
 	uint8_t n, pos;
 };
 
+/*
+ * One rail's rounds, every peer on it together ([mesh] peer_series =
+ * compact: rdmad_mesh_rail_*).  Counted as each round is recorded, never
+ * summed from the peers there now: a peer that leaves (a cross-ToR slot's
+ * epoch ends) takes none of its rounds with it.
+ */
+struct mesh_rail_stats {
+	uint64_t rounds[MESH_RES_N];
+	struct mesh_hist rtt;		/* the ok rounds */
+	bool seen;			/* a peer was on it: its series exist */
+};
+
 struct mesh_path_stats {
+	/* the rail of the path's peer: each round counted there too (the
+	 * agent points it; NULL: nowhere) */
+	struct mesh_rail_stats *rail;
 	uint64_t rounds[MESH_RES_N];
 	uint64_t size_rounds[CONFIG_MESH_SIZES_MAX];	/* by size slot */
 	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
@@ -115,6 +130,16 @@ void mesh_hist_add(struct mesh_hist *h, uint64_t ns);
 /* Rounds of S that did not end OK. */
 uint64_t mesh_stats_failed(const struct mesh_path_stats *s);
 
+/*
+ * The compact result classes of rdmad_mesh_rounds_total: ok, mismatch,
+ * and failed for every other class, so that result!="ok" and
+ * result="mismatch" select the same rounds in both modes.
+ */
+enum mesh_compact_result { MESH_CRES_OK, MESH_CRES_MISMATCH,
+			   MESH_CRES_FAILED, MESH_CRES_N };
+enum mesh_compact_result mesh_compact_result_of(enum mesh_result r);
+const char *mesh_compact_result_name(enum mesh_compact_result r);
+
 /* ---- the view the renderers are given ----------------------------- */
 
 struct mesh_view_path {
@@ -152,6 +177,13 @@ void mesh_view_order(struct mesh_view_peer *v, unsigned int n);
 
 /* Paths of P whose figures count in its counters (path[0 .. n-1]). */
 unsigned int mesh_stats_n_figures(const struct mesh_view_peer *p);
+/*
+ * The windows of P's running paths together (their last MESH_WINDOW
+ * rounds each, ns): n, failed, p50 and p99 by selection, as
+ * mesh_stats_window for one path (rdmad_mesh_round_p99_seconds).
+ */
+void mesh_stats_peer_window(const struct mesh_view_peer *p,
+			    struct mesh_window_sum *w);
 /* Paths of P that are up (the peer is up with one or more). */
 unsigned int mesh_stats_paths_up(const struct mesh_view_peer *p);
 /*
@@ -197,6 +229,12 @@ struct mesh_view {
 	 * cross-ToR slots' switches so far and the next one's distance. */
 	bool topology;
 	const char *host, *tor, *pod;	/* pod "" when none */
+	/* /metrics with a few series a peer and the rest by rail ([mesh]
+	 * peer_series, config_mesh_compact); RAILS[r] is rail r's, shown
+	 * once seen */
+	bool compact;
+	const struct mesh_rail_stats *rails;
+	unsigned int n_rails;
 	uint64_t switches;
 	uint64_t next_switch_ms;	/* from now; 0: none */
 };
