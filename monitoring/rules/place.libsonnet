@@ -36,9 +36,13 @@ local u = import '../lib/util.libsonnet';
                 % [by(['instance', 'source_host', 'source_tor']), u.sel(c, 'rdmad_mesh_place_info')],
         },
         {
-          // where each peer stands and why it is probed (rdmad_mesh_peer_info)
+          // where each peer stands and why it is probed: rdmad_mesh_peer_info
+          // ([mesh] peer_series = full), or the labels of rdmad_mesh_peer_up
+          // (compact)
           record: 'source_peer:rdmad_mesh_place:info',
-          expr: 'max by (%s) (%s)' % [by(['instance', 'peer'] + pairKeys), u.sel(c, 'rdmad_mesh_peer_info')],
+          expr: 'max by (%(k)s) (%(info)s)\nor\nmax by (%(k)s) (%(up)s) * 0 + 1'
+                % { k: by(['instance', 'peer'] + pairKeys), info: u.sel(c, 'rdmad_mesh_peer_info'),
+                    up: u.sel(c, 'rdmad_mesh_peer_up', 'peer_host!=""') },
         },
         {
           // failed rounds / rounds of a pair over the short verdict window

@@ -53,7 +53,7 @@ APID=$RDMAD_PID
 end=$(($(now_ms) + 30000))
 while :; do
 	scrape "$T/m1.prom"
-	cross=$(sed -n "s/^rdmad_mesh_peer_up{peer=\"$A:\(778[34]\)\",peer_tor=\"t2\",rail=\"0\"} 1$/\1/p" "$T/m1.prom")
+	cross=$(sed -n "s/^rdmad_mesh_peer_up{peer=\"$A:\(778[34]\)\",peer_host=\"h[cd]\",peer_tor=\"t2\",rail=\"0\",why=\"cross-ToR\"} 1$/\1/p" "$T/m1.prom")
 	[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:7782\"")" = 1 ] &&
 		[ -n "$cross" ] &&
 		[ "$(prom_sum "$T/m1.prom" rdmad_mesh_peer_up "peer=\"$A:$cross\"")" = 1 ] &&
@@ -66,7 +66,7 @@ grep -q "mesh: inventory: this is host ha under ToR t1, of 4 hosts; ToRs probing
 	fail "A's log does not say where it stands: $(grep 'mesh: inventory' "$T/a.log")"
 [ "$(prom_sum "$T/m1.prom" rdmad_mesh_peers)" = 2 ] || fail "A probes $(prom_sum "$T/m1.prom" rdmad_mesh_peers) peers, want 2"
 grep -qx 'rdmad_mesh_place_info{host="ha",tor="t1"} 1' "$T/m1.prom" || fail "no place: $(grep place "$T/m1.prom")"
-grep -qx "rdmad_mesh_peer_up{peer=\"$A:7782\",peer_tor=\"t1\",rail=\"0\"} 1" "$T/m1.prom" ||
+grep -qx "rdmad_mesh_peer_up{peer=\"$A:7782\",peer_host=\"hb\",peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1" "$T/m1.prom" ||
 	fail "B's place: $(grep peer_up "$T/m1.prom")"
 # compact: 5 series a peer (4 before a verified round), the rest by rail
 for f in peer_info peer_paths_up path_rounds_failed size_rounds_failed round_duration_seconds connects_total peer_downs_total; do

@@ -1076,12 +1076,12 @@ static void test_compact_samples(const char *buf, const char *what)
 {
 	static const char *const lines[] = {
 		"rdmad_mesh_peers 3",
-		"rdmad_mesh_peer_up{peer=\"10.0.0.2:7471\",peer_tor=\"t1\","
-		"rail=\"0\"} 1",
-		"rdmad_mesh_peer_up{peer=\"[fe80::2]:7471\",peer_tor=\"t3\","
-		"rail=\"1\"} 0",
-		"rdmad_mesh_peer_up{peer=\"q\\\"\\\\:1\",peer_tor=\"t2\","
-		"rail=\"0\"} 1",
+		"rdmad_mesh_peer_up{peer=\"10.0.0.2:7471\",peer_host=\"h2\","
+		"peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1",
+		"rdmad_mesh_peer_up{peer=\"[fe80::2]:7471\",peer_host=\"h9\","
+		"peer_tor=\"t3\",rail=\"1\",why=\"cross-ToR\"} 0",
+		"rdmad_mesh_peer_up{peer=\"q\\\"\\\\:1\",peer_host=\"h3\","
+		"peer_tor=\"t2\",rail=\"0\",why=\"same ToR\"} 1",
 		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\",result=\"ok\"} 4",
 		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
 		"result=\"mismatch\"} 1",

@@ -485,19 +485,22 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 static void render_mesh_compact(struct mw *w, const struct mesh_view *m,
 				const struct peer_sum *sum)
 {
-	static const char *const uk[] = { "peer", "peer_tor", "rail" };
+	static const char *const uk[] = { "peer", "peer_host", "peer_tor",
+					  "rail", "why" };
 	unsigned int i, j;
 
 	family(w, "rdmad_mesh_peer_up", FT_GAUGE, NULL,
-	       "1 while at least one path to the peer is up; peer_tor and "
-	       "rail: its place in the inventory.");
+	       "1 while at least one path to the peer is up; peer_host, "
+	       "peer_tor, rail: its place in the inventory, why: why it is "
+	       "probed.");
 	for (i = 0; i < m->n_peers; i++) {
 		const struct mesh_view_peer *p = &m->peers[i];
 		char rail[12];
 
 		snprintf(rail, sizeof(rail), "%u", p->rail);
 		series_n(w, "rdmad_mesh_peer_up", "", uk,
-			 (const char *const[]){ p->name, p->tor, rail }, 3);
+			 (const char *const[]){ p->name, p->host, p->tor, rail,
+						p->why }, 5);
 		value_u64(w->f, mesh_stats_paths_up(p) > 0);
 	}
 	family(w, "rdmad_mesh_rounds", FT_COUNTER, NULL,
