@@ -46,6 +46,15 @@
     // that no host, NIC, ToR or prober explains, in at least this many
     // ToR pairs (a single pair or two are pair alerts).
     fabricLinkMinTorPairs: 3,
+    // Sharded (docs/fleet.md, "Sharded"): the rule and alert groups the
+    // global Prometheus evaluates; every other group runs on each shard.
+    // The global one federates from the shards the series that match
+    // federateToGlobal (sums and counts by part), the shards federate back
+    // from it those that match federateToShards (the verdicts).
+    globalRuleGroups: ['rdmad-verdict.rules'],
+    globalAlertGroups: ['rdmad-verdicts'],
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source:rdmad_mesh_pairs(_bad)?:(count|sum)|tor_pair_host:rdmad_mesh_pairs_lossy:sum"}',
+    federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,
     // RdmadLatencySLO: p99 of a pair's verified rounds, seconds.

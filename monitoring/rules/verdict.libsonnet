@@ -191,6 +191,12 @@ local u = import '../lib/util.libsonnet';
           expr: 'count by (%s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum) > %s'
                 % [by([]), u.num(c.fabricLinkMinTorPairs)],
         },
+      ],
+    }, {
+      // Where the pairs are (a shard), once the verdicts are there too
+      // (federated back from the global Prometheus when sharded).
+      name: 'rdmad-explained.rules',
+      rules: [
         // ---- the pairs a verdict explains: no pair or host alert for them
         {
           record: 'source_peer:rdmad_mesh_pair_explained:bool',
