@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: BSD-2-Clause
-# tests/fabric/lib.sh - the fabric: several hosts on one virtual wire, and
-# faults on it.  Sourced by tests/fabric/fabric (which builds the wire and
-# runs the suite) and by every fabric test (t-8*.sh), which run on this
-# machine, outside the guests, so that they can do to a host what happens
-# to real ones: pull its cable, crash it, freeze it.
+# tests/fabric/lib.sh - the fabric: several hosts on one virtual wire (or
+# in racks), and faults on it.  Sourced by tests/fabric/fabric (which
+# builds the wire and runs the suite) and by every fabric test (t-8*.sh,
+# t-9*.sh), which run on this machine, outside the guests, so that they
+# can do to a host what happens to real ones: pull its cable, crash it,
+# freeze it.
 #
 # The wire: one Linux bridge with a tap port per host, no uplink, no
 # address and IPv6 off on the bridge and its ports, so nothing on it can
@@ -14,6 +15,15 @@
 # with a virtio-net NIC (eth0) on its tap, the address 10.98.0.(10+I)/24
 # and an rxe device (rxe0) on eth0.  Packets between hosts cross the
 # bridge: delay, loss and a pulled cable apply to them.
+#
+# Racks (fabric --racks R, R >= 2): the hosts split evenly in R racks in
+# order, one bridge a rack (rdfPIDbR), the racks joined by an uplink: for
+# R = 2 one veth pair, end rdfPIDu1 on rack 1's bridge and rdfPIDu2 on
+# rack 2's; for R > 2 a spine bridge (rdfPIDs) and a veth pair a rack
+# (rdfPIDuR on the rack, rdfPIDvR on the spine).  Still one L2 segment
+# (one subnet, rxe needs no route); the same isolation as the single
+# wire.  $F/racks holds R, $F/rack host I's rack on line I, $F/uplinks
+# rack R's uplink end on line R (empty with one rack).
 #
 # For a test:
 #   fab_require N          hosts 1..N up, healthy and clean (no faults, no
@@ -37,6 +47,15 @@
 #   fab_hang I, fab_resume I   stop / continue host I's QEMU (gray failure)
 #   fab_mtu I MTU          eth0's MTU on host I (the wire carries 9000)
 #   fab_alive I            true while host I's QEMU runs (stopped or not)
+# Racks (each fault undone by fab_require too):
+#   fab_racks              how many racks (1: one wire)
+#   fab_rack I             host I's rack (1..fab_racks)
+#   fab_require_racks R    fail (never skip) unless the fabric has >= R racks
+#   fab_uplink R down|up   rack R's uplink end set down / up: a cut cable
+#                          between rack R and the others (this machine)
+#   fab_uplink_netem R SPEC   netem SPEC on every packet that crosses rack
+#                          R's uplink, both ways (see below for where)
+#   fab_uplink_netem_clear R  remove it
 # Also: fab_log, fab_fail, $T (scratch folder of this test, on this
 # machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
 # fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
@@ -250,6 +269,87 @@ fab_mtu() {
 	fab_log "host $1: eth0 MTU $2"
 }
 
+# ---- racks -----------------------------------------------------------------
+
+fab_racks() { cat "$F/racks" 2>/dev/null || echo 1; }
+fab_rack() {
+	local r
+	r=$(sed -n "${1}p" "$F/rack" 2>/dev/null)
+	echo "${r:-1}"
+}
+
+# fab_require_racks R: a rack test on a fabric of fewer racks fails (in
+# CI a test never skips): the run was started without --racks.
+fab_require_racks() {
+	[ "$(fab_racks)" -ge "$1" ] ||
+		fab_fail "this test needs a fabric of at least $1 racks; this one has $(fab_racks) (tests/fabric/fabric --racks $1)"
+}
+
+# fab_uplink_dev R: rack R's uplink end (a veth on rack R's bridge).
+fab_uplink_dev() {
+	local d
+	d=$(sed -n "${1}p" "$F/uplinks" 2>/dev/null)
+	[ -n "$d" ] || fab_fail "rack $1 has no uplink (the fabric has $(fab_racks) racks)"
+	echo "$d"
+}
+
+fab_uplink() {
+	local d
+	d=$(fab_uplink_dev "$1")
+	case $2 in
+	down | up) ip link set "$d" "$2" || fab_fail "cannot set the uplink $d $2" ;;
+	*) fab_fail "fab_uplink: down or up, not '$2'" ;;
+	esac
+	fab_log "rack $1: uplink $d $2"
+}
+
+# Every uplink end up (fab_require, fab_leave).
+fab_uplinks_up() {
+	local d
+	[ -f "$F/uplinks" ] || return 0
+	while read -r d; do
+		[ -n "$d" ] && ip link set "$d" up 2>/dev/null
+	done <"$F/uplinks"
+	return 0
+}
+
+# fab_uplink_netem R SPEC: netem SPEC on the packets that cross rack R's
+# uplink, each way.  Not on the veth: this machine's kernel may have no
+# netem (CI's has none, nor tc's gact), so it is put where fab_netem puts
+# it, on rack R's hosts, on their packets to (eth0) and from (ifb0) the
+# hosts of other racks only: a prio qdisc whose second band holds the
+# netem, u32 filters by address sending the cross-rack packets there.
+# What crosses the uplink meets SPEC once each way; the traffic inside
+# every rack, none.  fab_require (fab_clean) removes it.
+fab_uplink_netem() {
+	local r=$1 spec=$2 i j dst="" src="" cmd d
+	for ((j = 1; j <= $(cat "$F/n"); j++)); do
+		[ "$(fab_rack "$j")" = "$r" ] && continue
+		dst+="tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst $(fab_addr "$j")/32 flowid 1:2 && "
+		src+="tc filter add dev ifb0 parent 1: protocol ip prio 1 u32 match ip src $(fab_addr "$j")/32 flowid 1:2 && "
+	done
+	[ -n "$dst" ] || fab_fail "fab_uplink_netem: no host outside rack $r"
+	cmd="modprobe -a sch_prio sch_netem cls_u32 2>/dev/null; "
+	for d in eth0 ifb0; do
+		cmd+="tc qdisc replace dev $d root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+tc qdisc add dev $d parent 1:2 handle 20: netem $spec && "
+	done
+	cmd+="${dst}${src}true"
+	for ((i = 1; i <= $(cat "$F/n"); i++)); do
+		[ "$(fab_rack "$i")" = "$r" ] || continue
+		fab_sh "$i" -t 30 "$cmd" || fab_fail "host $i: netem $spec on the cross-rack packets failed"
+	done
+	fab_log "rack $r: uplink netem $spec (each way)"
+}
+
+fab_uplink_netem_clear() {
+	local i
+	for ((i = 1; i <= $(cat "$F/n"); i++)); do
+		[ "$(fab_rack "$i")" = "$1" ] && fab_netem_clear "$i"
+	done
+	fab_log "rack $1: uplink netem cleared"
+}
+
 # ---- a clean fabric for each test ----------------------------------------
 
 # The state a test may expect at its start: every host up and answering,
@@ -294,6 +394,8 @@ fab_require() {
 		fi
 	done
 	for i in "${boot[@]}"; do fab_boot_wait "$i"; done
+	# The uplinks' netem lives on the hosts: fab_clean removed it.
+	fab_uplinks_up
 	# Leave the fabric as found for the next test, whatever this one did.
 	trap fab_leave EXIT
 }
@@ -304,6 +406,7 @@ fab_leave() {
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
 		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
 	done
+	fab_uplinks_up
 }
 
 # ---- rdmad on a host -------------------------------------------------------
@@ -464,3 +567,4 @@ fab_wait_metric() {
 	done
 	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
 }
+
