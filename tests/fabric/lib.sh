@@ -56,6 +56,10 @@
 #   fab_uplink_netem R SPEC   netem SPEC on every packet that crosses rack
 #                          R's uplink, both ways (see below for where)
 #   fab_uplink_netem_clear R  remove it
+# The rack mesh (t-97, t-98; below the mesh helpers): fab_inventory,
+# fab_rack_mesh_start, fab_peer_rows, fab_rack_expected (select-oracle),
+# fab_rack_peers_match, fab_rack_wait_up; fab_clock_offset and
+# fab_log_delay date a host's log line from a moment taken here.
 # Also: fab_log, fab_fail, $T (scratch folder of this test, on this
 # machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
 # fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
@@ -197,7 +201,8 @@ fab_sh() {
 	shift
 	if [ "$1" = -t ]; then secs=$2; shift 2; fi
 	fab_seq=$((fab_seq + 1))
-	name=sh$$-$fab_seq
+	# BASHPID: jobs handed from subshells running at once differ.
+	name=sh$BASHPID-$fab_seq
 	fab_job "$i" "$name" "$1" || return 125
 	fab_wait "$i" "$name" "$secs"
 }
@@ -568,3 +573,126 @@ fab_wait_metric() {
 	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
 }
 
+# ---- the rack mesh: one inventory, each rdmad choosing its peers ----------
+
+# fab_inventory N PORT: the inventory of hosts 1..N as docs/fleet.md
+# writes it: host=hI, tor=rR (R host I's rack).
+fab_inventory() {
+	local j
+	echo "# ADDRESS:PORT  host=  tor=   (the fabric's racks)"
+	for ((j = 1; j <= $1; j++)); do
+		echo "$(fab_peer "$j" "$2") host=h$j tor=r$(fab_rack "$j")"
+	done
+}
+
+# fab_rack_mesh_start N PORT [SECTION.KEY = VALUE ...]: rdmad on hosts
+# 1..N, each with [mesh] targets = the same inventory (fab_inventory:
+# $T/inv here, /tmp/fabric-test/inv on each host) and the lines given;
+# the hosts are started at once (a host's first connects find the
+# others listening sooner, and the test spends less time starting).
+fab_rack_mesh_start() {
+	local n=$1 port=$2 j pids=()
+	shift 2
+	fab_inventory "$n" "$port" >"$T/inv"
+	for ((j = 1; j <= n; j++)); do
+		(
+			fab_sh "$j" "mkdir -p \$T && cat >\$T/inv <<'EOF'
+$(cat "$T/inv")
+EOF" || fab_fail "host $j: cannot write the inventory"
+			fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/inv" "$@"
+		) &
+		pids+=($!)
+	done
+	for j in "${!pids[@]}"; do
+		wait "${pids[j]}" || fab_fail "rdmad on host $((j + 1)) did not start on the inventory"
+	done
+}
+
+# fab_peer_rows I JSON: host I's /peers into the file JSON, and a row a
+# peer on stdout: PEER|WHY|SLOT|EPOCH|UP|OK|FAILED|P99_MS (SLOT and EPOCH
+# "-" when not cross-ToR; UP 1 or 0; rounds ok and failed and the window's
+# p99 in ms ("-": none), over the peer's paths).
+fab_peer_rows() {
+	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/peers" >"$2" ||
+		fab_fail "host $1: GET /peers failed"
+	python3 - "$2" <<'PY' || fab_fail "host $1: /peers is not as expected: $(head -c 1000 "$2")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["peers"]:
+    paths = p["paths"]
+    p99 = [x["p99_seconds"] for x in paths if x["p99_seconds"] is not None]
+    print("|".join(str(v) for v in (
+        p["peer"], p["why"], p.get("slot", "-"), p.get("epoch", "-"),
+        int(p["up"]), sum(x["rounds_ok"] for x in paths),
+        sum(x["rounds_failed"] for x in paths),
+        "%.1f" % (max(p99) * 1e3) if p99 else "-")))
+PY
+}
+
+# fab_rack_expected I ROWS M: the peers (PEER|WHY|SLOT|EPOCH, sorted) the
+# selection promises host I (hI in $T/inv, cross_tor M): select-oracle,
+# the daemon's own pure selection code, for each cross-ToR slot at the
+# epoch host I reports for it in ROWS (fab_peer_rows).
+fab_rack_expected() {
+	local i=$1 rows=$2 m=$3 oracle=$RDMAD_BUILD_DIR/tests/select-oracle slot e
+	"$oracle" --cross-tor "$m" "$T/inv" "h$i" 0 >"$T/oracle-$i" ||
+		fab_fail "select-oracle failed for host $i (build it: ninja -C $RDMAD_BUILD_DIR)"
+	{
+		grep -v '|cross-ToR|' "$T/oracle-$i"
+		for slot in $(awk -F'|' '$3 != "-" { print $3 }' "$T/oracle-$i" | sort -un); do
+			e=$(awk -F'|' -v s="$slot" '$3 == s { print $4; exit }' "$rows")
+			if [ -z "$e" ]; then
+				echo "(a cross-ToR peer in slot $slot)"
+				continue
+			fi
+			"$oracle" --cross-tor "$m" "$T/inv" "h$i" "$e" | awk -F'|' -v s="$slot" '$3 == s'
+		done
+	} | sort
+}
+
+# fab_rack_peers_match I ROWS M: true when host I's peers in ROWS are
+# exactly fab_rack_expected's; else the difference ("<" promised, ">"
+# chosen) is in $T/peers-diff-I.
+fab_rack_peers_match() {
+	diff <(fab_rack_expected "$1" "$2" "$3") <(cut -d'|' -f1-4 "$2" | sort) >"$T/peers-diff-$1"
+}
+
+# fab_rack_wait_up I SECS M [ROUNDS]: until host I has exactly the peers
+# the selection promises (fab_rack_peers_match), each up with ROUNDS
+# (default 2) verified rounds; its rows are left in $T/rows-I.  Fails
+# after SECS naming what is missing.
+fab_rack_wait_up() {
+	local i=$1 secs=$2 m=$3 want=${4:-2} end
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
+		fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
+		fab_rack_peers_match "$i" "$T/rows-$i" "$m" &&
+			awk -F'|' -v w="$want" '$5 != 1 || $6 < w { bad = 1 } END { exit bad }' "$T/rows-$i" &&
+			return 0
+		[ "$(now_ms)" -lt "$end" ] || break
+		sleep 0.5
+	done
+	fab_fail "host $i: not the promised peers all up with $want verified rounds after ${secs}s: promised (<) against chosen (>): $(cat "$T/peers-diff-$i"); rows: $(cat "$T/rows-$i")"
+}
+
+# fab_clock_offset I: host I's clock minus this machine's, in seconds (its
+# date read in a job, against the middle of the job's round trip here:
+# within ~0.5 s); add it to a fab_now to have that moment on host I.
+fab_clock_offset() {
+	local a g
+	a=$(fab_now)
+	g=$(fab_sh "$1" -t 30 'date +%s.%N') || fab_fail "host $1: cannot read its clock"
+	awk -v a="$a" -v b="$(fab_now)" -v g="$g" 'BEGIN { printf "%.3f\n", g - (a + b) / 2 }'
+}
+
+# fab_log_delay I G PATTERN: seconds from G (a moment on host I's clock,
+# as fab_clock_offset gives it: within ~0.5 s) to the first line of its
+# rdmad log matching PATTERN stamped after G - 1 s (a line up to 1 s
+# "early" is the offset's error; its delay shows negative); empty when
+# there is none.
+fab_log_delay() {
+	fab_sh "$1" -t 30 "grep -- '$3' \$T/rdmad.log | while read -r l; do
+	t=\$(date -d \"\$(echo \"\$l\" | cut -c1-23 | tr T ' ')\" +%s.%N)
+	awk -v a=$2 -v b=\$t 'BEGIN { if (b < a - 1) exit 1; printf \"%.2f\\n\", b - a }' && break
+done"
+}
