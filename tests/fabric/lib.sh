@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: BSD-2-Clause
-# tests/fabric/lib.sh - the fabric: several hosts on one virtual wire, and
-# faults on it.  Sourced by tests/fabric/fabric (which builds the wire and
-# runs the suite) and by every fabric test (t-8*.sh), which run on this
-# machine, outside the guests, so that they can do to a host what happens
-# to real ones: pull its cable, crash it, freeze it.
+# tests/fabric/lib.sh - the fabric: several hosts on one virtual wire (or
+# in racks), and faults on it.  Sourced by tests/fabric/fabric (which
+# builds the wire and runs the suite) and by every fabric test (t-8*.sh,
+# t-9*.sh), which run on this machine, outside the guests, so that they
+# can do to a host what happens to real ones: pull its cable, crash it,
+# freeze it.
 #
 # The wire: one Linux bridge with a tap port per host, no uplink, no
 # address and IPv6 off on the bridge and its ports, so nothing on it can
@@ -14,6 +15,15 @@
 # with a virtio-net NIC (eth0) on its tap, the address 10.98.0.(10+I)/24
 # and an rxe device (rxe0) on eth0.  Packets between hosts cross the
 # bridge: delay, loss and a pulled cable apply to them.
+#
+# Racks (fabric --racks R, R >= 2): the hosts split evenly in R racks in
+# order, one bridge a rack (rdfPIDbR), the racks joined by an uplink: for
+# R = 2 one veth pair, end rdfPIDu1 on rack 1's bridge and rdfPIDu2 on
+# rack 2's; for R > 2 a spine bridge (rdfPIDs) and a veth pair a rack
+# (rdfPIDuR on the rack, rdfPIDvR on the spine).  Still one L2 segment
+# (one subnet, rxe needs no route); the same isolation as the single
+# wire.  $F/racks holds R, $F/rack host I's rack on line I, $F/uplinks
+# rack R's uplink end on line R (empty with one rack).
 #
 # For a test:
 #   fab_require N          hosts 1..N up, healthy and clean (no faults, no
@@ -37,6 +47,19 @@
 #   fab_hang I, fab_resume I   stop / continue host I's QEMU (gray failure)
 #   fab_mtu I MTU          eth0's MTU on host I (the wire carries 9000)
 #   fab_alive I            true while host I's QEMU runs (stopped or not)
+# Racks (each fault undone by fab_require too):
+#   fab_racks              how many racks (1: one wire)
+#   fab_rack I             host I's rack (1..fab_racks)
+#   fab_require_racks R    fail (never skip) unless the fabric has >= R racks
+#   fab_uplink R down|up   rack R's uplink end set down / up: a cut cable
+#                          between rack R and the others (this machine)
+#   fab_uplink_netem R SPEC   netem SPEC on every packet that crosses rack
+#                          R's uplink, both ways (see below for where)
+#   fab_uplink_netem_clear R  remove it
+# The rack mesh (t-97, t-98; below the mesh helpers): fab_inventory,
+# fab_rack_mesh_start, fab_peer_rows, fab_rack_expected (select-oracle),
+# fab_rack_peers_match, fab_rack_wait_up; fab_clock_offset and
+# fab_log_delay date a host's log line from a moment taken here.
 # Also: fab_log, fab_fail, $T (scratch folder of this test, on this
 # machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
 # fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
@@ -178,7 +201,8 @@ fab_sh() {
 	shift
 	if [ "$1" = -t ]; then secs=$2; shift 2; fi
 	fab_seq=$((fab_seq + 1))
-	name=sh$$-$fab_seq
+	# BASHPID: jobs handed from subshells running at once differ.
+	name=sh$BASHPID-$fab_seq
 	fab_job "$i" "$name" "$1" || return 125
 	fab_wait "$i" "$name" "$secs"
 }
@@ -250,6 +274,87 @@ fab_mtu() {
 	fab_log "host $1: eth0 MTU $2"
 }
 
+# ---- racks -----------------------------------------------------------------
+
+fab_racks() { cat "$F/racks" 2>/dev/null || echo 1; }
+fab_rack() {
+	local r
+	r=$(sed -n "${1}p" "$F/rack" 2>/dev/null)
+	echo "${r:-1}"
+}
+
+# fab_require_racks R: a rack test on a fabric of fewer racks fails (in
+# CI a test never skips): the run was started without --racks.
+fab_require_racks() {
+	[ "$(fab_racks)" -ge "$1" ] ||
+		fab_fail "this test needs a fabric of at least $1 racks; this one has $(fab_racks) (tests/fabric/fabric --racks $1)"
+}
+
+# fab_uplink_dev R: rack R's uplink end (a veth on rack R's bridge).
+fab_uplink_dev() {
+	local d
+	d=$(sed -n "${1}p" "$F/uplinks" 2>/dev/null)
+	[ -n "$d" ] || fab_fail "rack $1 has no uplink (the fabric has $(fab_racks) racks)"
+	echo "$d"
+}
+
+fab_uplink() {
+	local d
+	d=$(fab_uplink_dev "$1")
+	case $2 in
+	down | up) ip link set "$d" "$2" || fab_fail "cannot set the uplink $d $2" ;;
+	*) fab_fail "fab_uplink: down or up, not '$2'" ;;
+	esac
+	fab_log "rack $1: uplink $d $2"
+}
+
+# Every uplink end up (fab_require, fab_leave).
+fab_uplinks_up() {
+	local d
+	[ -f "$F/uplinks" ] || return 0
+	while read -r d; do
+		[ -n "$d" ] && ip link set "$d" up 2>/dev/null
+	done <"$F/uplinks"
+	return 0
+}
+
+# fab_uplink_netem R SPEC: netem SPEC on the packets that cross rack R's
+# uplink, each way.  Not on the veth: this machine's kernel may have no
+# netem (CI's has none, nor tc's gact), so it is put where fab_netem puts
+# it, on rack R's hosts, on their packets to (eth0) and from (ifb0) the
+# hosts of other racks only: a prio qdisc whose second band holds the
+# netem, u32 filters by address sending the cross-rack packets there.
+# What crosses the uplink meets SPEC once each way; the traffic inside
+# every rack, none.  fab_require (fab_clean) removes it.
+fab_uplink_netem() {
+	local r=$1 spec=$2 i j dst="" src="" cmd d
+	for ((j = 1; j <= $(cat "$F/n"); j++)); do
+		[ "$(fab_rack "$j")" = "$r" ] && continue
+		dst+="tc filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst $(fab_addr "$j")/32 flowid 1:2 && "
+		src+="tc filter add dev ifb0 parent 1: protocol ip prio 1 u32 match ip src $(fab_addr "$j")/32 flowid 1:2 && "
+	done
+	[ -n "$dst" ] || fab_fail "fab_uplink_netem: no host outside rack $r"
+	cmd="modprobe -a sch_prio sch_netem cls_u32 2>/dev/null; "
+	for d in eth0 ifb0; do
+		cmd+="tc qdisc replace dev $d root handle 1: prio bands 2 priomap 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 &&
+tc qdisc add dev $d parent 1:2 handle 20: netem $spec && "
+	done
+	cmd+="${dst}${src}true"
+	for ((i = 1; i <= $(cat "$F/n"); i++)); do
+		[ "$(fab_rack "$i")" = "$r" ] || continue
+		fab_sh "$i" -t 30 "$cmd" || fab_fail "host $i: netem $spec on the cross-rack packets failed"
+	done
+	fab_log "rack $r: uplink netem $spec (each way)"
+}
+
+fab_uplink_netem_clear() {
+	local i
+	for ((i = 1; i <= $(cat "$F/n"); i++)); do
+		[ "$(fab_rack "$i")" = "$1" ] && fab_netem_clear "$i"
+	done
+	fab_log "rack $1: uplink netem cleared"
+}
+
 # ---- a clean fabric for each test ----------------------------------------
 
 # The state a test may expect at its start: every host up and answering,
@@ -294,6 +399,8 @@ fab_require() {
 		fi
 	done
 	for i in "${boot[@]}"; do fab_boot_wait "$i"; done
+	# The uplinks' netem lives on the hosts: fab_clean removed it.
+	fab_uplinks_up
 	# Leave the fabric as found for the next test, whatever this one did.
 	trap fab_leave EXIT
 }
@@ -304,6 +411,7 @@ fab_leave() {
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
 		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
 	done
+	fab_uplinks_up
 }
 
 # ---- rdmad on a host -------------------------------------------------------
@@ -463,4 +571,128 @@ fab_wait_metric() {
 		sleep 0.5
 	done
 	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
+}
+
+# ---- the rack mesh: one inventory, each rdmad choosing its peers ----------
+
+# fab_inventory N PORT: the inventory of hosts 1..N as docs/fleet.md
+# writes it: host=hI, tor=rR (R host I's rack).
+fab_inventory() {
+	local j
+	echo "# ADDRESS:PORT  host=  tor=   (the fabric's racks)"
+	for ((j = 1; j <= $1; j++)); do
+		echo "$(fab_peer "$j" "$2") host=h$j tor=r$(fab_rack "$j")"
+	done
+}
+
+# fab_rack_mesh_start N PORT [SECTION.KEY = VALUE ...]: rdmad on hosts
+# 1..N, each with [mesh] targets = the same inventory (fab_inventory:
+# $T/inv here, /tmp/fabric-test/inv on each host) and the lines given;
+# the hosts are started at once (a host's first connects find the
+# others listening sooner, and the test spends less time starting).
+fab_rack_mesh_start() {
+	local n=$1 port=$2 j pids=()
+	shift 2
+	fab_inventory "$n" "$port" >"$T/inv"
+	for ((j = 1; j <= n; j++)); do
+		(
+			fab_sh "$j" "mkdir -p \$T && cat >\$T/inv <<'EOF'
+$(cat "$T/inv")
+EOF" || fab_fail "host $j: cannot write the inventory"
+			fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/inv" "$@"
+		) &
+		pids+=($!)
+	done
+	for j in "${!pids[@]}"; do
+		wait "${pids[j]}" || fab_fail "rdmad on host $((j + 1)) did not start on the inventory"
+	done
+}
+
+# fab_peer_rows I JSON: host I's /peers into the file JSON, and a row a
+# peer on stdout: PEER|WHY|SLOT|EPOCH|UP|OK|FAILED|P99_MS (SLOT and EPOCH
+# "-" when not cross-ToR; UP 1 or 0; rounds ok and failed and the window's
+# p99 in ms ("-": none), over the peer's paths).
+fab_peer_rows() {
+	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/peers" >"$2" ||
+		fab_fail "host $1: GET /peers failed"
+	python3 - "$2" <<'PY' || fab_fail "host $1: /peers is not as expected: $(head -c 1000 "$2")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["peers"]:
+    paths = p["paths"]
+    p99 = [x["p99_seconds"] for x in paths if x["p99_seconds"] is not None]
+    print("|".join(str(v) for v in (
+        p["peer"], p["why"], p.get("slot", "-"), p.get("epoch", "-"),
+        int(p["up"]), sum(x["rounds_ok"] for x in paths),
+        sum(x["rounds_failed"] for x in paths),
+        "%.1f" % (max(p99) * 1e3) if p99 else "-")))
+PY
+}
+
+# fab_rack_expected I ROWS M: the peers (PEER|WHY|SLOT|EPOCH, sorted) the
+# selection promises host I (hI in $T/inv, cross_tor M): select-oracle,
+# the daemon's own pure selection code, for each cross-ToR slot at the
+# epoch host I reports for it in ROWS (fab_peer_rows).
+fab_rack_expected() {
+	local i=$1 rows=$2 m=$3 oracle=$RDMAD_BUILD_DIR/tests/select-oracle slot e
+	"$oracle" --cross-tor "$m" "$T/inv" "h$i" 0 >"$T/oracle-$i" ||
+		fab_fail "select-oracle failed for host $i (build it: ninja -C $RDMAD_BUILD_DIR)"
+	{
+		grep -v '|cross-ToR|' "$T/oracle-$i"
+		for slot in $(awk -F'|' '$3 != "-" { print $3 }' "$T/oracle-$i" | sort -un); do
+			e=$(awk -F'|' -v s="$slot" '$3 == s { print $4; exit }' "$rows")
+			if [ -z "$e" ]; then
+				echo "(a cross-ToR peer in slot $slot)"
+				continue
+			fi
+			"$oracle" --cross-tor "$m" "$T/inv" "h$i" "$e" | awk -F'|' -v s="$slot" '$3 == s'
+		done
+	} | sort
+}
+
+# fab_rack_peers_match I ROWS M: true when host I's peers in ROWS are
+# exactly fab_rack_expected's; else the difference ("<" promised, ">"
+# chosen) is in $T/peers-diff-I.
+fab_rack_peers_match() {
+	diff <(fab_rack_expected "$1" "$2" "$3") <(cut -d'|' -f1-4 "$2" | sort) >"$T/peers-diff-$1"
+}
+
+# fab_rack_wait_up I SECS M [ROUNDS]: until host I has exactly the peers
+# the selection promises (fab_rack_peers_match), each up with ROUNDS
+# (default 2) verified rounds; its rows are left in $T/rows-I.  Fails
+# after SECS naming what is missing.
+fab_rack_wait_up() {
+	local i=$1 secs=$2 m=$3 want=${4:-2} end
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
+		fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
+		fab_rack_peers_match "$i" "$T/rows-$i" "$m" &&
+			awk -F'|' -v w="$want" '$5 != 1 || $6 < w { bad = 1 } END { exit bad }' "$T/rows-$i" &&
+			return 0
+		[ "$(now_ms)" -lt "$end" ] || break
+		sleep 0.5
+	done
+	fab_fail "host $i: not the promised peers all up with $want verified rounds after ${secs}s: promised (<) against chosen (>): $(cat "$T/peers-diff-$i"); rows: $(cat "$T/rows-$i")"
+}
+
+# fab_clock_offset I: host I's clock minus this machine's, in seconds (its
+# date read in a job, against the middle of the job's round trip here:
+# within ~0.5 s); add it to a fab_now to have that moment on host I.
+fab_clock_offset() {
+	local a g
+	a=$(fab_now)
+	g=$(fab_sh "$1" -t 30 'date +%s.%N') || fab_fail "host $1: cannot read its clock"
+	awk -v a="$a" -v b="$(fab_now)" -v g="$g" 'BEGIN { printf "%.3f\n", g - (a + b) / 2 }'
+}
+
+# fab_log_delay I G PATTERN: seconds from G (a moment on host I's clock,
+# as fab_clock_offset gives it: within ~0.5 s) to the first line of its
+# rdmad log matching PATTERN stamped after G - 1 s (a line up to 1 s
+# "early" is the offset's error; its delay shows negative); empty when
+# there is none.
+fab_log_delay() {
+	fab_sh "$1" -t 30 "grep -- '$3' \$T/rdmad.log | while read -r l; do
+	t=\$(date -d \"\$(echo \"\$l\" | cut -c1-23 | tr T ' ')\" +%s.%N)
+	awk -v a=$2 -v b=\$t 'BEGIN { if (b < a - 1) exit 1; printf \"%.2f\\n\", b - a }' && break
+done"
 }

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * select-oracle.c - the peers the selection (mesh_select_sched) promises
+ * one host of an inventory in one epoch, computed by the daemon's own
+ * pure code, for the fabric's rack tests (t-97, t-98) to hold each
+ * rdmad's /peers against.
+ *
+ *   select-oracle [--cross-tor M] INVENTORY HOST EPOCH
+ *
+ * One line a peer, sorted as the caller sorts: "PEER|WHY|SLOT|EPOCH"
+ * (PEER as the metrics label it, HOST:PORT; WHY as /peers says it; SLOT
+ * and EPOCH "-" for a peer that is not cross-ToR).  Every cross-ToR slot
+ * at EPOCH.  --cross-tor as [mesh] cross_tor (default: its default); the
+ * other parameters change no peer.  Exits 1 when the inventory or the
+ * selection is refused, 2 on a usage error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/mesh_inventory_parse.h"
+#include "mesh/mesh_select_sched.h"
+
+#define ORACLE_PEERS_MAX	4096u
+
+static int oracle_usage(void)
+{
+	fprintf(stderr, "usage: select-oracle [--cross-tor M] INVENTORY HOST "
+		"EPOCH\n");
+	return 2;
+}
+
+static void oracle_print(const struct mesh_inventory *inv,
+			 const struct mesh_select_peer *p)
+{
+	printf("%s|%s|", mesh_inventory_str(inv, inv->addr[p->addr].label),
+	       mesh_select_why_name(p->why));
+	if (p->why == MESH_SELECT_CROSS_TOR)
+		printf("%u|%" PRIu64 "\n", p->slot, p->epoch);
+	else
+		printf("-|-\n");
+}
+
+int main(int argc, char **argv)
+{
+	static struct mesh_select_peer peers[ORACLE_PEERS_MAX];
+	struct mesh_inventory inv = { 0 };
+	struct mesh_select_params p;
+	struct mesh_select s;
+	unsigned long long epoch;
+	char err[256], *end;
+	uint32_t host;
+	int i = 1, n, k, rc = 1;
+	FILE *f;
+
+	mesh_select_params_default(&p);
+	if (argc == 6 && !strcmp(argv[1], "--cross-tor")) {
+		p.cross_tor = (unsigned int)strtoul(argv[2], &end, 10);
+		if (*end || !*argv[2])
+			return oracle_usage();
+		i = 3;
+	}
+	if (argc - i != 3)
+		return oracle_usage();
+	epoch = strtoull(argv[i + 2], &end, 10);
+	if (*end || !*argv[i + 2])
+		return oracle_usage();
+	if (mesh_select_params_check(&p, err, sizeof(err))) {
+		fprintf(stderr, "select-oracle: %s\n", err);
+		return 2;
+	}
+	f = fopen(argv[i], "r");
+	if (!f) {
+		fprintf(stderr, "select-oracle: %s: %s\n", argv[i],
+			strerror(errno));
+		return 1;
+	}
+	if (mesh_inventory_parse(f, argv[i], 7471, 0, &inv, NULL, NULL, err,
+				 sizeof(err))) {
+		fprintf(stderr, "select-oracle: %s\n", err);
+		fclose(f);
+		return 1;
+	}
+	fclose(f);
+	host = mesh_inventory_find(&inv, argv[i + 1]);
+	if (host == MESH_INV_NONE) {
+		fprintf(stderr, "select-oracle: no host '%s' in %s\n",
+			argv[i + 1], argv[i]);
+		goto out_inv;
+	}
+	if (mesh_select_init(&s, &inv, &p, err, sizeof(err))) {
+		fprintf(stderr, "select-oracle: %s\n", err);
+		goto out_inv;
+	}
+	n = mesh_select_host_peers(&s, host, epoch, peers, ORACLE_PEERS_MAX);
+	if (n < 0) {
+		fprintf(stderr, "select-oracle: more than %u peers\n",
+			ORACLE_PEERS_MAX);
+		goto out_select;
+	}
+	for (k = 0; k < n; k++)
+		oracle_print(&inv, &peers[k]);
+	rc = 0;
+out_select:
+	mesh_select_fini(&s);
+out_inv:
+	mesh_inventory_free(&inv);
+	return rc;
+}

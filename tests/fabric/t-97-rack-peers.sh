@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The rack mesh: four hosts in two racks (fabric --racks 2: hosts 1, 2 in
+# rack 1, 3, 4 in rack 2), one inventory (host=hI, tor=rR, R its rack),
+# [mesh] cross_tor = 1, epoch 1 min, interval 300 ms, rdmad on each.
+#  1. Each host's /peers are exactly what the selection promises: its
+#     same-ToR peer and, in cross-ToR slot 0, the peer that select-oracle
+#     (the daemon's own pure selection code, run on this machine on the
+#     same inventory) computes for that host and the epoch the host
+#     reports.  Every pair verifies rounds.
+#  2. Each host's slot 0 moves on (next_switch_seconds, at most 60 s):
+#     its epoch advances by one, its peers are again the oracle's (with
+#     two hosts a rack the cross-ToR peer goes to the other host of the
+#     other rack), the new pair verifies rounds, and no round failed on
+#     any host across the switch (no failed round counted on any pair
+#     seen, no "down" in any log).
+# A fabric of one rack fails this test (it needs --racks 2).
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require_racks 2
+fab_require 4
+M=1
+t0=$(fab_now)
+fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
+	"mesh.cross_tor = $M" "mesh.epoch = 1m" "mesh.round_timeout = 800ms" \
+	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
+for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
+fab_log "every host has the promised peers up with verified rounds $(fab_since "$t0")s after the first rdmad started"
+
+# 1. The peers each host chose, and a baseline of failed rounds a pair
+# (the first connects may have found a peer not yet listening).
+declare -A base seen epoch0 downs0
+wait_s=0
+for i in 1 2 3 4; do
+	fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
+	fab_rack_peers_match "$i" "$T/rows-$i" "$M" ||
+		fab_fail "host $i chose other peers than the selection promises: $(cat "$T/peers-diff-$i")"
+	while IFS='|' read -r peer why slot epoch up ok failed p99; do
+		base[$i|$peer]=$failed
+		seen[$i|$peer]=$failed
+		[ "$why" = cross-ToR ] && epoch0[$i]=$epoch
+		fab_log "host $i (rack $(fab_rack "$i")): $peer ($why, slot $slot, epoch $epoch): up $up, $ok rounds ok, $failed failed, p99 $p99 ms"
+	done <"$T/rows-$i"
+	[ -n "${epoch0[$i]:-}" ] || fab_fail "host $i has no cross-ToR peer: $(cat "$T/rows-$i")"
+	downs0[$i]=$(fab_sh "$i" "grep -c 'mesh: .* down: ' \$T/rdmad.log")
+	next=$(json_get "$T/peers-$i.json" 'd["next_switch_seconds"]')
+	awk -v n="$next" 'BEGIN { exit !(n > 0 && n <= 60.5) }' || fab_fail "host $i: next switch in ${next}s, not within the 60 s epoch"
+	wait_s=$(awk -v a="$wait_s" -v b="$next" 'BEGIN { print (b > a ? b : a) }')
+done
+# Each host's cross-ToR peer is in the other rack.
+for i in 1 2 3 4; do
+	while IFS='|' read -r peer why _; do
+		j=$(($(cut -d: -f1 <<<"${peer##*.}") - 10))
+		[ "$why" = cross-ToR ] && [ "$(fab_rack "$j")" = "$(fab_rack "$i")" ] &&
+			fab_fail "host $i's cross-ToR peer $peer is in its own rack"
+		[ "$why" = "same ToR" ] && [ "$(fab_rack "$j")" != "$(fab_rack "$i")" ] &&
+			fab_fail "host $i's same-ToR peer $peer is in rack $(fab_rack "$j")"
+	done <"$T/rows-$i"
+done
+fab_log "1. every host probes exactly the peers the selection promises (select-oracle at the epoch it reports); slot 0 moves on within ${wait_s}s at the latest"
+
+# 2. Through one switch of every host's slot 0.
+# seen_failed I: the most failed rounds seen on each pair of host I.
+seen_failed() {
+	local peer failed
+	while IFS='|' read -r peer _ _ _ _ _ failed _; do
+		[ -n "${seen[$1|$peer]+x}" ] && [ "${seen[$1|$peer]}" -ge "$failed" ] ||
+			seen[$1|$peer]=$failed
+	done <"$T/rows-$1"
+}
+t1=$(fab_now)
+end=$(($(now_ms) + ${wait_s%.*} * 1000 + 30000))
+declare -A moved
+nmoved=0
+while [ "$nmoved" -lt 4 ]; do
+	[ "$(now_ms)" -lt "$end" ] ||
+		fab_fail "not every host's slot moved on within ${wait_s}s + 30 s: moved: ${!moved[*]:-none}; $(for i in 1 2 3 4; do echo "host $i: $(tr '\n' ' ' <"$T/rows-$i")"; done)"
+	for i in 1 2 3 4; do
+		[ -n "${moved[$i]:-}" ] && continue
+		fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
+		seen_failed "$i"
+		e=$(awk -F'|' '$3 == 0 { print $4; exit }' "$T/rows-$i")
+		[ "$e" = $((epoch0[$i] + 1)) ] || continue
+		# The new peer connected and verified rounds, and it is the oracle's.
+		fab_rack_peers_match "$i" "$T/rows-$i" "$M" || continue
+		awk -F'|' '$5 != 1 || $6 < 2 { bad = 1 } END { exit bad }' "$T/rows-$i" || continue
+		moved[$i]=$(fab_since "$t1")
+		nmoved=$((nmoved + 1))
+		fab_log "host $i: slot 0 at epoch $e after ${moved[$i]}s: $(awk -F'|' '$3 == 0 { print $1 }' "$T/rows-$i") ($(awk -F'|' '$3 == 0 { print $6 " rounds ok, " $7 " failed" }' "$T/rows-$i")), as the oracle says"
+	done
+	sleep 1
+done
+# A last look at every pair still there, then the failures across the switch.
+bad=""
+for i in 1 2 3 4; do
+	fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
+	seen_failed "$i"
+	[ "$(json_get "$T/peers-$i.json" 'd["epoch_switches"]')" -ge 1 ] || bad+="host $i counted no switch; "
+	downs=$(fab_sh "$i" "grep -c 'mesh: .* down: ' \$T/rdmad.log")
+	[ "$downs" = "${downs0[$i]}" ] || bad+="host $i logged $((downs - downs0[$i])) down: $(fab_sh "$i" "grep 'mesh: .* down: ' \$T/rdmad.log | tail -3"); "
+done
+for k in "${!seen[@]}"; do
+	[ "${seen[$k]}" = "${base[$k]:-0}" ] || bad+="${k/|/ -> } failed $((seen[$k] - ${base[$k]:-0})) rounds; "
+done
+[ -z "$bad" ] || fab_fail "rounds failed across the epoch switch: $bad"
+fab_log "2. every host's slot 0 moved on (after $(for i in 1 2 3 4; do printf '%s ' "${moved[$i]}s"; done)), to the oracle's peer, with no failed round on any of the ${#seen[@]} pairs seen and no down"
+exit 0
