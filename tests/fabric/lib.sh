@@ -58,8 +58,8 @@
 #   fab_uplink_netem_clear R  remove it
 # The rack mesh (t-97, t-98; below the mesh helpers): fab_inventory,
 # fab_rack_mesh_start, fab_peer_rows, fab_rack_expected (select-oracle),
-# fab_rack_peers_match, fab_rack_wait_up; fab_clock_offset and
-# fab_log_delay date a host's log line from a moment taken here.
+# fab_rack_peers_match, fab_rack_wait_up; fab_clock_offset, fab_offsets,
+# fab_at and fab_log_delay date a host's log line from a moment taken here.
 # Also: fab_log, fab_fail, $T (scratch folder of this test, on this
 # machine), $RDMAD (rdmad), $PROBE (rdma-probe), fab_rdmad_start,
 # fab_res_counts (qp/mr/cm_id/fd counts of a process on a host).
@@ -684,6 +684,16 @@ fab_clock_offset() {
 	g=$(fab_sh "$1" -t 30 'date +%s.%N') || fab_fail "host $1: cannot read its clock"
 	awk -v a="$a" -v b="$(fab_now)" -v g="$g" 'BEGIN { printf "%.3f\n", g - (a + b) / 2 }'
 }
+
+# fab_offsets I...: FAB_OFF[I] = fab_clock_offset I for each host, taken
+# before an event so that reading the clocks does not delay it; fab_at T
+# I: moment T (a fab_now) on host I's clock.
+declare -A FAB_OFF
+fab_offsets() {
+	local i
+	for i in "$@"; do FAB_OFF[$i]=$(fab_clock_offset "$i"); done
+}
+fab_at() { awk -v t="$1" -v o="${FAB_OFF[$2]}" 'BEGIN { printf "%.3f", t + o }'; }
 
 # fab_log_delay I G PATTERN: seconds from G (a moment on host I's clock,
 # as fab_clock_offset gives it: within ~0.5 s) to the first line of its

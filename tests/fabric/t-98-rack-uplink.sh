@@ -45,8 +45,7 @@ field() { awk -F'|' -v h="$2" -v p="$3" -v n="$4" '$1 == h && $2 == p { v = $n }
 # 1. The cut.
 rows_all before >"$T/before"
 # Each host's clock against this one: the cut and the heal dated there.
-for i in 1 2 3 4; do off[i]=$(fab_clock_offset "$i"); done
-at() { awk -v t="$1" -v o="${off[$2]}" 'BEGIN { printf "%.3f", t + o }'; }
+fab_offsets 1 2 3 4
 t0=$(fab_now)
 fab_uplink 1 down
 end=$(($(now_ms) + 30000))
@@ -65,7 +64,7 @@ fab_log "every cross-rack pair down, every same-rack pair up, $(fab_since "$t0")
 figures="" slow=""
 while IFS='|' read -r h peer _; do
 	cross "$h" "$peer" || continue
-	d=$(fab_log_delay "$h" "$(at "$t0" "$h")" "mesh: ${peer}[/0-9]* down: ")
+	d=$(fab_log_delay "$h" "$(fab_at "$t0" "$h")" "mesh: ${peer}[/0-9]* down: ")
 	[ -n "$d" ] || fab_fail "host $h logged no 'down' of $peer after the cut"
 	figures+="$h->$peer ${d}s, "
 	awk -v t="$d" 'BEGIN { exit !(t <= 5) }' || slow+="$h->$peer ${d}s "
@@ -96,7 +95,7 @@ figures=""
 for i in 1 2 3 4; do
 	while IFS='|' read -r peer _; do
 		cross "$i" "$peer" || continue
-		d=$(fab_log_delay "$i" "$(at "$t1" "$i")" "mesh: ${peer}[/0-9]* up: ")
+		d=$(fab_log_delay "$i" "$(fab_at "$t1" "$i")" "mesh: ${peer}[/0-9]* up: ")
 		[ -n "$d" ] || fab_fail "host $i logged no 'up' of $peer after the heal"
 		figures+="$i->$peer ${d}s, "
 	done <"$T/rows-$i"
