@@ -39,12 +39,18 @@
     verdictWindow: '1m',
     verdictFor: '30s',
     verdictShare: 0.5,
+    // RdmadTorUplinkDown, RdmadTorUplinkLoss: more than this share of the
+    // cross-ToR pairs into the ToR bad (lossy).  Higher than verdictShare:
+    // a ToR's uplinks gone fail nearly all of them, while a few broken
+    // ToRs elsewhere fail the share of its probers they hold.
+    uplinkShare: 0.8,
     // RdmadTorDown: at least this many of the ToR's hosts (and more than
     // verdictShare of them) unreachable, the pairs inside it too.
     torMinHosts: 2,
-    // RdmadFabricLinkLoss (one link under ECMP): lossy cross-ToR pairs
-    // that no host, NIC, ToR or prober explains, in at least this many
-    // ToR pairs (a single pair or two are pair alerts).
+    // RdmadFabricLinkLoss (one of a ToR's links under ECMP): lossy
+    // cross-ToR pairs that no host, NIC, ToR or prober explains, to or from
+    // the ToR, in at least this many ToR pairs (a single pair or two are
+    // pair alerts).
     fabricLinkMinTorPairs: 3,
     // Sharded (docs/fleet.md, "Sharded"): the rule and alert groups the
     // global Prometheus evaluates; every other group runs on each shard.
@@ -53,7 +59,7 @@
     // from it those that match federateToShards (the verdicts).
     globalRuleGroups: ['rdmad-verdict.rules'],
     globalAlertGroups: ['rdmad-verdicts'],
-    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source:rdmad_mesh_pairs(_bad)?:(count|sum)|tor_pair_host:rdmad_mesh_pairs_lossy:sum"}',
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|tor_pair_host:rdmad_mesh_pairs_lossy:sum"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,

@@ -9,9 +9,11 @@ local u = import '../lib/util.libsonnet';
     local hostDown = '(peer:rdmad_mesh_probers_down:ratio >= %(s)s and peer:rdmad_mesh_probers_down:count >= %(m)s)'
                      % { s: u.num(c.hostUnreachableShare), m: u.num(c.minProbers) },
     // a verdict (alerts/verdicts.libsonnet) names the broken part, at any
-    // time in the window: the address's or the pair's own alert is noise
+    // time in downWindow (the verdicts are faster than these alerts; a
+    // longer memory would hide the next fault of the same pair): the
+    // address's or the pair's own alert is noise
     local explained = function(l) 'max by (%s) (max_over_time(source_peer:rdmad_mesh_pair_explained:bool[%s]))'
-                                  % [by(l), c.windowShort],
+                                  % [by(l), c.downWindow],
     // the prober is isolated: it cannot reach enough of its peers
     local isolated = '(source:rdmad_mesh_peers_down:ratio >= %(s)s and source:rdmad_mesh_peers_down:count >= %(m)s)'
                      % { s: u.num(c.hostUnreachableShare), m: u.num(c.minProbers) },

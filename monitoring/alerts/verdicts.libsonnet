@@ -56,16 +56,16 @@ local u = import '../lib/util.libsonnet';
                 {{ $value | humanizePercentage }} of the probers of {{ $labels.peer_host }} on rail {{ $labels.rail }} fail, while another rail of the same host is reached: that NIC, its cable or its switch port, not the host. On the host: `rdma link show` (the port of that rail), `rdmad_port_up`, the NIC's counters (`hw_counters`), the cable; then the rail switch's port.
               |||),
         alert('RdmadProberFailing', 'warning',
-              'source:rdmad_mesh_pairs_bad:ratio and on (%s) source:rdmad_verdict_prober:bool' % by(['instance']),
-              'The prober on {{ $labels.source_host }} fails to {{ $value | humanizePercentage }} of its peers, which the others reach.',
+              'source:rdmad_mesh_pairs_bad:min_rail_ratio and on (%s) source:rdmad_verdict_prober:bool' % by(['instance']),
+              'The prober on {{ $labels.source_host }} fails to {{ $value | humanizePercentage }} or more of its peers on every rail, which the others reach.',
               |||
                 {{ $labels.source_host }} ({{ $labels.instance }}) fails most of its rounds while the other probers reach the same peers and reach {{ $labels.source_host }}: a problem of that prober, not of the network (its rdmad's configuration or key, its memory lock limit, a starved CPU). Its pairs raise no pair alerts. On it: `rdmadctl mesh` (the error of each peer), `journalctl -u rdmad -g 'mesh: '`, its load.
               |||),
         alert('RdmadFabricLinkLoss', 'warning',
-              'job:rdmad_verdict_fabric_link:count',
-              'A link of the fabric drops traffic: cross-ToR pairs fail in {{ $value }} ToR pairs that no host, NIC, ToR or prober explains.',
+              'tor:rdmad_mesh_tor_pairs_unexplained:count and on (%s) tor:rdmad_verdict_link:bool' % by(['peer_tor']),
+              'A link of ToR {{ $labels.peer_tor }} drops traffic: some of its cross-ToR pairs fail, in {{ $value }} ToR pairs, that no host, NIC, ToR or prober explains.',
               |||
-                Over %(w)s, lossy cross-ToR pairs show in {{ $value }} ToR pairs (at least %(n)s) while the pairs inside every ToR are clean and no host, NIC or ToR verdict explains them: one link between ToRs and spines, under ECMP (only the flows hashed onto it fail). `source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1` lists the pairs; with `[mesh] paths` > 1, `rdmad_mesh_path_rounds_failed_total` shows which paths. Compare the spines' ports' error counters.
+                Over %(w)s, lossy cross-ToR pairs to or from {{ $labels.peer_tor }} show in {{ $value }} ToR pairs (at least %(n)s), while its other cross-ToR pairs and the pairs inside every ToR are clean and no host, NIC or ToR verdict explains them: one of the links between {{ $labels.peer_tor }} and the spines, under ECMP (only the flows hashed onto it fail). `source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1` lists the pairs; with `[mesh] paths` > 1, `rdmad_mesh_path_rounds_failed_total` shows that only some paths of each pair fail. Check the ToR's uplink ports and the spines' ports toward it: errors, discards, a link up but dropping.
               ||| % { w: vw, n: u.num(c.fabricLinkMinTorPairs) }),
       ],
     }],

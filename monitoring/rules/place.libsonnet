@@ -8,7 +8,7 @@
 //   source_peer:   a pair, with peer_host, peer_tor, rail, why (same ToR,
 //                  cross-ToR) and the prober's source_host, source_tor
 //   peer_host_rail: pairs into one host's NIC on one rail, split by why
-//   source:        pairs of one prober
+//   source_rail:   pairs of one prober on one rail
 //   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set)
 local u = import '../lib/util.libsonnet';
 
@@ -82,14 +82,14 @@ local u = import '../lib/util.libsonnet';
           record: 'peer_host_rail:rdmad_mesh_pairs_lossy:sum',
           expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_lossy:bool)' % by(pairKeys),
         },
-        // ---- of a prober
+        // ---- of a prober, by rail
         {
-          record: 'source:rdmad_mesh_pairs:count',
-          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor']),
+          record: 'source_rail:rdmad_mesh_pairs:count',
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor', 'rail']),
         },
         {
-          record: 'source:rdmad_mesh_pairs_bad:sum',
-          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor']),
+          record: 'source_rail:rdmad_mesh_pairs_bad:sum',
+          expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor', 'rail']),
         },
         {
           // lossy cross-ToR pairs only: what a fabric link (ECMP) verdict reads

@@ -11,8 +11,9 @@
 //   RdmadHostDown       every rail of a host unreachable, its own ToR too
 //   RdmadNicDown        one rail of a host unreachable, another rail fine
 //   RdmadProberFailing  a prober fails to most peers that others reach
-//   RdmadFabricLinkLoss lossy cross-ToR pairs nothing above explains, in
-//                       several ToR pairs: one link under ECMP
+//   RdmadFabricLinkLoss lossy cross-ToR pairs nothing above explains, to or
+//                       from one ToR in several ToR pairs: one of its links
+//                       under ECMP
 local u = import '../lib/util.libsonnet';
 
 {
@@ -89,11 +90,16 @@ local u = import '../lib/util.libsonnet';
           expr: 'count by (%s) (peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %s)' % [by(['peer_tor']), s],
         },
         {
-          record: 'source:rdmad_mesh_pairs_bad:ratio',
+          record: 'source_rail:rdmad_mesh_pairs_bad:ratio',
           expr: '%s\n/\n%s' % [
-            sumBy('source:rdmad_mesh_pairs_bad:sum', ['instance', 'source_host', 'source_tor']),
-            sumBy('source:rdmad_mesh_pairs:count', ['instance', 'source_host', 'source_tor']),
+            sumBy('source_rail:rdmad_mesh_pairs_bad:sum', ['instance', 'source_host', 'source_tor', 'rail']),
+            sumBy('source_rail:rdmad_mesh_pairs:count', ['instance', 'source_host', 'source_tor', 'rail']),
           ],
+        },
+        {
+          // the prober's best rail: it fails on every rail when > verdictShare
+          record: 'source:rdmad_mesh_pairs_bad:min_rail_ratio',
+          expr: 'min by (%s) (source_rail:rdmad_mesh_pairs_bad:ratio)' % by(['instance', 'source_host', 'source_tor']),
         },
         // ---- the verdicts: 1, labelled by the part
         {
@@ -110,22 +116,22 @@ local u = import '../lib/util.libsonnet';
           record: 'tor:rdmad_verdict_uplink_down:bool',
           expr: |||
             (
-              tor:rdmad_mesh_pairs_bad:cross_ratio > %(s)s
+              tor:rdmad_mesh_pairs_bad:cross_ratio > %(us)s
               and tor:rdmad_mesh_pairs_bad:cross_sum >= %(m)s
               and on (%(t)s) tor:rdmad_mesh_pairs_bad:inside_ratio <= %(s)s
             ) * 0 + 1
             unless on (%(t)s) tor:rdmad_verdict_down:bool
-          ||| % { s: s, m: m, t: by(['peer_tor']) },
+          ||| % { s: s, us: u.num(c.uplinkShare), m: m, t: by(['peer_tor']) },
         },
         {
           record: 'tor:rdmad_verdict_uplink_loss:bool',
           expr: |||
             (
-              tor:rdmad_mesh_pairs_lossy:cross_ratio > %(s)s
+              tor:rdmad_mesh_pairs_lossy:cross_ratio > %(us)s
               and on (%(t)s) tor:rdmad_mesh_pairs_lossy:inside_ratio <= %(s)s
             ) * 0 + 1
             unless on (%(t)s) (tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool)
-          ||| % { s: s, t: by(['peer_tor']) },
+          ||| % { s: s, us: u.num(c.uplinkShare), t: by(['peer_tor']) },
         },
         {
           record: 'peer_host:rdmad_verdict_down:bool',
@@ -150,12 +156,13 @@ local u = import '../lib/util.libsonnet';
           ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: torVerdicts },
         },
         {
-          // fails to most of its peers, while the others reach this host
+          // fails to most of its peers on every rail, while the others
+          // reach this host
           record: 'source:rdmad_verdict_prober:bool',
           expr: |||
             (
-              source:rdmad_mesh_pairs_bad:ratio > %(s)s
-              and on (%(i)s) sum by (%(i)s) (source:rdmad_mesh_pairs_bad:sum) >= %(m)s
+              source:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
+              and on (%(i)s) sum by (%(i)s) (source_rail:rdmad_mesh_pairs_bad:sum) >= %(m)s
             ) * 0 + 1
             unless on (%(sh)s) %(hostBad)s
             unless on (%(st)s) %(torV)s
@@ -186,10 +193,23 @@ local u = import '../lib/util.libsonnet';
                   srcTor: asSource(torVerdicts, 'peer_tor', 'source_tor') },
         },
         {
-          // value: the ToR pairs it touches
-          record: 'job:rdmad_verdict_fabric_link:count',
-          expr: 'count by (%s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum) > %s'
-                % [by([]), u.num(c.fabricLinkMinTorPairs)],
+          // ToR pairs with unexplained loss a ToR is in, either end
+          record: 'tor:rdmad_mesh_tor_pairs_unexplained:count',
+          expr: |||
+            (
+              count by (%(t)s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum)
+              + on (%(t)s) %(src)s
+            )
+            or count by (%(t)s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum)
+            or %(src)s
+          ||| % { t: by(['peer_tor']),
+                  src: 'sum by (%s) (%s)' % [by(['peer_tor']), asSource('count by (%s) (tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum)' % by(['source_tor']), 'source_tor', 'peer_tor')] },
+        },
+        {
+          // one of the ToR's links (ECMP): its cross-ToR pairs lossy in
+          // fabricLinkMinTorPairs ToR pairs or more, not most of them
+          record: 'tor:rdmad_verdict_link:bool',
+          expr: '(tor:rdmad_mesh_tor_pairs_unexplained:count >= %s) * 0 + 1' % u.num(c.fabricLinkMinTorPairs),
         },
       ],
     }, {
@@ -217,14 +237,17 @@ local u = import '../lib/util.libsonnet';
               or source_peer:rdmad_mesh_pair_lossy:bool == 1
               and on (%(i)s) source:rdmad_verdict_prober:bool
               or source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1
-              and on (%(f)s) job:rdmad_verdict_fabric_link:count
+              and on (%(t)s) tor:rdmad_verdict_link:bool
+              or source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1
+              and on (%(st)s) %(srcLink)s
             )
           ||| % { h: by(['peer_host']), hr: by(['peer_host', 'rail']), t: by(['peer_tor']), tv: torVerdicts,
                   sh: by(['source_host']), shr: by(['source_host', 'rail']),
                   srcHost: asSource('peer_host:rdmad_verdict_down:bool', 'peer_host', 'source_host'),
                   srcNic: asSource('peer_host_rail:rdmad_verdict_nic_down:bool', 'peer_host', 'source_host'),
                   st: by(['source_tor']), srcTor: asSource(torVerdicts, 'peer_tor', 'source_tor'),
-                  i: by(['instance']), f: by([]) },
+                  srcLink: asSource('tor:rdmad_verdict_link:bool', 'peer_tor', 'source_tor'),
+                  i: by(['instance']) },
         },
       ],
     }],
