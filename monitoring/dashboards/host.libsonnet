@@ -33,8 +33,9 @@ local g = import '../lib/grafana.libsonnet';
                   [g.target(('sum by (le) (rate(rdmad_mesh_round_duration_seconds_bucket{%s}[$__rate_interval]))\nor\n' % s) +
                             ('sum by (le) (rate(rdmad_mesh_rail_round_duration_seconds_bucket{%s}[$__rate_interval]))' % s),
                             '{{le}}', format='heatmap')]),
-        g.timeseries('Failed rounds by rail', 'Rounds per second that did not end ok, by rail and result (compact series only).',
-                     [g.target('sum by (rail, result) (rate(rdmad_mesh_rail_rounds_total{%s, result!="ok"}[$__rate_interval]))' % s,
+        g.timeseries('Failed rounds by rail', 'Rounds per second that did not end ok, by rail and result (full series have no rail: every peer together, rail "all").',
+                     [g.target(('sum by (rail, result) (rate(rdmad_mesh_rail_rounds_total{%s, result!="ok"}[$__rate_interval]))\nor\n' % s) +
+                               ('label_replace(sum by (result) (rate(rdmad_mesh_rounds_total{%s, result!="ok"}[$__rate_interval])), "rail", "all", "", "")' % s),
                                'rail {{rail}} {{result}}')], 'ops'),
         g.timeseries('p99 per peer', 'p99 of verified rounds per peer over %s.' % c.windowShort,
                      [g.target('source_peer:rdmad_mesh_round_duration_seconds:p99{%s}' % s, '{{peer}}')], 's'),

@@ -5,7 +5,8 @@
 # under loss a round may take seconds and still verify).
 # 0.5 % loss on host 3's NIC (both ways), 40 s: RC retransmits, every
 # round still verifies, and the p99 of host 1's rounds to host 3 (the
-# window of its last 128 rounds, rdmadctl mesh --json) rises far above
+# window of its last 128 rounds, rdmadctl mesh --json) passes a
+# retransmission (400 ms) and twice
 # that of its rounds to host 2.
 # 5 % loss, with round_timeout 2 s (a reload): host 3's pairs fail rounds
 # (retries exhausted or too slow: completion-error or timeout), large
@@ -49,7 +50,10 @@ for p in "$P2" "$P3"; do
 	n=$(( $(failed "$T/b.prom" "$p") - $(failed "$T/a.prom" "$p") ))
 	[ "$n" = 0 ] || fab_fail "0.5 % loss: $n rounds to $p failed; RC must retransmit them: $(grep "^rdmad_mesh_rounds_total.*$p" "$T/b.prom" | grep -v ' 0$')"
 done
-awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 5 * a && b >= 5) }' ||
+# A retransmission is RC's timeout (~0.5 s on rxe): the tail to host 3
+# passes 400 ms and twice that to host 2 (a busy TCG host alone puts
+# 100-140 ms in a loss-free p99, so no ratio above 2 is safe).
+awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 2 * a && b >= 400) }' ||
 	fab_fail "0.5 % loss: the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
 
 fab_sh 1 "sed -i 's/^round_timeout = .*/round_timeout = 2s/' \$T/rdmad.ini && pkill -HUP -x rdmad" || fab_fail "reload failed"
