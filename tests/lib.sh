@@ -102,7 +102,8 @@ wait_qps() {
 	local pid=$1 want=$2 secs=${3:-20} end have=0
 	end=$(($(now_ms) + secs * 1000))
 	while [ "$(now_ms)" -lt "$end" ]; do
-		have=$(rdma resource show qp 2>/dev/null | grep -c "pid $pid ")
+		have=$(rdma_res_counts "$pid" qp)
+		have=${have#qp=}
 		[ "$have" -ge "$want" ] && return 0
 		sleep 0.1
 	done
