@@ -29,5 +29,9 @@ line=$(awk '$1 == 65536 && NF >= 5 { print; exit }' "$T/client.log")
 [ -n "$line" ] || { cat "$T/client.log" >&2; fail "no 65536-byte result line in ib_write_bw output"; }
 bw=$(echo "$line" | awk '{ print $4 }')
 log "ib_write_bw 64 KiB: $bw MB/s average"
-awk -v b="$bw" 'BEGIN { exit !(b > 1.0) }' || fail "ib_write_bw average $bw MB/s is not a plausible soft-RoCE rate"
+# What this proves is that perftest moves data through rxe at all: a guest
+# beside the four-guest fabric showed 7.4 MB/s, one sharing CI's two cores
+# with five TCG guests 0.99 MB/s; a link that moves nothing reports 0.  Rates are the
+# bench's business (tests/bench), not this test's.
+awk -v b="$bw" 'BEGIN { exit !(b > 0.05) }' || fail "ib_write_bw average $bw MB/s: perftest moved (almost) nothing over soft-RoCE"
 exit 0
