@@ -29,10 +29,16 @@ local u = import '../lib/util.libsonnet';
             runbook_url: u.runbook(c, 'rdmadmeshnopeers-rdmadmeshnotprobed'),
           },
         },
+      ],
+    }, {
+      // Across the fabric: on the global Prometheus when sharded
+      // (globalAlertGroups), from the shards' counts by address.
+      name: 'rdmad-mesh-coverage',
+      rules: [
         {
           alert: 'RdmadMeshNotProbed',
-          expr: 'max by (%s) (%s)\nunless on (%s) %s'
-                % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_self_info'), by(['peer']), u.sel(c, 'rdmad_mesh_peer_up')],
+          expr: 'max by (%s) (instance:rdmad_mesh_unplaced_self:info)\nunless on (%s) sum by (%s) (peer:rdmad_mesh_unplaced_probers:count)'
+                % [by(['instance', 'peer']), by(['peer']), by(['peer'])],
           'for': c.forLong,
           labels: { severity: 'warning' },
           annotations: {

@@ -78,6 +78,22 @@ local u = import '../lib/util.libsonnet';
           expr: 'source_peer:rdmad_mesh_bandwidth_bytes_per_second:last\n/ on (%s) group_left\nmax by (%s) (%s)'
                 % [by(['instance']), by(['instance']), u.sel(c, 'rdmad_port_rate_bytes_per_second')],
         },
+        // ---- a mesh of plain targets files (rdmads without a place): how
+        // many rdmads probe each address, and each rdmad's own addresses,
+        // for RdmadMeshNotProbed, which compares them across the fabric
+        // (on the global Prometheus when sharded: a shard holds only its
+        // rdmads).  With an inventory the selection covers every host, and
+        // these have no series.
+        {
+          record: 'peer:rdmad_mesh_unplaced_probers:count',
+          expr: 'count by (%s) (%s unless on (%s) %s)'
+                % [by(['peer']), u.sel(c, 'rdmad_mesh_peer_up'), by(['instance']), u.sel(c, 'rdmad_mesh_place_info')],
+        },
+        {
+          record: 'instance:rdmad_mesh_unplaced_self:info',
+          expr: 'max by (%s) (%s unless on (%s) %s)'
+                % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_self_info'), by(['instance']), u.sel(c, 'rdmad_mesh_place_info')],
+        },
         // ---- target hosts: what its probers see
         {
           record: 'peer:rdmad_mesh_probers:count',

@@ -37,6 +37,13 @@ local u = import '../lib/util.libsonnet';
     // a ToR-level verdict series renamed for a join on the prober's ToR
     local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
     local torVerdicts = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_uplink_loss:bool)',
+    // A ToR or a host down at any time in the verdict window: once it is
+    // back, its pairs' failed rounds stay in the window's rates a while,
+    // and that is the outage's tail, not loss (no uplink-loss or fabric
+    // link verdict for it).
+    local vw = c.verdictWindow,
+    local torDownRecent = '(max_over_time(tor:rdmad_verdict_down:bool[%s]) or max_over_time(tor:rdmad_verdict_uplink_down:bool[%s]))' % [vw, vw],
+    local hostDownRecent = 'max_over_time(peer_host:rdmad_verdict_down:bool[%s])' % vw,
 
     groups+: [{
       name: 'rdmad-verdict.rules',
@@ -130,8 +137,8 @@ local u = import '../lib/util.libsonnet';
               tor:rdmad_mesh_pairs_lossy:cross_ratio > %(us)s
               and on (%(t)s) tor:rdmad_mesh_pairs_lossy:inside_ratio <= %(s)s
             ) * 0 + 1
-            unless on (%(t)s) (tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool)
-          ||| % { s: s, us: u.num(c.uplinkShare), t: by(['peer_tor']) },
+            unless on (%(t)s) %(recent)s
+          ||| % { s: s, us: u.num(c.uplinkShare), t: by(['peer_tor']), recent: torDownRecent },
         },
         {
           record: 'peer_host:rdmad_verdict_down:bool',
@@ -183,8 +190,14 @@ local u = import '../lib/util.libsonnet';
               unless on (%(shr)s) %(srcNic)s
               unless on (%(t)s) %(tv)s
               unless on (%(st)s) %(srcTor)s
+              unless on (%(t)s) %(torRecent)s
+              unless on (%(st)s) %(srcTorRecent)s
+              unless on (%(h)s) %(hostRecent)s
+              unless on (%(sh)s) %(srcHostRecent)s
             )
           ||| % { k: by(['source_tor', 'peer_tor']), s: s, h: by(['peer_host']), hr: by(['peer_host', 'rail']),
+                  torRecent: torDownRecent, srcTorRecent: asSource(torDownRecent, 'peer_tor', 'source_tor'),
+                  hostRecent: hostDownRecent, srcHostRecent: asSource(hostDownRecent, 'peer_host', 'source_host'),
                   sh: by(['source_host']), t: by(['peer_tor']), st: by(['source_tor']), tv: torVerdicts,
                   prober: 'max by (%s) (source:rdmad_verdict_prober:bool)' % by(['source_host']),
                   srcBad: asSource('peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > ' + s, 'peer_host', 'source_host'),

@@ -14,7 +14,10 @@
 # machine's / shared read-only under a tmpfs overlay (as tests/testbed),
 # with a virtio-net NIC (eth0) on its tap, the address 10.98.0.(10+I)/24
 # and an rxe device (rxe0) on eth0.  Packets between hosts cross the
-# bridge: delay, loss and a pulled cable apply to them.
+# bridge: delay, loss and a pulled cable apply to them.  A second NIC
+# (eth1, 10.99.0.(10+I)/24, no RDMA) sits on the management segment, a
+# bridge of its own (rdfPIDm) that no fault touches: the frontend network
+# a real fleet scrapes its exporters over (t-99's Prometheus shards).
 #
 # Racks (fabric --racks R, R >= 2): the hosts split evenly in R racks in
 # order, one bridge a rack (rdfPIDbR), the racks joined by an uplink: for
@@ -29,6 +32,9 @@
 #   fab_require N          hosts 1..N up, healthy and clean (no faults, no
 #                          leftover processes); boots or reboots as needed
 #   fab_addr I             host I's address
+#   fab_mgmt_addr I        host I's address on the management segment
+#                          (eth1: never cut, netem'd or uplinked; for
+#                          Prometheus, Alertmanager, scrapes)
 #   fab_sh I [-t SECS] CMD run the shell command CMD on host I, print its
 #                          output, return its status (124: not done by the
 #                          deadline, default 120 s; 125: the host is gone)
@@ -87,6 +93,7 @@ fab_now() { date +%s.%N; }
 fab_since() { since "$@"; }
 
 fab_addr() { echo "10.98.0.$((10 + $1))"; }
+fab_mgmt_addr() { echo "10.99.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
 fab_tap() { echo "$(cat "$F/bridge")t$1"; }
 # The QEMU of host I, found by its tap (one QEMU per tap, whoever started it).
@@ -114,7 +121,8 @@ fab_boot() {
 	mkdir -p "$d/shared"
 	cp "$RDMAD_SOURCE_DIR/tests/fabric/fabric-agent" "$d/shared/guest-init"
 	{
-		printf 'export FAB_HOST=%q FAB_ADDR=%q FAB_MTU=1500\n' "$i" "$(fab_addr "$i")"
+		printf 'export FAB_HOST=%q FAB_ADDR=%q FAB_MGMT_ADDR=%q FAB_MTU=1500\n' \
+			"$i" "$(fab_addr "$i")" "$(fab_mgmt_addr "$i")"
 		printf 'export FAB_N=%q\n' "$(cat "$F/n")"
 		printf 'export RDMAD_BUILD_DIR=%q RDMAD_SOURCE_DIR=%q PATH=%q\n' \
 			"$RDMAD_BUILD_DIR" "$RDMAD_SOURCE_DIR" "$PATH"
@@ -124,6 +132,8 @@ fab_boot() {
 		-no-reboot -nic none -display none \
 		-netdev "tap,id=n0,ifname=$(fab_tap "$i"),script=no,downscript=no" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:fa:b0:$(printf %02x "$i")" \
+		-netdev "tap,id=n1,ifname=$(cat "$F/bridge")m$i,script=no,downscript=no" \
+		-device "virtio-net-pci,netdev=n1,mac=52:54:00:fa:b1:$(printf %02x "$i")" \
 		-monitor "unix:$d/monitor.sock,server=on,wait=off" \
 		-serial "file:$d/console.log" \
 		-kernel "$(cat "$F/kernel")" -initrd "$(cat "$F/initrd")" \
@@ -705,4 +715,93 @@ fab_log_delay() {
 	t=\$(date -d \"\$(echo \"\$l\" | cut -c1-23 | tr T ' ')\" +%s.%N)
 	awk -v a=$2 -v b=\$t 'BEGIN { if (b < a - 1) exit 1; printf \"%.2f\\n\", b - a }' && break
 done"
+}
+
+# ---- Prometheus and Alertmanager on the hosts (t-96, t-99) ----------------
+# Debian's packages, run from this machine's / as every tool of the hosts;
+# their state in $T/NAME on the host (a tmpfs: gone with the test).
+
+# fab_prom_start I NAME LISTEN CONFIG [FILE...]: a Prometheus on host I
+# listening on LISTEN (ADDRESS:PORT), CONFIG the text of its
+# prometheus.yml, each FILE (of this machine) copied beside it, as
+# /tmp/fabric-test/NAME/BASENAME (what CONFIG's rule_files name); the
+# config checked by promtool first.  Returns once it answers /-/ready;
+# fails the test with its log otherwise.
+fab_prom_start() {
+	local i=$1 name=$2 listen=$3 conf=$4 f files=""
+	shift 4
+	for f in "$@"; do
+		[ -s "$f" ] || fab_fail "fab_prom_start: no file $f"
+		files+="cat >\$T/$name/$(basename "$f") <<'FAB_EOF'
+$(cat "$f")
+FAB_EOF
+"
+	done
+	fab_sh "$i" -t 120 "mkdir -p \$T/$name/data && cat >\$T/$name/prometheus.yml <<'FAB_EOF'
+$conf
+FAB_EOF
+$files
+promtool check config \$T/$name/prometheus.yml >\$T/$name/check.log 2>&1 || { cat \$T/$name/check.log; exit 1; }
+setsid prometheus --config.file=\$T/$name/prometheus.yml --storage.tsdb.path=\$T/$name/data \
+	--web.listen-address=$listen --log.level=warn >\$T/$name/prometheus.log 2>&1 </dev/null &
+for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
+cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
+		fab_fail "Prometheus '$name' did not start on host $i: $(tail -20 "$T/$name-start.log")"
+}
+
+# fab_prom_query I LISTEN EXPR: the JSON answer of the Prometheus at
+# LISTEN to the instant query EXPR, asked from host I.
+fab_prom_query() {
+	fab_sh "$1" -t 30 "curl -sfG http://$2/api/v1/query --data-urlencode $(printf '%q' "query=$3")"
+}
+
+# fab_prom_count I LISTEN EXPR: how many series the instant query EXPR
+# returns ("error" when the query fails).
+fab_prom_count() {
+	fab_prom_query "$@" | python3 -c 'import json, sys
+d = json.load(sys.stdin)
+assert d["status"] == "success", d
+print(len(d["data"]["result"]))' 2>/dev/null || echo error
+}
+
+# fab_am_start I LISTEN: an Alertmanager on host I ($T/am there), alone
+# (no cluster), every alert to one receiver that sends nowhere: the tests
+# read what it holds (fab_am_alerts).  Returns once it is ready.
+fab_am_start() {
+	local i=$1 listen=$2
+	fab_sh "$i" -t 120 "mkdir -p \$T/am/data && cat >\$T/am/alertmanager.yml <<'FAB_EOF'
+route:
+  receiver: log
+  group_by: [alertname]
+  group_wait: 1s
+  group_interval: 2s
+  repeat_interval: 1h
+receivers:
+  - name: log
+FAB_EOF
+amtool check-config \$T/am/alertmanager.yml >\$T/am/check.log 2>&1 || { cat \$T/am/check.log; exit 1; }
+setsid prometheus-alertmanager --config.file=\$T/am/alertmanager.yml --storage.path=\$T/am/data \
+	--web.listen-address=$listen --cluster.listen-address= --log.level=warn >\$T/am/am.log 2>&1 </dev/null &
+for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
+cat \$T/am/am.log; exit 1" >"$T/am-start.log" ||
+		fab_fail "Alertmanager did not start on host $i: $(tail -20 "$T/am-start.log")"
+}
+
+# fab_am_alerts I LISTEN: the alerts the Alertmanager at LISTEN holds
+# active (neither resolved, silenced nor inhibited), one sorted line each:
+# the name and the labels that name the part, "RdmadHostDown peer_host=h4
+# peer_tor=r2" (peer_tor, peer_host, rail, source_host, instance, peer,
+# those it has).  Asked from host I; fails the test when it cannot.
+fab_am_alerts() {
+	fab_sh "$1" -t 30 "curl -sf 'http://$2/api/v2/alerts?active=true&silenced=false&inhibited=false'" >"$T/am-alerts.json" ||
+		fab_fail "cannot read the alerts of the Alertmanager at $2: $(head -c 300 "$T/am-alerts.json")"
+	python3 - "$T/am-alerts.json" <<'PY' || fab_fail "the Alertmanager's answer is not a list of alerts: $(head -c 300 "$T/am-alerts.json")"
+import json, sys
+out = []
+for a in json.load(open(sys.argv[1])):
+    m = a["labels"]
+    keys = [k for k in ("peer_tor", "peer_host", "rail", "source_host", "instance", "peer") if m.get(k)]
+    out.append(" ".join([m["alertname"]] + ["%s=%s" % (k, m[k]) for k in keys]))
+print("\n".join(sorted(set(out))))
+PY
 }

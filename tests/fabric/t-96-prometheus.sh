@@ -57,7 +57,7 @@ for i in 1 2 3 4; do
 done
 fab_log "mesh up: 12 pairs verified"
 
-# Prometheus on host 1: config and rules written into its /tmp.
+# Prometheus on host 1, its config and the rules in its /tmp.
 prom_conf="global:
   scrape_interval: 2s
   scrape_timeout: 1s
@@ -69,35 +69,14 @@ scrape_configs:
   - job_name: rdmad
     static_configs:
       - targets: ['${INST[1]}', '${INST[2]}', '${INST[3]}', '${INST[4]}']"
-fab_sh 1 -t 60 "mkdir -p \$T/prom/data && cat >\$T/prom/prometheus.yml <<'EOF'
-$prom_conf
-EOF
-cat >\$T/prom/rdmad-rules.yaml <<'EOF'
-$(cat "$T/mixin/rdmad-rules.yaml")
-EOF
-cat >\$T/prom/rdmad-alerts.yaml <<'EOF'
-$(cat "$T/mixin/rdmad-alerts.yaml")
-EOF
-promtool check config \$T/prom/prometheus.yml >\$T/prom/check.log 2>&1 || { cat \$T/prom/check.log; exit 1; }
-setsid prometheus --config.file=\$T/prom/prometheus.yml --storage.tsdb.path=\$T/prom/data \
-	--web.listen-address=127.0.0.1:9090 --log.level=warn >\$T/prom/prometheus.log 2>&1 </dev/null &
-for k in \$(seq 300); do curl -sf http://127.0.0.1:9090/-/ready >/dev/null && exit 0; sleep 0.2; done
-cat \$T/prom/prometheus.log; exit 1" >"$T/prom-start.log" ||
-	fab_fail "Prometheus did not start on host 1: $(tail -20 "$T/prom-start.log")"
+fab_prom_start 1 prom 127.0.0.1:9090 "$prom_conf" "$T/mixin/rdmad-rules.yaml" "$T/mixin/rdmad-alerts.yaml"
 t_prom=$(fab_now)
 fab_log "Prometheus up on host 1, scraping ${INST[*]}"
 
 # prom_query EXPR: the API's JSON answer to an instant query.
-prom_query() {
-	fab_sh 1 -t 30 "curl -sfG http://127.0.0.1:9090/api/v1/query --data-urlencode $(printf '%q' "query=$1")"
-}
+prom_query() { fab_prom_query 1 127.0.0.1:9090 "$1"; }
 # prom_count EXPR: how many series the instant query returns.
-prom_count() {
-	prom_query "$1" | python3 -c 'import json,sys
-d = json.load(sys.stdin)
-assert d["status"] == "success", d
-print(len(d["data"]["result"]))' 2>/dev/null || echo "error"
-}
+prom_count() { fab_prom_count 1 127.0.0.1:9090 "$1"; }
 # prom_counts FILE: for each line "LABEL<TAB>EXPR" of FILE, "N<TAB>LABEL"
 # with N the number of series EXPR returns ("error" if it fails): one
 # job on host 1 for them all.

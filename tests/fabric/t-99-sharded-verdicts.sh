@@ -1,0 +1,279 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The verdicts end to end on a sharded Prometheus, no mock: two racks of
+# two hosts, every rdmad on one inventory (ToRs r1, r2; cross_tor 2: each
+# host probes the three others), the monitoring mixin split as
+# docs/fleet.md ("Sharded") lays it out, every Prometheus and the
+# Alertmanager on the hosts, talking over the management segment (eth1),
+# which no fault touches:
+#   host 1  shard 0: scrapes the rdmads that hashmod(address, 2) gives it,
+#           the shard rules and alerts, the verdicts federated back
+#   host 3  shard 1: the same for the others
+#   host 2  the global Prometheus: federates the shards' sums by part
+#           (federateToGlobal), the verdict rules and alerts
+#   host 4  the Alertmanager all three send to; the test reads its API
+# Windows shortened for minutes (the override below); what fires is what
+# the Alertmanager holds active (not resolved, silenced or inhibited):
+#   0. healthy: nothing, for a verdict window and a `for` and more;
+#   1. the uplink between the racks cut: exactly RdmadTorUplinkDown for
+#      r1 and r2 (with two ToRs both name the one cable), no host, pair or
+#      prober alert; healed: nothing left;
+#   2. host 4's cable pulled: exactly RdmadHostDown{peer_host="h4"} (its
+#      peers' verdict) and RdmadPortDown of host 4 (its own account, over
+#      the management segment: its link is down); healed: nothing left;
+#   3. the uplink losing 15 % each way: exactly RdmadTorUplinkLoss for r1
+#      and r2; cleared: nothing left.
+# The times from each fault to firing and from each heal to resolved are
+# logged (the closing note's figures).  Needs --racks 2.
+# shellcheck source=tests/fabric/lib.sh
+source "$(dirname "$0")/lib.sh"
+fab_require_racks 2
+fab_require 4
+for c in prometheus promtool prometheus-alertmanager amtool jsonnet; do
+	command -v "$c" >/dev/null ||
+		fab_fail "$c is missing: apt-get install prometheus prometheus-alertmanager jsonnet (tests/testbed/install-deps)"
+done
+
+# The fabric test's short windows (monitoring/tests/short) and, for the
+# verdicts, a 30 s window held 12 s; the pair and host alerts wait 30 s,
+# longer than the verdict takes to come back from the global Prometheus
+# (two scrapes and two evaluations of 2 s), as forShort (2 m) is longer
+# than verdictFor (30 s) in the defaults.
+SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
+OVERRIDE="(import '$SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s' }"
+"$RDMAD_SOURCE_DIR/monitoring/build" "$T/mixin" "$OVERRIDE" >"$T/build.log" 2>&1 ||
+	fab_fail "monitoring/build failed: $(tail -5 "$T/build.log")"
+# cfg KEY: the mixin's _config KEY (a string) with the override.
+cfg() {
+	jsonnet -S -e "((import '$RDMAD_SOURCE_DIR/monitoring/mixin.libsonnet') + { _config+:: $OVERRIDE })._config.$1" ||
+		fab_fail "cannot read $1 of the mixin's config"
+}
+TO_GLOBAL=$(cfg federateToGlobal) TO_SHARDS=$(cfg federateToShards)
+S=$T/mixin/sharded
+for f in rdmad-shard-rules rdmad-shard-alerts rdmad-global-rules rdmad-global-alerts; do
+	[ -s "$S/$f.yaml" ] || fab_fail "monitoring/build made no sharded/$f.yaml"
+done
+
+M=()
+for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
+AM=${M[4]}:9093 GLOBAL=${M[2]}:9090
+fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
+	"mesh.cross_tor = 2" "mesh.epoch = 24h" "mesh.round_timeout = 800ms" \
+	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
+	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
+for i in 1 2 3 4; do fab_rack_wait_up "$i" 60 2; done
+fab_log "mesh up: 12 pairs verified, each host probing the 3 others"
+
+# Every Prometheus: scrape and evaluate every 2 s, alerts to host 4's.
+head="global:
+  scrape_interval: 2s
+  scrape_timeout: 1s
+  evaluation_interval: 2s"
+alerting="alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ['$AM']"
+targets="['${M[1]}:9470', '${M[2]}:9470', '${M[3]}:9470', '${M[4]}:9470']"
+# shard K: its rdmads by hashmod, the verdicts back from the global one
+shard_conf() {
+	cat <<EOF
+$head
+  external_labels:
+    shard: '$1'
+rule_files:
+  - /tmp/fabric-test/shard/rdmad-shard-rules.yaml
+  - /tmp/fabric-test/shard/rdmad-shard-alerts.yaml
+$alerting
+scrape_configs:
+  - job_name: rdmad
+    static_configs:
+      - targets: $targets
+    relabel_configs:
+      - source_labels: [__address__]
+        modulus: 2
+        target_label: __tmp_hash
+        action: hashmod
+      - source_labels: [__tmp_hash]
+        regex: '$1'
+        action: keep
+  - job_name: global
+    honor_labels: true
+    metrics_path: /federate
+    params:
+      'match[]': ['$TO_SHARDS']
+    static_configs:
+      - targets: ['$GLOBAL']
+EOF
+}
+global_conf="$head
+rule_files:
+  - /tmp/fabric-test/global/rdmad-global-rules.yaml
+  - /tmp/fabric-test/global/rdmad-global-alerts.yaml
+$alerting
+scrape_configs:
+  - job_name: shards
+    honor_labels: true
+    metrics_path: /federate
+    params:
+      'match[]': ['$TO_GLOBAL']
+    static_configs:
+      - targets: ['${M[1]}:9090', '${M[3]}:9090']"
+fab_am_start 4 "$AM" &
+p_am=$!
+fab_prom_start 1 shard "${M[1]}:9090" "$(shard_conf 0)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
+p_s0=$!
+fab_prom_start 3 shard "${M[3]}:9090" "$(shard_conf 1)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
+p_s1=$!
+fab_prom_start 2 global "$GLOBAL" "$global_conf" "$S/rdmad-global-rules.yaml" "$S/rdmad-global-alerts.yaml" &
+p_g=$!
+for p in $p_am $p_s0 $p_s1 $p_g; do wait "$p" || exit 1; done
+t_prom=$(fab_now)
+fab_log "shard 0 on host 1, shard 1 on host 3, the global Prometheus on host 2, the Alertmanager on host 4"
+
+# The shards split the rdmads between them, 4 in all, and the global one
+# federates both shards and adds their sums up: every host's pairs.
+for ((k = 0; k < 60; k++)); do
+	a=$(fab_prom_count 1 "${M[1]}:9090" 'up{job="rdmad"} == 1') b=$(fab_prom_count 3 "${M[3]}:9090" 'up{job="rdmad"} == 1')
+	f=$(fab_prom_count 2 "$GLOBAL" 'up{job="shards"} == 1')
+	h=$(fab_prom_count 2 "$GLOBAL" 'tor:rdmad_mesh_hosts:count')
+	[ "$a" != error ] && [ "$b" != error ] && [ $((a + b)) = 4 ] && [ "$a" -ge 1 ] && [ "$b" -ge 1 ] &&
+		[ "$f" = 2 ] && [ "$h" = 2 ] && break
+	sleep 1
+done
+[ "$k" -lt 60 ] || fab_fail "not sharded as planned: shard 0 scrapes $a rdmads, shard 1 $b (want 4 in all, each some), the global one federates $f shards (want 2) and sees $h ToRs (want 2)"
+fab_log "shard 0 scrapes $a rdmads, shard 1 $b; the global one federates both and counts the hosts of 2 ToRs"
+# The global one adds the shards' sums up: two hosts a ToR.  (That the
+# verdicts come back to the shards shows below: without them the pair and
+# host alerts of a cut would fire beside the verdict.)
+hosts_per_tor=$(fab_prom_query 2 "$GLOBAL" 'tor:rdmad_mesh_hosts:count' | python3 -c 'import json, sys
+print(" ".join(sorted("%s=%s" % (r["metric"]["peer_tor"], r["value"][1]) for r in json.load(sys.stdin)["data"]["result"])))')
+[ "$hosts_per_tor" = "r1=2 r2=2" ] || fab_fail "the global Prometheus counts hosts by ToR as '$hosts_per_tor', want r1=2 r2=2"
+
+# What each holds (docs/fleet.md's sizing counts the same): scraped and
+# recorded series on the shards (6 pairs each), and on the global one the
+# federated sums and its records, by name.
+n=()
+for q in '{__name__=~"[^:]+"}' '{__name__=~".+:.+"}'; do
+	n+=("$(fab_prom_count 1 "${M[1]}:9090" "$q")" "$(fab_prom_count 3 "${M[3]}:9090" "$q")" "$(fab_prom_count 2 "$GLOBAL" "$q")")
+done
+fab_log "series: shard 0 ${n[0]} scraped, ${n[3]} recorded; shard 1 ${n[1]} scraped, ${n[4]} recorded; global ${n[2]} scraped (up, scrape_*), ${n[5]} federated or recorded"
+by_name() {
+	fab_prom_query "$1" "$2" 'count by (__name__) ({__name__=~".+:.+"})' | python3 -c 'import json, sys
+print(" ".join(sorted("%s %s" % (r["metric"]["__name__"], r["value"][1]) for r in json.load(sys.stdin)["data"]["result"])))'
+}
+fab_log "shard 0 by name: $(by_name 1 "${M[1]}:9090")"
+fab_log "global by name: $(by_name 2 "$GLOBAL")"
+
+# expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
+# (sorted lines; empty: nothing), failing at once on an alert that is not
+# in WANT (nor in $ALSO_OK: alerts of the fault's end that may still be
+# active while it resolves).  Sets $took to the seconds it waited and
+# $firsts to when each alert of WANT was first seen ("NAME after S s").
+expect() {
+	local what=$1 want=$2 secs=$3 t got extra end a
+	local -A first=()
+	t=$(fab_now)
+	end=$(($(date +%s) + secs))
+	while :; do
+		fab_am_alerts 4 "$AM" >"$T/got"	# not in $(): its failure must end the test
+		got=$(cat "$T/got")
+		while read -r a; do
+			[ -n "$a" ] && [ -z "${first[$a]:-}" ] && first[$a]=$(fab_since "$t")
+		done <<<"$got"
+		[ "$got" = "$want" ] && break
+		extra=$(comm -13 <(printf '%s\n%s\n' "$want" "${ALSO_OK:-}" | sort -u) <(echo "$got") | sed '/^$/d')
+		[ -z "$extra" ] || fab_fail "$what: unexpected alert active after $(fab_since "$t") s: ${extra//$'\n'/, } (all: ${got//$'\n'/, })"
+		[ "$(date +%s)" -lt "$end" ] || fab_fail "$what: after $secs s active: '${got//$'\n'/, }', want '${want//$'\n'/, }'"
+		sleep 1
+	done
+	took=$(fab_since "$t")
+	firsts=$(while read -r a; do [ -n "$a" ] && echo "$a after ${first[$a]}s"; done <<<"$want" | paste -sd';' - | sed 's/;/; /g')
+}
+# hold WHAT WANT SECS: the Alertmanager holds exactly WANT for SECS.
+hold() {
+	local end=$(($(date +%s) + $3)) got
+	while [ "$(date +%s)" -lt "$end" ]; do
+		fab_am_alerts 4 "$AM" >"$T/got"
+		got=$(cat "$T/got")
+		[ "$got" = "$2" ] || fab_fail "$1: active '${got//$'\n'/, }', want '${2//$'\n'/, }'"
+		sleep 2
+	done
+}
+
+# timeline WHAT EXPR T0: how EXPR moved on the global Prometheus from 30 s
+# before T0 (a fab_now) until now, as "LABELS: VALUE@SECONDS..." changes
+# relative to T0: where a verdict's time went, for the log.
+timeline() {
+	local a b
+	a=$(awk -v t="$3" 'BEGIN { printf "%.0f", t - 30 }') b=$(date +%s)
+	fab_sh 2 -t 30 "curl -sfG http://$GLOBAL/api/v1/query_range --data-urlencode $(printf '%q' "query=$2") \
+		--data-urlencode start=$a --data-urlencode end=$b --data-urlencode step=2" >"$T/range.json" || return 0
+	fab_log "$1: $(python3 - "$T/range.json" "$3" <<'PY'
+import json, sys
+t0 = float(sys.argv[2])
+out = []
+for r in json.load(open(sys.argv[1]))["data"]["result"]:
+    key = ",".join("%s=%s" % kv for kv in sorted(r["metric"].items()) if kv[0] not in ("job", "__name__"))
+    last, moves = None, []
+    for ts, v in r["values"]:
+        if v != last:
+            moves.append("%s@%+.0fs" % (v[:5], float(ts) - t0))
+            last = v
+    out.append("%s: %s" % (key or "-", " ".join(moves)))
+print("; ".join(out) or "no series")
+PY
+)"
+}
+
+# 0. Healthy: nothing, for a verdict window, a `for` and more.
+hold "healthy fabric" "" 40
+fab_log "healthy: the Alertmanager held no alert for 40 s"
+
+# 1. The uplink between the racks cut.
+want="RdmadTorUplinkDown peer_tor=r1
+RdmadTorUplinkDown peer_tor=r2"
+fab_uplink 1 down
+expect "uplink cut" "$want" 120
+fab_log "uplink cut: ${firsts}"
+hold "uplink cut" "$want" 10
+fab_uplink 1 up
+t_heal=$(fab_now)
+ALSO_OK=$want expect "uplink healed" "" 120
+fab_log "uplink healed: resolved after ${took}s"
+timeline "cross-ToR share of bad pairs into each ToR, around the heal (global)" 'tor:rdmad_mesh_pairs_bad:cross_ratio' "$t_heal"
+timeline "the uplink verdict (global)" 'tor:rdmad_verdict_uplink_down:bool' "$t_heal"
+timeline "its alert (global)" 'ALERTS{alertname="RdmadTorUplinkDown"}' "$t_heal"
+hold "after the uplink's heal" "" 20
+
+# 2. Host 4's cable pulled (its rdmad still scraped over eth1): the
+# verdict from its peers, and its own account of it, its port down.
+want="RdmadHostDown peer_tor=r2 peer_host=h4
+RdmadPortDown instance=${M[4]}:9470"
+fab_link 4 down
+expect "host 4's cable pulled" "$want" 120
+fab_log "host 4's cable pulled: ${firsts}"
+hold "host 4's cable out" "$want" 10
+fab_link 4 up
+t_heal=$(fab_now)
+ALSO_OK=$want expect "host 4's cable back" "" 120
+fab_log "host 4's cable back: resolved after ${took}s"
+timeline "host 4: the share of its probers that fail it on its best rail, around the heal (global)" 'peer_host:rdmad_mesh_pairs_bad:min_rail_ratio{peer_host="h4"}' "$t_heal"
+hold "after host 4's heal" "" 20
+
+# 3. Loss on the uplink, 15 % each way (30 % breaks the RC sessions so
+# often that the pairs are down more than lossy: an uplink down).
+want="RdmadTorUplinkLoss peer_tor=r1
+RdmadTorUplinkLoss peer_tor=r2"
+fab_uplink_netem 1 "loss 15%"
+expect "uplink loss" "$want" 150
+fab_log "uplink losing 15 %: ${firsts}"
+fab_uplink_netem_clear 1
+t_heal=$(fab_now)
+ALSO_OK=$want expect "uplink loss cleared" "" 120
+fab_log "uplink loss cleared: resolved after ${took}s"
+timeline "cross-ToR share of lossy pairs into each ToR, around the clearing (global)" 'tor:rdmad_mesh_pairs_lossy:cross_ratio' "$t_heal"
+hold "after the loss" "" 20
+fab_log "the sharded Prometheus ran $(fab_since "$t_prom") s"
+for i in 1 2 3; do fab_sh "$i" 'pkill -x prometheus' >/dev/null; done
+fab_sh 4 'pkill -f prometheus-alertmanager' >/dev/null
+exit 0
