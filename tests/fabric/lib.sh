@@ -726,7 +726,11 @@ done"
 # prometheus.yml, each FILE (of this machine) copied beside it, as
 # /tmp/fabric-test/NAME/BASENAME (what CONFIG's rule_files name); the
 # config checked by promtool first.  Returns once it answers /-/ready;
-# fails the test with its log otherwise.
+# fails the test with its log otherwise.  Alerts are re-sent every 5 s,
+# not every minute: the hosts' clocks are not kept in step (no NTP), and
+# an Alertmanager whose clock is behind takes a resolution dated in its
+# future for a still firing alert, until the next send (measured: verdicts
+# resolved in Prometheus stayed active in the Alertmanager 53-65 s more).
 fab_prom_start() {
 	local i=$1 name=$2 listen=$3 conf=$4 f files=""
 	shift 4
@@ -743,7 +747,8 @@ FAB_EOF
 $files
 promtool check config \$T/$name/prometheus.yml >\$T/$name/check.log 2>&1 || { cat \$T/$name/check.log; exit 1; }
 setsid prometheus --config.file=\$T/$name/prometheus.yml --storage.tsdb.path=\$T/$name/data \
-	--web.listen-address=$listen --log.level=warn >\$T/$name/prometheus.log 2>&1 </dev/null &
+	--web.listen-address=$listen --rules.alert.resend-delay=5s --log.level=warn \
+	>\$T/$name/prometheus.log 2>&1 </dev/null &
 for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
 cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
 		fab_fail "Prometheus '$name' did not start on host $i: $(tail -20 "$T/$name-start.log")"
