@@ -23,3 +23,25 @@ def compress(vals):
             out.append(fmt(vals[i]))
             i = j
     return ' '.join(out)
+
+
+def compress_gaps(vals):
+    """Values with gaps (None: no sample) as expanding notation: a gap after
+    a sample is a staleness marker, as Prometheus writes for a series that
+    left a scrape or a rule's result; then '_' (no sample) to the next one."""
+    out, i = [], 0
+    while i < len(vals):
+        j = i
+        while j < len(vals) and (vals[j] is None) == (vals[i] is None):
+            j += 1
+        if vals[i] is None:
+            n = j - i
+            if i:
+                out.append('stale')
+                n -= 1
+            if n:
+                out.append('_x%d' % n if n > 1 else '_')
+        else:
+            out.append(compress(vals[i:j]))
+        i = j
+    return ' '.join(out)
