@@ -19,7 +19,7 @@
 # (measured: at 5 % loss a pair's window went 0 to 26 % and back).
 # Windows shortened for minutes (the override below); what fires is what
 # the Alertmanager holds active (not resolved, silenced or inhibited):
-#   0. healthy: nothing, for a verdict window and a `for` and more;
+#   0. healthy: nothing, for 30 s (a verdict window);
 #   1. the uplink between the racks cut: exactly RdmadTorUplinkDown for
 #      r1 and r2 (with two ToRs both name the one cable), no host, pair or
 #      prober alert; healed: nothing left;
@@ -227,7 +227,7 @@ PY
 )"
 }
 
-# 0. Healthy: nothing, for a verdict window, a `for` and more.
+# 0. Healthy: nothing, for a verdict window (30 s).
 hold "healthy fabric" "" 30
 fab_log "healthy: the Alertmanager held no alert for 30 s"
 
