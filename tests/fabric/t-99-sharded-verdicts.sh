@@ -72,7 +72,7 @@ fab_log "mesh up: 8 pairs verified, each host probing its rack neighbour and one
 # Every Prometheus: scrape and evaluate every 2 s, alerts to host 4's.
 head="global:
   scrape_interval: 2s
-  scrape_timeout: 1s
+  scrape_timeout: 2s
   evaluation_interval: 2s"
 alerting="alerting:
   alertmanagers:
