@@ -36,11 +36,11 @@ local u = import '../lib/util.libsonnet';
     local cross = 'why="cross-ToR"',
     // a ToR-level verdict series renamed for a join on the prober's ToR
     local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
-    local torVerdicts = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_uplink_loss:bool)',
     // what explains a host or a NIC being unreachable: its ToR down or cut
     // off; a lossy uplink does not (its pairs lose rounds, they are not
     // down), so a host down under one is still a host down
-    local torDownVerdicts = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool)',
+    local torDownVerdicts = 'tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool',
+    local torVerdicts = '(%s or tor:rdmad_verdict_uplink_loss:bool)' % torDownVerdicts,
     // A ToR or a host down at any time in the verdict window: once it is
     // back, its pairs' failed rounds stay in the window's rates a while,
     // and that is the outage's tail, not loss (no uplink-loss or fabric
@@ -153,7 +153,7 @@ local u = import '../lib/util.libsonnet';
               unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:same_tor_ratio <= %(s)s
             ) * 0 + 1
             unless on (%(t)s) %(tv)s
-          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: torDownVerdicts },
+          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: '(%s)' % torDownVerdicts },
         },
         {
           record: 'peer_host_rail:rdmad_verdict_nic_down:bool',
@@ -164,7 +164,7 @@ local u = import '../lib/util.libsonnet';
             ) * 0 + 1
             unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
             unless on (%(t)s) %(tv)s
-          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: torDownVerdicts },
+          ||| % { s: s, m: m, h: by(['peer_host']), t: by(['peer_tor']), tv: '(%s)' % torDownVerdicts },
         },
         {
           // fails to most of its peers on every rail, while the others

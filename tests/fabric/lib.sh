@@ -96,6 +96,7 @@ fab_addr() { echo "10.98.0.$((10 + $1))"; }
 fab_mgmt_addr() { echo "10.99.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
 fab_tap() { echo "$(cat "$F/bridge")t$1"; }
+fab_mgmt_tap() { echo "$(cat "$F/bridge")m$1"; }
 # The QEMU of host I, found by its tap (one QEMU per tap, whoever started it).
 fab_pid() { pgrep -f -- "ifname=$(fab_tap "$1")," | head -1; }
 fab_state() { # R, S, T (stopped), Z (a zombie nobody reaped: dead), or empty
@@ -132,7 +133,7 @@ fab_boot() {
 		-no-reboot -nic none -display none \
 		-netdev "tap,id=n0,ifname=$(fab_tap "$i"),script=no,downscript=no" \
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:fa:b0:$(printf %02x "$i")" \
-		-netdev "tap,id=n1,ifname=$(cat "$F/bridge")m$i,script=no,downscript=no" \
+		-netdev "tap,id=n1,ifname=$(fab_mgmt_tap "$i"),script=no,downscript=no" \
 		-device "virtio-net-pci,netdev=n1,mac=52:54:00:fa:b1:$(printf %02x "$i")" \
 		-monitor "unix:$d/monitor.sock,server=on,wait=off" \
 		-serial "file:$d/console.log" \
