@@ -9,6 +9,7 @@
 //                  cross-ToR) and the prober's source_host, source_tor
 //   peer_host_rail: pairs into one host's NIC on one rail, split by why
 //   source_rail:   pairs of one prober on one rail
+//   source_tor:    pairs of a ToR's probers, by why (a count only)
 //   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set)
 local u = import '../lib/util.libsonnet';
 
@@ -90,6 +91,13 @@ local u = import '../lib/util.libsonnet';
         {
           record: 'source_rail:rdmad_mesh_pairs_bad:sum',
           expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['instance', 'source_host', 'source_tor', 'rail']),
+        },
+        // ---- out of a ToR: its probers' pairs by why (the uplink
+        // verdicts' other direction; the lossy cross-ToR ones are
+        // tor_pair_host's)
+        {
+          record: 'source_tor:rdmad_mesh_pairs:count',
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_bad:bool)' % by(['source_tor', 'why']),
         },
         {
           // lossy cross-ToR pairs only: what a fabric link (ECMP) verdict reads

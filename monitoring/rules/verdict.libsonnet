@@ -6,8 +6,10 @@
 // verdict explains is in source_peer:rdmad_mesh_pair_explained:bool so
 // that the pair and host alerts stay quiet about it.
 //   RdmadTorDown        most of a ToR's hosts unreachable, pairs inside too
-//   RdmadTorUplinkDown  pairs into the ToR from other ToRs down, inside fine
-//   RdmadTorUplinkLoss  pairs into it from other ToRs lossy, inside fine
+//   RdmadTorUplinkDown  pairs into the ToR from other ToRs down, and its own
+//                       probers' pairs to other ToRs lossy too, inside fine
+//   RdmadTorUplinkLoss  pairs into it from other ToRs lossy, and out of it,
+//                       inside fine
 //   RdmadHostDown       every rail of a host unreachable, its own ToR too
 //   RdmadNicDown        one rail of a host unreachable, another rail fine
 //   RdmadProberFailing  a prober fails to most peers that others reach
@@ -92,6 +94,18 @@ local u = import '../lib/util.libsonnet';
           expr: lossyRatio(['peer_tor'], cross),
         },
         {
+          // the other direction: the ToR's probers' cross-ToR pairs that
+          // are lossy (or down), as a share of them all; a ToR's uplinks
+          // carry both ways, while the ToRs that probe it may be broken
+          // ones (their own uplinks lossy) that it does not probe back
+          record: 'tor:rdmad_mesh_pairs_lossy:out_ratio',
+          expr: 'sum by (%(t)s) (%(lossy)s)\n/\nsum by (%(t)s) (%(all)s)' % {
+            t: by(['peer_tor']),
+            lossy: asSource(sumBy('tor_pair_host:rdmad_mesh_pairs_lossy:sum', ['source_tor']), 'source_tor', 'peer_tor'),
+            all: asSource(sumBy('source_tor:rdmad_mesh_pairs:count', ['source_tor'], cross), 'source_tor', 'peer_tor'),
+          },
+        },
+        {
           record: 'tor:rdmad_mesh_hosts:count',
           expr: 'count by (%s) (peer_host:rdmad_mesh_pairs_bad:min_rail_ratio)' % by(['peer_tor']),
         },
@@ -130,6 +144,7 @@ local u = import '../lib/util.libsonnet';
               tor:rdmad_mesh_pairs_bad:cross_ratio > %(us)s
               and tor:rdmad_mesh_pairs_bad:cross_sum >= %(m)s
               and on (%(t)s) tor:rdmad_mesh_pairs_bad:inside_ratio <= %(s)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_lossy:out_ratio > %(us)s
             ) * 0 + 1
             unless on (%(t)s) tor:rdmad_verdict_down:bool
           ||| % { s: s, us: u.num(c.uplinkShare), m: m, t: by(['peer_tor']) },
@@ -140,6 +155,7 @@ local u = import '../lib/util.libsonnet';
             (
               tor:rdmad_mesh_pairs_lossy:cross_ratio > %(us)s
               and on (%(t)s) tor:rdmad_mesh_pairs_lossy:inside_ratio <= %(s)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_lossy:out_ratio > %(us)s
             ) * 0 + 1
             unless on (%(t)s) %(recent)s
           ||| % { s: s, us: u.num(c.uplinkShare), t: by(['peer_tor']), recent: torDownRecent },
