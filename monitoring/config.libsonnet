@@ -40,7 +40,8 @@
     verdictFor: '30s',
     verdictShare: 0.5,
     // RdmadTorUplinkDown, RdmadTorUplinkLoss: more than this share of the
-    // cross-ToR pairs into the ToR bad (lossy).  Higher than verdictShare:
+    // cross-ToR pairs into the ToR bad (lossy), and of its own probers'
+    // cross-ToR pairs lossy (both ways cross it).  Higher than verdictShare:
     // a ToR's uplinks gone fail nearly all of them, while a few broken
     // ToRs elsewhere fail the share of its probers they hold.
     uplinkShare: 0.8,

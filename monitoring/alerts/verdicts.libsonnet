@@ -35,13 +35,13 @@ local u = import '../lib/util.libsonnet';
               'tor:rdmad_mesh_pairs_bad:cross_ratio and on (%s) tor:rdmad_verdict_uplink_down:bool' % by(['peer_tor']),
               'ToR {{ $labels.peer_tor }} is cut off from the fabric: {{ $value | humanizePercentage }} of the pairs into it from other ToRs fail, the pairs inside it work.',
               |||
-                Over %(w)s, {{ $value | humanizePercentage }} of the probed pairs from hosts under other ToRs into {{ $labels.peer_tor }} failed, while its hosts still reach each other: its uplinks (the ToR's ports toward the spine, or the spine side), not the hosts. With two ToRs only, both name the same link. Check the ToR's uplink ports and their counters, the routing or LAG state toward the spine, then the spine switches.
+                Over %(w)s, {{ $value | humanizePercentage }} of the probed pairs from hosts under other ToRs into {{ $labels.peer_tor }} failed, and so did its own hosts' pairs to other ToRs, while its hosts still reach each other: its uplinks (the ToR's ports toward the spine, or the spine side), not the hosts. With two ToRs only, both name the same link. Check the ToR's uplink ports and their counters, the routing or LAG state toward the spine, then the spine switches.
               ||| % { w: vw }),
         alert('RdmadTorUplinkLoss', 'warning',
               'tor:rdmad_mesh_pairs_lossy:cross_ratio and on (%s) tor:rdmad_verdict_uplink_loss:bool' % by(['peer_tor']),
               'Loss into ToR {{ $labels.peer_tor }} across the fabric: {{ $value | humanizePercentage }} of the cross-ToR pairs into it fail rounds, the pairs inside it do not.',
               |||
-                Over %(w)s, {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} lost at least %(l)s of their rounds while the pairs inside the ToR stayed clean: loss on its uplinks. Check the uplink ports' error and discard counters (CRC errors: a dirty optic or cable; discards: congestion, PFC/ECN), then the spine side.
+                Over %(w)s, {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} lost at least %(l)s of their rounds, and its own hosts' pairs to other ToRs too, while the pairs inside the ToR stayed clean: loss on its uplinks. Check the uplink ports' error and discard counters (CRC errors: a dirty optic or cable; discards: congestion, PFC/ECN), then the spine side.
               ||| % { w: vw, l: u.num(c.lossThreshold) }),
         alert('RdmadHostDown', 'critical',
               'peer_host:rdmad_mesh_pairs_bad:min_rail_ratio and on (%s) peer_host:rdmad_verdict_down:bool' % by(['peer_host']),
