@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* port_counter.c - one RDMA port counter's readings (see port_counter.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "port_counter.h"
+
+/*
+ * The PMA's PortCounters fields and their widths in bits (InfiniBand
+ * architecture, vol. 1, PortCounters; the kernel's sysfs.c shows the same
+ * widths).  The data and packet counts are 32 bits here but 64 on a port
+ * with extended counters: a reading above 2^32-1 tells which.
+ */
+static const struct {
+	const char *name;
+	unsigned int bits;
+} port_counter_widths[] = {
+	{ "symbol_error", 16 },
+	{ "link_error_recovery", 8 },
+	{ "link_downed", 8 },
+	{ "port_rcv_errors", 16 },
+	{ "port_rcv_remote_physical_errors", 16 },
+	{ "port_rcv_switch_relay_errors", 16 },
+	{ "port_xmit_discards", 16 },
+	{ "port_xmit_constraint_errors", 8 },
+	{ "port_rcv_constraint_errors", 8 },
+	{ "local_link_integrity_errors", 4 },
+	{ "excessive_buffer_overrun_errors", 4 },
+	{ "VL15_dropped", 16 },
+	{ "port_xmit_data", 32 },
+	{ "port_rcv_data", 32 },
+	{ "port_xmit_packets", 32 },
+	{ "port_rcv_packets", 32 },
+	{ "port_xmit_wait", 32 },
+};
+
+int port_counter_parse(const char *text, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = text;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = (unsigned int)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+uint64_t port_counter_ceiling(enum port_counter_dir dir, const char *name)
+{
+	size_t i;
+
+	if (dir != PORT_COUNTER_PMA)
+		return 0;
+	for (i = 0; i < sizeof(port_counter_widths) /
+		    sizeof(port_counter_widths[0]); i++)
+		if (!strcmp(port_counter_widths[i].name, name))
+			return (1ull << port_counter_widths[i].bits) - 1;
+	return 0;
+}
+
+struct port_counter_step port_counter_step(uint64_t prev, uint64_t cur,
+					   uint64_t ceiling)
+{
+	struct port_counter_step s = {
+		.saturated = ceiling && cur == ceiling,
+	};
+
+	if (cur < prev) {
+		s.reset = true;
+		s.delta = cur;
+	} else {
+		s.delta = cur - prev;
+	}
+	return s;
+}
+
+void port_counter_init(struct port_counter *c, const char *device,
+		       unsigned int port, enum port_counter_dir dir,
+		       const char *name)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->device, sizeof(c->device), "%s", device);
+	c->port = port;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->dir = dir;
+	c->ceiling = port_counter_ceiling(dir, name);
+}
+
+void port_counter_update(struct port_counter *c, uint64_t raw)
+{
+	struct port_counter_step s = port_counter_step(c->seen ? c->raw : 0,
+						       raw, c->ceiling);
+
+	c->seen = true;
+	c->raw = raw;
+	c->saturated = s.saturated;
+	c->resets += s.reset;
+	c->total = s.delta > UINT64_MAX - c->total ? UINT64_MAX :
+		   c->total + s.delta;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * port_counter.h - one RDMA port counter as rdmad keeps it (pure: no I/O).
+ *
+ * A port's counters live in sysfs: counters/ (the InfiniBand PMA's, some
+ * of them legacy fields of 4 to 32 bits that stop at their ceiling:
+ * link_downed at 255, port_xmit_wait at 2^32-1) and hw_counters/ (the
+ * driver's, 64 bits).  rdmad reads each one now and then
+ * (rdma_counters.c) and hands every reading to port_counter_update(),
+ * the one place that turns readings into what /metrics shows:
+ *
+ *   total      rdmad's count, which never goes down: the first reading,
+ *              then each reading's increase over the one before.  A
+ *              reading below the one before is a reset (the counter was
+ *              cleared: perfquery -R, a driver reload); what it shows
+ *              then is what happened since, so it is added.  A 64-bit
+ *              counter does not wrap in a machine's lifetime: going down
+ *              is never taken for a wrap.  The total itself stops at
+ *              UINT64_MAX rather than wrap.
+ *   saturated  the reading sits at the ceiling of its legacy width: the
+ *              counter counts no more and its rate of zero means nothing.
+ *              A reading above that ceiling shows the port has the wider
+ *              (extended) counter: never saturated then.
+ */
+#ifndef RDMAD_PORT_COUNTER_H
+#define RDMAD_PORT_COUNTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PORT_COUNTER_DEVICE_MAX	32
+#define PORT_COUNTER_NAME_MAX	64
+
+/* Which sysfs directory a counter is read from. */
+enum port_counter_dir {
+	PORT_COUNTER_PMA,	/* ports/N/counters/ */
+	PORT_COUNTER_HW,	/* ports/N/hw_counters/ */
+};
+
+struct port_counter {
+	char device[PORT_COUNTER_DEVICE_MAX];
+	unsigned int port;
+	char name[PORT_COUNTER_NAME_MAX];
+	enum port_counter_dir dir;
+	uint64_t ceiling;	/* legacy width's maximum; 0: none */
+	bool seen;		/* one reading at least */
+	uint64_t raw;		/* the last reading */
+	uint64_t total;		/* never goes down */
+	uint64_t resets;	/* readings below the one before */
+	bool saturated;		/* raw == ceiling */
+};
+
+/* What one reading CUR after PREV means, for a counter with CEILING. */
+struct port_counter_step {
+	uint64_t delta;		/* to add to the total */
+	bool reset;		/* CUR < PREV */
+	bool saturated;		/* CUR == CEILING */
+};
+
+/*
+ * The value of a counter file's TEXT (decimal digits, an optional
+ * newline): 0, or -EINVAL (empty, not a number, trailing junk) or
+ * -ERANGE (above 2^64-1).
+ */
+int port_counter_parse(const char *text, uint64_t *out);
+
+/* The ceiling of counter NAME read from DIR: the maximum of its legacy
+ * PMA width, or 0 when it has none (64 bits, every hw_counter). */
+uint64_t port_counter_ceiling(enum port_counter_dir dir, const char *name);
+
+struct port_counter_step port_counter_step(uint64_t prev, uint64_t cur,
+					   uint64_t ceiling);
+
+/* C is counter NAME of DEVICE's PORT in DIR, not read yet. */
+void port_counter_init(struct port_counter *c, const char *device,
+		       unsigned int port, enum port_counter_dir dir,
+		       const char *name);
+/* A reading RAW of C. */
+void port_counter_update(struct port_counter *c, uint64_t raw);
+
+#endif /* RDMAD_PORT_COUNTER_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-port-counter.c - port_counter.c: a counter file's value, each
+ * legacy width's ceiling, and readings at the boundaries (0, max-1, max,
+ * above max, a reset, the total at 2^64-1): the total never goes down and
+ * a counter at its ceiling is saturated, not a rate of zero.
+ */
+#include <errno.h>
+#include <stdint.h>
+
+#include "port_counter.h"
+#include "tap.h"
+
+static void test_parse(void)
+{
+	uint64_t v = 7;
+
+	tap_ok(!port_counter_parse("0\n", &v) && v == 0, "parse 0");
+	tap_ok(!port_counter_parse("255", &v) && v == 255,
+	       "parse without a newline");
+	tap_ok(!port_counter_parse("18446744073709551615\n", &v) &&
+	       v == UINT64_MAX, "parse 2^64-1");
+	v = 7;
+	tap_ok(port_counter_parse("18446744073709551616\n", &v) == -ERANGE &&
+	       v == 7, "2^64 is out of range, the value untouched");
+	tap_ok(port_counter_parse("", &v) == -EINVAL, "empty refused");
+	tap_ok(port_counter_parse("\n", &v) == -EINVAL, "newline alone refused");
+	tap_ok(port_counter_parse("-1\n", &v) == -EINVAL, "negative refused");
+	tap_ok(port_counter_parse("12x\n", &v) == -EINVAL,
+	       "trailing junk refused");
+	tap_ok(port_counter_parse("12\n\n", &v) == -EINVAL,
+	       "two newlines refused");
+	tap_ok(port_counter_parse(" 5", &v) == -EINVAL,
+	       "leading blank refused");
+}
+
+static void test_ceiling(void)
+{
+	tap_ok(port_counter_ceiling(PORT_COUNTER_PMA, "link_downed") == 255,
+	       "counters/link_downed: 8 bits");
+	tap_ok(port_counter_ceiling(PORT_COUNTER_PMA, "port_xmit_wait") ==
+	       UINT32_MAX, "counters/port_xmit_wait: 32 bits");
+	tap_ok(port_counter_ceiling(PORT_COUNTER_PMA,
+				    "local_link_integrity_errors") == 15,
+	       "counters/local_link_integrity_errors: 4 bits");
+	tap_ok(port_counter_ceiling(PORT_COUNTER_PMA, "symbol_error") == 65535,
+	       "counters/symbol_error: 16 bits");
+	tap_ok(port_counter_ceiling(PORT_COUNTER_HW, "link_downed") == 0,
+	       "hw_counters/link_downed: 64 bits, no ceiling");
+	tap_ok(port_counter_ceiling(PORT_COUNTER_PMA,
+				    "unicast_xmit_packets") == 0,
+	       "an extended PMA counter has no ceiling");
+}
+
+static void test_step(void)
+{
+	struct port_counter_step s;
+
+	s = port_counter_step(0, 0, 255);
+	tap_ok(s.delta == 0 && !s.reset && !s.saturated, "0 -> 0: nothing");
+	s = port_counter_step(0, 254, 255);
+	tap_ok(s.delta == 254 && !s.saturated, "0 -> max-1: +254, not "
+	       "saturated");
+	s = port_counter_step(254, 255, 255);
+	tap_ok(s.delta == 1 && s.saturated, "max-1 -> max: +1, saturated");
+	s = port_counter_step(255, 255, 255);
+	tap_ok(s.delta == 0 && s.saturated && !s.reset,
+	       "max -> max: saturated, no rate of zero taken for calm");
+	s = port_counter_step(255, 256, 255);
+	tap_ok(s.delta == 1 && !s.saturated,
+	       "above the legacy ceiling: a wider counter, not saturated");
+	s = port_counter_step(1000, 3, 0);
+	tap_ok(s.delta == 3 && s.reset, "down: a reset, +3 since it");
+	s = port_counter_step(UINT64_MAX, 0, 0);
+	tap_ok(s.delta == 0 && s.reset,
+	       "2^64-1 -> 0: a reset (never a wrap), never negative");
+	s = port_counter_step(UINT64_MAX - 1, UINT64_MAX, 0);
+	tap_ok(s.delta == 1 && !s.saturated,
+	       "2^64-2 -> 2^64-1 with no ceiling: +1, not saturated");
+}
+
+static void test_update(void)
+{
+	struct port_counter c;
+
+	port_counter_init(&c, "mlx5_0", 1, PORT_COUNTER_PMA, "link_downed");
+	tap_ok(c.ceiling == 255 && !c.seen && c.total == 0,
+	       "init: ceiling from the name, nothing read");
+	port_counter_update(&c, 250);
+	tap_ok(c.total == 250 && c.raw == 250 && !c.saturated,
+	       "first reading: the total is the counter");
+	port_counter_update(&c, 255);
+	tap_ok(c.total == 255 && c.saturated, "at the ceiling: saturated");
+	port_counter_update(&c, 255);
+	tap_ok(c.total == 255 && c.saturated, "stays saturated");
+	port_counter_update(&c, 0);
+	tap_ok(c.total == 255 && !c.saturated && c.resets == 1,
+	       "cleared: the total does not go down, one reset");
+	port_counter_update(&c, 5);
+	tap_ok(c.total == 260 && c.raw == 5, "then counts on: +5");
+
+	port_counter_init(&c, "rxe0", 1, PORT_COUNTER_HW, "sent_pkts");
+	port_counter_update(&c, UINT64_MAX - 1);
+	port_counter_update(&c, 5);
+	tap_ok(c.total == UINT64_MAX && c.resets == 1 && !c.saturated,
+	       "the total stops at 2^64-1, never wraps");
+}
+
+int main(void)
+{
+	tap_plan(10 + 6 + 8 + 7);
+	test_parse();
+	test_ceiling();
+	test_step();
+	test_update();
+	return tap_done();
+}
