@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* port_counter.c - one RDMA port counter's readings (see port_counter.h). */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,4 +110,31 @@ void port_counter_update(struct port_counter *c, uint64_t raw)
 	c->resets += s.reset;
 	c->total = s.delta > UINT64_MAX - c->total ? UINT64_MAX :
 		   c->total + s.delta;
+}
+
+bool port_counter_pattern_ok(const char *pat)
+{
+	const char *slash = strchr(pat, '/');
+	size_t len = strlen(pat);
+
+	if (!len || len >= PORT_COUNTER_PATTERN_MAX)
+		return false;
+	if (slash && (slash == pat || !slash[1] || strchr(slash + 1, '/')))
+		return false;
+	return strspn(pat, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			   "0123456789_.-*?[]!/") == len;
+}
+
+bool port_counter_skipped(const struct port_counter_skip *s,
+			  const char *device, const char *name)
+{
+	char full[PORT_COUNTER_DEVICE_MAX + PORT_COUNTER_NAME_MAX + 1];
+	unsigned int i;
+
+	snprintf(full, sizeof(full), "%s/%s", device, name);
+	for (i = 0; i < s->n; i++)
+		if (!fnmatch(s->pat[i], strchr(s->pat[i], '/') ? full : name,
+			     FNM_PATHNAME))
+			return true;
+	return false;
 }

@@ -31,6 +31,26 @@
 #define PORT_COUNTER_DEVICE_MAX	32
 #define PORT_COUNTER_NAME_MAX	64
 
+/*
+ * The skip list ([counters] skip, docs/configuration.md): counters rdmad
+ * never reads.  A pattern is NAME (every device's counter NAME) or
+ * DEVICE/NAME, with the shell's wildcards (* ? [...]): link_downed,
+ * *_err, or every counter of mlx5_3 as that name, a slash and a star.
+ */
+#define PORT_COUNTER_PATTERN_MAX	64
+#define PORT_COUNTER_SKIP_MAX	32
+struct port_counter_skip {
+	char pat[PORT_COUNTER_SKIP_MAX][PORT_COUNTER_PATTERN_MAX];
+	unsigned int n;
+};
+
+/* Whether PAT is a pattern: 1 to 63 of A-Z a-z 0-9 _ . - * ? [ ] !, at
+ * most one '/' with something on each side. */
+bool port_counter_pattern_ok(const char *pat);
+/* Whether counter NAME of DEVICE matches a pattern of S. */
+bool port_counter_skipped(const struct port_counter_skip *s,
+			  const char *device, const char *name);
+
 /* Which sysfs directory a counter is read from. */
 enum port_counter_dir {
 	PORT_COUNTER_PMA,	/* ports/N/counters/ */
@@ -48,6 +68,7 @@ struct port_counter {
 	uint64_t total;		/* never goes down */
 	uint64_t resets;	/* readings below the one before */
 	bool saturated;		/* raw == ceiling */
+	int read_err;		/* the last read's -errno; 0: it was read */
 };
 
 /* What one reading CUR after PREV means, for a counter with CEILING. */

@@ -106,9 +106,39 @@ static void test_update(void)
 	       "the total stops at 2^64-1, never wraps");
 }
 
+static void test_skip(void)
+{
+	struct port_counter_skip s = {
+		.pat = { "link_downed", "mlx5_3/*", "rxe0/*_err" },
+		.n = 3,
+	};
+
+	tap_ok(port_counter_pattern_ok("link_downed") &&
+	       port_counter_pattern_ok("mlx5_*/port_xmit_wait") &&
+	       port_counter_pattern_ok("*_err"), "patterns accepted");
+	tap_ok(!port_counter_pattern_ok("") && !port_counter_pattern_ok("/x") &&
+	       !port_counter_pattern_ok("x/") &&
+	       !port_counter_pattern_ok("a/b/c") &&
+	       !port_counter_pattern_ok("a b"), "bad patterns refused");
+	tap_ok(port_counter_skipped(&s, "rxe0", "link_downed") &&
+	       port_counter_skipped(&s, "mlx5_0", "link_downed"),
+	       "NAME: on every device");
+	tap_ok(port_counter_skipped(&s, "mlx5_3", "port_rcv_data") &&
+	       !port_counter_skipped(&s, "mlx5_30", "port_rcv_data"),
+	       "DEVICE/*: that device only");
+	tap_ok(port_counter_skipped(&s, "rxe0", "rcvd_seq_err") &&
+	       !port_counter_skipped(&s, "rxe1", "rcvd_seq_err") &&
+	       !port_counter_skipped(&s, "rxe0", "sent_pkts"),
+	       "DEVICE/glob");
+	s.n = 0;
+	tap_ok(!port_counter_skipped(&s, "rxe0", "link_downed"),
+	       "an empty list skips nothing");
+}
+
 int main(void)
 {
-	tap_plan(10 + 6 + 8 + 7);
+	tap_plan(10 + 6 + 8 + 7 + 6);
+	test_skip();
 	test_parse();
 	test_ceiling();
 	test_step();
