@@ -183,7 +183,7 @@ static void rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 	if (err) {
 		if (c->read_err != err)
 			rdma_log(LOG_WARNING, "port counter %s: '%.*s' is not "
-				 "a count; not read until it is", path,
+				 "a count; logged again once it is", path,
 				 (int)strcspn(buf, "\n"), buf);
 		c->read_err = err;
 		return;
