@@ -103,6 +103,7 @@ void port_counter_update(struct port_counter *c, uint64_t raw)
 {
 	struct port_counter_step s = port_counter_step(c->seen ? c->raw : 0,
 						       raw, c->ceiling);
+	bool first = !c->seen;
 
 	c->seen = true;
 	c->raw = raw;
@@ -110,6 +111,70 @@ void port_counter_update(struct port_counter *c, uint64_t raw)
 	c->resets += s.reset;
 	c->total = s.delta > UINT64_MAX - c->total ? UINT64_MAX :
 		   c->total + s.delta;
+	if (first)	/* what it counted before rdmad looked did not move */
+		c->base = c->mark = c->total;
+}
+
+void port_counter_pass(struct port_counter *c)
+{
+	c->base = c->mark;
+	c->mark = c->total;
+}
+
+/* Append TEXT to BUF (LEN bytes) at *AT; false when it does not fit:
+ * then BUF holds what fits, its last three characters "...". */
+static bool port_counter_put(char *buf, size_t len, size_t *at,
+			     const char *text)
+{
+	size_t n = strlen(text);
+
+	if (*at + n < len) {
+		memcpy(buf + *at, text, n + 1);
+		*at += n;
+		return true;
+	}
+	memcpy(buf + *at, text, len - 1 - *at);
+	buf[len - 1] = '\0';
+	if (len >= 4)
+		memcpy(buf + len - 4, "...", 3);
+	*at = len - 1;
+	return false;
+}
+
+unsigned int port_counter_changes(char *buf, size_t len,
+				  const struct port_counter *c, unsigned int n)
+{
+	const struct port_counter *last = NULL;
+	char head[PORT_COUNTER_DEVICE_MAX + 16];
+	char item[sizeof(head) + PORT_COUNTER_NAME_MAX + 24];
+	unsigned int i, moved = 0;
+	size_t at = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const struct port_counter *k = &c[i];
+		bool same;
+
+		if (!k->seen || k->total == k->base)
+			continue;
+		same = last && last->port == k->port &&
+		       !strcmp(last->device, k->device);
+		if (same)
+			snprintf(head, sizeof(head), ", ");
+		else
+			snprintf(head, sizeof(head), "%s%s/%u: ",
+				 last ? "; " : "", k->device, k->port);
+		snprintf(item, sizeof(item), "%s%s +%llu", head, k->name,
+			 (unsigned long long)(k->total - k->base));
+		moved++;
+		last = k;
+		if (len && !port_counter_put(buf, len, &at, item))
+			break;
+	}
+	for (i++; i < n; i++)	/* past a full buffer: still counted */
+		moved += c[i].seen && c[i].total != c[i].base;
+	return moved;
 }
 
 bool port_counter_pattern_ok(const char *pat)

@@ -26,6 +26,7 @@
 #define RDMAD_PORT_COUNTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PORT_COUNTER_DEVICE_MAX	32
@@ -69,6 +70,10 @@ struct port_counter {
 	uint64_t resets;	/* readings below the one before */
 	bool saturated;		/* raw == ceiling */
 	int read_err;		/* the last read's -errno; 0: it was read */
+	/* The total when the pass before the last one ended (base) and
+	 * when the last one ended (mark): total - base is what moved over
+	 * the last one to two passes (port_counter_pass). */
+	uint64_t base, mark;
 };
 
 /* What one reading CUR after PREV means, for a counter with CEILING. */
@@ -98,5 +103,18 @@ void port_counter_init(struct port_counter *c, const char *device,
 		       const char *name);
 /* A reading RAW of C. */
 void port_counter_update(struct port_counter *c, uint64_t raw);
+
+/* A pass over every counter ended: C's window moves on. */
+void port_counter_pass(struct port_counter *c);
+
+/*
+ * What moved of the N counters C (ordered by port) over their windows,
+ * for a log line: "rxe0/1: rcvd_seq_err +14, retry_exceeded_err +2"
+ * (another port after "; "), only counters that moved, into BUF
+ * (truncated with "..." when it does not fit).  The number of counters
+ * that moved; 0 leaves "".
+ */
+unsigned int port_counter_changes(char *buf, size_t len,
+				  const struct port_counter *c, unsigned int n);
 
 #endif /* RDMAD_PORT_COUNTER_H */

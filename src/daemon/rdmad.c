@@ -555,7 +555,8 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	ret = mesh_agent_new(&d->mesh, d->base, &d->cm, &d->devs, &d->cfg.psk);
+	ret = mesh_agent_new(&d->mesh, d->base, &d->cm, &d->devs, &d->cfg.psk,
+			     d->counters);
 	if (ret)
 		fatal(EX_OSERR, "cannot start the mesh agent");
 	ret = mesh_agent_prepare(d->mesh, &d->cfg, err, sizeof(err));

@@ -183,7 +183,7 @@ static void rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 	if (err) {
 		if (c->read_err != err)
 			rdma_log(LOG_WARNING, "port counter %s: '%.*s' is not "
-				 "a count; logged again once it is", path,
+				 "a count (said once while it lasts)", path,
 				 (int)strcspn(buf, "\n"), buf);
 		c->read_err = err;
 		return;
@@ -227,6 +227,12 @@ static void rdma_counters_tick(evutil_socket_t fd, short what, void *arg)
 	if (rc->next >= rc->n)
 		rc->next = 0;
 	rdma_counters_read(rc, &rc->c[rc->next++]);
+	if (rc->next == rc->n) {	/* a pass ended: the windows move */
+		unsigned int i;
+
+		for (i = 0; i < rc->n; i++)
+			port_counter_pass(&rc->c[i]);
+	}
 	rdma_counters_arm(rc);
 }
 

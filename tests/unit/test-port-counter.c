@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "port_counter.h"
 #include "tap.h"
@@ -135,9 +136,56 @@ static void test_skip(void)
 	       "an empty list skips nothing");
 }
 
+/* The changes a log line carries: only what moved, by port, the window
+ * of one to two passes. */
+static void test_changes(void)
+{
+	struct port_counter c[4];
+	char buf[128], small[24];
+	unsigned int i, n;
+
+	port_counter_init(&c[0], "mlx5_0", 1, PORT_COUNTER_PMA, "link_downed");
+	port_counter_init(&c[1], "rxe0", 1, PORT_COUNTER_HW, "rcvd_seq_err");
+	port_counter_init(&c[2], "rxe0", 1, PORT_COUNTER_HW,
+			  "retry_exceeded_err");
+	port_counter_init(&c[3], "rxe0", 1, PORT_COUNTER_HW, "sent_pkts");
+	port_counter_update(&c[0], 3);
+	port_counter_update(&c[1], 100);
+	port_counter_update(&c[2], 0);
+	n = port_counter_changes(buf, sizeof(buf), c, 4);
+	tap_ok(n == 0 && !buf[0],
+	       "changes: the first reading is no change; one never read none");
+	port_counter_update(&c[0], 4);
+	port_counter_update(&c[1], 114);
+	port_counter_update(&c[2], 2);
+	port_counter_update(&c[3], 50);
+	n = port_counter_changes(buf, sizeof(buf), c, 4);
+	if (!tap_ok(n == 3 && !strcmp(buf, "mlx5_0/1: link_downed +1; rxe0/1: "
+				      "rcvd_seq_err +14, retry_exceeded_err "
+				      "+2"), "changes: by port, only what moved"))
+		tap_diag("%u: '%s'", n, buf);
+	n = port_counter_changes(small, sizeof(small), c, 4);
+	if (!tap_ok(n == 3 && !strcmp(small, "mlx5_0/1: link_downe..."),
+		    "changes: cut with ... when too long, all counted"))
+		tap_diag("%u: '%s'", n, small);
+	for (i = 0; i < 4; i++)
+		port_counter_pass(&c[i]);
+	n = port_counter_changes(buf, sizeof(buf), c, 4);
+	tap_ok(n == 3, "changes: one pass later, still in the window");
+	for (i = 0; i < 4; i++)
+		port_counter_pass(&c[i]);
+	n = port_counter_changes(buf, sizeof(buf), c, 4);
+	tap_ok(n == 0 && !buf[0], "changes: two passes later, gone");
+	port_counter_update(&c[1], 1);		/* a reset: +1 */
+	n = port_counter_changes(buf, sizeof(buf), c, 4);
+	tap_ok(n == 1 && !strcmp(buf, "rxe0/1: rcvd_seq_err +1"),
+	       "changes: a reset counts what it shows since, never negative");
+}
+
 int main(void)
 {
-	tap_plan(10 + 6 + 8 + 7 + 6);
+	tap_plan(10 + 6 + 8 + 7 + 6 + 6);
+	test_changes();
 	test_skip();
 	test_parse();
 	test_ceiling();
