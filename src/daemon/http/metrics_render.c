@@ -386,31 +386,39 @@ static void port_counter_sample(struct mw *w, const char *name,
 	value_u64(w->f, val);
 }
 
-static void render_port_counters(struct mw *w, const struct stats_view *v)
+/* The samples of one of the two families: the totals, or (SATURATED)
+ * the marker of the counters that have a ceiling. */
+static void port_counter_samples(struct mw *w, const struct stats_view *v,
+				 bool saturated)
 {
 	const struct port_counter *c;
 	unsigned int i;
 
+	for (i = 0; i < v->n_counters; i++) {
+		c = &v->counters[i];
+		if (!c->seen || (saturated && !c->ceiling))
+			continue;
+		if (saturated)
+			port_counter_sample(w, "rdmad_port_counter_saturated",
+					    "", c, c->saturated);
+		else
+			port_counter_sample(w, "rdmad_port_counter", "_total",
+					    c, c->total);
+	}
+}
+
+static void render_port_counters(struct mw *w, const struct stats_view *v)
+{
 	family(w, "rdmad_port_counter", FT_COUNTER, NULL,
 	       "This host's RDMA port counter (sysfs counters/ and "
 	       "hw_counters/), as rdmad counts it: never down across a reset "
 	       "of the counter.");
-	for (i = 0; i < v->n_counters; i++) {
-		c = &v->counters[i];
-		if (c->seen)
-			port_counter_sample(w, "rdmad_port_counter", "_total",
-					    c, c->total);
-	}
+	port_counter_samples(w, v, false);
 	family(w, "rdmad_port_counter_saturated", FT_GAUGE, NULL,
 	       "1 while a legacy port counter sits at the ceiling of its "
 	       "width (it counts no more: its rate of 0 means nothing), "
 	       "else 0.");
-	for (i = 0; i < v->n_counters; i++) {
-		c = &v->counters[i];
-		if (c->seen && c->ceiling)
-			port_counter_sample(w, "rdmad_port_counter_saturated",
-					    "", c, c->saturated);
-	}
+	port_counter_samples(w, v, true);
 }
 
 /* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
