@@ -6,7 +6,9 @@
 # (DEVICE/NAME) has no series though its file is there.  Then over a copy
 # of sysfs (RDMAD_SYSFS_ROOT): legacy counters at their ceiling are
 # saturated, one below it is not, a counter that goes down (a reset) never
-# takes the total down, a file that holds no number is logged with its path.
+# takes the total down, a file that holds no number is logged with its path,
+# a reload that skips a counter takes its series away.  Last, a mesh path
+# that goes down (its peer stopped) logs the local counters that moved.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -108,4 +110,32 @@ scrape reset $http2
 	fail "after a reset to 3 the total is $(counter reset rcvd_seq_err), want 23 (20 + 3)"
 [ "$(sat reset symbol_error)" = 1 ] || fail "symbol_error at 65535 not saturated"
 rdmad_alive
+
+# Reload with rcvd_seq_err skipped: its series goes, the others stay.
+rdmad_conf $port "http.listen = $http2" "counters.interval = 1s" "counters.skip = rcvd_seq_err"
+kill -HUP "$RDMAD_PID"
+wait_log "reload: configuration re-read" 10
+scrape reload $http2
+[ -z "$(counter reload rcvd_seq_err)" ] || fail "rcvd_seq_err skipped by the reload, still exported"
+[ "$(counter reload link_downed)" = 255 ] || fail "link_downed lost its total over the reload"
+kill "$RDMAD_PID"
+wait "$RDMAD_PID" 2>/dev/null
+
+# A mesh path goes down: its line carries what moved here (the rounds'
+# packets at least).
+declare -A SPID
+rdmad_serve 7481
+echo "$RDMAD_SRV_ADDR:7481" >"$T/peers"
+rdmad_conf 7482 "http.listen = 127.0.0.1:9482" "counters.interval = 1s" \
+	"mesh.targets = $T/peers" "mesh.interval = 200ms" "mesh.sizes = 4k" \
+	"mesh.backoff_min = 5s" "mesh.connect_timeout = 1s"
+rdmad_start "$T/rdmad.ini" "$T/mesh.log"
+wait_log "mesh: $RDMAD_SRV_ADDR:7481 up" 20 "$T/mesh.log"
+sleep 2.5	# rounds over two passes of the counters
+kill "${SPID[7481]}"
+wait_log "mesh: $RDMAD_SRV_ADDR:7481 down" 20 "$T/mesh.log"
+line=$(grep -m1 "mesh: $RDMAD_SRV_ADDR:7481 down" "$T/mesh.log")
+log "$line"
+[[ $line =~ \(local\ counters:\ $RDMAD_DEV/1:\ .*sent_pkts\ \+[1-9][0-9]* ]] ||
+	fail "the down line carries no local counters that moved: $line"
 exit 0
