@@ -4,6 +4,7 @@
 (import 'rules/mesh.libsonnet') +
 (import 'rules/place.libsonnet') +
 (import 'rules/verdict.libsonnet') +
+(import 'rules/ports.libsonnet') +
 (import 'alerts/verdicts.libsonnet') +
 (import 'alerts/reachability.libsonnet') +
 (import 'alerts/quality.libsonnet') +

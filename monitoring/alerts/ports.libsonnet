@@ -1,4 +1,5 @@
-// The prober's own RDMA ports: the local evidence.
+// The prober's own RDMA ports: the local evidence (state, flaps, error
+// counters, counters at their ceiling).
 local u = import '../lib/util.libsonnet';
 
 {
@@ -30,6 +31,32 @@ local u = import '../lib/util.libsonnet';
               The RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} changed state {{ $value | humanize }} times in %(w)s: a bad cable, optic or switch port. `journalctl -u rdmad -g port` gives the times; check the link's error counters.
             ||| % { w: c.portFlapWindow },
             runbook_url: u.runbook(c, 'rdmadportdown-rdmadportflapping'),
+          },
+        },
+        {
+          alert: 'RdmadPortErrors',
+          expr: 'instance_device_port:rdmad_port_counter_errors:rate > %s' % u.num(c.portErrorsPerSecond),
+          'for': c.forShort,
+          labels: { severity: 'warning' },
+          annotations: {
+            summary: 'RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} counts errors.',
+            description: |||
+              The error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climb by {{ $value | humanize }} a second: loss or retransmissions at this NIC. `rdmad_port_counter_total` of the port says which counter; the mesh's down lines in `journalctl -u rdmad -g 'local counters'` say around which failures.
+            |||,
+            runbook_url: u.runbook(c, 'rdmadporterrors-rdmadportcountersaturated'),
+          },
+        },
+        {
+          alert: 'RdmadPortCounterSaturated',
+          expr: '%s == 1' % u.sel(c, 'rdmad_port_counter_saturated'),
+          'for': c.forShort,
+          labels: { severity: 'warning' },
+          annotations: {
+            summary: 'Counter {{ $labels.counter }} of RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} is stuck at its ceiling.',
+            description: |||
+              The legacy counter {{ $labels.counter }} of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} sits at the ceiling of its width and counts no more: its rate of 0 says nothing. Clear it (`perfquery -R`) to see it move again.
+            |||,
+            runbook_url: u.runbook(c, 'rdmadporterrors-rdmadportcountersaturated'),
           },
         },
       ],

@@ -43,6 +43,7 @@
 #include "mesh/mesh_local.h"
 #include "mesh/mesh_targets_parse.h"
 #include "rdma_cm.h"
+#include "rdma_counters.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
 #include "core/stats.h"
@@ -56,6 +57,7 @@ struct rdmad {
 
 	struct rdma_cm_chan cm;		/* listeners' and connections' ids */
 	struct rdma_devs devs;		/* devices in use, their async events */
+	struct rdma_counters *counters;	/* their ports' counters */
 	struct listeners listeners;
 	struct conn_set conns;
 	struct stats stats;
@@ -175,8 +177,11 @@ static void rdmad_dev_fatal(void *arg, struct ibv_context *ctx)
 static void rdmad_dev_port_seen(void *arg, struct ibv_context *ctx,
 				uint8_t port, bool up)
 {
-	stats_port_seen(&((struct rdmad *)arg)->stats,
-			ibv_get_device_name(ctx->device), port, up);
+	struct rdmad *d = arg;
+	const char *name = ibv_get_device_name(ctx->device);
+
+	stats_port_seen(&d->stats, name, port, up);
+	rdma_counters_add_port(d->counters, name, port);
 }
 
 /* A port's nominal link rate, at registration and after its events. */
@@ -236,6 +241,7 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->listeners = ls;
 	v->conns = conns;
 	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
+	v->counters = rdma_counters_view(d->counters, &v->n_counters);
 }
 
 /* What the mesh agent sees (metrics, /peers). */
@@ -373,6 +379,8 @@ static void reload(struct rdmad *d)
 		goto refused;
 	}
 	d->cfg = cfg;
+	rdma_counters_configure(d->counters, d->cfg.counters.interval_ms,
+				&d->cfg.counters.skip);
 	http_commit(d->http);
 	mesh_agent_commit(d->mesh);
 	log_set_level(d->cfg.log_level);
@@ -512,6 +520,13 @@ int main(int argc, char **argv)
 	}
 
 	rdma_log_set(rdmad_rdma_log);
+	/* RDMAD_SYSFS_ROOT: a copy of /sys's shape, for the tests only
+	 * (docs/monitoring.md, "Port counters"). */
+	if (rdma_counters_new(&d->counters, d->base,
+			      getenv("RDMAD_SYSFS_ROOT")))
+		fatal(EX_OSERR, "cannot start the port counters' reader");
+	rdma_counters_configure(d->counters, d->cfg.counters.interval_ms,
+				&d->cfg.counters.skip);
 	rdma_devs_init(&d->devs, d->base, &rdmad_dev_ops, d);
 	conn_set_init(&d->conns, d->base, &d->cfg, &d->stats, &d->devs,
 		      rdmad_conn_gone, d);
@@ -540,7 +555,8 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	ret = mesh_agent_new(&d->mesh, d->base, &d->cm, &d->devs, &d->cfg.psk);
+	ret = mesh_agent_new(&d->mesh, d->base, &d->cm, &d->devs, &d->cfg.psk,
+			     d->counters);
 	if (ret)
 		fatal(EX_OSERR, "cannot start the mesh agent");
 	ret = mesh_agent_prepare(d->mesh, &d->cfg, err, sizeof(err));
@@ -572,6 +588,7 @@ out:
 	blackbox_fini(&d->probes);
 	/* Whatever is left (stop deadline passed) goes with the process. */
 	rdma_devs_fini(&d->devs);
+	rdma_counters_free(d->counters);
 	if (d->stop_timer)
 		event_free(d->stop_timer);
 	if (drain_timer)

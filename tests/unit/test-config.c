@@ -706,6 +706,37 @@ static void test_peer_series(void)
 	    "peer_series: two values");
 }
 
+/* [counters]: the interval (bounds: test_bounds) and the skip list. */
+static void test_counters(void)
+{
+	struct rdmad_config c;
+
+	tap_ok(valid(&c, "") && c.counters.interval_ms == 10000 &&
+	       c.counters.skip.n == 0,
+	       "counters: every 10 s, nothing skipped by default");
+	tap_ok(valid(&c, "[counters]\ninterval = 0\n") &&
+	       c.counters.interval_ms == 0, "counters: interval 0 is off");
+	tap_ok(valid(&c, "[counters]\nskip = link_downed, mlx5_3/*\n"
+		     "skip = *_err\n") && c.counters.skip.n == 3 &&
+	       !strcmp(c.counters.skip.pat[0], "link_downed") &&
+	       !strcmp(c.counters.skip.pat[1], "mlx5_3/*") &&
+	       !strcmp(c.counters.skip.pat[2], "*_err"),
+	       "counters: skip lines add");
+	tap_ok(valid(&c, "[counters]\nskip = a b\nskip =\nskip = c\n") &&
+	       c.counters.skip.n == 1 && !strcmp(c.counters.skip.pat[0], "c"),
+	       "counters: an empty skip clears the list");
+	bad("[counters]\n\nskip = link downed/x/y\n", "t.ini:3: skip: "
+	    "'downed/x/y' is not a counter pattern", "counters: two slashes");
+	bad("[counters]\nskip = port_xmit_wait;\n", "t.ini:2: skip: "
+	    "'port_xmit_wait;' is not a counter pattern",
+	    "counters: a character outside the set");
+	bad("[counters]\nskip = a b c d e f g h i j k l m n o p q r s t u v "
+	    "w x y z aa ab ac ad ae af ag\n", "t.ini:2: skip: more than 32 "
+	    "patterns", "counters: 33 patterns");
+	bad("[counters]\nread = all\n", "t.ini:2: unknown key 'read' in "
+	    "section [counters]", "counters: unknown key");
+}
+
 static void test_modules(void)
 {
 	const struct config_module *m;
@@ -861,6 +892,8 @@ static const struct bound {
 	{ "mesh", "bandwidth_size", B_SIZE, 1, 1u << 30, F(mesh.bw_size) },
 	{ "mesh", "bandwidth_share", B_PPM, 10, 500000,
 	  F(mesh.bw_share_ppm) },
+	{ "counters", "interval", B_MS_OFF, 1000, 3600000,
+	  F(counters.interval_ms) },
 	{ "module.m", "size", B_SIZE, 1, 1u << 30, F(modules[0].size) },
 	{ "module.m", "iterations", B_COUNT, 1, UINT32_MAX - 1,
 	  F(modules[0].iterations) },
@@ -961,6 +994,7 @@ int main(void)
 	test_file();
 	test_mesh();
 	test_peer_series();
+	test_counters();
 	test_modules();
 	test_bounds();
 	return tap_done();

@@ -1291,6 +1291,58 @@ static void test_ports(void)
 	free(prom);
 }
 
+/* The ports' counters: a series each once read, the saturated marker only
+ * for the legacy counters that have a ceiling, a total that does not go
+ * down across a reset. */
+static void test_port_counters(void)
+{
+	struct port_counter c[4];
+	char *prom, *om;
+	int ret, ok;
+
+	make_view();
+	port_counter_init(&c[0], "mlx5_0", 1, PORT_COUNTER_PMA, "link_downed");
+	port_counter_update(&c[0], 255);
+	port_counter_init(&c[1], "mlx5_0", 1, PORT_COUNTER_PMA,
+			  "port_xmit_wait");
+	port_counter_update(&c[1], 4000);
+	port_counter_init(&c[2], "rxe0", 1, PORT_COUNTER_HW, "rcvd_seq_err");
+	port_counter_update(&c[2], 20);
+	port_counter_update(&c[2], 3);		/* reset: 20 + 3 */
+	port_counter_init(&c[3], "rxe0", 1, PORT_COUNTER_HW, "sent_pkts");
+	view.counters = c;
+	view.n_counters = 4;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	om = render(&view, METRICS_OPENMETRICS, &ret);
+	ok = well_formed(prom, METRICS_PROMETHEUS) &&
+	     well_formed(om, METRICS_OPENMETRICS);
+	tap_ok(ok && has_line(prom, "# TYPE rdmad_port_counter_total counter") &&
+	       has_line(om, "# TYPE rdmad_port_counter counter") &&
+	       has_line(prom, "# TYPE rdmad_port_counter_saturated gauge"),
+	       "port counters: families, both formats well formed");
+	tap_ok(has_line(prom, "rdmad_port_counter_total{device=\"mlx5_0\","
+			"port=\"1\",counter=\"link_downed\"} 255") &&
+	       has_line(prom, "rdmad_port_counter_total{device=\"mlx5_0\","
+			"port=\"1\",counter=\"port_xmit_wait\"} 4000") &&
+	       has_line(om, "rdmad_port_counter_total{device=\"rxe0\","
+			"port=\"1\",counter=\"rcvd_seq_err\"} 23"),
+	       "port counters: totals by device, port, counter; a reset adds");
+	tap_ok(has_line(prom, "rdmad_port_counter_saturated{device=\"mlx5_0\","
+			"port=\"1\",counter=\"link_downed\"} 1") &&
+	       has_line(prom, "rdmad_port_counter_saturated{device=\"mlx5_0\","
+			"port=\"1\",counter=\"port_xmit_wait\"} 0"),
+	       "port counters: link_downed at 255 saturated, port_xmit_wait "
+	       "below its ceiling not");
+	tap_ok(!strstr(prom, "rdmad_port_counter_saturated{device=\"rxe0\"") &&
+	       !strstr(prom, "counter=\"sent_pkts\""),
+	       "port counters: no saturated series for a 64-bit counter, no "
+	       "series for one never read");
+	free(prom);
+	free(om);
+	view.counters = NULL;
+	view.n_counters = 0;
+}
+
 static void test_write_error(void)
 {
 	FILE *f = fopen("/dev/null", "r");
@@ -1341,6 +1393,7 @@ int main(void)
 	test_compact();
 	test_compact_epoch();
 	test_ports();
+	test_port_counters();
 	test_write_error();
 	test_negotiate();
 	return tap_done();

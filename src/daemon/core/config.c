@@ -118,6 +118,7 @@ void config_defaults(struct rdmad_config *cfg)
 			  &cfg->http_listen);
 	config_http_allow_defaults(&cfg->http_allow);
 	config_mesh_defaults(&cfg->mesh);
+	cfg->counters.interval_ms = CONFIG_COUNTERS_INTERVAL_DEFAULT_MS;
 }
 
 /* ---- addresses --------------------------------------------------------- */
@@ -314,6 +315,42 @@ static void config_key_peer_series(struct config_err *e,
 			    value);
 }
 
+static int skip_word(struct config_err *e, const char *key, const char *word,
+		     void *arg)
+{
+	struct port_counter_skip *s = arg;
+
+	if (!port_counter_pattern_ok(word)) {
+		config_perr(e, "%s: '%s' is not a counter pattern (NAME or "
+			    "DEVICE/NAME, 1 to %d of A-Z a-z 0-9 _ . - and the "
+			    "wildcards * ? [ ] !)", key, word,
+			    PORT_COUNTER_PATTERN_MAX - 1);
+		return -1;
+	}
+	if (s->n == PORT_COUNTER_SKIP_MAX) {
+		config_perr(e, "%s: more than %d patterns", key,
+			    PORT_COUNTER_SKIP_MAX);
+		return -1;
+	}
+	strcpy(s->pat[s->n++], word);
+	return 0;
+}
+
+/* [counters] skip = PATTERN ...: lines add; an empty one clears the list. */
+static void config_key_counter_skip(struct config_err *e,
+				    const struct config_key *k, void *field,
+				    const char *value)
+{
+	struct port_counter_skip *s = field, next = *s;
+
+	if (!*value) {
+		s->n = 0;
+		return;
+	}
+	if (config_words(e, k->name, value, skip_word, &next) > 0)
+		*s = next;
+}
+
 /* Rows: { section, key, parser, field, value spec }. */
 #define COUNT(lo, hi)	{ VALUE_COUNT, (lo), (hi), false }
 #define CODE(lo, hi)	{ VALUE_CODE, (lo), (hi), false }
@@ -404,6 +441,10 @@ static const struct config_key keys[] = {
 	{ "mesh", "source", config_key_source, OFF(mesh.source), NONE },
 	{ "mesh", "peer_series", config_key_peer_series,
 	  OFF(mesh.peer_series), NONE },
+	{ "counters", "interval", config_key_uint,
+	  OFF(counters.interval_ms), MS_OFF(1000, 3600000) },
+	{ "counters", "skip", config_key_counter_skip, OFF(counters.skip),
+	  NONE },
 #undef OFF
 #define OFF(f)	offsetof(struct config_module, f)
 	{ "module", "op", config_key_ops, OFF(ops), COUNT(0, 0) },

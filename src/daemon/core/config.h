@@ -19,6 +19,7 @@
 #include "core/acl_match.h"
 #include "auth.h"
 #include "defaults.h"
+#include "port_counter.h"
 
 #define CONFIG_DEFAULT_PATH	RDMAD_CONFIG_PATH
 #define CONFIG_MAX_LISTEN	16
@@ -90,6 +91,14 @@ static inline bool config_mesh_compact(const struct config_mesh *m,
 	       (m->peer_series == CONFIG_PEER_SERIES_DEFAULT && topology);
 }
 
+/* [counters]: this host's RDMA port counters (docs/monitoring.md, "Port
+ * counters"): one pass over every counter this often, the skip list. */
+#define CONFIG_COUNTERS_INTERVAL_DEFAULT_MS	10000u
+struct config_counters {
+	unsigned int interval_ms;	/* a whole pass; 0: not read */
+	struct port_counter_skip skip;
+};
+
 struct config_module {
 	char name[CONFIG_MODULE_NAME_MAX];
 	uint8_t ops;			/* PROTO_OP_READ and/or WRITE */
@@ -138,6 +147,7 @@ struct rdmad_config {
 	unsigned int close_timeout_ms;
 	unsigned int liveness_ms;	/* probe a quiet peer's QP; 0: off */
 	struct config_mesh mesh;
+	struct config_counters counters;
 	/* [module.NAME] sections; "default" is built in unless defined */
 	struct config_module modules[CONFIG_MODULES_MAX];
 	unsigned int n_modules;

@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "port_counter.h"
+
 #define STATS_PROTOS(X)				\
 	X(NATIVE, "native")			\
 	X(RPING, "rping")
@@ -217,6 +219,9 @@ struct stats_view {
 	unsigned int n_conns;
 	/* HTTP requests refused, [STATS_HTTP_N] by reason; NULL: none */
 	const uint64_t *http_refused;
+	/* The RDMA ports' counters (rdma_counters.h), by port then name */
+	const struct port_counter *counters;
+	unsigned int n_counters;
 };
 
 #endif /* RDMAD_STATS_H */

@@ -363,6 +363,64 @@ static void render_ports(struct mw *w, const struct stats *s)
 	}
 }
 
+/*
+ * The ports' counters (rdma_counters.c): a series for each counter read at
+ * least once; labels device, port, counter, bounded by what the drivers
+ * have (rxe: 15 a port).  Only the legacy counters that can stop at a
+ * ceiling have a saturated series.
+ */
+/* NAME SUFFIX{device="..",port="..",counter=".."} VAL of counter C. */
+static void port_counter_sample(struct mw *w, const char *name,
+				const char *suffix,
+				const struct port_counter *c, uint64_t val)
+{
+	static const char *const k[] = { "device", "port", "counter" };
+	const char *lv[3];
+	char port[16];
+
+	snprintf(port, sizeof(port), "%u", c->port);
+	lv[0] = c->device;
+	lv[1] = port;
+	lv[2] = c->name;
+	series_n(w, name, suffix, k, lv, 3);
+	value_u64(w->f, val);
+}
+
+/* The samples of one of the two families: the totals, or (SATURATED)
+ * the marker of the counters that have a ceiling. */
+static void port_counter_samples(struct mw *w, const struct stats_view *v,
+				 bool saturated)
+{
+	const struct port_counter *c;
+	unsigned int i;
+
+	for (i = 0; i < v->n_counters; i++) {
+		c = &v->counters[i];
+		if (!c->seen || (saturated && !c->ceiling))
+			continue;
+		if (saturated)
+			port_counter_sample(w, "rdmad_port_counter_saturated",
+					    "", c, c->saturated);
+		else
+			port_counter_sample(w, "rdmad_port_counter", "_total",
+					    c, c->total);
+	}
+}
+
+static void render_port_counters(struct mw *w, const struct stats_view *v)
+{
+	family(w, "rdmad_port_counter", FT_COUNTER, NULL,
+	       "This host's RDMA port counter (sysfs counters/ and "
+	       "hw_counters/), as rdmad counts it: never down across a reset "
+	       "of the counter.");
+	port_counter_samples(w, v, false);
+	family(w, "rdmad_port_counter_saturated", FT_GAUGE, NULL,
+	       "1 while a legacy port counter sits at the ceiling of its "
+	       "width (it counts no more: its rate of 0 means nothing), "
+	       "else 0.");
+	port_counter_samples(w, v, true);
+}
+
 /* ---- the mesh agent: per peer, bounded by fixed label sets ---------- */
 
 /* One peer's paths added up. */
@@ -678,6 +736,7 @@ int metrics_render(FILE *f, const struct stats_view *v,
 	render_rdma(&w, v->stats);
 	render_latency(&w, v->stats);
 	render_ports(&w, v->stats);
+	render_port_counters(&w, v);
 	render_http(&w, v);
 	ret = render_mesh(&w, v->mesh);
 	if (fmt == METRICS_OPENMETRICS)

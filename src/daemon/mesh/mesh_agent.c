@@ -227,13 +227,14 @@ static void mesh_switch_cb(evutil_socket_t fd, short what, void *arg)
 
 int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 		   struct rdma_cm_chan *cm, struct rdma_devs *devs,
-		   const struct auth_key *psk)
+		   const struct auth_key *psk,
+		   const struct rdma_counters *counters)
 {
 	struct mesh_agent *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return -ENOMEM;
-	if (mesh_ctx_init(&a->x, base, cm, devs, psk)) {
+	if (mesh_ctx_init(&a->x, base, cm, devs, psk, counters)) {
 		free(a);
 		return -ENOMEM;
 	}

@@ -25,6 +25,7 @@
 #include "core/config.h"
 #include "mesh/mesh_stats.h"
 #include "rdma_cm.h"
+#include "rdma_counters.h"
 #include "rdma_dev.h"
 
 struct mesh_agent;
@@ -32,11 +33,13 @@ struct mesh_agent;
 /*
  * An agent on BASE and CM with no peers yet; PSK (rdmad's own [auth]
  * key, borrowed: its contents may change on reload) proves us to peers
- * that want a key.  0 or -ENOMEM.
+ * that want a key; COUNTERS (borrowed, NULL: none) are the ports' counters
+ * whose changes a failure's log line carries.  0 or -ENOMEM.
  */
 int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 		   struct rdma_cm_chan *cm, struct rdma_devs *devs,
-		   const struct auth_key *psk);
+		   const struct auth_key *psk,
+		   const struct rdma_counters *counters);
 /*
  * Read CFG's [mesh] and its targets file; nothing changes yet.  0, or
  * -errno with the reason ("FILE:LINE: ...") in ERR.

@@ -82,6 +82,26 @@ static void mesh_path_detach(struct mesh_path *p, const char *why)
 	mesh_reap_soon(p->x);
 }
 
+/*
+ * " (local counters: rxe0/1: rcvd_seq_err +14, ...)": what this host's
+ * port counters moved over their last one to two passes, for a failure's
+ * log line; "" when nothing moved or nothing is read.
+ */
+static void mesh_path_counters(const struct mesh_ctx *x, char *buf,
+			       size_t len)
+{
+	const struct port_counter *c;
+	char moved[320];
+	unsigned int n = 0;
+
+	buf[0] = '\0';
+	if (!x->counters)
+		return;
+	c = rdma_counters_view(x->counters, &n);
+	if (port_counter_changes(moved, sizeof(moved), c, n))
+		snprintf(buf, len, " (local counters: %s)", moved);
+}
+
 static void mesh_client_state(void *arg, enum rdma_client_state from,
 			      enum rdma_client_state to,
 			      enum rdma_client_event ev)
@@ -106,7 +126,7 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		.size = r->size,
 		.bad_offset = r->bad_offset,
 	};
-	char name[MESH_NAME_LEN + 16];
+	char name[MESH_NAME_LEN + 16], moved[360];
 
 	if (!p)
 		return;
@@ -115,10 +135,11 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		return;
 	}
 	mesh_path_name(p, name, sizeof(name));
+	mesh_path_counters(p->x, moved, sizeof(moved));
 	log_err("mesh: %s: round %u: DATA MISMATCH: %u bytes written and "
 		"read back, the first bad byte at offset %u (the peer's memory "
-		"or the path corrupts data)", name, r->round, r->size,
-		r->bad_offset);
+		"or the path corrupts data)%s", name, r->round, r->size,
+		r->bad_offset, moved);
 	snprintf(p->error, sizeof(p->error), "round %u: data mismatch, %u "
 		 "bytes, first bad byte at offset %u", r->round, r->size,
 		 r->bad_offset);
@@ -310,9 +331,13 @@ static void mesh_path_round(struct mesh_path *p, bool bw)
 static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 			  enum mesh_event ev, uint64_t now)
 {
-	char name[MESH_NAME_LEN + 16];
+	char name[MESH_NAME_LEN + 16], moved[360];
 
 	mesh_path_name(p, name, sizeof(name));
+	if (st->act & MESH_ACT_DOWN ||
+	    (st->next.state == MESH_ST_BACKOFF &&
+	     p->s.state == MESH_ST_CONNECTING))
+		mesh_path_counters(p->x, moved, sizeof(moved));
 	if (st->next.state != p->s.state)
 		log_debug("mesh: %s: %s -> %s (%s)", name,
 			  mesh_state_name(p->s.state),
@@ -321,17 +346,17 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
 	    p->s.state == MESH_ST_CONNECTING)
 		log_info("mesh: %s: connect failed again (%s); backing off "
-			 "%.1f s (attempt %u)", name,
+			 "%.1f s (attempt %u)%s", name,
 			 p->error[0] ? p->error : "no answer",
-			 (double)st->wait_ns / 1e9, st->next.fails);
+			 (double)st->wait_ns / 1e9, st->next.fails, moved);
 	if (st->act & MESH_ACT_UP)
 		log_notice("mesh: %s up: connected, first round done in "
 			   "%.1f ms", name,
 			   (double)(now - p->connect_at) / 1e6);
 	if (st->act & MESH_ACT_DOWN)
-		log_warn("mesh: %s down: %s; next connect in %.1f s", name,
+		log_warn("mesh: %s down: %s; next connect in %.1f s%s", name,
 			 p->error[0] ? p->error : "no answer",
-			 (double)st->wait_ns / 1e9);
+			 (double)st->wait_ns / 1e9, moved);
 }
 
 static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
@@ -456,13 +481,15 @@ static void mesh_kick_cb(evutil_socket_t fd, short what, void *arg)
 
 int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 		  struct rdma_cm_chan *cm, struct rdma_devs *devs,
-		  const struct auth_key *psk)
+		  const struct auth_key *psk,
+		  const struct rdma_counters *counters)
 {
 	memset(x, 0, sizeof(*x));
 	x->base = base;
 	x->cm = cm;
 	x->devs = devs;
 	x->psk = psk;
+	x->counters = counters;
 	x->cfg.tos = -1;
 	TAILQ_INIT(&x->links);
 	TAILQ_INIT(&x->waiting);

@@ -26,6 +26,7 @@
 #include "mesh/mesh_stats.h"
 #include "mesh/mesh_targets_parse.h"
 #include "rdma_cm.h"
+#include "rdma_counters.h"
 #include "rdma_dev.h"
 
 #define MESH_QUEUE		8
@@ -49,6 +50,7 @@ struct mesh_ctx {
 	struct rdma_cm_chan *cm;
 	struct rdma_devs *devs;
 	const struct auth_key *psk;
+	const struct rdma_counters *counters;	/* NULL: none */
 	struct config_mesh cfg;		/* in force */
 	struct mesh_sched_cfg scfg;
 	struct mesh_budget budget;
@@ -96,7 +98,8 @@ struct mesh_path {
 /* The context's events on BASE.  0 or -ENOMEM. */
 int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 		  struct rdma_cm_chan *cm, struct rdma_devs *devs,
-		  const struct auth_key *psk);
+		  const struct auth_key *psk,
+		  const struct rdma_counters *counters);
 /* Every client released at once (no path may still use them). */
 void mesh_ctx_fini(struct mesh_ctx *x);
 
