@@ -283,6 +283,12 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 	if (ev != RDMA_CLIENT_EV_NONE)
 		return ev;
 	if (a & RDMA_CLIENT_ACT_ARM_DURATION) {
+		/* libevent counts a timeout from the time it cached when this
+		 * loop iteration began: after draining a deep pipeline of the
+		 * kind before (hundreds of completions, slow under a sanitizer
+		 * or a starved CPU) that is long ago, and the kind would end
+		 * early.  Count it from now. */
+		event_base_update_cache_time(c->base);
 		ms = c->fsm.state == RDMA_CLIENT_ST_BW_WRITE ? c->bw_ms :
 							     o->duration_ms;
 		tv.tv_sec = ms / 1000;
