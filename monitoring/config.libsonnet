@@ -76,11 +76,13 @@
     // RdmadPortFlapping: more than portFlapChanges changes in portFlapWindow.
     portFlapChanges: 4,
     portFlapWindow: '15m',
-    // RdmadPortErrors: the port's error counters (a regex of counter names:
-    // rxe's hw_counters and the InfiniBand PMA's) together above this many
-    // a second over windowShort.
+    // instance_device_port:rdmad_port_counter_errors:rate: the port's error
+    // counters (a regex of counter names: rxe's hw_counters and the
+    // InfiniBand PMA's) together, a second, over windowShort.  Evidence
+    // beside the pair verdicts, no alert of its own: on a healthy TCG
+    // fabric rxe counts retransmissions (the fabric suite's t-96), and an
+    // uplink cut makes every NIC behind it count them (t-99).
     portErrorCounters: 'duplicate_request|out_of_seq_request|rcvd_seq_err|rcvd_rnr_err|send_rnr_err|retry_exceeded_err|retry_rnr_exceeded_err|completer_retry_err|send_err|link_downed|symbol_error|link_error_recovery|port_rcv_errors|port_rcv_remote_physical_errors|port_xmit_discards|local_link_integrity_errors|excessive_buffer_overrun_errors',
-    portErrorsPerSecond: 0.1,
 
     // runbook_url = runbookBase + '#anchor' (a heading of troubleshooting.md).
     // The default is where the Debian package installs the document; point it

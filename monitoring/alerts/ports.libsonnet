@@ -34,19 +34,6 @@ local u = import '../lib/util.libsonnet';
           },
         },
         {
-          alert: 'RdmadPortErrors',
-          expr: 'instance_device_port:rdmad_port_counter_errors:rate > %s' % u.num(c.portErrorsPerSecond),
-          'for': c.forShort,
-          labels: { severity: 'warning' },
-          annotations: {
-            summary: 'RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} counts errors.',
-            description: |||
-              The error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climb by {{ $value | humanize }} a second: loss or retransmissions at this NIC. `rdmad_port_counter_total` of the port says which counter; the mesh's down lines in `journalctl -u rdmad -g 'local counters'` say around which failures.
-            |||,
-            runbook_url: u.runbook(c, 'rdmadporterrors-rdmadportcountersaturated'),
-          },
-        },
-        {
           alert: 'RdmadPortCounterSaturated',
           expr: '%s == 1' % u.sel(c, 'rdmad_port_counter_saturated'),
           'for': c.forShort,
@@ -56,7 +43,7 @@ local u = import '../lib/util.libsonnet';
             description: |||
               The legacy counter {{ $labels.counter }} of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} sits at the ceiling of its width and counts no more: its rate of 0 says nothing. Clear it (`perfquery -R`) to see it move again.
             |||,
-            runbook_url: u.runbook(c, 'rdmadporterrors-rdmadportcountersaturated'),
+            runbook_url: u.runbook(c, 'rdmadportcountersaturated'),
           },
         },
       ],
