@@ -584,6 +584,19 @@ fab_wait_metric() {
 	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
 }
 
+# fab_wait_positive I SECS NAME [LABEL...]: until host I's sample sum
+# (prom_sum) of NAME with the LABELs is above 0; fails after SECS.
+fab_wait_positive() {
+	local i=$1 secs=$2 k
+	shift 2
+	for ((k = 0; k < secs * 2; k++)); do
+		fab_scrape "$i" "$T/wait-$i.prom"
+		awk -v v="$(prom_sum "$T/wait-$i.prom" "$@")" 'BEGIN { exit !(v > 0) }' && return 0
+		sleep 0.5
+	done
+	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@") after ${secs}s, want above 0"
+}
+
 # ---- the rack mesh: one inventory, each rdmad choosing its peers ----------
 
 # fab_inventory N PORT: the inventory of hosts 1..N as docs/fleet.md
