@@ -6,8 +6,8 @@
 # 0.5 % loss on host 3's NIC (both ways), 40 s: RC retransmits, every
 # round still verifies, and the p99 of host 1's rounds to host 3 (the
 # window of its last 128 rounds, rdmadctl mesh --json) passes a
-# retransmission (400 ms) and twice
-# that of its rounds to host 2.
+# retransmission (400 ms) and 1.5 times that of its rounds to host 2,
+# and host 1's rxe counts retransmissions (rdmad_port_counter_total).
 # 5 % loss, with round_timeout 2 s (a reload): host 3's pairs fail rounds
 # (retries exhausted or too slow: completion-error or timeout), large
 # sizes first: more 64 KiB rounds fail than 64 B ones; the pair 1-2 stays
@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 fab_require 3
 P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
 fab_mesh_start 3 7471 "mesh.interval = 200ms" "mesh.round_timeout = 10s" \
-	"mesh.sizes = 64 1100 4k 64k"
+	"mesh.sizes = 64 1100 4k 64k" "counters.interval = 2s"
 sizes=4
 fab_mesh_wait_up 1 30 "$P2" "$P3"
 
@@ -37,6 +37,14 @@ failed() { # failed FILE PEER [SIZE]
 	echo $((all - ok))
 }
 
+# retries: the sum of host 1's rxe counters of a retransmission (its
+# requester timed out: completer_retry_err; host 3 answered a gap with a
+# NAK: rcvd_seq_err) in scrape FILE.
+retries() {
+	echo $(( $(prom_sum "$1" rdmad_port_counter_total 'counter="completer_retry_err"') +
+		$(prom_sum "$1" rdmad_port_counter_total 'counter="rcvd_seq_err"') ))
+}
+fab_scrape 1 "$T/z.prom"
 sleep 25
 fab_log "clean: p99 to host 2 $(p99 "$P2") ms, to host 3 $(p99 "$P3") ms"
 
@@ -50,10 +58,18 @@ for p in "$P2" "$P3"; do
 	n=$(( $(failed "$T/b.prom" "$p") - $(failed "$T/a.prom" "$p") ))
 	[ "$n" = 0 ] || fab_fail "0.5 % loss: $n rounds to $p failed; RC must retransmit them: $(grep "^rdmad_mesh_rounds_total.*$p" "$T/b.prom" | grep -v ' 0$')"
 done
+# The NIC saw it: host 1's rxe retransmitted (its port counters, read by
+# rdmad, moved; a clean phase may count a few as well: rxe on a starved
+# guest times out now and then, so only "moved" is asserted, both logged).
+r0=$(( $(retries "$T/a.prom") - $(retries "$T/z.prom") ))
+r1=$(( $(retries "$T/b.prom") - $(retries "$T/a.prom") ))
+fab_log "host 1's rxe retransmissions (completer_retry_err + rcvd_seq_err): clean 25 s +$r0, 0.5 % loss 40 s +$r1"
+[ "$r1" -gt 0 ] || fab_fail "0.5 % loss: host 1's completer_retry_err and rcvd_seq_err did not move: $(grep -E 'counter="(completer_retry_err|rcvd_seq_err)"' "$T/b.prom")"
 # A retransmission is RC's timeout (~0.5 s on rxe): the tail to host 3
-# passes 400 ms and twice that to host 2 (a busy TCG host alone puts
-# 100-140 ms in a loss-free p99, so no ratio above 2 is safe).
-awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 2 * a && b >= 400) }' ||
+# passes 400 ms and 1.5 times that to host 2 (a TCG host starved by its
+# neighbours alone put 100-140 ms in a loss-free p99 here, 310-430 ms in
+# CI, where a loss p99 of 831 ms was 1.9 times the clean one).
+awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 1.5 * a && b >= 400) }' ||
 	fab_fail "0.5 % loss: the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
 
 fab_sh 1 "sed -i 's/^round_timeout = .*/round_timeout = 2s/' \$T/rdmad.ini && pkill -HUP -x rdmad" || fab_fail "reload failed"

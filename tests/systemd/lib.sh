@@ -51,14 +51,40 @@ sd_guest_prepare() {
 	rm -f /usr/sbin/policy-rc.d /var/lib/man-db/auto-update
 }
 
-# Install once per boot (the overlay is fresh at each boot).  The package
-# starts the service with its sample configuration (t-46 checks that);
-# the tests start it with their own, so it is stopped here.
+# sd_fresh_checks: what a fresh install of the rdmad package must do:
+# rdmad.service enabled and started with the sample configuration, which
+# listens on every RDMA device, port 7471, and serves.
+sd_fresh_checks() {
+	local state
+	state=$(systemctl is-enabled rdmad)
+	[ "$state" = enabled ] || fail "after install rdmad.service is '$state', want enabled"
+	state=$(systemctl is-active rdmad)
+	[ "$state" = active ] ||
+		{ journalctl -u rdmad --no-pager | tail -20 >&2; fail "after install rdmad.service is '$state', want active (started by the package)"; }
+	cmp -s "$CONF" "$RDMAD_SOURCE_DIR/conf/rdmad.ini" || fail "$CONF is not the sample conf/rdmad.ini"
+	wait_listen "$PORT"
+	probe -s 4k -n 2 >"$T/probe-sample.log" 2>&1 ||
+		{ cat "$T/probe-sample.log" >&2; fail "the service the package started does not serve"; }
+	log "installed: enabled, active (pid $(sd_pid)), serves with the sample configuration"
+}
+
+# Install once per boot (the overlay is fresh at each boot).  Where the
+# packages were not installed before (the test bed guest), this is the
+# fresh install: its checks run here (sd_fresh_checks; t-46 then needs no
+# purge and install of its own: each dpkg run costs a minute or more in a
+# TCG guest).  The tests start rdmad with their own configuration, so it
+# is stopped here.
 sd_install() {
 	if [ ! -f /run/rdmad-test-installed ]; then
 		sd_find_debs
 		sd_guest_prepare
+		local fresh=1
+		dpkg-query -W -f '${Status}' rdmad 2>/dev/null | grep -q ' installed$' && fresh=0
 		sd_dpkg install -i "$DEB_RDMAD" "$DEB_PROBE"
+		if [ "$fresh" = 1 ]; then
+			sd_fresh_checks
+			touch /run/rdmad-test-fresh-checked
+		fi
 		systemctl stop rdmad
 		touch /run/rdmad-test-installed
 	fi
