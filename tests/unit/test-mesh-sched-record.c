@@ -47,6 +47,8 @@ static void test_bw_reload(void)
 	tap_ok(samples >= 2 && samples <= 3, "bandwidth_every turned on by "
 	       "reload: a running path samples (%u in 150 s at 60 s)",
 	       samples);
+	tap_ok(bud.took_ns == MS, "budget: the last sample's time is kept "
+	       "(%llu ns, each ran 1 ms)", (unsigned long long)bud.took_ns);
 }
 
 /* What each step tells the driver to record. */
@@ -148,12 +150,27 @@ static void test_bw_max_age(void)
 	cfg.bw_every_ns = 60 * SEC;
 	cfg.bw_duration_ns = 200 * MS;
 	cfg.bw_share_ppm = 10000;	/* 1 %: one sample per 20 s */
-	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 180 * SEC + 200 * MS,
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 0) == 180 * SEC + 200 * MS,
 	       "bw age: 2 paths, every 60 s: three periods");
-	tap_ok(mesh_sched_bw_max_age(&cfg, 100) == 6000 * SEC + 200 * MS,
+	tap_ok(mesh_sched_bw_max_age(&cfg, 100, 0) == 6000 * SEC + 200 * MS,
 	       "bw age: 100 paths at 1 %%: a sample each 2000 s, three of them");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 200 * MS) == 180 * SEC + 200 * MS,
+	       "bw age: a sample that ran its planned time: the same");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 199 * MS) == 180 * SEC + 200 * MS,
+	       "bw age: a shorter one costs the planned time");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 201 * MS) == 180 * SEC + 201 * MS,
+	       "bw age: 1 ms over: 2 x 20.1 s is still under 60 s: three periods and 201 ms");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 2 * SEC) == 3 * 400 * SEC + 2 * SEC,
+	       "bw age: a starved 2 s sample: each path one per 400 s at 1 %%, three of them");
 	cfg.bw_every_ns = 0;
-	tap_ok(mesh_sched_bw_max_age(&cfg, 2) == 0, "bw age: samples off: 0");
+	tap_ok(mesh_sched_bw_max_age(&cfg, 2, 0) == 0, "bw age: samples off: 0");
+	cfg.bw_every_ns = 60 * SEC;
+	{
+		struct mesh_budget b;
+
+		mesh_budget_init(&b, &cfg, 0);
+		tap_ok(b.took_ns == 0, "budget: no sample yet");
+	}
 }
 
 int main(void)

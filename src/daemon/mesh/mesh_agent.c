@@ -534,7 +534,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	}
 	for (i = 0; i < a->n_peers; i++)
 		n += a->peers[i]->n_paths;
-	max_age = mesh_sched_bw_max_age(&a->x.scfg, n);
+	max_age = mesh_sched_bw_max_age(&a->x.scfg, n, a->x.budget.took_ns);
 	for (i = 0; i < a->n_peers; i++) {
 		struct mesh_peer *peer = a->peers[i];
 		struct mesh_view_peer *vp = &a->view[i];

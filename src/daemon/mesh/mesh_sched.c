@@ -138,6 +138,7 @@ static void mesh_budget_end(struct mesh_budget *b,
 	if (!b->busy)
 		return;
 	used = now > b->busy_since ? now - b->busy_since : 0;
+	b->took_ns = used;
 	if (used > cfg->bw_duration_ns)
 		b->tokens -= (int64_t)(used - cfg->bw_duration_ns);
 	b->busy = false;
@@ -367,19 +368,20 @@ int mesh_sched_step(const struct mesh_sched *cur,
 }
 
 uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
-			       unsigned int n_paths)
+			       unsigned int n_paths, uint64_t took_ns)
 {
-	uint64_t period = cfg->bw_every_ns, shared;
+	uint64_t period = cfg->bw_every_ns, shared, cost;
 
 	if (!cfg->bw_every_ns || !cfg->bw_share_ppm)
 		return 0;
+	/* what a sample costs the budget: its planned time, or what it ran */
+	cost = took_ns > cfg->bw_duration_ns ? took_ns : cfg->bw_duration_ns;
 	/* every path's sample in turn, at bw_share_ppm of the time */
-	shared = cfg->bw_duration_ns / cfg->bw_share_ppm * PPM * n_paths +
-		 cfg->bw_duration_ns % cfg->bw_share_ppm * PPM /
-		 cfg->bw_share_ppm * n_paths;
+	shared = cost / cfg->bw_share_ppm * PPM * n_paths +
+		 cost % cfg->bw_share_ppm * PPM / cfg->bw_share_ppm * n_paths;
 	if (shared > period)
 		period = shared;
-	return 3 * period + cfg->bw_duration_ns;
+	return 3 * period + cost;
 }
 
 /* ---- names ------------------------------------------------------------ */

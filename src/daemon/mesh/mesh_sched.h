@@ -142,6 +142,7 @@ struct mesh_budget {
 	uint64_t last;		/* when tokens were last brought up to date */
 	bool busy;		/* a sample is running */
 	uint64_t busy_since;
+	uint64_t took_ns;	/* how long the last sample ran; 0: none yet */
 	unsigned int connecting;	/* paths in "connecting" */
 };
 
@@ -212,11 +213,14 @@ uint64_t mesh_sched_backoff(const struct mesh_sched_cfg *cfg,
  * How old a path's last bandwidth sample may be and still describe it,
  * with N_PATHS sampling paths sharing the budget: three of the periods
  * each path gets a sample in (bw_every, or longer when the share cannot
- * give every path one that often).  0 when samples are off: none is
- * current.
+ * give every path one that often).  A sample costs the budget what it
+ * ran: TOOK_NS, the last one's time (0: none yet), when it ran over
+ * bw_duration (a starved host's samples do, and come that much less
+ * often: their figures must not vanish as stale meanwhile).  0 when
+ * samples are off: none is current.
  */
 uint64_t mesh_sched_bw_max_age(const struct mesh_sched_cfg *cfg,
-			       unsigned int n_paths);
+			       unsigned int n_paths, uint64_t took_ns);
 
 const char *mesh_state_name(enum mesh_state s);
 const char *mesh_event_name(enum mesh_event e);
