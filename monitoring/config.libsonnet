@@ -84,10 +84,12 @@
     // uplink cut makes every NIC behind it count them (t-99).
     portErrorCounters: 'duplicate_request|out_of_seq_request|rcvd_seq_err|rcvd_rnr_err|send_rnr_err|retry_exceeded_err|retry_rnr_exceeded_err|completer_retry_err|send_err|link_downed|symbol_error|link_error_recovery|port_rcv_errors|port_rcv_remote_physical_errors|port_xmit_discards|local_link_integrity_errors|excessive_buffer_overrun_errors',
 
-    // runbook_url = runbookBase + '#anchor' (a heading of troubleshooting.md).
-    // The default is where the Debian package installs the document; point it
-    // at where you host the docs.
-    runbookBase: '/usr/share/doc/rdmad/troubleshooting.md',
+    // runbook_url = runbookURLPattern with its one %s replaced by the alert's
+    // anchor (a heading of docs/troubleshooting.md).  The default is a
+    // placeholder under the documentation domain .example (RFC 2606): it
+    // resolves nowhere; override it with where you host the docs, e.g.
+    // 'https://wiki.example.com/rdmad/troubleshooting.md#%s'.
+    runbookURLPattern: 'https://rdmad.example/docs/troubleshooting.md#%s',
 
     // Dashboards.
     dashboardTags: ['rdmad'],

@@ -1,4 +1,4 @@
-// rdmad itself: scraped, up, listening.
+// rdmad itself: scraped, up, listening, its configuration applied.
 local u = import '../lib/util.libsonnet';
 
 {
@@ -44,6 +44,19 @@ local u = import '../lib/util.libsonnet';
               rdmad on {{ $labels.instance }} is not listening on {{ $labels.address }}: the address's RDMA device went away and rdmad is waiting for it (`rdma link`, `journalctl -u rdmad -g listener`).
             |||,
             runbook_url: u.runbook(c, 'rdmadlistenerdown'),
+          },
+        },
+        {
+          alert: 'RdmadConfigReloadFailed',
+          expr: '%s == 0' % u.sel(c, 'rdmad_config_last_reload_successful'),
+          'for': c.forShort,
+          labels: { severity: 'warning' },
+          annotations: {
+            summary: 'rdmad on {{ $labels.instance }} refused its last configuration reload.',
+            description: |||
+              The last reload of rdmad on {{ $labels.instance }} was refused: it still runs the configuration it had before (`rdmad_config_last_reload_success_timestamp_seconds` says since when). `journalctl -u rdmad -g "reload refused"` names the file, line and reason; `rdmad --check-config`, fix, reload again.
+            |||,
+            runbook_url: u.runbook(c, 'rdmadconfigreloadfailed'),
           },
         },
       ],

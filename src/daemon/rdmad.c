@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@
 #include "mesh/mesh_agent.h"
 #include "mesh/mesh_local.h"
 #include "mesh/mesh_targets_parse.h"
+#include "rdma_buf.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"
@@ -63,6 +65,8 @@ struct rdmad {
 	struct stats stats;
 	struct timespec t_start;	/* CLOCK_MONOTONIC, for the uptime */
 	double start_time;		/* unix seconds */
+	bool reload_failed;		/* the last reload was refused */
+	double reload_time;		/* the last good one (or the start) */
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
 	struct blackbox probes;		/* GET /probe */
@@ -242,6 +246,10 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->conns = conns;
 	v->n_conns = conns ? conn_set_snapshot(&d->conns, conns, max) : 0;
 	v->counters = rdma_counters_view(d->counters, &v->n_counters);
+	v->reload_ok = !d->reload_failed;
+	v->reload_success_time = d->reload_time;
+	v->registered_bytes = rdma_buf_registered();
+	v->registered_max = d->cfg.max_registered_bytes;
 }
 
 /* What the mesh agent sees (metrics, /peers). */
@@ -353,6 +361,15 @@ static void stop(struct rdmad *d, const char *why)
 	arm(d, &drain_timer, drain_timer_cb, d->cfg.drain_timeout_ms);
 }
 
+/* Now, unix seconds. */
+static double unix_now(void)
+{
+	struct timespec rt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	return (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
+}
+
 static void reload(struct rdmad *d)
 {
 	struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_RELOAD_FAIL };
@@ -385,8 +402,11 @@ static void reload(struct rdmad *d)
 	mesh_agent_commit(d->mesh);
 	log_set_level(d->cfg.log_level);
 	log_notice("reload: configuration re-read from %s", d->config_path);
+	d->reload_failed = false;
+	d->reload_time = unix_now();
 	goto out;
 refused:
+	d->reload_failed = true;
 	log_conn(LOG_ERR, &lc, "reload refused: %s; still running with the "
 		 "previous configuration", err);
 out:
@@ -504,12 +524,8 @@ int main(int argc, char **argv)
 	raise_nofile();
 	stats_init(&d->stats);
 	clock_gettime(CLOCK_MONOTONIC, &d->t_start);
-	{
-		struct timespec rt;
-
-		clock_gettime(CLOCK_REALTIME, &rt);
-		d->start_time = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
-	}
+	d->start_time = unix_now();
+	d->reload_time = d->start_time;
 	d->base = event_base_new();
 	if (!d->base)
 		fatal(EX_OSERR, "cannot create the event loop");

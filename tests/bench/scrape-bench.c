@@ -5,7 +5,10 @@
  * matrix) and GET /mesh run over a view of PEERS peers (PATHS paths
  * each, SIZES sizes, every series and size window filled), into memory
  * as http.c does.  Prints time per render (median wall and CPU time,
- * worst wall time of RUNS), bytes, and the sample lines of /metrics.
+ * worst wall time of RUNS), bytes, and the sample lines of /metrics;
+ * for /metrics also its size gzip-compressed as http_reply.c sends it
+ * (GZIP_RENDER_LEVEL) and at zlib's default level 6, with the median CPU
+ * time of the compression.
  * A benchmark: it fails only if a rendering fails, never on time (the
  * unit suite runs it once at the largest mesh, 4096 8 1 8):
  *
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "http/gzip_render.h"
 #include "http/mesh_render.h"
 #include "mesh/mesh_stats.h"
 #include "http/metrics_render.h"
@@ -101,6 +105,36 @@ static char *bench(const struct stats_view *v, enum what w, unsigned int runs,
 	free(t);
 	free(c);
 	return mem;
+}
+
+/* RUNS compressions of BUF at LEVEL: the size, the median CPU time. */
+static void bench_gzip(const char *buf, size_t len, int level,
+		       unsigned int runs)
+{
+	uint64_t *c = calloc(runs, sizeof(*c));
+	size_t zlen = 0;
+	unsigned int i;
+	void *z;
+
+	if (!c)
+		exit(1);
+	for (i = 0; i < runs; i++) {
+		uint64_t c0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+
+		if (gzip_render(buf, len, level, &z, &zlen)) {
+			fprintf(stderr, "gzip failed\n");
+			exit(1);
+		}
+		c[i] = now_ns(CLOCK_THREAD_CPUTIME_ID) - c0;
+		free(z);
+	}
+	qsort(c, runs, sizeof(*c), cmp_u64);
+	printf("  gzip level %d%-9s        (CPU %6.2f ms),               "
+	       "%8zu bytes, %.1f%% of %zu\n", level,
+	       level == GZIP_RENDER_LEVEL ? " (served)" : "",
+	       c[runs / 2] / 1e6, zlen, 100.0 * (double)zlen / (double)len,
+	       len);
+	free(c);
 }
 
 static unsigned int samples(const char *buf)
@@ -209,6 +243,10 @@ int main(int argc, char **argv)
 		if (w <= W_OM)
 			printf(", %u samples", samples(buf));
 		putchar('\n');
+		if (w <= W_OM) {
+			bench_gzip(buf, len, GZIP_RENDER_LEVEL, runs);
+			bench_gzip(buf, len, 6, runs);
+		}
 		free(buf);
 	}
 	for (i = 0; i < n_peers; i++)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/proc_stat_parse.h"
 #include "mesh/mesh_inventory_parse.h"
 #include "mesh/mesh_stats.h"
 #include "http/metrics_render.h"
@@ -156,7 +157,7 @@ struct family {
 
 struct validator {
 	enum metrics_format fmt;
-	struct family fam[64];
+	struct family fam[96];
 	unsigned int n_fam;
 	const struct family *cur;	/* the last TYPE */
 	char meta[128][128];		/* names of HELP / UNIT lines */
@@ -327,7 +328,7 @@ static int check_comment(struct validator *v, const char *line)
 		for (i = 0; i < v->n_fam; i++)
 			if (!strcmp(v->fam[i].name, name))
 				return fail(v, "family %s typed twice", name);
-		if (v->n_fam == 64)
+		if (v->n_fam == 96)
 			return fail(v, "too many families");
 		strcpy(v->fam[v->n_fam].name, name);
 		strcpy(v->fam[v->n_fam].type, p);
@@ -500,6 +501,13 @@ static const uint64_t http_refused[STATS_HTTP_N] = {
 	[STATS_HTTP_FORBIDDEN] = 7, [STATS_HTTP_NOT_FOUND] = 2,
 };
 
+/* The process as /proc showed it (proc_self.c). */
+static const struct proc_self proc = {
+	.cpu_seconds = 1.25, .resident_bytes = 8388608,
+	.virtual_bytes = 123456789, .open_fds = 17, .max_fds = 524288,
+	.start_time = 1700000000.5,
+};
+
 static void make_view(void)
 {
 	int i;
@@ -545,6 +553,11 @@ static void make_view(void)
 	view.http_refused = http_refused;
 	view.listeners = listeners;
 	view.n_listeners = 3;
+	view.proc = &proc;
+	view.reload_ok = true;
+	view.reload_success_time = 1700000050.25;
+	view.registered_bytes = 1048576;
+	view.registered_max = 1073741824;
 }
 
 static const char *const le_want[STATS_HIST_BUCKETS + 1] = {
@@ -786,8 +799,17 @@ static void test_formats(void)
 	       has_line(om, "# UNIT rdmad_mesh_bandwidth_seconds seconds") &&
 	       has_line(om, "# UNIT rdmad_port_rate_bytes_per_second "
 			"bytes_per_second") &&
-	       count_prefix(om, "# UNIT ") == 9,
-	       "openmetrics: UNIT lines of the nine families with a unit");
+	       has_line(om, "# UNIT process_cpu_seconds seconds") &&
+	       has_line(om, "# UNIT process_resident_memory_bytes bytes") &&
+	       has_line(om, "# UNIT process_virtual_memory_bytes bytes") &&
+	       has_line(om, "# UNIT process_start_time_seconds seconds") &&
+	       has_line(om, "# UNIT rdmad_config_last_reload_success_"
+			"timestamp_seconds seconds") &&
+	       has_line(om, "# UNIT rdmad_registered_memory_bytes bytes") &&
+	       has_line(om, "# UNIT rdmad_registered_memory_max_bytes "
+			"bytes") &&
+	       count_prefix(om, "# UNIT ") == 16,
+	       "openmetrics: UNIT lines of the 16 families with a unit");
 	len = strlen(om);
 	tap_ok(len > 6 && !strcmp(om + len - 6, "# EOF\n") &&
 	       strstr(om, "# EOF") == om + len - 6,
@@ -975,6 +997,54 @@ static void both_formats(char **prom, char **om,
 	samples(*om, "openmetrics");
 	snprintf(prefix, sizeof(prefix), "%s: ", what);
 	same_samples(*prom, *om, prefix);
+}
+
+/* The process families (client libraries' names), the reload gauges,
+ * the memory registered and its cap; no process families without /proc. */
+static void test_self(void)
+{
+	static const char *const lines[] = {
+		"process_cpu_seconds_total 1.25",
+		"process_resident_memory_bytes 8388608",
+		"process_virtual_memory_bytes 123456789",
+		"process_open_fds 17",
+		"process_max_fds 524288",
+		"process_start_time_seconds 1700000000.5",
+		"rdmad_config_last_reload_successful 1",
+		"rdmad_config_last_reload_success_timestamp_seconds "
+		"1700000050.250",
+		"rdmad_registered_memory_bytes 1048576",
+		"rdmad_registered_memory_max_bytes 1073741824",
+		"rdmad_build_info{version=\"1.2.3\"} 1",
+	};
+	char *prom, *om;
+	int ret;
+
+	make_view();
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	om = render(&view, METRICS_OPENMETRICS, &ret);
+	tap_ok(has_lines(prom, lines, sizeof(lines) / sizeof(lines[0]),
+			 "prometheus") &&
+	       has_lines(om, lines, sizeof(lines) / sizeof(lines[0]),
+			 "openmetrics"),
+	       "self: exact process, reload and registered memory samples");
+	tap_ok(has_line(prom, "# TYPE process_cpu_seconds_total counter") &&
+	       has_line(om, "# TYPE process_cpu_seconds counter") &&
+	       has_line(prom, "# HELP rdmad_config_last_reload_successful "
+			"1 if the last configuration reload succeeded (or none "
+			"was asked since start), 0 if it was refused."),
+	       "self: typed and helped as each format wants");
+	free(prom);
+	free(om);
+	view.reload_ok = false;
+	view.proc = NULL;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	tap_ok(has_line(prom, "rdmad_config_last_reload_successful 0") &&
+	       !strstr(prom, "process_") && well_formed(prom,
+							METRICS_PROMETHEUS),
+	       "self: a refused reload shows 0; no /proc, no process "
+	       "families");
+	free(prom);
 }
 
 static void test_mesh(void)
@@ -1388,6 +1458,7 @@ int main(void)
 	test_validator_itself();
 	test_formats();
 	test_empty();
+	test_self();
 	test_mesh();
 	test_mesh_place();
 	test_compact();

@@ -222,6 +222,15 @@ struct stats_view {
 	/* The RDMA ports' counters (rdma_counters.h), by port then name */
 	const struct port_counter *counters;
 	unsigned int n_counters;
+	/* This process (core/proc_stat_parse.h), NULL: not read (no /proc) */
+	const struct proc_self *proc;
+	/* The last reload succeeded (the start counts as one), and when the
+	 * last one that did was, unix seconds */
+	bool reload_ok;
+	double reload_success_time;
+	/* Memory registered (pinned) for RDMA now, and its cap ([limits]
+	 * max_registered_bytes) */
+	uint64_t registered_bytes, registered_max;
 };
 
 #endif /* RDMAD_STATS_H */

@@ -4,6 +4,7 @@
  * daemon's one event loop, bound to [http] listen (the loopback by
  * default), answering only the networks of [http] allow.
  *
+ *   GET /                     a page naming rdmad and linking the others
  *   GET /metrics              Prometheus text, or OpenMetrics when the
  *                             Accept header asks for it (metrics_render.c)
  *   GET /status               JSON document (status_render.c)
@@ -25,9 +26,13 @@
  * (rdmad_http_requests_refused_total); a 403 is logged, at most
  * HTTP_REFUSE_LOG_BURST lines a minute and then a summary line.
  *
+ * Every rendered answer (all but the one-line errors) is gzip-compressed
+ * when the request's Accept-Encoding asks for it (http_reply.c).
+ *
  * Requests are answered at once from the loop: rendering walks the live
  * connections and the counters, a few kilobytes, no I/O but the reply;
- * with 1,024 mesh peers /metrics is 2.5 MB and some 10 ms of CPU
+ * with 1,024 mesh peers /metrics is 2.5 MB and some 10 ms of CPU (124 KB
+ * and some 6 ms more gzip-compressed)
  * (tests/bench/scrape-bench.c).
  */
 #include <errno.h>
@@ -54,12 +59,15 @@
 #include "http/http.h"
 #include "http/http_probe.h"
 #include "http/http_reply.h"
+#include "http/index_render.h"
 #include "core/log.h"
 #include "core/log_limit.h"
+#include "core/proc_self.h"
 #include "http/mesh_render.h"
 #include "mesh/mesh_stats.h"
 #include "http/metrics_render.h"
 #include "http/status_render.h"
+#include "version.h"
 
 #define HTTP_TIMEOUT_S		10
 #define HTTP_MAX_HEADERS	8192
@@ -184,6 +192,7 @@ struct http_route {
 	const struct http_format *formats;	/* NULL: no format= */
 	unsigned int keys;			/* Q_* */
 	const char *usage;			/* the 400's text */
+	const char *what;			/* its line on the page at / */
 };
 
 /* Q from QUERY as route R takes it; -EINVAL for anything else. */
@@ -247,12 +256,14 @@ static void serve_metrics(struct http *h, struct evhttp_request *req,
 		evhttp_request_get_input_headers(req), "Accept");
 	enum metrics_format fmt = metrics_negotiate(acc);
 	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct proc_self ps;
 	struct mesh_view mv;
 	struct stats_view v;
 
 	memset(&v, 0, sizeof(v));
 	h->ops->view(h->arg, &v, ls, NULL, 0);
 	v.mesh = http_mesh(h, &mv);
+	v.proc = proc_self_read(&ps) ? NULL : &ps;
 	v.http_refused = h->refused;
 	http_reply_render(req, metrics_content_type(fmt), render_metrics, &v,
 			  (int)fmt);
@@ -308,18 +319,58 @@ static void serve_probe(struct http *h, struct evhttp_request *req,
 			   h->ops->probe_cancel, h->arg, req, uri);
 }
 
+static void serve_index(struct http *h, struct evhttp_request *req,
+			const struct evhttp_uri *uri,
+			const struct http_route *r,
+			const struct http_query *q);
+
 /* Every path rdmad serves; /probe parses its own query. */
 static const struct http_route routes[] = {
-	{ "/metrics", serve_metrics, NULL, 0, NULL },
+	{ "/", serve_index, NULL, 0, NULL, NULL },
+	{ "/metrics", serve_metrics, NULL, 0, NULL,
+	  "metrics for Prometheus (text format, or OpenMetrics when asked)" },
 	{ "/status", serve_status, status_formats, Q_FORMAT,
-	  "bad query: the only parameter is format=json|text" },
+	  "bad query: the only parameter is format=json|text",
+	  "the daemon's state and live connections, JSON (?format=text for "
+	  "people)" },
 	{ "/peers", serve_mesh, peers_formats, Q_FORMAT,
-	  "bad query: the only parameter is format=json|text|matrix" },
+	  "bad query: the only parameter is format=json|text|matrix",
+	  "the mesh agent's peers and their paths, JSON (?format=text, "
+	  "?format=matrix)" },
 	{ "/mesh", serve_mesh, page_formats, Q_REFRESH | Q_FROM,
 	  "bad query: the parameters are refresh=SECONDS, 0 (no reload) or "
-	  "1..3600, and from=N, the first peer shown (0..99999)" },
-	{ "/probe", serve_probe, NULL, 0, NULL },
+	  "1..3600, and from=N, the first peer shown (0..99999)",
+	  "the mesh as a heatmap page" },
+	{ "/probe", serve_probe, NULL, 0, NULL,
+	  "one RDMA probe of ?target=HOST:PORT (&amp;module=NAME), answered in "
+	  "Prometheus text when it is over" },
 };
+
+#define N_ROUTES	(sizeof(routes) / sizeof(routes[0]))
+
+/* The page at /: rdmad, its version, each other path with its line
+ * (WITH_PROBE: /probe too). */
+static int render_index(FILE *f, const void *arg, int with_probe)
+{
+	struct index_entry e[N_ROUTES];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < N_ROUTES; i++)
+		if (routes[i].what &&
+		    (routes[i].serve != serve_probe || with_probe))
+			e[n++] = (struct index_entry){ routes[i].path,
+						       routes[i].what };
+	return index_render(f, RDMAD_VERSION, e, n);
+}
+
+static void serve_index(struct http *h, struct evhttp_request *req,
+			const struct evhttp_uri *uri,
+			const struct http_route *r,
+			const struct http_query *q)
+{
+	http_reply_render(req, "text/html; charset=utf-8", render_index, NULL,
+			  h->ops->probe != NULL);
+}
 
 /* Count a refused request by REASON; its line only while the limiter
  * allows (a summary of the others follows at the period's end). */
@@ -372,7 +423,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	}
 	if (!path || !*path)
 		path = "/";
-	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+	for (i = 0; i < N_ROUTES; i++) {
 		r = &routes[i];
 		if (strcmp(path, r->path))
 			continue;
@@ -387,7 +438,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	}
 	http_refuse(h, STATS_HTTP_NOT_FOUND, sa);
 	http_reply_text(req, 404, "Not Found", "not found: rdmad serves "
-			"/metrics, /status, /peers, /mesh and /probe");
+			"/, /metrics, /status, /peers, /mesh and /probe");
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -482,7 +533,7 @@ int http_start(struct http **out, struct event_base *base,
 		return -EADDRNOTAVAIL;
 	}
 	h->addr = cfg->http_listen;
-	log_info("status and metrics on http://%s/ (/status, /metrics, "
+	log_info("status and metrics on http://%s/ (/, /status, /metrics, "
 		 "/peers, /mesh)",
 		 h->addr.text);
 	return 0;

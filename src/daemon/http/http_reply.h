@@ -14,7 +14,8 @@
 void http_reply_text(struct evhttp_request *req, int code,
 		     const char *reason, const char *text);
 /* Render V with FN (and ARG) into memory, send it as CTYPE, 200, not to
- * be cached; a 500 if FN or memory fails. */
+ * be cached, gzip-compressed if REQ's Accept-Encoding asks for it
+ * (Vary: Accept-Encoding always); a 500 if FN or memory fails. */
 void http_reply_render(struct evhttp_request *req, const char *ctype,
 		       int (*fn)(FILE *, const void *, int), const void *v,
 		       int arg);

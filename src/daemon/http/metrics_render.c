@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/proc_stat_parse.h"
 #include "mesh/mesh_stats.h"
 #include "http/metrics_render.h"
 
@@ -221,6 +222,69 @@ static void render_process(struct mw *w, const struct stats_view *v)
 	       "Connections served at once ([server] max_connections).");
 	sample_u64(w, "rdmad_connections_max", "", NULL, NULL, NULL, NULL,
 		   v->max_connections);
+}
+
+/* " VAL\n" of a double, as Prometheus reads it. */
+static void value_double(FILE *f, double val)
+{
+	fprintf(f, " %.17g\n", val);
+}
+
+/* A sample without labels. */
+static void plain_u64(struct mw *w, const char *name, const char *suffix,
+		      uint64_t val)
+{
+	sample_u64(w, name, suffix, NULL, NULL, NULL, NULL, val);
+}
+
+/* The process families of Prometheus client libraries (without P, none). */
+static void render_self(struct mw *w, const struct proc_self *p)
+{
+	if (!p)
+		return;
+	family(w, "process_cpu_seconds", FT_COUNTER, "seconds",
+	       "Total user and system CPU time spent in seconds.");
+	fputs("process_cpu_seconds_total", w->f);
+	value_double(w->f, p->cpu_seconds);
+	family(w, "process_resident_memory_bytes", FT_GAUGE, "bytes",
+	       "Resident memory size in bytes.");
+	plain_u64(w, "process_resident_memory_bytes", "", p->resident_bytes);
+	family(w, "process_virtual_memory_bytes", FT_GAUGE, "bytes",
+	       "Virtual memory size in bytes.");
+	plain_u64(w, "process_virtual_memory_bytes", "", p->virtual_bytes);
+	family(w, "process_open_fds", FT_GAUGE, NULL,
+	       "Number of open file descriptors.");
+	plain_u64(w, "process_open_fds", "", p->open_fds);
+	family(w, "process_max_fds", FT_GAUGE, NULL,
+	       "Maximum number of open file descriptors.");
+	plain_u64(w, "process_max_fds", "", p->max_fds);
+	family(w, "process_start_time_seconds", FT_GAUGE, "seconds",
+	       "Start time of the process since unix epoch in seconds.");
+	fputs("process_start_time_seconds", w->f);
+	value_double(w->f, p->start_time);
+}
+
+/* The last reload, and the memory pinned for RDMA against its cap. */
+static void render_config(struct mw *w, const struct stats_view *v)
+{
+	family(w, "rdmad_config_last_reload_successful", FT_GAUGE, NULL,
+	       "1 if the last configuration reload succeeded (or none was "
+	       "asked since start), 0 if it was refused.");
+	plain_u64(w, "rdmad_config_last_reload_successful", "",
+		  v->reload_ok);
+	family(w, "rdmad_config_last_reload_success_timestamp_seconds",
+	       FT_GAUGE, "seconds", "When the configuration was last read "
+	       "successfully (start or reload), in seconds since the epoch.");
+	fputs("rdmad_config_last_reload_success_timestamp_seconds", w->f);
+	fprintf(w->f, " %.3f\n", v->reload_success_time);
+	family(w, "rdmad_registered_memory_bytes", FT_GAUGE, "bytes",
+	       "Memory registered (pinned) for RDMA now, all connections.");
+	plain_u64(w, "rdmad_registered_memory_bytes", "", v->registered_bytes);
+	family(w, "rdmad_registered_memory_max_bytes", FT_GAUGE, "bytes",
+	       "The cap of registered memory ([limits] "
+	       "max_registered_bytes): connections past it are refused.");
+	plain_u64(w, "rdmad_registered_memory_max_bytes", "",
+		  v->registered_max);
 }
 
 static void render_connections(struct mw *w, const struct stats *s)
@@ -732,6 +796,8 @@ int metrics_render(FILE *f, const struct stats_view *v,
 			    mesh_hist_bounds_ns[i]);
 
 	render_process(&w, v);
+	render_self(&w, v->proc);
+	render_config(&w, v);
 	render_connections(&w, v->stats);
 	render_rdma(&w, v->stats);
 	render_latency(&w, v->stats);
