@@ -11,11 +11,7 @@
 
 #include "defaults.h"
 #include "core/stats.h"
-
-enum metrics_format {
-	METRICS_PROMETHEUS,	/* text/plain; version=0.0.4 */
-	METRICS_OPENMETRICS,	/* application/openmetrics-text; 1.0.0 */
-};
+#include "http/mw_render.h"
 
 #define METRICS_CTYPE_PROMETHEUS	RDMAD_CTYPE_PROMETHEUS
 #define METRICS_CTYPE_OPENMETRICS	RDMAD_CTYPE_OPENMETRICS
