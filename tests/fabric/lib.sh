@@ -571,30 +571,39 @@ fab_mesh_wait_up() {
 	fab_fail "host $i: not every peer up with verified rounds after ${secs}s: $(grep -E '^rdmad_mesh_(peer_up|rounds_total)' "$T/up-$i.prom" | grep -v ' 0$' | head -20)"
 }
 
-# fab_wait_metric I SECS VALUE NAME [LABEL...]: until host I's sample sum
-# (prom_sum) of NAME with the LABELs is VALUE; fails after SECS.
-fab_wait_metric() {
-	local i=$1 secs=$2 want=$3 k
+# fab_wait_sum I SECS TEST NAME [LABEL...]: until TEST (a command given
+# host I's sample sum, prom_sum, of NAME with the LABELs) is true; 1
+# after SECS.  The sum last seen is in $FAB_SUM.
+fab_wait_sum() {
+	local i=$1 secs=$2 test=$3 k
 	shift 3
 	for ((k = 0; k < secs * 2; k++)); do
 		fab_scrape "$i" "$T/wait-$i.prom"
-		[ "$(prom_sum "$T/wait-$i.prom" "$@")" = "$want" ] && return 0
+		FAB_SUM=$(prom_sum "$T/wait-$i.prom" "$@")
+		"$test" "$FAB_SUM" && return 0
 		sleep 0.5
 	done
-	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@"), not $want, after ${secs}s"
+	return 1
 }
 
-# fab_wait_positive I SECS NAME [LABEL...]: until host I's sample sum
-# (prom_sum) of NAME with the LABELs is above 0; fails after SECS.
+# fab_wait_metric I SECS VALUE NAME [LABEL...]: until host I's sample sum
+# of NAME with the LABELs is VALUE; fails after SECS.
+fab_wait_metric() {
+	local i=$1 secs=$2 want=$3
+	shift 3
+	is_want() { [ "$1" = "$want" ]; }
+	fab_wait_sum "$i" "$secs" is_want "$@" ||
+		fab_fail "host $i: $* is $FAB_SUM, not $want, after ${secs}s"
+}
+
+# fab_wait_positive I SECS NAME [LABEL...]: until host I's sample sum of
+# NAME with the LABELs is above 0; fails after SECS.
 fab_wait_positive() {
-	local i=$1 secs=$2 k
+	local i=$1 secs=$2
 	shift 2
-	for ((k = 0; k < secs * 2; k++)); do
-		fab_scrape "$i" "$T/wait-$i.prom"
-		awk -v v="$(prom_sum "$T/wait-$i.prom" "$@")" 'BEGIN { exit !(v > 0) }' && return 0
-		sleep 0.5
-	done
-	fab_fail "host $i: $* is $(prom_sum "$T/wait-$i.prom" "$@") after ${secs}s, want above 0"
+	is_positive() { awk -v v="$1" 'BEGIN { exit !(v > 0) }'; }
+	fab_wait_sum "$i" "$secs" is_positive "$@" ||
+		fab_fail "host $i: $* is $FAB_SUM after ${secs}s, want above 0"
 }
 
 # ---- the rack mesh: one inventory, each rdmad choosing its peers ----------
