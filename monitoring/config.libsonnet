@@ -78,11 +78,20 @@
     portFlapWindow: '15m',
     // instance_device_port:rdmad_port_counter_errors:rate: the port's error
     // counters (a regex of counter names: rxe's hw_counters and the
-    // InfiniBand PMA's) together, a second, over windowShort.  Evidence
-    // beside the pair verdicts, no alert of its own: on a healthy TCG
-    // fabric rxe counts retransmissions (the fabric suite's t-96), and an
-    // uplink cut makes every NIC behind it count them (t-99).
+    // InfiniBand PMA's) together, a second, over windowShort.  No alert on
+    // the rate alone: on a healthy TCG fabric rxe counts retransmissions
+    // (the fabric suite's t-96), and an uplink cut makes every NIC behind
+    // it count them (t-99); RdmadNicErrors also wants the pairs to fail.
     portErrorCounters: 'duplicate_request|out_of_seq_request|rcvd_seq_err|rcvd_rnr_err|send_rnr_err|retry_exceeded_err|retry_rnr_exceeded_err|completer_retry_err|send_err|link_downed|symbol_error|link_error_recovery|port_rcv_errors|port_rcv_remote_physical_errors|port_xmit_discards|local_link_integrity_errors|excessive_buffer_overrun_errors',
+    // RdmadNicErrors: a port of the prober counts more than nicErrorRate
+    // errors a second (portErrorCounters, over windowShort) while at least
+    // nicErrorsPairShare of its pairs lose lossThreshold of their rounds
+    // (pairs down now, and pairs another verdict explains, left out), and
+    // that share is more than nicErrorsOutlierFactor times the median of
+    // the rdmads' shares.  Its pairs, both ways, then raise no pair alert.
+    nicErrorRate: 0.1,
+    nicErrorsPairShare: 0.5,
+    nicErrorsOutlierFactor: 2,
 
     // runbook_url = runbookURLPattern with its one %s replaced by the alert's
     // anchor (a heading of docs/troubleshooting.md).  The default is a

@@ -2,6 +2,7 @@
 // A pair's figures are not judged while its target was host-unreachable, its
 // prober isolated or not scraped, or the pair itself down (downWindow), at
 // any time in the window: those failures belong to the reachability alerts.
+// Nor while a NIC-errors verdict names either end's port (RdmadNicErrors).
 local u = import '../lib/util.libsonnet';
 
 {
@@ -14,6 +15,8 @@ local u = import '../lib/util.libsonnet';
       unless on (%(i)s) max_over_time(source:rdmad_mesh_peers_down:ratio[%(w)s]) >= %(s)s
       unless on (%(i)s) min_over_time(%(up)s[%(w)s]) == 0
       unless on (%(ip)s) max_over_time(source_peer:rdmad_mesh_pair_explained:bool[%(w)s])
+      unless on (%(i)s) max_over_time(instance:rdmad_verdict_nic_errors:bool[%(w)s])
+      unless on (%(p)s) max_over_time(peer:rdmad_verdict_nic_errors:bool[%(w)s])
     ||| % { ip: by(['instance', 'peer']), p: by(['peer']), i: by(['instance']), w: w, s: u.num(c.hostUnreachableShare), up: u.sel(c, 'up') },
     local pairDown = 'unless on (%s) max_over_time(source_peer:rdmad_mesh_peer_down:sustained[%s])\n'
                      % [by(['instance', 'peer']), w],
