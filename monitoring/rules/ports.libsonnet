@@ -41,6 +41,13 @@ local u = import '../lib/util.libsonnet';
             count by (%(i)s) (source_peer:rdmad_mesh_rounds_failed:ratio)
           ||| % { i: u.by(c, ['instance']), ip: u.by(c, ['instance', 'peer']), l: u.num(c.lossThreshold) },
         },
+      ],
+    }, {
+      // The NIC-errors verdict: a series only while it holds (1), so a
+      // group of its own (a healthy fabric has none; the fabric suite's
+      // t-96 wants every other record to have series).
+      name: 'rdmad-nic-verdict.rules',
+      rules: [
         {
           // 1: the port counts more than nicErrorRate errors a second, at
           // least nicErrorsPairShare of its prober's pairs are lossy, and

@@ -27,21 +27,15 @@ command -v prometheus >/dev/null ||
 # same override as the mixin's promtool tests of this scenario
 # (monitoring/tests/short/config.jsonnet).  The TCG guests are ~10-50x
 # slower than real hosts: no latency or bandwidth alert there.
-SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
-OVERRIDE=$(cat "$SHORT") || fab_fail "no $SHORT"
+
 # secs KEY: the duration KEY of the override in seconds.
 secs() {
-	jsonnet -e "(import '$SHORT').$1" | tr -d '"' |
+	jsonnet -e "(import '$FAB_MIXIN_SHORT').$1" | tr -d '"' |
 		awk '/s$/ { print $0 + 0; next } /m$/ { print $0 * 60; next } { exit 1 }'
 }
 WINDOW=$(secs windowShort) && FOR=$(secs forLong) ||
-	fab_fail "cannot read windowShort and forLong from $SHORT"
-
-"$RDMAD_SOURCE_DIR/monitoring/build" "$T/mixin" "$OVERRIDE" >"$T/build.log" 2>&1 ||
-	fab_fail "monitoring/build failed: $(tail -5 "$T/build.log")"
-for f in rdmad-rules.yaml rdmad-alerts.yaml; do
-	[ -s "$T/mixin/$f" ] || fab_fail "monitoring/build made no $f"
-done
+	fab_fail "cannot read windowShort and forLong from $FAB_MIXIN_SHORT"
+fab_mixin_build "$T/mixin"
 
 P=() ; INST=()
 for i in 1 2 3 4; do P[i]=$(fab_peer "$i"); INST[i]="$(fab_addr "$i"):9470"; done
@@ -103,20 +97,8 @@ for line in open(sys.argv[1]).read().splitlines():
     print('%s\t%s' % (n, label))
 PYEOF"
 }
-# alerts STATE: the alerts in STATE as sorted "NAME key" lines (key: the
-# peer or instance label they are about).
-alerts() {
-	prom_query "ALERTS{alertstate=\"$1\"}" | python3 -c 'import json,sys
-d = json.load(sys.stdin)
-out = []
-for r in d["data"]["result"]:
-    m = r["metric"]
-    key = m.get("peer") or m.get("instance") or ""
-    if m.get("source"):
-        key = m["source"] + "->" + key
-    out.append(m["alertname"] + " " + key)
-print("\n".join(sorted(out)))'
-}
+# alerts STATE: the alerts in STATE as sorted "NAME key" lines.
+alerts() { fab_prom_alerts 1 127.0.0.1:9090 "$1"; }
 
 # Every target scraped.
 for ((k = 0; k < 60; k++)); do
@@ -146,9 +128,11 @@ fab_log "healthy: no alert firing, none pending but a missed scrape's RdmadDown,
 # fault (a pair down for a while, ...) are checked again during the cut.
 # The verdicts' groups need an inventory with topology (places); this mesh
 # is a plain targets file, so they have none (monitoring/tests/verdicts.yaml
-# and tests/bench/verdict-sim test them).
+# and tests/bench/verdict-sim test them).  The NIC-errors verdict needs a
+# NIC counting errors while its pairs lose rounds, which neither phase
+# makes (monitoring/tests/nic-errors.yaml tests it).
 records=$(python3 -c 'import sys, yaml
-skip = {"rdmad-place.rules", "rdmad-verdict.rules", "rdmad-explained.rules"}
+skip = {"rdmad-place.rules", "rdmad-verdict.rules", "rdmad-explained.rules", "rdmad-nic-verdict.rules"}
 for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
     if g["name"] in skip:
         continue
