@@ -740,9 +740,26 @@ fab_log_delay() {
 done"
 }
 
-# ---- Prometheus and Alertmanager on the hosts (t-96, t-99) ----------------
+# ---- Prometheus and Alertmanager on the hosts (t-96, t-99, the demo) ------
 # Debian's packages, run from this machine's / as every tool of the hosts;
 # their state in $T/NAME on the host (a tmpfs: gone with the test).
+
+# The fabric's short windows of the monitoring mixin: a mesh round a
+# second, scraped every 2 s, alerts within seconds (its promtool tests use
+# the same file).
+FAB_MIXIN_SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
+
+# fab_mixin_build DIR [OVERRIDE]: the monitoring mixin's rules and alerts
+# rendered into DIR by monitoring/build with OVERRIDE (a jsonnet object;
+# default the short windows above); fails the test when it cannot.
+fab_mixin_build() {
+	local dir=$1 over=${2:-"(import '$FAB_MIXIN_SHORT')"} f
+	"$RDMAD_SOURCE_DIR/monitoring/build" "$dir" "$over" >"$dir.log" 2>&1 ||
+		fab_fail "monitoring/build failed: $(tail -5 "$dir.log")"
+	for f in rdmad-rules.yaml rdmad-alerts.yaml; do
+		[ -s "$dir/$f" ] || fab_fail "monitoring/build made no $f"
+	done
+}
 
 # fab_prom_start I NAME LISTEN CONFIG [FILE...]: a Prometheus on host I
 # listening on LISTEN (ADDRESS:PORT), CONFIG the text of its
@@ -781,6 +798,23 @@ cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
 # LISTEN to the instant query EXPR, asked from host I.
 fab_prom_query() {
 	fab_sh "$1" -t 30 "curl -sfG http://$2/api/v1/query --data-urlencode $(printf '%q' "query=$3")"
+}
+
+# fab_prom_alerts I LISTEN STATE: the alerts in STATE (pending, firing)
+# of the Prometheus at LISTEN, asked from host I, as sorted "NAME key"
+# lines (key: the peer or instance label they are about, SOURCE->PEER for
+# a pair).
+fab_prom_alerts() {
+	fab_prom_query "$1" "$2" "ALERTS{alertstate=\"$3\"}" | python3 -c 'import json,sys
+d = json.load(sys.stdin)
+out = []
+for r in d["data"]["result"]:
+    m = r["metric"]
+    key = m.get("peer") or m.get("instance") or ""
+    if m.get("source"):
+        key = m["source"] + "->" + key
+    out.append(m["alertname"] + " " + key)
+print("\n".join(sorted(out)))'
 }
 
 # fab_prom_count I LISTEN EXPR: how many series the instant query EXPR

@@ -44,10 +44,8 @@ done
 # longer than the verdict takes to come back from the global Prometheus
 # (two scrapes and two evaluations of 2 s), as forShort (2 m) is longer
 # than verdictFor (30 s) in the defaults.
-SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
-OVERRIDE="(import '$SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s' }"
-"$RDMAD_SOURCE_DIR/monitoring/build" "$T/mixin" "$OVERRIDE" >"$T/build.log" 2>&1 ||
-	fab_fail "monitoring/build failed: $(tail -5 "$T/build.log")"
+OVERRIDE="(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s' }"
+fab_mixin_build "$T/mixin" "$OVERRIDE"
 # cfg KEY: the mixin's _config KEY (a string) with the override.
 cfg() {
 	jsonnet -S -e "((import '$RDMAD_SOURCE_DIR/monitoring/mixin.libsonnet') + { _config+:: $OVERRIDE })._config.$1" ||
