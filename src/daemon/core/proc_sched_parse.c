@@ -4,25 +4,10 @@
  * /proc/PID/schedstat (see proc_sched_parse.h), pure.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/proc_sched_parse.h"
-
-/* An unsigned decimal at *P, *P moved past it; false if none. */
-static int number(const char **p, uint64_t *v)
-{
-	char *end;
-
-	if (**p < '0' || **p > '9')
-		return 0;
-	errno = 0;
-	*v = strtoull(*p, &end, 10);
-	if (errno)
-		return 0;
-	*p = end;
-	return 1;
-}
+#include "core/proc_stat_parse.h"
 
 int proc_psi_parse_some(const char *buf, uint64_t *total_us)
 {
@@ -37,7 +22,7 @@ int proc_psi_parse_some(const char *buf, uint64_t *total_us)
 		if (!t || (end && t > end))
 			return -EINVAL;
 		t += 7;
-		return number(&t, total_us) && (*t == '\n' || !*t) ?
+		return proc_parse_u64(&t, total_us) && (*t == '\n' || !*t) ?
 		       0 : -EINVAL;
 	}
 	return -EINVAL;
@@ -52,7 +37,7 @@ int proc_schedstat_parse(const char *buf, uint64_t *run_delay_ns)
 	for (i = 0; i < 3; i++) {
 		if (i && *p++ != ' ')
 			return -EINVAL;
-		if (!number(&p, &v[i]))
+		if (!proc_parse_u64(&p, &v[i]))
 			return -EINVAL;
 	}
 	if (*p != '\n' && *p)

@@ -3,7 +3,7 @@
  * proc_sched_parse.h - what the scheduler says of this host and of rdmad,
  * for the mesh prober's share of a round (docs/monitoring.md, "The
  * prober's share"): the parsers of /proc/pressure/cpu (Linux PSI) and of
- * /proc/PID/schedstat, pure; host_load.h reads the files with them.
+ * /proc/PID/schedstat, pure; cpu_wait.h reads the files with them.
  */
 #ifndef RDMAD_PROC_SCHED_PARSE_H
 #define RDMAD_PROC_SCHED_PARSE_H

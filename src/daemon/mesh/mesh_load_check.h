@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mesh_load.h - the prober's share of a mesh round (docs/mesh.md, "The
+ * mesh_load_check.h - the prober's share of a mesh round (docs/mesh.md, "The
  * prober's share"): what this host added to a round, and whether the
  * round was taken under local pressure.  Pure: the agent (mesh_path.c)
  * measures, this file decides; times are arguments.
@@ -10,12 +10,12 @@
  * (a periodic timer, MESH_LAG_PERIOD_MS) from one period before the
  * round was due to its end, rdmad's own run-queue wait over the round
  * (/proc/self/schedstat) and the host's CPU pressure (PSI "some",
- * /proc/pressure/cpu) over it.  The decision uses the first three: they
- * are delays of rdmad itself, which the round's latency includes; PSI is
- * the host's, logged and exported beside them as the reason.
+ * /proc/pressure/cpu) over it.  Lags and rdmad's wait are delays of
+ * rdmad itself, which the round's latency includes; PSI is the host's:
+ * the kernel's RDMA work (rxe's tasks, softirqs) waits for a CPU too.
  */
-#ifndef RDMAD_MESH_LOAD_H
-#define RDMAD_MESH_LOAD_H
+#ifndef RDMAD_MESH_LOAD_CHECK_H
+#define RDMAD_MESH_LOAD_CHECK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,16 +43,19 @@ struct mesh_load_round {
 /* Why a round was under local pressure (a mask; 0: it was not). */
 enum mesh_load_why {
 	MESH_LOAD_LAG	= 1u << 0,	/* a lag above lag_max */
-	MESH_LOAD_WAIT	= 1u << 1,	/* run-queue wait above wait_max */
+	MESH_LOAD_WAIT	= 1u << 1,	/* rdmad's run-queue wait above
+					   wait_max */
+	MESH_LOAD_PSI	= 1u << 2,	/* the host's PSI above wait_max */
 };
 
 /*
  * Whether R was taken under local pressure under CFG: its timer's or
- * the sampler's lag above lag_max_ns, or rdmad's run-queue wait above
- * wait_max_pct percent of took_ns (strictly above: a figure at the
- * threshold is not pressure).  The mask of enum mesh_load_why.
+ * the sampler's lag above lag_max_ns, or rdmad's run-queue wait, or the
+ * host's PSI "some" time (when known), above wait_max_pct percent of
+ * took_ns (strictly above: a figure at the threshold is not pressure).
+ * The mask of enum mesh_load_why.
  */
-unsigned int mesh_load_judge(const struct mesh_load_cfg *cfg,
+unsigned int mesh_load_check(const struct mesh_load_cfg *cfg,
 			     const struct mesh_load_round *r);
 
 /* The loop-lag sampler's last samples: when each ran and how late. */
@@ -62,19 +65,9 @@ struct mesh_lag_ring {
 	unsigned int n, pos;
 };
 
-/* The loop lag's histogram (rdmad_loop_lag_seconds), fixed bounds. */
-#define MESH_LAG_BUCKETS	9
-struct mesh_lag_hist {
-	uint64_t bucket[MESH_LAG_BUCKETS + 1];	/* per bucket; last +Inf */
-	uint64_t count;
-	uint64_t sum_ns;
-};
-extern const uint64_t mesh_lag_bounds_ns[MESH_LAG_BUCKETS];
-
-/* A sample that ran at AT, LAG late: in the ring and the histogram. */
-void mesh_lag_add(struct mesh_lag_ring *ring, struct mesh_lag_hist *h,
-		  uint64_t at, uint64_t lag);
+/* A sample that ran at AT, LAG late, into RING (the oldest out). */
+void mesh_lag_add(struct mesh_lag_ring *ring, uint64_t at, uint64_t lag);
 /* The worst lag of the samples in RING that ran at FROM or later. */
 uint64_t mesh_lag_max_since(const struct mesh_lag_ring *ring, uint64_t from);
 
-#endif /* RDMAD_MESH_LOAD_H */
+#endif /* RDMAD_MESH_LOAD_CHECK_H */

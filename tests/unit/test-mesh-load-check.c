@@ -1,38 +1,47 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test-mesh-load.c - mesh_load.c: the decision of a round taken under
+ * test-mesh-load-check.c - mesh_load_check.c: the decision of a round taken under
  * local pressure at each threshold's boundary (1 under, at, 1 over), the
- * tests off, huge figures; the loop-lag ring and histogram.
+ * tests off, huge figures; the loop-lag ring.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "mesh/mesh_load.h"
+#include "mesh/mesh_load_check.h"
 #include "tap.h"
 
 #define MS	1000000ull
 
-static unsigned int judge(uint64_t lag_max, unsigned int pct,
-			  uint64_t timer_lag, uint64_t loop_lag,
-			  uint64_t delay, uint64_t took)
+static unsigned int judge_psi(uint64_t lag_max, unsigned int pct,
+			      uint64_t timer_lag, uint64_t loop_lag,
+			      uint64_t delay, uint64_t took, uint64_t psi_us,
+			      bool psi_known)
 {
 	struct mesh_load_cfg c = { .lag_max_ns = lag_max,
 				   .wait_max_pct = pct };
 	struct mesh_load_round r = { .timer_lag_ns = timer_lag,
 				     .loop_lag_ns = loop_lag,
 				     .run_delay_ns = delay, .took_ns = took,
-				     .psi_us = UINT64_MAX, .psi_known = true };
+				     .psi_us = psi_us, .psi_known = psi_known };
 
-	return mesh_load_judge(&c, &r);
+	return mesh_load_check(&c, &r);
+}
+
+/* Without PSI (a host without it): the lags and rdmad's wait only. */
+static unsigned int judge(uint64_t lag_max, unsigned int pct,
+			  uint64_t timer_lag, uint64_t loop_lag,
+			  uint64_t delay, uint64_t took)
+{
+	return judge_psi(lag_max, pct, timer_lag, loop_lag, delay, took,
+			 UINT64_MAX, false);
 }
 
 int main(void)
 {
 	struct mesh_lag_ring ring;
-	struct mesh_lag_hist h;
 	unsigned int i;
 
-	tap_plan(24);
+	tap_plan(27);
 	/* lag: the timer's and the sampler's, each at the boundary */
 	tap_ok(judge(20 * MS, 0, 20 * MS - 1, 0, 0, MS) == 0,
 	       "timer lag 1 ns under lag_max: clean");
@@ -71,29 +80,32 @@ int main(void)
 	tap_ok(judge(10 * MS, 25, 11 * MS, 0, 2 * MS, 4 * MS) ==
 	       (MESH_LOAD_LAG | MESH_LOAD_WAIT), "both at once: both reasons");
 
+	/* PSI: us against the same share of the round's ns */
+	tap_ok(judge_psi(0, 50, 0, 0, 0, 1000 * 1000, 499, true) == 0,
+	       "psi 1 us under 50 %%: clean");
+	tap_ok(judge_psi(0, 50, 0, 0, 0, 1000 * 1000, 500, true) == 0,
+	       "psi at 50 %%: clean");
+	tap_ok(judge_psi(0, 50, 0, 0, 0, 1000 * 1000, 501, true) ==
+	       MESH_LOAD_PSI, "psi 1 us over 50 %%: psi");
+	tap_ok(judge_psi(0, 50, 0, 0, 0, 1000 * 1000, 501, false) == 0,
+	       "psi unknown (no PSI on the host): not judged");
+	tap_ok(judge_psi(0, 100, 0, 0, 0, UINT64_MAX, UINT64_MAX, true) ==
+	       MESH_LOAD_PSI, "huge psi: no overflow");
+	tap_ok(judge_psi(0, 0, 0, 0, 0, 1, UINT64_MAX, true) == 0,
+	       "wait_max 0: psi not judged either");
+
 	/* the ring: the worst since a time, older samples out */
 	memset(&ring, 0, sizeof(ring));
-	memset(&h, 0, sizeof(h));
 	tap_ok(mesh_lag_max_since(&ring, 0) == 0, "empty ring: 0");
-	mesh_lag_add(&ring, &h, 100, 7);
-	mesh_lag_add(&ring, &h, 200, 90);
-	mesh_lag_add(&ring, &h, 300, 5);
+	mesh_lag_add(&ring, 100, 7);
+	mesh_lag_add(&ring, 200, 90);
+	mesh_lag_add(&ring, 300, 5);
 	tap_ok(mesh_lag_max_since(&ring, 200) == 90 &&
 	       mesh_lag_max_since(&ring, 201) == 5,
 	       "the worst of the samples at FROM or later");
 	for (i = 0; i < MESH_LAG_RING; i++)
-		mesh_lag_add(&ring, &h, 1000 + i, 1);
+		mesh_lag_add(&ring, 1000 + i, 1);
 	tap_ok(mesh_lag_max_since(&ring, 0) == 1 && ring.n == MESH_LAG_RING,
 	       "a full ring forgets the oldest");
-	/* the histogram: at a bound is in it, 1 over is in the next */
-	memset(&h, 0, sizeof(h));
-	mesh_lag_add(&ring, &h, 1, mesh_lag_bounds_ns[0]);
-	mesh_lag_add(&ring, &h, 2, mesh_lag_bounds_ns[0] + 1);
-	tap_ok(h.bucket[0] == 1 && h.bucket[1] == 1,
-	       "a lag at a bound is in its bucket, 1 ns over in the next");
-	mesh_lag_add(&ring, &h, 3, UINT64_MAX / 4);
-	tap_ok(h.bucket[MESH_LAG_BUCKETS] == 1, "a huge lag: +Inf");
-	tap_ok(h.count == 3 && h.sum_ns == 2 * mesh_lag_bounds_ns[0] + 1 +
-	       UINT64_MAX / 4, "count and sum");
 	return tap_done();
 }
