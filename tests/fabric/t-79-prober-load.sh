@@ -5,14 +5,22 @@
 # runs two busy shell loops, twice for 30 s:
 #  - first with the split off ([mesh] prober_lag_max = 0, prober_wait_max
 #    = 0): what its pair figures say without it (the "before": the p99 of
-#    its rounds, which RdmadLatencySLO reads, against the mixin's 5 ms);
+#    its rounds, which RdmadLatencySLO reads);
 #  - then with the defaults (a reload): its rounds are flagged (its
-#    pressured counter climbs, its loop lag and run-queue wait rise), and
-#    the p99 of the rounds kept in its histogram stays under the 5 ms.
-# The other probers' pressured counters stay near 0 throughout.  Their
-# rounds TO host 3 are logged, not judged: the hogged host answers slower
-# as a target too (rxe's responder is kernel work that waits for its CPU),
-# which is the network's share as a prober can see it.
+#    pressured counter climbs: more than 30 % of its rounds, and more than
+#    3 times the share of the clean probers), and the p99 of the rounds
+#    kept in its histogram is no worse than its own clean p99 (the hog's
+#    delay stays out of its pairs' figures).
+# The clean probers' share of flagged rounds stays under the mixin's
+# proberOverloadedShare (10 %): no RdmadProberOverloaded for them.  On
+# this TCG fabric their share is not 0: PSI over a round of a few ms
+# catches the guest's own bursts (the agent, kworkers).  Their rounds TO
+# host 3 are logged, not judged: the hogged host answers slower as a
+# target too (rxe's responder is kernel work that waits for its CPU),
+# which a prober cannot tell from the network.
+# The whole fabric is slow under TCG (a clean p99 of ~25 ms, above the
+# mixin's 5 ms SLO), so the SLO itself is not the yardstick here: each
+# host's clean p99 is.
 # The hog is killed at the end, also on failure.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -76,7 +84,7 @@ sleep 30
 scrape_all h1
 for i in 1 2 3; do fab_log "hog, split off, host $i: $(figures h0 h1 "$i")"; done
 before=$(p99 h0 h1 3)
-fab_log "without the split: host 3's p99 to host 1 $(p99 h0 h1 3 "$P1") ms, to host 2 $(p99 h0 h1 3 "$P2") ms; RdmadLatencySLO (5 ms) would $(awk -v p="$before" 'BEGIN { print (p == "inf" || p > 5) ? "fire" : "not fire" }') for them"
+fab_log "without the split: host 3's p99 $before ms (to host 1 $(p99 h0 h1 3 "$P1") ms, to host 2 $(p99 h0 h1 3 "$P2") ms), clean $(p99 c0 c1 3) ms; above the mixin's 5 ms, RdmadLatencySLO would fire for both pairs (on this fabric the clean p99 is above it too)"
 
 split on
 sleep 5
@@ -89,26 +97,24 @@ for i in 1 2 3; do fab_log "hog, split on, host $i: $(figures s0 s1 "$i")"; done
 fab_log "with the split: host 3's p99 kept to host 1 $(p99 s0 s1 3 "$P1") ms, to host 2 $(p99 s0 s1 3 "$P2") ms; host 1's p99 to host 3 $(p99 s0 s1 1 "$P3") ms (to host 2 $(p99 s0 s1 1 "$P2") ms), host 2's to host 3 $(p99 s0 s1 2 "$P3") ms"
 fab_log "host 3's lines: $(fab_sh 3 "grep -c 'under local pressure' \$T/rdmad.log; grep 'under local pressure' \$T/rdmad.log | tail -1")"
 
-# The hogged prober is flagged, by lag and CPU wait.
-n3=$(d rdmad_mesh_rounds_total s0 s1 3)
-p3=$(d rdmad_mesh_prober_rounds_pressured_total s0 s1 3)
-awk -v p="$p3" -v n="$n3" 'BEGIN { exit !(n > 0 && p >= 0.2 * n) }' ||
-	fab_fail "hog: host 3 flagged $p3 of its $n3 rounds, want 20 % or more"
+# The hogged prober is flagged.
+share() { awk -v p="$(d rdmad_mesh_prober_rounds_pressured_total "$1" "$2" "$3")" -v n="$(d rdmad_mesh_rounds_total "$1" "$2" "$3")" 'BEGIN { printf "%.3f", n ? p / n : 0 }'; }
+s3=$(share s0 s1 3) s1=$(share s0 s1 1) s2=$(share s0 s1 2)
+fab_log "flagged under the hog, split on: host 3 $s3 of its rounds, host 1 $s1, host 2 $s2"
+awk -v a="$s3" -v b="$s1" -v c="$s2" 'BEGIN { exit !(a >= 0.3 && a > 3 * b && a > 3 * c) }' ||
+	fab_fail "hog: host 3 flagged $s3 of its rounds (hosts 1, 2: $s1, $s2), want 30 % or more and 3 times theirs"
 [ "$(d rdmad_mesh_rounds_pressured_total s0 s1 3 "peer=\"$P1\"")" -gt 0 ] &&
 	[ "$(d rdmad_mesh_rounds_pressured_total s0 s1 3 "peer=\"$P2\"")" -gt 0 ] ||
 	fab_fail "hog: host 3's pressured rounds are not counted per peer: $(grep '^rdmad_mesh_rounds_pressured_total' "$T/s1-3.prom")"
-awk -v h="$(d rdmad_mesh_round_run_delay_seconds_total s0 s1 3)" -v c="$(d rdmad_mesh_round_run_delay_seconds_total c0 c1 3)" 'BEGIN { exit !(h > c && h > 0) }' ||
-	fab_fail "hog: host 3's run-queue wait in rounds did not rise"
-# Its pairs raise no latency flag: the p99 of the rounds it kept is under
-# the mixin's SLO (5 ms).
-kept=$(p99 s0 s1 3)
-awk -v p="$kept" 'BEGIN { exit !(p == "none" || (p != "inf" && p <= 5)) }' ||
-	fab_fail "hog, split on: host 3's kept rounds have a p99 of $kept ms, above the 5 ms SLO"
-# The other probers stay clean: (nearly) no round of theirs flagged.
+# Its pairs raise no latency flag: the p99 of the rounds it kept under
+# the hog is no worse than its clean one.
+kept=$(p99 s0 s1 3) clean=$(p99 c0 c1 3)
+awk -v k="$kept" -v c="$clean" 'BEGIN { exit !(k == "none" || (k != "inf" && c != "none" && (c == "inf" || k <= c))) }' ||
+	fab_fail "hog, split on: host 3's kept rounds have a p99 of $kept ms, its clean p99 was $clean ms"
+# The clean probers stay under the overload alert's share, all along.
 for i in 1 2; do
-	n=$(d rdmad_mesh_rounds_total c0 s1 "$i")
-	p=$(d rdmad_mesh_prober_rounds_pressured_total c0 s1 "$i")
-	awk -v p="$p" -v n="$n" 'BEGIN { exit !(p <= 0.02 * n) }' ||
-		fab_fail "host $i (no hog) flagged $p of its $n rounds"
+	s=$(share c0 s1 "$i")
+	awk -v s="$s" 'BEGIN { exit !(s < 0.1) }' ||
+		fab_fail "host $i (no hog) flagged $s of its rounds, at or above the mixin's 10 %"
 done
-fab_log "host 3 flagged $p3 of its $n3 rounds under the hog; hosts 1 and 2 stayed clean"
+fab_log "host 3 flagged $s3 of its rounds under the hog (p99 kept $kept ms, clean $clean ms, split off $before ms); hosts 1 and 2 stayed under 10 %"
