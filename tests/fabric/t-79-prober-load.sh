@@ -44,6 +44,8 @@ fab_mesh_start 3 7471 "mesh.interval = 200ms" "mesh.round_timeout = 2s" \
 	"mesh.sizes = 64" "mesh.prober_lag_max = 10ms" "mesh.prober_wait_max = 50%"
 fab_mesh_wait_up 1 30 "$P2" "$P3"
 fab_mesh_wait_up 3 30 "$P1" "$P2"
+# /proc/self/schedstat is the main thread's: say how many rdmad has
+fab_log "host 3: rdmad's threads: $(fab_sh 3 'ls /proc/$(pidof rdmad)/task | wc -l')"
 
 scrape_all() { local i; for i in 1 2 3; do fab_scrape "$i" "$T/$1-$i.prom"; done; }
 d() { # d NAME FROM TO HOST [LABEL...]: the change of a sum between scrapes
