@@ -7,13 +7,13 @@
 #    = 0): what its pair figures say without it (the "before": the p99 of
 #    its rounds, which RdmadLatencySLO reads);
 #  - then with the defaults (a reload): its rounds are flagged (its
-#    pressured counter climbs: more than 30 % of its rounds, and more than
-#    3 times the share of the clean probers), and the p99 of the rounds
+#    pressured counter climbs: half of its rounds or more, and more than
+#    twice the share of the clean probers), and the p99 of the rounds
 #    kept in its histogram is no worse than its own clean p99 (the hog's
 #    delay stays out of its pairs' figures).
-# The clean probers flag far fewer: host 3's share is 3 times theirs or
-# more.  On this TCG fabric theirs is not 0 (4-7 % seen clean, 16-22 %
-# under the hog): PSI over a round of a few ms catches a guest's own
+# The clean probers flag far fewer: host 3's share is more than twice
+# theirs.  On this TCG fabric theirs is not 0 (4-24 % seen clean, 16-36 %
+# under the hog, the more the busier the build host): PSI over a round of a few ms catches a guest's own
 # bursts, and a busy guest's vCPU thread takes the build host's cores
 # from the other guests' (their loop lag rose with it).  Their rounds TO
 # host 3 are logged, not judged: the hogged host answers slower as a
@@ -104,8 +104,8 @@ fab_log "host 3's lines: $(fab_sh 3 "grep -c 'under local pressure' \$T/rdmad.lo
 share() { awk -v p="$(d rdmad_mesh_prober_rounds_pressured_total "$1" "$2" "$3")" -v n="$(d rdmad_mesh_rounds_total "$1" "$2" "$3")" 'BEGIN { printf "%.3f", n ? p / n : 0 }'; }
 s3=$(share s0 s1 3) s1=$(share s0 s1 1) s2=$(share s0 s1 2)
 fab_log "flagged under the hog, split on: host 3 $s3 of its rounds, host 1 $s1, host 2 $s2"
-awk -v a="$s3" -v b="$s1" -v c="$s2" 'BEGIN { exit !(a >= 0.3 && a > 3 * b && a > 3 * c) }' ||
-	fab_fail "hog: host 3 flagged $s3 of its rounds (hosts 1, 2: $s1, $s2), want 30 % or more and 3 times theirs"
+awk -v a="$s3" -v b="$s1" -v c="$s2" 'BEGIN { exit !(a >= 0.5 && a > 2 * b && a > 2 * c) }' ||
+	fab_fail "hog: host 3 flagged $s3 of its rounds (hosts 1, 2: $s1, $s2), want half or more and twice theirs"
 [ "$(d rdmad_mesh_rounds_pressured_total s0 s1 3 "peer=\"$P1\"")" -gt 0 ] &&
 	[ "$(d rdmad_mesh_rounds_pressured_total s0 s1 3 "peer=\"$P2\"")" -gt 0 ] ||
 	fab_fail "hog: host 3's pressured rounds are not counted per peer: $(grep '^rdmad_mesh_rounds_pressured_total' "$T/s1-3.prom")"
