@@ -1,4 +1,5 @@
-// How well the pairs that work work: loss, latency, bandwidth, large sizes.
+// How well the pairs that work work: loss, latency, bandwidth, large sizes;
+// and the prober that is too busy to measure latency (RdmadProberOverloaded).
 // A pair's figures are not judged while its target was host-unreachable, its
 // prober isolated or not scraped, or the pair itself down (downWindow), at
 // any time in the window: those failures belong to the reachability alerts.
@@ -18,6 +19,10 @@ local u = import '../lib/util.libsonnet';
       unless on (%(i)s) max_over_time(instance:rdmad_verdict_nic_errors:bool[%(w)s])
       unless on (%(p)s) max_over_time(peer:rdmad_verdict_nic_errors:bool[%(w)s])
     ||| % { ip: by(['instance', 'peer']), p: by(['peer']), i: by(['instance']), w: w, s: u.num(c.hostUnreachableShare), up: u.sel(c, 'up') },
+    // the prober took too many of its rounds under local pressure at any
+    // time in the window: its pairs' latency is its own (RdmadProberOverloaded)
+    local overloaded = 'unless on (%s) max_over_time(source:rdmad_mesh_rounds_pressured:ratio[%s]) > %s\n'
+                       % [by(['instance']), w, u.num(c.proberOverloadedShare)],
     local pairDown = 'unless on (%s) max_over_time(source_peer:rdmad_mesh_peer_down:sustained[%s])\n'
                      % [by(['instance', 'peer']), w],
     local sizeFailed = function(m) 'sum by (%s) (increase(%s[%s]))'
@@ -41,7 +46,7 @@ local u = import '../lib/util.libsonnet';
         },
         {
           alert: 'RdmadLatencySLO',
-          expr: 'source_peer:rdmad_mesh_round_duration_seconds:p99 > %s\n' % u.num(c.latencySLOSeconds) + troubled,
+          expr: 'source_peer:rdmad_mesh_round_duration_seconds:p99 > %s\n' % u.num(c.latencySLOSeconds) + overloaded + troubled,
           'for': c.forLong,
           labels: { severity: 'warning' },
           annotations: {
@@ -50,6 +55,19 @@ local u = import '../lib/util.libsonnet';
               The 99th percentile of verified rounds from {{ $labels.source }} to {{ $labels.peer }} over %(w)s is {{ $value | humanizeDuration }}, above %(slo)ss. A tail of about 0.5 s or more is RC retransmission: light loss on the path. Compare with the target's other probers (one pair or all of them) and check congestion (PFC, ECN) and errors on the path's links.
             ||| % { w: w, slo: u.num(c.latencySLOSeconds) },
             runbook_url: u.runbook(c, 'rdmadlatencyslo'),
+          },
+        },
+        {
+          alert: 'RdmadProberOverloaded',
+          expr: 'source:rdmad_mesh_rounds_pressured:ratio > %s' % u.num(c.proberOverloadedShare),
+          'for': c.forShort,
+          labels: { severity: 'warning' },
+          annotations: {
+            summary: 'The prober {{ $labels.source }} takes {{ $value | humanizePercentage }} of its rounds under local pressure.',
+            description: |||
+              Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds of {{ $labels.source }} ({{ $labels.instance }}) were taken while its own host delayed them (rdmad's loop late by more than [mesh] prober_lag_max, or it or the host waiting for a CPU more than prober_wait_max of the round): the host is busy, not the network. Those rounds' latency is kept out of its pairs' figures, and its pairs raise no RdmadLatencySLO meanwhile. On it: what else runs (`top`, /proc/pressure/cpu), rdmad_mesh_loop_lag_seconds and rdmad_mesh_round_run_delay_seconds_total, `journalctl -u rdmad -g 'under local pressure'`.
+            ||| % { w: w },
+            runbook_url: u.runbook(c, 'rdmadproberoverloaded'),
           },
         },
         {

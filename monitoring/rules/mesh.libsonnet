@@ -124,6 +124,13 @@ local u = import '../lib/util.libsonnet';
           expr: 'avg by (%s) (1 - %s)%s' % [by(['instance']), u.sel(c, 'rdmad_mesh_peer_up'), withSource],
         },
         {
+          // the share of its rounds a prober took under local pressure
+          // (docs/mesh.md, "The prober's share")
+          record: 'source:rdmad_mesh_rounds_pressured:ratio',
+          expr: '(\n  sum by (%(b)s) (rate(%(p)s[%(w)s]))\n/\n  sum by (%(b)s) (rate(%(a)s[%(w)s]))\n)%(s)s'
+                % { b: by(['instance']), p: u.sel(c, 'rdmad_mesh_prober_rounds_pressured_total'), a: rounds(''), w: w, s: withSource },
+        },
+        {
           record: 'source:rdmad_mesh_rounds_failed:ratio',
           expr: '(\n  sum by (%(b)s) (rate(%(f)s[%(w)s]))\n/\n  sum by (%(b)s) (rate(%(a)s[%(w)s]))\n)%(s)s'
                 % { b: by(['instance']), f: rounds('result!="ok"'), a: rounds(''), w: w, s: withSource },

@@ -557,6 +557,26 @@ static void test_mesh(void)
 	       valid(&c, "[mesh]\nbandwidth_share = 0.001\n") &&
 	       m->bw_share_ppm == 10, "mesh: bandwidth_share 50%% and 0.001");
 
+	/* the prober's share (mesh_load_check.h): defaults, bounds, off */
+	tap_ok(valid(&c, "[mesh]\n") && m->prober_lag_max_ms == 10 &&
+	       m->prober_wait_max_pct == 50,
+	       "mesh: prober_lag_max 10ms, prober_wait_max 50%% by default");
+	tap_ok(valid(&c, "[mesh]\nprober_lag_max = 0\nprober_wait_max = 0\n")
+	       && m->prober_lag_max_ms == 0 && m->prober_wait_max_pct == 0 &&
+	       valid(&c, "[mesh]\nprober_lag_max = 1m\n"
+		     "prober_wait_max = 100%\n") &&
+	       m->prober_lag_max_ms == 60000 && m->prober_wait_max_pct == 100,
+	       "mesh: prober_lag_max 0 (off) and 1m, prober_wait_max 0 and "
+	       "100%%");
+	bad("[mesh]\nprober_lag_max = 61s\n", "t.ini:2: prober_lag_max: 61s "
+	    "is out of range", "mesh: prober_lag_max 61s");
+	bad("[mesh]\nprober_lag_max = soon\n", "t.ini:2: prober_lag_max:",
+	    "mesh: prober_lag_max not a duration");
+	bad("[mesh]\nprober_wait_max = 101%\n", "t.ini:2: prober_wait_max: "
+	    "101% is out of range 0%..100%", "mesh: prober_wait_max 101%");
+	bad("[mesh]\nprober_wait_max = -1\n", "t.ini:2: prober_wait_max:",
+	    "mesh: prober_wait_max -1");
+
 	bad("[mesh]\nops = write\n", "t.ini:2: ops: 'write' alone: a WRITE "
 	    "is only verified by reading it back", "mesh: write alone");
 	bad("[mesh]\nops = read read\n", "t.ini:2: ops: 'read' given twice",

@@ -470,6 +470,34 @@ static void test_peer_window(void)
 	       (unsigned long long)w.p99_ns);
 }
 
+/* A round under local pressure: counted, its latency kept out. */
+static void test_pressured(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_rail_stats rail;
+	struct mesh_window_sum w;
+
+	mesh_stats_init(&s);
+	memset(&rail, 0, sizeof(rail));
+	s.rail = &rail;
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, 30 * US, 0, 100);
+	mesh_stats_round_pressured(&s, 0, 64, MESH_RES_OK, 900 * MS, 0, 200);
+	tap_ok(s.rounds[MESH_RES_OK] == 2 && s.pressured == 1 &&
+	       rail.rounds[MESH_RES_OK] == 2,
+	       "pressured: counted as ok (path and rail), and as pressured");
+	tap_ok(s.rtt.count == 1 && s.rtt.sum_ns == 30 * US &&
+	       rail.rtt.count == 1 && s.sw[0].n == 1 && s.w_n == 1,
+	       "pressured ok: its latency in no histogram and no window");
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == 1 && w.p99_ns == 30 * US,
+	       "pressured ok: the p99 is the clean round's");
+	mesh_stats_round_pressured(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, 300);
+	mesh_stats_window(&s, &w);
+	tap_ok(s.pressured == 2 && s.size_failed[0] == 1 && w.failed == 1 &&
+	       s.last == MESH_RES_TIMEOUT,
+	       "pressured failed: a failure as any other, and pressured");
+}
+
 int main(void)
 {
 	test_bounds();
@@ -485,5 +513,6 @@ int main(void)
 	test_bw_age();
 	test_rail();
 	test_peer_window();
+	test_pressured();
 	return tap_done();
 }

@@ -808,8 +808,11 @@ static void test_formats(void)
 	       has_line(om, "# UNIT rdmad_registered_memory_bytes bytes") &&
 	       has_line(om, "# UNIT rdmad_registered_memory_max_bytes "
 			"bytes") &&
-	       count_prefix(om, "# UNIT ") == 16,
-	       "openmetrics: UNIT lines of the 16 families with a unit");
+	       has_line(om, "# UNIT rdmad_mesh_loop_lag_seconds seconds") &&
+	       has_line(om, "# UNIT rdmad_mesh_round_run_delay_seconds "
+			"seconds") &&
+	       count_prefix(om, "# UNIT ") == 18,
+	       "openmetrics: UNIT lines of the 18 families with a unit");
 	len = strlen(om);
 	tap_ok(len > 6 && !strcmp(om + len - 6, "# EOF\n") &&
 	       strstr(om, "# EOF") == om + len - 6,
@@ -858,10 +861,24 @@ static void test_empty(void)
 
 /* ---- the mesh agent's families ------------------------------------- */
 
+/* The prober's share of the view: 3 lag samples, 2 rounds under local
+ * pressure to A (its path 0), 1.5 ms of run-queue wait, 2.5 ms of PSI. */
+static struct mesh_hist mlag;
+
 static void make_mesh(void)
 {
 	mesh_fixture_make();
 	make_view();
+	memset(&mlag, 0, sizeof(mlag));
+	mesh_hist_add(&mlag, 50000);
+	mesh_hist_add(&mlag, 1000000);
+	mesh_hist_add(&mlag, 30000000);
+	mst[0].pressured = 2;
+	mview.lag = &mlag;
+	mview.pressured = 2;
+	mview.load_delay_ns = 1500000;
+	mview.load_psi_us = 2500;
+	mview.psi = true;
 	view.mesh = &mview;
 }
 
@@ -937,6 +954,19 @@ static void test_mesh_samples(const char *buf, const char *what)
 		"rdmad_mesh_targets_reloads_total 4",
 		"rdmad_mesh_self_info{peer=\"10.0.0.1:7471\"} 1",
 		"rdmad_mesh_self_info{peer=\"[fe80::1]:7471\"} 1",
+		"rdmad_mesh_rounds_pressured_total{peer=\"10.0.0.2:7471\"} 2",
+		"rdmad_mesh_rounds_pressured_total{peer=\"[fe80::2]:7471\"} 0",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"0.000025\"} 0",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"0.00005\"} 1",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"0.001\"} 2",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"0.025\"} 2",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"0.1\"} 3",
+		"rdmad_mesh_loop_lag_seconds_bucket{le=\"+Inf\"} 3",
+		"rdmad_mesh_loop_lag_seconds_count 3",
+		"rdmad_mesh_loop_lag_seconds_sum 0.03105",
+		"rdmad_mesh_round_run_delay_seconds_total 0.0015",
+		"rdmad_mesh_prober_rounds_pressured_total 2",
+		"rdmad_mesh_round_cpu_pressure_seconds_total 0.0025",
 	};
 	/* A: 30us, 30us, 2ms, 1s */
 	static const uint64_t cum_a[MESH_HIST_BUCKETS + 1] = {
@@ -958,11 +988,11 @@ static void test_mesh_samples(const char *buf, const char *what)
 	       1,
 	       "%s: mesh: every result class per peer, a series per path "
 	       "and per size, bandwidth only once sampled", what);
-	/* the documented rule: 28 + paths + sizes, +1 with a sample */
-	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 29 + 2 + 3 &&
-	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 28 + 2 + 3 &&
-	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 28 + 1 + 3,
-	       "%s: mesh: series per peer = 28 + paths + sizes (+1 "
+	/* the documented rule: 29 + paths + sizes, +1 with a sample */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 30 + 2 + 3 &&
+	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 29 + 2 + 3 &&
+	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 29 + 1 + 3,
+	       "%s: mesh: series per peer = 29 + paths + sizes (+1 "
 	       "bandwidth) (%d, %d)", what,
 	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));

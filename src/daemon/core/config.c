@@ -90,6 +90,8 @@ static void config_mesh_defaults(struct config_mesh *m)
 	m->bw_duration_ms = 200;
 	m->bw_size = 65536;
 	m->bw_share_ppm = 10000;
+	m->prober_lag_max_ms = 10;
+	m->prober_wait_max_pct = 50;
 }
 
 void config_defaults(struct rdmad_config *cfg)
@@ -441,6 +443,10 @@ static const struct config_key keys[] = {
 	{ "mesh", "source", config_key_source, OFF(mesh.source), NONE },
 	{ "mesh", "peer_series", config_key_peer_series,
 	  OFF(mesh.peer_series), NONE },
+	{ "mesh", "prober_lag_max", config_key_uint,
+	  OFF(mesh.prober_lag_max_ms), MS_OFF(1, 60000) },
+	{ "mesh", "prober_wait_max", config_key_uint,
+	  OFF(mesh.prober_wait_max_pct), PCT(0, 100) },
 	{ "counters", "interval", config_key_uint,
 	  OFF(counters.interval_ms), MS_OFF(1000, 3600000) },
 	{ "counters", "skip", config_key_counter_skip, OFF(counters.skip),

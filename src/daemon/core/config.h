@@ -80,6 +80,9 @@ struct config_mesh {
 	uint32_t bw_share_ppm;		/* of all time, all samples */
 	struct sockaddr_storage source;	/* ss_family 0: rdma_cm picks */
 	enum config_peer_series peer_series;
+	/* a round under local pressure (mesh_load_check.h); 0: that test off */
+	unsigned int prober_lag_max_ms;
+	unsigned int prober_wait_max_pct;
 };
 
 /* Whether /metrics is compact under M, given whether the inventory in

@@ -13,8 +13,7 @@
 #define FIELD_FIRST	3
 #define FIELD_LAST	24
 
-/* An unsigned decimal at *P, *P moved past it; false if none. */
-static int number(const char **p, uint64_t *v)
+int proc_parse_u64(const char **p, uint64_t *v)
 {
 	char *end;
 
@@ -50,7 +49,7 @@ int proc_stat_parse(const char *buf, struct proc_stat *out)
 		/* (4) .. (13) and others: signed in proc(5); skip a '-' */
 		if (*p == '-' && field != 14 && field != 15 && field < 22)
 			p++;
-		if (!number(&p, &v))
+		if (!proc_parse_u64(&p, &v))
 			return -EINVAL;
 		switch (field) {
 		case 14: out->utime = v; break;
@@ -72,7 +71,7 @@ int proc_stat_parse_btime(const char *buf, uint64_t *btime)
 		if (strncmp(p, "btime ", 6))
 			continue;
 		p += 6;
-		return number(&p, btime) && (*p == '\n' || !*p) ? 0 : -EINVAL;
+		return proc_parse_u64(&p, btime) && (*p == '\n' || !*p) ? 0 : -EINVAL;
 	}
 	return -EINVAL;
 }

@@ -35,6 +35,11 @@ struct proc_self {
  * start after the last ')'.  0, or -EINVAL when BUF is not such a line.
  */
 int proc_stat_parse(const char *buf, struct proc_stat *out);
+/*
+ * An unsigned decimal at *P that fits 64 bits into V, *P moved past it;
+ * 0 if there is none (the parsers of /proc files share it).
+ */
+int proc_parse_u64(const char **p, uint64_t *v);
 /* The "btime SECONDS" line of /proc/stat's text BUF: 0, or -EINVAL. */
 int proc_stat_parse_btime(const char *buf, uint64_t *btime);
 

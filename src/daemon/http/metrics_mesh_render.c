@@ -16,7 +16,7 @@ struct peer_sum {
 	uint64_t rounds[MESH_RES_N];
 	uint64_t size_failed[CONFIG_MESH_SIZES_MAX];
 	struct mesh_hist rtt;
-	uint64_t connects, downs;
+	uint64_t connects, downs, pressured;
 	const struct mesh_view_path *bw;	/* the latest sample, or NULL */
 };
 
@@ -38,6 +38,7 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 		o->rtt.sum_ns += st->rtt.sum_ns;
 		o->connects += st->connects;
 		o->downs += st->downs;
+		o->pressured += st->pressured;
 		if (mesh_view_bw(&p->path[i]) &&
 		    (!o->bw || st->bw_at > o->bw->st->bw_at))
 			o->bw = &p->path[i];
@@ -75,6 +76,14 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 			       "peer", m->peers[i].name,
 			       "result", mesh_result_name(j),
 			       sum[i].rounds[j]);
+	mw_family(w, "rdmad_mesh_rounds_pressured", FT_COUNTER, NULL,
+		  "Rounds to the peer taken under local pressure (this host's "
+		  "loop lag or CPU wait above [mesh] prober_lag_max, "
+		  "prober_wait_max): counted in rdmad_mesh_rounds_total too, "
+		  "their latency in no histogram.");
+	for (i = 0; i < m->n_peers; i++)
+		mw_u64(w, "rdmad_mesh_rounds_pressured", "_total",
+		       ONE("peer", m->peers[i].name), sum[i].pressured);
 	mw_family(w, "rdmad_mesh_path_rounds_failed", FT_COUNTER, NULL,
 		  "Failed rounds by path (0 .. [mesh] paths - 1): a bad ECMP "
 		  "path shows as one path failing.");
@@ -251,6 +260,45 @@ static void render_mesh_place(struct mw *w, const struct mesh_view *m)
 }
 
 /*
+ * The prober's share (mesh_load_check.h): this host's loop lag, and what its
+ * rounds spent waiting for a CPU (docs/monitoring.md, "The prober's
+ * share").  The PSI family is absent on a host without PSI.
+ */
+static void render_mesh_load(struct mw *w, const struct mesh_view *m)
+{
+	static const struct mesh_hist none;
+	const struct mesh_hist *h = m->lag ? m->lag : &none;
+
+	mw_family(w, "rdmad_mesh_loop_lag_seconds", FT_HISTOGRAM, "seconds",
+		  "How late a timer of rdmad's loop ran (a sampler every "
+		  "50 ms while the mesh is on): this host's delay of any "
+		  "round.");
+	mw_histogram_of(w, "rdmad_mesh_loop_lag_seconds", NULL, NULL,
+			w->mesh_le, MESH_HIST_BUCKETS, h->bucket, h->count,
+			h->sum_ns);
+	mw_family(w, "rdmad_mesh_round_run_delay_seconds", FT_COUNTER,
+		  "seconds", "Time rdmad's loop waited on a CPU run queue "
+		  "during mesh rounds (/proc/self/schedstat), all peers.");
+	mw_series(w, "rdmad_mesh_round_run_delay_seconds", "_total", NULL,
+		  NULL, NULL, NULL);
+	mw_seconds_line(w, m->load_delay_ns);
+	mw_family(w, "rdmad_mesh_prober_rounds_pressured", FT_COUNTER, NULL,
+		  "Rounds taken under local pressure, all peers (by peer: "
+		  "rdmad_mesh_rounds_pressured_total, full series).");
+	mw_u64(w, "rdmad_mesh_prober_rounds_pressured", "_total", NULL, NULL,
+	       NULL, NULL, m->pressured);
+	if (m->psi) {
+		mw_family(w, "rdmad_mesh_round_cpu_pressure_seconds",
+			  FT_COUNTER, "seconds", "Time some task of this host "
+			  "waited for a CPU during mesh rounds (PSI, "
+			  "/proc/pressure/cpu \"some\"), all peers.");
+		mw_series(w, "rdmad_mesh_round_cpu_pressure_seconds", "_total",
+			  NULL, NULL, NULL, NULL);
+		mw_seconds_line(w, m->load_psi_us * 1000);
+	}
+}
+
+/*
  * The mesh families are declared even with no agent (as
  * rdmad_listener_up without listeners); per-peer series come with peers.
  * -ENOMEM when the per-peer sums cannot be allocated.
@@ -298,6 +346,7 @@ int metrics_mesh_render(struct mw *w, const struct mesh_view *m)
 	mw_series(w, "rdmad_mesh_bandwidth_seconds", "_total", NULL, NULL, NULL,
 		  NULL);
 	mw_seconds_line(w, m->bw_ns);
+	render_mesh_load(w, m);
 	mw_family(w, "rdmad_mesh_targets_reloads", FT_COUNTER, NULL,
 		  "Times the targets file was read again (reload).");
 	mw_u64(w, "rdmad_mesh_targets_reloads", "_total", NULL, NULL,

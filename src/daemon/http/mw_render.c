@@ -162,8 +162,13 @@ void mw_histogram_of(struct mw *w, const char *name, const char *k,
 	unsigned int i;
 
 	for (i = 0; i <= n; i++) {
+		const char *b = i < n ? le[i] : "+Inf";
+
 		cum += bucket[i];
-		mw_series(w, name, "_bucket", k, v, "le", i < n ? le[i] : "+Inf");
+		if (k)
+			mw_series(w, name, "_bucket", k, v, "le", b);
+		else			/* a histogram without labels */
+			mw_series(w, name, "_bucket", "le", b, NULL, NULL);
 		mw_value_u64(w->f, cum);
 	}
 	mw_u64(w, name, "_count", k, v, NULL, NULL, count);

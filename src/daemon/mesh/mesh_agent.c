@@ -519,6 +519,11 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	v->bw_samples = a->x.bw_samples;
 	v->bw_ns = a->x.bw_ns;
 	v->reloads = a->reloads;
+	v->lag = &a->x.lag_hist;
+	v->pressured = a->x.pressured;
+	v->load_delay_ns = a->x.load_delay_ns;
+	v->load_psi_us = a->x.load_psi_us;
+	v->psi = a->x.psi;
 	for (i = 0; i < a->n_self; i++)
 		v->self[i] = a->self[i];
 	v->n_self = a->n_self;

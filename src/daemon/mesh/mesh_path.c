@@ -242,6 +242,119 @@ static int mesh_path_connect(struct mesh_path *p)
 	return 0;
 }
 
+/* ---- the prober's share ------------------------------------------------ */
+
+/* The round P starts now: what this host's figures are at its start. */
+static void mesh_path_load_start(struct mesh_path *p, uint64_t due,
+				 uint64_t now)
+{
+	p->load.on = true;
+	p->load.due = due && due < now ? due : now;
+	p->load.run = now;
+	cpu_wait_read(&p->x->sched, &p->load.at);
+}
+
+/* A round under pressure, for the operator: at most load_log's lines, the
+ * next one says how many were not logged. */
+static void mesh_path_load_log(struct mesh_path *p,
+			       const struct mesh_load_round *lr,
+			       unsigned int why, enum mesh_result res,
+			       uint64_t rtt_ns, uint64_t now)
+{
+	struct mesh_ctx *x = p->x;
+	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64] = "";
+	uint64_t dropped;
+
+	if (!log_limit_take(&x->load_log, now))
+		return;
+	dropped = log_limit_summary(&x->load_log);
+	if (dropped)
+		snprintf(more, sizeof(more), " (%llu more such rounds not "
+			 "logged)", (unsigned long long)dropped);
+	if (lr->psi_known)
+		snprintf(psi, sizeof(psi), ", the host's CPU pressure %.1f ms",
+			 (double)lr->psi_us / 1e3);
+	mesh_path_name(p, name, sizeof(name));
+	log_warn("mesh: %s: a round taken under local pressure (%s%s%s): its "
+		 "timer ran %.1f ms late, the loop lag %.1f ms (prober_lag_max "
+		 "%u ms), rdmad waited for a CPU %.1f ms of the round's %.1f ms"
+		 "%s (prober_wait_max %u%%); %s %.3f ms kept out of the "
+		 "pair's latency: this host is busy, see what else runs on it "
+		 "(top, /proc/pressure/cpu)%s", name,
+		 why & MESH_LOAD_LAG ? "lag " : "",
+		 why & MESH_LOAD_WAIT ? "wait " : "",
+		 why & MESH_LOAD_PSI ? "psi" : "",
+		 (double)lr->timer_lag_ns / 1e6, (double)lr->loop_lag_ns / 1e6,
+		 x->cfg.prober_lag_max_ms, (double)lr->run_delay_ns / 1e6,
+		 (double)lr->took_ns / 1e6, psi, x->cfg.prober_wait_max_pct,
+		 res == MESH_RES_OK ? "its latency" : "it failed; latency",
+		 (double)rtt_ns / 1e6, more);
+}
+
+/*
+ * The round P measured ended at NOW: what this host added to it, and
+ * whether it was taken under local pressure (mesh_load_check decides).
+ */
+static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
+			       uint64_t rtt_ns, uint64_t now)
+{
+	struct mesh_ctx *x = p->x;
+	struct mesh_load_cfg cfg = {
+		.lag_max_ns = (uint64_t)x->cfg.prober_lag_max_ms * 1000000ull,
+		.wait_max_pct = x->cfg.prober_wait_max_pct,
+	};
+	struct mesh_load_round lr;
+	struct cpu_wait_now end;
+	uint64_t period = MESH_LAG_PERIOD_MS * 1000000ull;
+	unsigned int why;
+
+	p->load.on = false;
+	cpu_wait_read(&x->sched, &end);
+	memset(&lr, 0, sizeof(lr));
+	lr.timer_lag_ns = p->load.run - p->load.due;
+	lr.loop_lag_ns = mesh_lag_max_since(&x->lag, p->load.due > period ?
+					    p->load.due - period : 0);
+	lr.took_ns = now > p->load.run ? now - p->load.run : 0;
+	if (end.run_delay_known && p->load.at.run_delay_known &&
+	    end.run_delay_ns > p->load.at.run_delay_ns)
+		lr.run_delay_ns = end.run_delay_ns - p->load.at.run_delay_ns;
+	lr.psi_known = end.psi_known && p->load.at.psi_known;
+	if (lr.psi_known && end.psi_us > p->load.at.psi_us)
+		lr.psi_us = end.psi_us - p->load.at.psi_us;
+	x->load_delay_ns += lr.run_delay_ns;
+	x->load_psi_us += lr.psi_us;
+	x->psi = lr.psi_known;
+	why = mesh_load_check(&cfg, &lr);
+	if (!why)
+		return false;
+	x->pressured++;
+	mesh_path_load_log(p, &lr, why, res, rtt_ns, now);
+	return true;
+}
+
+/* The loop-lag sampler: how late its own timer runs is the loop's lag. */
+static void mesh_lag_arm(struct mesh_ctx *x, uint64_t now)
+{
+	struct timeval tv = { 0, MESH_LAG_PERIOD_MS * 1000 };
+
+	x->lag_due = now + MESH_LAG_PERIOD_MS * 1000000ull;
+	evtimer_add(x->lag_ev, &tv);
+}
+
+static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
+{
+	struct mesh_ctx *x = arg;
+	uint64_t now = clock_now_ns();
+	uint64_t lag = now > x->lag_due ? now - x->lag_due : 0;
+
+	(void)fd;
+	(void)what;
+	mesh_lag_add(&x->lag, now, lag);
+	mesh_hist_add(&x->lag_hist, lag);
+	if (x->cfg.targets[0])		/* off, the mesh's sampler rests */
+		mesh_lag_arm(x, now);
+}
+
 /* ---- the one writer of the path's figures ----------------------------- */
 
 static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
@@ -249,6 +362,8 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 {
 	const struct config_mesh *m = &p->x->cfg;
 	bool sized = r->sized && m->n_sizes && p->slot < m->n_sizes;
+	bool round = (r->what & MESH_REC_ROUND) && !(r->what & MESH_REC_SAMPLE);
+	uint64_t rtt = r->result == MESH_RES_OK ? fig->rtt_ns : 0;
 
 	if (r->what & MESH_REC_CONNECTED)
 		mesh_stats_connected(&p->st);
@@ -258,11 +373,17 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			p->x->bw_samples++;
 			p->x->bw_ns += fig->ns;
 		}
-	} else if (r->what & MESH_REC_ROUND) {
+	} else if (round && p->load.on &&
+		   mesh_path_load_end(p, r->result, rtt, now)) {
+		mesh_stats_round_pressured(&p->st, sized ? p->slot :
+					   CONFIG_MESH_SIZES_MAX,
+					   sized ? m->sizes[p->slot] : 0,
+					   r->result, rtt, fig->bad_offset,
+					   now);
+	} else if (round) {
 		mesh_stats_round(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
 				 sized ? m->sizes[p->slot] : 0, r->result,
-				 r->result == MESH_RES_OK ? fig->rtt_ns : 0,
-				 fig->bad_offset, now);
+				 rtt, fig->bad_offset, now);
 	}
 	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
@@ -303,13 +424,17 @@ static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 	}
 }
 
-static void mesh_path_round(struct mesh_path *p, bool bw)
+static void mesh_path_round(struct mesh_path *p, bool bw, uint64_t due,
+			    uint64_t now)
 {
 	const struct config_mesh *m = &p->x->cfg;
 	int ret;
 
 	p->slot = m->n_sizes ? p->turn % m->n_sizes : 0;
 	p->turn++;
+	p->load.on = false;
+	if (!bw)
+		mesh_path_load_start(p, due, now);
 	if (!p->link)
 		ret = -ENOTCONN;
 	else if (bw)
@@ -365,6 +490,8 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 {
 	struct mesh_ctx *x = p->x;
 	uint64_t now = clock_now_ns();
+	/* a round that starts on its timer was due at the timer's time */
+	uint64_t due = ev == MESH_EV_TIMER ? p->s.due : now;
 	struct mesh_step st;
 	int ret;
 
@@ -404,7 +531,7 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		}
 	}
 	if (st.act & MESH_ACT_ROUND)
-		mesh_path_round(p, st.act & MESH_ACT_BW);
+		mesh_path_round(p, st.act & MESH_ACT_BW, due, now);
 }
 
 /* Run EV, and whatever it queues, one at a time. */
@@ -495,13 +622,19 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 	TAILQ_INIT(&x->waiting);
 	x->reap = event_new(base, -1, 0, mesh_reap_cb, x);
 	x->admit = event_new(base, -1, 0, mesh_admit_cb, x);
-	if (!x->reap || !x->admit) {
+	x->lag_ev = evtimer_new(base, mesh_lag_cb, x);
+	if (!x->reap || !x->admit || !x->lag_ev) {
 		if (x->reap)
 			event_free(x->reap);
 		if (x->admit)
 			event_free(x->admit);
+		if (x->lag_ev)
+			event_free(x->lag_ev);
 		return -ENOMEM;
 	}
+	/* a line a minute, at most 3, of rounds under pressure */
+	log_limit_init(&x->load_log, 3, 60000000000ull);
+	cpu_wait_open(&x->sched);
 	return 0;
 }
 
@@ -517,6 +650,8 @@ void mesh_ctx_fini(struct mesh_ctx *x)
 	}
 	event_free(x->reap);
 	event_free(x->admit);
+	event_free(x->lag_ev);
+	cpu_wait_close(&x->sched);
 }
 
 int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
@@ -561,5 +696,8 @@ void mesh_path_start(struct mesh_path *p)
 			((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
 	p->error[0] = '\0';
 	p->turn = 0;
+	p->load.on = false;
+	if (!evtimer_pending(p->x->lag_ev, NULL))
+		mesh_lag_arm(p->x, clock_now_ns());
 	mesh_path_feed(p, MESH_EV_START);
 }

@@ -22,6 +22,9 @@
 
 #include "auth.h"
 #include "core/config.h"
+#include "core/log_limit.h"
+#include "core/cpu_wait.h"
+#include "mesh/mesh_load_check.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
 #include "mesh/mesh_targets_parse.h"
@@ -63,6 +66,18 @@ struct mesh_ctx {
 	/* each rail's rounds, all peers on it, since start (a path's
 	 * mesh_stats points at its peer's: mesh_stats_round counts both) */
 	struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
+	/* the prober's share (mesh_load_check.h): the loop-lag sampler, the
+	 * scheduler's files, what the rounds under pressure added up to */
+	struct cpu_wait sched;
+	struct event *lag_ev;
+	uint64_t lag_due;		/* the sampler's next run */
+	struct mesh_lag_ring lag;
+	struct mesh_hist lag_hist;	/* the samples' lag, all */
+	uint64_t pressured;		/* rounds under local pressure */
+	uint64_t load_delay_ns;		/* rdmad's run-queue wait in rounds */
+	uint64_t load_psi_us;		/* the host's PSI "some" in rounds */
+	bool psi;			/* the host has PSI */
+	struct log_limit load_log;
 };
 
 struct mesh_path {
@@ -85,6 +100,11 @@ struct mesh_path {
 	uint32_t turn;			/* rounds asked for: the size's turn */
 	unsigned int slot;		/* size slot of the round in flight */
 	bool queued;			/* waiting for a connect slot */
+	struct {			/* the round under way, measured */
+		bool on;
+		uint64_t due, run;	/* its timer: due, run */
+		struct cpu_wait_now at;	/* at its run */
+	} load;
 	TAILQ_ENTRY(mesh_path) wait;
 	struct {			/* events waiting for the feed */
 		enum mesh_event ev;

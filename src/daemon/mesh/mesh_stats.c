@@ -57,11 +57,13 @@ static void mesh_stats_sw_add(struct mesh_size_window *w, enum mesh_result r,
 		w->n++;
 }
 
-void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
-		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
-		      uint32_t bad_offset, uint64_t now)
+/* A round counted; with LATENCY an ok one's latency kept too. */
+static void mesh_stats_count(struct mesh_path_stats *s, unsigned int size_slot,
+			     uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+			     uint32_t bad_offset, uint64_t now, bool latency)
 {
 	bool ok = r == MESH_RES_OK;
+	bool windows = latency || !ok;
 
 	if ((unsigned int)r >= MESH_RES_N)
 		r = MESH_RES_LOCAL_ERROR;
@@ -70,24 +72,45 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		s->size_rounds[size_slot]++;
 		if (!ok)
 			s->size_failed[size_slot]++;
-		mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns);
+		if (windows)
+			mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns);
 	}
-	if (ok)
+	if (ok && latency)
 		mesh_hist_add(&s->rtt, rtt_ns);
 	if (s->rail) {
 		s->rail->rounds[r]++;
-		if (ok)
+		if (ok && latency)
 			mesh_hist_add(&s->rail->rtt, rtt_ns);
 	}
-	s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
-	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
-	if (s->w_n < MESH_WINDOW)
-		s->w_n++;
+	if (!latency)
+		s->pressured++;
+	if (windows) {
+		s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
+		s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
+		if (s->w_n < MESH_WINDOW)
+			s->w_n++;
+	}
 	s->last = r;
 	s->have_last = true;
 	s->last_at = now;
 	s->last_size = size;
 	s->last_bad_offset = r == MESH_RES_MISMATCH ? bad_offset : 0;
+}
+
+void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
+		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
+		      uint32_t bad_offset, uint64_t now)
+{
+	mesh_stats_count(s, size_slot, size, r, rtt_ns, bad_offset, now, true);
+}
+
+void mesh_stats_round_pressured(struct mesh_path_stats *s,
+				unsigned int size_slot, uint32_t size,
+				enum mesh_result r, uint64_t rtt_ns,
+				uint32_t bad_offset, uint64_t now)
+{
+	mesh_stats_count(s, size_slot, size, r, rtt_ns, bad_offset, now,
+			 false);
 }
 
 void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,

@@ -69,6 +69,7 @@ struct mesh_path_stats {
 	struct mesh_hist rtt;
 	uint64_t connects;		/* sessions established */
 	uint64_t downs;			/* up -> down */
+	uint64_t pressured;		/* rounds under local pressure */
 	/* ring of the last rounds: latency ns, or 0 for a failed one */
 	uint64_t window[MESH_WINDOW];
 	unsigned int w_n, w_pos;
@@ -94,6 +95,16 @@ void mesh_stats_init(struct mesh_path_stats *s);
 void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		      uint32_t size, enum mesh_result r, uint64_t rtt_ns,
 		      uint32_t bad_offset, uint64_t now);
+/*
+ * A round taken under local pressure (mesh_load_check.h): counted as
+ * mesh_stats_round counts it, and in pressured; an ok one's latency is
+ * kept out of the histograms and the windows (it holds the host's delay,
+ * not only the network's), a failed one counts as failed as any other.
+ */
+void mesh_stats_round_pressured(struct mesh_path_stats *s,
+				unsigned int size_slot, uint32_t size,
+				enum mesh_result r, uint64_t rtt_ns,
+				uint32_t bad_offset, uint64_t now);
 void mesh_stats_bw(struct mesh_path_stats *s, uint64_t bytes, uint64_t ns,
 		   uint64_t now);
 /*
@@ -237,6 +248,14 @@ struct mesh_view {
 	unsigned int n_rails;
 	uint64_t switches;
 	uint64_t next_switch_ms;	/* from now; 0: none */
+	/* the prober's share (mesh_load_check.h): the loop-lag sampler's
+	 * histogram (NULL: none), rounds under local pressure, rdmad's
+	 * run-queue wait and the host's PSI "some" time in rounds */
+	const struct mesh_hist *lag;
+	uint64_t pressured;
+	uint64_t load_delay_ns;
+	uint64_t load_psi_us;
+	bool psi;			/* the host has PSI */
 };
 
 #endif /* RDMAD_MESH_STATS_H */
