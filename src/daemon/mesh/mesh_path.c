@@ -373,17 +373,14 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			p->x->bw_samples++;
 			p->x->bw_ns += fig->ns;
 		}
-	} else if (round && p->load.on &&
-		   mesh_path_load_end(p, r->result, rtt, now)) {
-		mesh_stats_round_pressured(&p->st, sized ? p->slot :
-					   CONFIG_MESH_SIZES_MAX,
-					   sized ? m->sizes[p->slot] : 0,
-					   r->result, rtt, fig->bad_offset,
-					   now);
 	} else if (round) {
-		mesh_stats_round(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
-				 sized ? m->sizes[p->slot] : 0, r->result,
-				 rtt, fig->bad_offset, now);
+		bool pressured = p->load.on &&
+				 mesh_path_load_end(p, r->result, rtt, now);
+
+		(pressured ? mesh_stats_round_pressured : mesh_stats_round)
+			(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
+			 sized ? m->sizes[p->slot] : 0, r->result, rtt,
+			 fig->bad_offset, now);
 	}
 	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
