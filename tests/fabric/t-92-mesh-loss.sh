@@ -7,7 +7,8 @@
 # round still verifies, and the p99 of host 1's rounds to host 3 (the
 # window of its last 128 rounds, rdmadctl mesh --json) passes a
 # retransmission (400 ms) and 1.5 times that of its rounds to host 2,
-# and host 1's rxe counts retransmissions (rdmad_port_counter_total).
+# and host 1's rxe counts retransmissions (rdmad_port_counter_total);
+# host 1 logs slow rounds to host 3 with the counters that moved.
 # 5 % loss, with round_timeout 2 s (a reload): host 3's pairs fail rounds
 # (retries exhausted or too slow: completion-error or timeout), large
 # sizes first: more 64 KiB rounds fail than 64 B ones; the pair 1-2 stays
@@ -71,6 +72,14 @@ fab_log "host 1's rxe retransmissions (completer_retry_err + rcvd_seq_err): clea
 # CI, where a loss p99 of 831 ms was 1.9 times the clean one).
 awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 1.5 * a && b >= 400) }' ||
 	fab_fail "0.5 % loss: the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
+# The slow rounds' lines ([mesh] slow_round, 250 ms by default): host 1
+# logged rounds to host 3 that took a retransmission, each with the port
+# counters of its own rxe that moved around it.
+slow=$(fab_sh 1 "grep -F -- '$P3: a slow round:' \$T/rdmad.log" | tail -20)
+[ -n "$slow" ] || fab_fail "0.5 % loss: host 1 logged no slow round to host 3 (its p99 was $p3 ms)"
+echo "$slow" | grep -Eq 'local counters: .*(completer_retry_err|rcvd_seq_err) \+[0-9]' ||
+	fab_fail "0.5 % loss: host 1's slow rounds to host 3 name no retransmission counter: $slow"
+fab_log "host 1's last slow round to host 3: $(echo "$slow" | grep -E 'completer_retry_err|rcvd_seq_err' | tail -1 | sed 's/.*mesh: //')"
 
 fab_sh 1 "sed -i 's/^round_timeout = .*/round_timeout = 2s/' \$T/rdmad.ini && pkill -HUP -x rdmad" || fab_fail "reload failed"
 fab_netem 3 both "loss 5%"

@@ -577,6 +577,25 @@ static void test_mesh(void)
 	bad("[mesh]\nprober_wait_max = -1\n", "t.ini:2: prober_wait_max:",
 	    "mesh: prober_wait_max -1");
 
+	/* a slow round's log line: 250ms by default, 0 (off), 1ms..1h */
+	tap_ok(valid(&c, "[mesh]\n") && m->slow_round_ms == 250,
+	       "mesh: slow_round 250ms by default");
+	tap_ok(valid(&c, "[mesh]\nslow_round = 0\n") && m->slow_round_ms == 0
+	       && valid(&c, "[mesh]\nslow_round = 1ms\n") &&
+	       m->slow_round_ms == 1 &&
+	       valid(&c, "[mesh]\nslow_round = 3599999ms\n") &&
+	       m->slow_round_ms == 3599999 &&
+	       valid(&c, "[mesh]\nslow_round = 1h\n") &&
+	       m->slow_round_ms == 3600000,
+	       "mesh: slow_round 0 (off), 1ms, 1h - 1ms and 1h");
+	bad("[mesh]\nslow_round = 3600001ms\n", "t.ini:2: slow_round: "
+	    "3600001ms is out of range", "mesh: slow_round 1h + 1ms");
+	tap_ok(valid(&c, "[mesh]\nslow_round = 0.5ms\n") &&
+	       m->slow_round_ms == 1,
+	       "mesh: slow_round 0.5ms rounds up to 1ms, never to 0 (off)");
+	bad("[mesh]\nslow_round = late\n", "t.ini:2: slow_round:",
+	    "mesh: slow_round not a duration");
+
 	bad("[mesh]\nops = write\n", "t.ini:2: ops: 'write' alone: a WRITE "
 	    "is only verified by reading it back", "mesh: write alone");
 	bad("[mesh]\nops = read read\n", "t.ini:2: ops: 'read' given twice",

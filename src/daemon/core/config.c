@@ -92,6 +92,7 @@ static void config_mesh_defaults(struct config_mesh *m)
 	m->bw_share_ppm = 10000;
 	m->prober_lag_max_ms = 10;
 	m->prober_wait_max_pct = 50;
+	m->slow_round_ms = 250;
 }
 
 void config_defaults(struct rdmad_config *cfg)
@@ -447,6 +448,8 @@ static const struct config_key keys[] = {
 	  OFF(mesh.prober_lag_max_ms), MS_OFF(1, 60000) },
 	{ "mesh", "prober_wait_max", config_key_uint,
 	  OFF(mesh.prober_wait_max_pct), PCT(0, 100) },
+	{ "mesh", "slow_round", config_key_uint,
+	  OFF(mesh.slow_round_ms), MS_OFF(1, 3600000) },
 	{ "counters", "interval", config_key_uint,
 	  OFF(counters.interval_ms), MS_OFF(1000, 3600000) },
 	{ "counters", "skip", config_key_counter_skip, OFF(counters.skip),

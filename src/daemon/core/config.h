@@ -83,6 +83,9 @@ struct config_mesh {
 	/* a round under local pressure (mesh_load_check.h); 0: that test off */
 	unsigned int prober_lag_max_ms;
 	unsigned int prober_wait_max_pct;
+	/* a round slower than this is logged with the port counters that
+	 * moved around it; 0: none are */
+	unsigned int slow_round_ms;
 };
 
 /* Whether /metrics is compact under M, given whether the inventory in

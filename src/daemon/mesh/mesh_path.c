@@ -254,6 +254,26 @@ static void mesh_path_load_start(struct mesh_path *p, uint64_t due,
 	cpu_wait_read(&p->x->sched, &p->load.at);
 }
 
+/*
+ * Whether a line of L's kind may be logged at NOW; if so, MORE gets
+ * " (N more WHAT not logged)" for the lines dropped since the last one,
+ * or "".
+ */
+static bool mesh_log_take(struct log_limit *l, uint64_t now,
+			  const char *what, char *more, size_t len)
+{
+	uint64_t dropped;
+
+	more[0] = '\0';
+	if (!log_limit_take(l, now))
+		return false;
+	dropped = log_limit_summary(l);
+	if (dropped)
+		snprintf(more, len, " (%llu more %s not logged)",
+			 (unsigned long long)dropped, what);
+	return true;
+}
+
 /* A round under pressure, for the operator: at most load_log's lines, the
  * next one says how many were not logged. */
 static void mesh_path_load_log(struct mesh_path *p,
@@ -262,15 +282,11 @@ static void mesh_path_load_log(struct mesh_path *p,
 			       uint64_t rtt_ns, uint64_t now)
 {
 	struct mesh_ctx *x = p->x;
-	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64] = "";
-	uint64_t dropped;
+	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64];
 
-	if (!log_limit_take(&x->load_log, now))
+	if (!mesh_log_take(&x->load_log, now, "such rounds", more,
+			   sizeof(more)))
 		return;
-	dropped = log_limit_summary(&x->load_log);
-	if (dropped)
-		snprintf(more, sizeof(more), " (%llu more such rounds not "
-			 "logged)", (unsigned long long)dropped);
 	if (lr->psi_known)
 		snprintf(psi, sizeof(psi), ", the host's CPU pressure %.1f ms",
 			 (double)lr->psi_us / 1e3);
@@ -332,6 +348,30 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 	return true;
 }
 
+/*
+ * A round that verified but took longer than [mesh] slow_round, and not
+ * under local pressure (that has its own line): logged with the port
+ * counters that moved around it, at most slow_log's lines a minute.
+ */
+static void mesh_path_slow_log(struct mesh_path *p, uint32_t size,
+			       uint64_t rtt_ns, uint64_t now)
+{
+	struct mesh_ctx *x = p->x;
+	char name[MESH_NAME_LEN + 16], moved[360], more[64];
+
+	if (!mesh_log_take(&x->slow_log, now, "slow rounds", more,
+			   sizeof(more)))
+		return;
+	mesh_path_name(p, name, sizeof(name));
+	mesh_path_counters(x, moved, sizeof(moved));
+	log_warn("mesh: %s: a slow round: %u bytes written and read back in "
+		 "%.1f ms (slow_round %u ms), every byte right: a "
+		 "retransmission on the path or a slow peer%s%s", name, size,
+		 (double)rtt_ns / 1e6, x->cfg.slow_round_ms,
+		 moved[0] ? moved : " (no local port counter moved: look at "
+		 "the peer's)", more);
+}
+
 /* The loop-lag sampler: how late its own timer runs is the loop's lag. */
 static void mesh_lag_arm(struct mesh_ctx *x, uint64_t now)
 {
@@ -381,6 +421,9 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
 			 sized ? m->sizes[p->slot] : 0, r->result, rtt,
 			 fig->bad_offset, now);
+		if (!pressured && m->slow_round_ms &&
+		    rtt > (uint64_t)m->slow_round_ms * 1000000ull)
+			mesh_path_slow_log(p, fig->size, rtt, now);
 	}
 	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
@@ -631,6 +674,8 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 	}
 	/* a line a minute, at most 3, of rounds under pressure */
 	log_limit_init(&x->load_log, 3, 60000000000ull);
+	/* and of slow rounds, at most 10 */
+	log_limit_init(&x->slow_log, 10, 60000000000ull);
 	cpu_wait_open(&x->sched);
 	return 0;
 }

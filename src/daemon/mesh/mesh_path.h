@@ -78,6 +78,7 @@ struct mesh_ctx {
 	uint64_t load_psi_us;		/* the host's PSI "some" in rounds */
 	bool psi;			/* the host has PSI */
 	struct log_limit load_log;
+	struct log_limit slow_log;	/* slow rounds' lines */
 };
 
 struct mesh_path {
