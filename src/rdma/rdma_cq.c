@@ -49,14 +49,19 @@ static void rdma_cq_cb(evutil_socket_t fd, short what, void *arg)
 	void *ctx;
 	bool more;
 
-	while (!ibv_get_cq_event(c->cc, &cq, &ctx)) {
+	/*
+	 * One event at most: the CQ is armed once per event, so a second
+	 * read would only return EAGAIN (a syscall per completion).  The
+	 * again timer's run has no event to read and keeps the arming.
+	 */
+	if ((what & EV_READ) && !ibv_get_cq_event(c->cc, &cq, &ctx)) {
 		if (++c->unacked >= RDMA_CQ_ACK_BATCH) {
 			ibv_ack_cq_events(c->cq, c->unacked);
 			c->unacked = 0;
 		}
+		if (ibv_req_notify_cq(c->cq, 0))
+			failed = "completion queue: cannot re-arm it";
 	}
-	if (ibv_req_notify_cq(c->cq, 0))
-		failed = "completion queue: cannot re-arm it";
 	if (rdma_cq_take(c, RDMA_CQ_ROUNDS, &more) < 0)
 		failed = "completion queue: polling it failed";
 	else if (more && !failed && evtimer_add(c->again, &rdma_cq_now))

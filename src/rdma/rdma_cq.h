@@ -4,7 +4,8 @@
  * one strategy of every program.
  *
  * Event-driven (the default): the completion channel's fd is non-blocking
- * in the loop.  On wake-up every pending CQ event is taken (acked in
+ * in the loop.  On wake-up the CQ event is taken (one: the CQ is armed
+ * once per event, so a second read would only cost a syscall; acked in
  * batches), the CQ is re-armed, then polled until empty, so a completion
  * that arrives between the poll and the re-arm is never missed.  At most
  * RDMA_CQ_ROUNDS full batches are taken per wake-up, and no new batch
