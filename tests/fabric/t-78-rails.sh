@@ -49,8 +49,9 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_log "inventory: $(grep -vc '^#' "$T/inv") addresses, $(grep -c 'rail=1' "$T/inv") on rail 1"
 
-# rows I: host I's /peers as PEER|RAIL|SOURCE|UP|OK|FAILED a peer (rounds
-# over its paths), into $T/rows-I; the JSON in $T/peers-I.json.
+# rows I: host I's /peers as PEER|RAIL|SOURCE|UP|OK|FAILED|ERROR a peer
+# (rounds over its paths, the last error of one), into $T/rows-I; the
+# JSON in $T/peers-I.json.
 rows() {
 	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/peers" >"$T/peers-$1.json" ||
 		fab_fail "host $1: GET /peers failed"
@@ -60,7 +61,8 @@ for p in json.load(open(sys.argv[1]))["peers"]:
     print("|".join(str(v) for v in (
         p["peer"], p["rail"], p["source"], int(p["up"]),
         sum(x["rounds_ok"] for x in p["paths"]),
-        sum(x["rounds_failed"] for x in p["paths"]))))
+        sum(x["rounds_failed"] for x in p["paths"]),
+        " ".join(x["error"] for x in p["paths"] if x["error"]).replace("|", "/"))))
 PY
 }
 # expected I: the rows' first three fields promised to host I: each other
@@ -198,7 +200,7 @@ declare -A failed0
 snap() { # snap I: rows of host I into ok0/failed0 as the baseline
 	local peer rail src up ok failed
 	rows "$1"
-	while IFS='|' read -r peer rail src up ok failed; do
+	while IFS='|' read -r peer rail src up ok failed _; do
 		failed0[$1|$peer]=$failed
 	done <"$T/rows-$1"
 }
@@ -224,14 +226,24 @@ rail0_clean() {
 	local i peer rail src up ok failed
 	rail0_bad=""
 	for i in "${HOSTS[@]}"; do
-		while IFS='|' read -r peer rail src up ok failed; do
+		while IFS='|' read -r peer rail src up ok failed err; do
 			[ "$rail" = 0 ] || continue
-			[ "$up" = 1 ] || rail0_bad+="host $i -> $peer down; "
+			[ "$up" = 1 ] || rail0_bad+="host $i -> $peer down ($err); "
 			[ "$failed" = "${failed0[$i|$peer]}" ] ||
-				rail0_bad+="host $i -> $peer failed $((failed - failed0[$i|$peer])) rounds; "
+				rail0_bad+="host $i -> $peer failed $((failed - failed0[$i|$peer])) rounds ($err); "
 		done <"$T/rows-$i"
 	done
 	[ -z "$rail0_bad" ]
+}
+# rail0_fail: fail with what rail0_clean found, each host's mesh log lines
+# about rail 0 and its clock (a TCG guest's clock running fast makes its
+# own rounds time out: fab_clock_sane).
+rail0_fail() {
+	local i why=""
+	for i in "${HOSTS[@]}"; do
+		why+=" | host $i: uptime $(fab_sh "$i" -t 30 'cut -d" " -f1 /proc/uptime') s, QEMU up $(awk -v a="$(cat "$(fab_dir "$i")/boot-start")" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }') s; $(fab_sh "$i" -t 30 "grep 'mesh: .*10\.98\.' \$T/rdmad.log | tail -6" | tr '\n' ';')"
+	done
+	fab_fail "$1: $rail0_bad$why"
 }
 
 # 2. Host 3's rail-1 cable pulled.
@@ -261,7 +273,7 @@ for a in json.load(open(sys.argv[1]))["data"]["alerts"]:
 grep -qF "$A31" <<<"$desc" || fab_fail "RdmadNicDown's description does not name the NIC's address $A31: $desc"
 fab_log "RdmadNicDown names h3, rail 1 and the address $A31"
 rows 3
-rail0_clean || fab_fail "rail 0 hurt by host 3's rail-1 cable: $rail0_bad"
+rail0_clean || rail0_fail "rail 0 hurt by host 3's rail-1 cable"
 # Held 20 s: the verdict stays, nothing forbidden comes, rail 0 clean.
 end=$(($(date +%s) + 20))
 while [ "$(date +%s)" -lt "$end" ]; do
@@ -275,13 +287,13 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	sleep 2
 done
 for i in "${HOSTS[@]}"; do rows "$i"; done
-rail0_clean || fab_fail "rail 0 hurt by host 3's rail-1 cable: $rail0_bad"
+rail0_clean || rail0_fail "rail 0 hurt by host 3's rail-1 cable"
 fab_log "every alert seen firing during the fault: ${others//$'\n'/; }"
 
 # 3. The cable back: the rail-1 pairs verify rounds again, the alert goes.
 declare -A okc
 for i in "${HOSTS[@]}"; do
-	while IFS='|' read -r peer rail _ _ ok _; do okc[$i|$peer]=$ok; done <"$T/rows-$i"
+	while IFS='|' read -r peer rail _ _ ok _ _; do okc[$i|$peer]=$ok; done <"$T/rows-$i"
 done
 fab_link 3 up 1
 t_up=$(fab_now)
@@ -289,7 +301,7 @@ healed() {
 	local i peer rail up ok
 	for i in "${HOSTS[@]}"; do
 		rows "$i"
-		while IFS='|' read -r peer rail _ up ok _; do
+		while IFS='|' read -r peer rail _ up ok _ _; do
 			[ "$rail" = 1 ] || continue
 			[ "$up" = 1 ] && [ "$ok" -gt "${okc[$i|$peer]}" ] || return 1
 		done <"$T/rows-$i"
@@ -308,11 +320,11 @@ while [ -z "$t_heal" ] || [ -z "$t_resolved" ]; do
 	sleep 1
 done
 for i in "${HOSTS[@]}"; do rows "$i"; done
-rail0_clean || fab_fail "rail 0 hurt around host 3's rail-1 cable: $rail0_bad"
+rail0_clean || rail0_fail "rail 0 hurt around host 3's rail-1 cable"
 # Failed rounds by rail during the fault (from the baseline).
 f0=0 f1=0
 for i in "${HOSTS[@]}"; do
-	while IFS='|' read -r peer rail _ _ _ failed; do
+	while IFS='|' read -r peer rail _ _ _ failed _; do
 		d=$((failed - ${failed0[$i|$peer]:-0}))
 		if [ "$rail" = 0 ]; then f0=$((f0 + d)); else f1=$((f1 + d)); fi
 	done <"$T/rows-$i"
