@@ -851,6 +851,27 @@ cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
 		fab_fail "Prometheus '$name' did not start on host $i: $(tail -20 "$T/$name-start.log")"
 }
 
+# fab_prom_mixin_start I DIR TARGET...: one Prometheus on host I at
+# 127.0.0.1:9090 ("prom"), scraping and evaluating every 2 s, the rules
+# and alerts of the mixin rendered in DIR (fab_mixin_build), the rdmads at
+# TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78).
+fab_prom_mixin_start() {
+	local i=$1 dir=$2 t targets=""
+	shift 2
+	for t in "$@"; do targets+="${targets:+, }'$t'"; done
+	fab_prom_start "$i" prom 127.0.0.1:9090 "global:
+  scrape_interval: 2s
+  scrape_timeout: 2s
+  evaluation_interval: 2s
+rule_files:
+  - /tmp/fabric-test/prom/rdmad-rules.yaml
+  - /tmp/fabric-test/prom/rdmad-alerts.yaml
+scrape_configs:
+  - job_name: rdmad
+    static_configs:
+      - targets: [$targets]" "$dir/rdmad-rules.yaml" "$dir/rdmad-alerts.yaml"
+}
+
 # fab_prom_query I LISTEN EXPR: the JSON answer of the Prometheus at
 # LISTEN to the instant query EXPR, asked from host I.
 fab_prom_query() {

@@ -134,19 +134,8 @@ done
 fab_log "metrics: rdmad_mesh_peer_up carries peer_host and rail; rdmad_mesh_rail_rounds_total counts each rail"
 
 # Prometheus on host 1, the four rdmads scraped over the management segment.
-prom_conf="global:
-  scrape_interval: 2s
-  scrape_timeout: 2s
-  evaluation_interval: 2s
-rule_files:
-  - /tmp/fabric-test/prom/rdmad-rules.yaml
-  - /tmp/fabric-test/prom/rdmad-alerts.yaml
-scrape_configs:
-  - job_name: rdmad
-    static_configs:
-      - targets: ['${M[1]}:9470', '${M[2]}:9470', '${M[3]}:9470', '${M[4]}:9470']"
 PROM=127.0.0.1:9090
-fab_prom_start 1 prom "$PROM" "$prom_conf" "$T/mixin/rdmad-rules.yaml" "$T/mixin/rdmad-alerts.yaml"
+fab_prom_mixin_start 1 "$T/mixin" "${M[1]}:9470" "${M[2]}:9470" "${M[3]}:9470" "${M[4]}:9470"
 for ((k = 0; k < 90; k++)); do
 	u=$(fab_prom_count 1 "$PROM" 'up{job="rdmad"} == 1')
 	h=$(fab_prom_count 1 "$PROM" 'peer_host_rail:rdmad_mesh_pairs:count')
