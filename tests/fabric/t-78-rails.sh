@@ -49,7 +49,7 @@ t0=$(fab_now)
 # round for the test to hold, and that is about rails, not CPU.
 fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.round_timeout = 2s" "mesh.connect_timeout = 2s" \
-	"mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
+	"mesh.backoff_min = 500ms" "mesh.backoff_max = 3s" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_log "inventory: $(grep -vc '^#' "$T/inv") addresses, $(grep -c 'rail=1' "$T/inv") on rail 1"
 
