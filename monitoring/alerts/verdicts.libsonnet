@@ -53,7 +53,7 @@ local u = import '../lib/util.libsonnet';
               'peer_host_rail:rdmad_mesh_pairs_bad:ratio and on (%s) peer_host_rail:rdmad_verdict_nic_down:bool' % by(['peer_host', 'rail']),
               'Host {{ $labels.peer_host }}: its NIC on rail {{ $labels.rail }} is unreachable; its other rails work.',
               |||
-                {{ $value | humanizePercentage }} of the probers of {{ $labels.peer_host }} on rail {{ $labels.rail }} fail, while another rail of the same host is reached: that NIC, its cable or its switch port, not the host. On the host: `rdma link show` (the port of that rail), `rdmad_port_up`, the NIC's counters (`hw_counters`), the cable; then the rail switch's port.
+                {{ $value | humanizePercentage }} of the probers of {{ $labels.peer_host }} on rail {{ $labels.rail }} fail, while another rail of the same host is reached: that NIC, its cable or its switch port, not the host. {{ with printf "group by (peer) (source_peer:rdmad_mesh_place:info{peer_host=%q, rail=%q})" $labels.peer_host $labels.rail | query }}The NIC's address (the inventory's, on rail {{ $labels.rail }}): {{ range . }}{{ .Labels.peer }} {{ end }}. {{ end }}On the host: `rdma link show` (the port of that rail), `rdmad_port_up`, the NIC's counters (`hw_counters`), the cable; then the rail switch's port.
               |||),
         alert('RdmadProberFailing', 'warning',
               'source:rdmad_mesh_pairs_bad:min_rail_ratio and on (%s) source:rdmad_verdict_prober:bool' % by(['instance']),

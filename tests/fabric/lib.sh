@@ -28,10 +28,18 @@
 # wire.  $F/racks holds R, $F/rack host I's rack on line I, $F/uplinks
 # rack R's uplink end on line R (empty with one rack).
 #
+# Rails (fabric --rails 2): a third NIC a host (eth2, on tap rdfPIDrI)
+# on rail 1's wire, a bridge of its own (rdfPIDr: one flat wire whatever
+# the racks, isolated as the others), the address 10.97.0.(10+I)/24 and
+# an rxe device (rxe1) on it.  Rail 0 is eth0/rxe0/10.98.0.0/24.  $F/rails
+# holds how many.  Faults other than fab_link's cable are rail 0's.
+#
 # For a test:
 #   fab_require N          hosts 1..N up, healthy and clean (no faults, no
 #                          leftover processes); boots or reboots as needed
-#   fab_addr I             host I's address
+#   fab_addr I [RAIL]      host I's address (on RAIL, default 0)
+#   fab_rails              the rails of the fabric (1 or 2)
+#   fab_require_rails R    fail (never skip) unless it has >= R rails
 #   fab_mgmt_addr I        host I's address on the management segment
 #                          (eth1: never cut, netem'd or uplinked; for
 #                          Prometheus, Alertmanager, scrapes)
@@ -48,7 +56,8 @@
 #                          packets it receives), "out" (those it sends)
 #                          or "both"
 #   fab_netem_clear I      remove both
-#   fab_link I down|up     QEMU's set_link: the cable, seen from outside
+#   fab_link I down|up [RAIL]  QEMU's set_link on host I's NIC of RAIL
+#                          (default 0): the cable, seen from outside
 #   fab_crash I            kill host I's QEMU (a crash: no goodbye)
 #   fab_hang I, fab_resume I   stop / continue host I's QEMU (gray failure)
 #   fab_mtu I MTU          eth0's MTU on host I (the wire carries 9000)
@@ -92,11 +101,26 @@ fab_fail() { fail "$@"; }
 fab_now() { date +%s.%N; }
 fab_since() { since "$@"; }
 
-fab_addr() { echo "10.98.0.$((10 + $1))"; }
+fab_addr() {
+	case ${2:-0} in
+	0) echo "10.98.0.$((10 + $1))" ;;
+	1) echo "10.97.0.$((10 + $1))" ;;
+	*) fab_fail "fab_addr: no rail '$2' (0 or 1)" ;;
+	esac
+}
+fab_rails() { cat "$F/rails" 2>/dev/null || echo 1; }
+fab_require_rails() {
+	[ "$(fab_rails)" -ge "$1" ] ||
+		fab_fail "this test needs a fabric of at least $1 rails; this one has $(fab_rails) (tests/fabric/fabric --rails $1)"
+}
+# fab_nic RAIL: QEMU's netdev id of a host's NIC on RAIL (n1 is the
+# management NIC's).
+fab_nic() { case $1 in 0) echo n0 ;; 1) echo n2 ;; *) fab_fail "fab_nic: no rail '$1'" ;; esac; }
 fab_mgmt_addr() { echo "10.99.0.$((10 + $1))"; }
 fab_dir() { echo "$F/h$1"; }
 fab_tap() { echo "$(cat "$F/bridge")t$1"; }
 fab_mgmt_tap() { echo "$(cat "$F/bridge")m$1"; }
+fab_rail_tap() { echo "$(cat "$F/bridge")r$1"; }
 # The QEMU of host I, found by its tap (one QEMU per tap, whoever started it).
 fab_pid() { pgrep -f -- "ifname=$(fab_tap "$1")," | head -1; }
 fab_state() { # R, S, T (stopped), Z (a zombie nobody reaped: dead), or empty
@@ -115,9 +139,12 @@ fab_stopped() { [ "$(fab_state "$1")" = T ]; }
 # (a host outlives the test that booted it).  fab_boot_wait I waits for
 # its agent.
 fab_boot() {
-	local i=$1 d
+	local i=$1 d rail1=()
 	d=$(fab_dir "$i")
 	fab_alive "$i" && fab_crash "$i"
+	[ "$(fab_rails)" = 1 ] || rail1=(
+		-netdev "tap,id=n2,ifname=$(fab_rail_tap "$i"),script=no,downscript=no"
+		-device "virtio-net-pci,netdev=n2,mac=52:54:00:fa:b2:$(printf %02x "$i")")
 	rm -rf "$d"
 	mkdir -p "$d/shared"
 	cp "$RDMAD_SOURCE_DIR/tests/fabric/fabric-agent" "$d/shared/guest-init"
@@ -125,6 +152,7 @@ fab_boot() {
 		printf 'export FAB_HOST=%q FAB_ADDR=%q FAB_MGMT_ADDR=%q FAB_MTU=1500\n' \
 			"$i" "$(fab_addr "$i")" "$(fab_mgmt_addr "$i")"
 		printf 'export FAB_N=%q\n' "$(cat "$F/n")"
+		[ "$(fab_rails)" = 1 ] || printf 'export FAB_ADDR1=%q\n' "$(fab_addr "$i" 1)"
 		printf 'export RDMAD_BUILD_DIR=%q RDMAD_SOURCE_DIR=%q PATH=%q\n' \
 			"$RDMAD_BUILD_DIR" "$RDMAD_SOURCE_DIR" "$PATH"
 	} >"$d/shared/host.env"
@@ -135,6 +163,7 @@ fab_boot() {
 		-device "virtio-net-pci,netdev=n0,mac=52:54:00:fa:b0:$(printf %02x "$i")" \
 		-netdev "tap,id=n1,ifname=$(fab_mgmt_tap "$i"),script=no,downscript=no" \
 		-device "virtio-net-pci,netdev=n1,mac=52:54:00:fa:b1:$(printf %02x "$i")" \
+		"${rail1[@]}" \
 		-monitor "unix:$d/monitor.sock,server=on,wait=off" \
 		-serial "file:$d/console.log" \
 		-kernel "$(cat "$F/kernel")" -initrd "$(cat "$F/initrd")" \
@@ -243,10 +272,16 @@ EOF
 }
 
 fab_link() {
-	local on=on
+	local on=on rail=${3:-0} nic
 	[ "$2" = down ] && on=off
-	fab_monitor "$1" "set_link n0 $on" >/dev/null || fab_fail "QEMU monitor of host $1: set_link failed"
-	fab_log "host $1: cable $2"
+	nic=$(fab_nic "$rail")
+	[ "$rail" -lt "$(fab_rails)" ] || fab_fail "fab_link: no rail $rail on this fabric ($(fab_rails) rails)"
+	fab_monitor "$1" "set_link $nic $on" >/dev/null || fab_fail "QEMU monitor of host $1: set_link $nic failed"
+	if [ "$rail" = 0 ]; then
+		fab_log "host $1: cable $2"
+	else
+		fab_log "host $1: rail $rail's cable $2"
+	fi
 }
 
 fab_netem() {
@@ -371,14 +406,20 @@ fab_uplink_netem_clear() {
 # The state a test may expect at its start: every host up and answering,
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
 fab_clean() {
-	local i=$1 up
+	local i=$1 up rxe1=:
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
+	if [ "$(fab_rails)" = 2 ]; then
+		fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
+		rxe1='ip link set eth2 up
+		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state && break; sleep 0.1; done
+		grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state'
+	fi
 	up=$(fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump prometheus; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
 		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
 		ip link set eth0 mtu 1500; ip link set eth0 up
 		rm -rf /tmp/fabric-test
 		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
-		grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && cut -d" " -f1 /proc/uptime') || return 1
+		'"$rxe1"' && grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && cut -d" " -f1 /proc/uptime') || return 1
 	fab_clock_sane "$i" "$up"
 }
 
@@ -421,6 +462,7 @@ fab_leave() {
 	for ((i = 1; i <= $(cat "$F/n"); i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
 		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
+		[ "$(fab_rails)" = 1 ] || { fab_alive "$i" && fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1; }
 	done
 	fab_uplinks_up
 }
@@ -428,12 +470,14 @@ fab_leave() {
 # ---- rdmad on a host -------------------------------------------------------
 
 # fab_rdmad_start I PORT [LINE...]: rdmad on host I listening on its
-# address at PORT, HTTP on 127.0.0.1:9470, config lines "section.key =
-# value" as tests/rdma/lib.sh's rdmad_conf; log in /tmp/fabric-test/rdmad.log.
+# address at PORT (with FAB_MESH_RAILS=2: on its address of each rail),
+# HTTP on 127.0.0.1:9470, config lines "section.key = value" as
+# tests/rdma/lib.sh's rdmad_conf; log in /tmp/fabric-test/rdmad.log.
 fab_rdmad_start() {
-	local i=$1 port=$2 conf
+	local i=$1 port=$2 conf r listen=""
 	shift 2
-	conf=$(ini_text "$(fab_addr "$i"):$port" "$@")
+	for ((r = 0; r < ${FAB_MESH_RAILS:-1}; r++)); do listen+="${listen:+ }$(fab_addr "$i" "$r"):$port"; done
+	conf=$(ini_text "$listen" "$@")
 	fab_sh "$i" -t 60 "cat >\$T/rdmad.ini <<'EOF'
 $conf
 EOF
@@ -526,9 +570,9 @@ fab_client_fault() {
 
 # ---- the mesh: every rdmad probing the others ---------------------------
 
-# fab_peer J [PORT]: host J as a mesh peer name, "ADDRESS:PORT" (the
-# label of its series in the other hosts' metrics).
-fab_peer() { echo "$(fab_addr "$1"):${2:-7471}"; }
+# fab_peer J [PORT [RAIL]]: host J as a mesh peer name, "ADDRESS:PORT"
+# (the label of its series in the other hosts' metrics).
+fab_peer() { echo "$(fab_addr "$1" "${3:-0}"):${2:-7471}"; }
 
 # fab_mesh_start N PORT [SECTION.KEY = VALUE ...]: rdmad on hosts 1..N,
 # each with [mesh] targets = a file listing all N hosts (a host skips its
@@ -609,12 +653,25 @@ fab_wait_positive() {
 # ---- the rack mesh: one inventory, each rdmad choosing its peers ----------
 
 # fab_inventory N PORT: the inventory of hosts 1..N as docs/fleet.md
-# writes it: host=hI, tor=rR (R host I's rack).
+# writes it: host=hI, tor=rR (R host I's rack).  With FAB_MESH_RAILS=2,
+# each host's address on each rail, rail=0 and rail=1 (rail 1 is one
+# flat wire; its lines keep the host's ToR: a rail's ToRs are the
+# inventory's to name, the selection runs on each rail on its own).
+# With FAB_MESH_TOR=NAME every host is in ToR NAME: a full mesh on each
+# rail (every host probes every other, as same-ToR peers).
 fab_inventory() {
-	local j
+	local j r rails=${FAB_MESH_RAILS:-1} tor
+	[ "$rails" = 1 ] || fab_require_rails "$rails"
 	echo "# ADDRESS:PORT  host=  tor=   (the fabric's racks)"
 	for ((j = 1; j <= $1; j++)); do
-		echo "$(fab_peer "$j" "$2") host=h$j tor=r$(fab_rack "$j")"
+		tor=${FAB_MESH_TOR:-r$(fab_rack "$j")}
+		if [ "$rails" = 1 ]; then
+			echo "$(fab_peer "$j" "$2") host=h$j tor=$tor"
+			continue
+		fi
+		for ((r = 0; r < rails; r++)); do
+			echo "$(fab_peer "$j" "$2" "$r") host=h$j tor=$tor rail=$r"
+		done
 	done
 }
 
@@ -792,6 +849,27 @@ setsid prometheus --config.file=\$T/$name/prometheus.yml --storage.tsdb.path=\$T
 for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
 cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
 		fab_fail "Prometheus '$name' did not start on host $i: $(tail -20 "$T/$name-start.log")"
+}
+
+# fab_prom_mixin_start I DIR TARGET...: one Prometheus on host I at
+# 127.0.0.1:9090 ("prom"), scraping and evaluating every 2 s, the rules
+# and alerts of the mixin rendered in DIR (fab_mixin_build), the rdmads at
+# TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78).
+fab_prom_mixin_start() {
+	local i=$1 dir=$2 t targets=""
+	shift 2
+	for t in "$@"; do targets+="${targets:+, }'$t'"; done
+	fab_prom_start "$i" prom 127.0.0.1:9090 "global:
+  scrape_interval: 2s
+  scrape_timeout: 2s
+  evaluation_interval: 2s
+rule_files:
+  - /tmp/fabric-test/prom/rdmad-rules.yaml
+  - /tmp/fabric-test/prom/rdmad-alerts.yaml
+scrape_configs:
+  - job_name: rdmad
+    static_configs:
+      - targets: [$targets]" "$dir/rdmad-rules.yaml" "$dir/rdmad-alerts.yaml"
 }
 
 # fab_prom_query I LISTEN EXPR: the JSON answer of the Prometheus at

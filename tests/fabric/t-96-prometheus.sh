@@ -56,18 +56,7 @@ done
 fab_log "mesh up: 12 pairs verified"
 
 # Prometheus on host 1, its config and the rules in its /tmp.
-prom_conf="global:
-  scrape_interval: 2s
-  scrape_timeout: 2s
-  evaluation_interval: 2s
-rule_files:
-  - /tmp/fabric-test/prom/rdmad-rules.yaml
-  - /tmp/fabric-test/prom/rdmad-alerts.yaml
-scrape_configs:
-  - job_name: rdmad
-    static_configs:
-      - targets: ['${INST[1]}', '${INST[2]}', '${INST[3]}', '${INST[4]}']"
-fab_prom_start 1 prom 127.0.0.1:9090 "$prom_conf" "$T/mixin/rdmad-rules.yaml" "$T/mixin/rdmad-alerts.yaml"
+fab_prom_mixin_start 1 "$T/mixin" "${INST[1]}" "${INST[2]}" "${INST[3]}" "${INST[4]}"
 t_prom=$(fab_now)
 fab_log "Prometheus up on host 1, scraping ${INST[*]}"
 

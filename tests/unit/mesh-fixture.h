@@ -107,11 +107,13 @@ static inline void mesh_fixture_place(void)
 	mpeers[0].host = "h2";
 	mpeers[0].tor = "t1";
 	mpeers[0].why = "same ToR";
+	mpeers[0].source = "10.0.0.1";
 	mpeers[1].host = "h9";
 	mpeers[1].tor = "t3";
 	mpeers[1].why = "cross-ToR";
 	mpeers[1].cross_tor = true;
 	mpeers[1].rail = 1;
+	mpeers[1].source = "10.0.1.1";
 	mpeers[1].slot = 2;
 	mpeers[1].epoch = 5999999;
 	mpeers[2].host = "h3";

@@ -212,6 +212,7 @@ static void test_tors(void)
 
 	mesh_fixture_make();
 	mesh_fixture_place();
+	mpeers[1].rail = 0;	/* one rail: ToR names alone */
 	mesh_view_order(mpeers, 3);
 	page = render(&mview, &opts);
 	for (p = page; (p = strstr(p, "<line class=\"t\"")); p++)
@@ -224,6 +225,20 @@ static void test_tors(void)
 	       strstr(page, ">ToR t2<") < strstr(page, ">ToR t3<"),
 	       "page, inventory: peers by ToR, 3 ToR names, 2 lines between "
 	       "(%d)", lines);
+	free(page);
+	/* Two rails: the ToR's label names its rail, each cell its rail
+	 * and the address its rounds leave from. */
+	mpeers[2].rail = 1;	/* h9 of t3, ordered last */
+	page = render(&mview, &opts);
+	tap_ok(has(page, ">ToR t1, rail 0</text>") &&
+	       has(page, ">ToR t3, rail 1</text>") &&
+	       has(page, "data-peer=\"[fe80::2]:7471\" data-size=\"64\" "
+		   "data-rail=\"1\"><title>[fe80::2]:7471 (rail 1, from "
+		   "10.0.1.1)") &&
+	       has(page, "data-rail=\"0\"><title>10.0.0.2:7471 (rail 0, from "
+		   "10.0.0.1)"),
+	       "page, two rails: ToR labels and cells name the rail, a cell "
+	       "the source address");
 	free(page);
 	mview.topology = false;
 	page = render(&mview, &opts);

@@ -1075,19 +1075,24 @@ static void test_mesh_place(void)
 	       jget(jat(a, 0), "slot") < 0 &&
 	       jstr_is(jget(jat(a, 1), "tor"), "t3") &&
 	       jnum_is(jget(jat(a, 1), "rail"), 1) &&
+	       jstr_is(jget(jat(a, 0), "source"), "10.0.0.1") &&
+	       jstr_is(jget(jat(a, 1), "source"), "10.0.1.1") &&
+	       jp.node[jget(jat(a, 2), "source")].type == J_NULL &&
 	       jnum_is(jget(jat(a, 1), "slot"), 2) &&
 	       jnum_is(jget(jat(a, 1), "epoch"), 5999999),
 	       "mesh json, inventory: the place, each peer's and why, a "
-	       "cross-ToR peer's slot and epoch");
+	       "cross-ToR peer's slot and epoch, its rail and source");
 	free(buf);
 	buf = render_mesh(&mview, 0, &ret);
 	tap_ok(ret == 0 && has_line(buf, "place: host h1, ToR t1; cross-ToR "
 				    "slots moved on 7 times, the next in 42 s") &&
-	       row_is(buf, "PEER HOST TOR RAIL WHY") &&
-	       row_is(buf, "10.0.0.2:7471 h2 t1 0 same ToR") &&
-	       row_is(buf, "[fe80::2]:7471 h9 t3 1 cross-ToR, slot 2, epoch "
-		      "5999999") && !strstr(buf, " \n"),
-	       "mesh text, inventory: the place line, a row a peer with why");
+	       row_is(buf, "PEER HOST TOR RAIL SOURCE WHY") &&
+	       row_is(buf, "10.0.0.2:7471 h2 t1 0 10.0.0.1 same ToR") &&
+	       row_is(buf, "[fe80::2]:7471 h9 t3 1 10.0.1.1 cross-ToR, slot 2, "
+		      "epoch 5999999") &&
+	       row_is(buf, "q\"\\:1 h3 t2 0 - same ToR") && !strstr(buf, " \n"),
+	       "mesh text, inventory: the place line, a row a peer with its "
+	       "rail, source (- when rdma_cm picks) and why");
 	free(buf);
 	mview.topology = false;
 	buf = render_mesh(&mview, 1, &ret);

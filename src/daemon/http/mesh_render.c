@@ -225,27 +225,43 @@ static void page_head(FILE *f, const struct mesh_view *m,
 	(void)l;
 }
 
+/* True when M's peers are on more than one rail. */
+static bool page_rails(const struct mesh_view *m)
+{
+	unsigned int i;
+
+	for (i = 1; i < m->n_peers; i++)
+		if (m->peers[i].rail != m->peers[0].rail)
+			return true;
+	return false;
+}
+
 /*
- * With an inventory the peers come by ToR (mesh_view_order): each ToR's
- * name over its first column, a line between ToRs down the matrix.
+ * With an inventory the peers come by ToR, then rail (mesh_view_order):
+ * each ToR's name (and rail, on a host of several) over its first
+ * column, a line between them down the matrix.
  */
 static void page_tors(FILE *f, const struct mesh_view *m,
 		      const struct layout *l)
 {
+	bool rails = page_rails(m);
 	unsigned int i, x;
 
 	if (!m->topology)
 		return;
 	for (i = 0; i < m->n_peers; i++) {
-		const char *t = m->peers[i].tor ? m->peers[i].tor : "";
+		const struct mesh_view_peer *p = &m->peers[i];
+		const char *t = p->tor ? p->tor : "";
 
-		if (i && !strcmp(t, m->peers[i - 1].tor ?
-				 m->peers[i - 1].tor : ""))
+		if (i && !strcmp(t, p[-1].tor ? p[-1].tor : "") &&
+		    (!rails || p->rail == p[-1].rail))
 			continue;
 		x = l->x0 + i * l->cw;
 		fprintf(f, "<text class=\"t\" x=\"%u\" y=\"%u\">ToR ", x,
 			HEAD_H - 4);
 		page_esc(f, t);
+		if (rails)
+			fprintf(f, ", rail %u", p->rail);
 		fputs("</text>\n", f);
 		if (i)
 			fprintf(f, "<line class=\"t\" x1=\"%u\" y1=\"%u\" "
@@ -312,8 +328,19 @@ static void page_cell(FILE *f, const struct mesh_view *m,
 	fprintf(f, "<rect class=\"c\" x=\"%u\" y=\"%u\" width=\"%u\" "
 		"height=\"%u\" fill=\"%s\" data-peer=\"", x, y, w, h, fill);
 	page_esc(f, p->name);
-	fprintf(f, "\" data-size=\"%s\"><title>", sz);
+	fprintf(f, "\" data-size=\"%s\"", sz);
+	if (m->topology)
+		fprintf(f, " data-rail=\"%u\"", p->rail);
+	fputs("><title>", f);
 	page_esc(f, p->name);
+	if (m->topology) {
+		fprintf(f, " (rail %u", p->rail);
+		if (p->source) {
+			fputs(", from ", f);
+			page_esc(f, p->source);
+		}
+		fputc(')', f);
+	}
 	fprintf(f, "%s, size %s: p50 %s, p99 %s; %u rounds in the window, "
 		"%u failed (loss %.1f%%), %u mismatches", down ?
 		" (DOWN: no path up)" : "", sz, p50, p99, ws.n, ws.failed,

@@ -134,6 +134,8 @@ int peers_render_json(FILE *f, const struct mesh_view *m)
 
 		fputs(i ? ",{\"peer\":" : "{\"peer\":", f);
 		json_str(f, p->name);
+		fputs(",\"source\":", f);
+		json_str(f, p->source);
 		json_peer_place(f, m, p);
 		fprintf(f, ",\"up\":%s,\"paths\":[", mesh_stats_paths_up(p) ?
 			"true" : "false");
@@ -229,14 +231,14 @@ static void text_places(FILE *f, int w, const struct mesh_view *m)
 	if (m->next_switch_ms)
 		fprintf(f, ", the next in %.0f s",
 			(double)m->next_switch_ms / 1000.0);
-	fprintf(f, "\n\n%-*s  %-16s  %-16s  %4s  %s\n", w, "PEER", "HOST",
-		"TOR", "RAIL", "WHY");
+	fprintf(f, "\n\n%-*s  %-16s  %-16s  %4s  %-15s  %s\n", w, "PEER",
+		"HOST", "TOR", "RAIL", "SOURCE", "WHY");
 	for (i = 0; i < m->n_peers; i++) {
 		const struct mesh_view_peer *p = &m->peers[i];
 
-		fprintf(f, "%-*s  %-16s  %-16s  %4u  %s", w, p->name,
+		fprintf(f, "%-*s  %-16s  %-16s  %4u  %-15s  %s", w, p->name,
 			p->host ? p->host : "", p->tor ? p->tor : "", p->rail,
-			p->why ? p->why : "");
+			p->source ? p->source : "-", p->why ? p->why : "");
 		if (p->cross_tor)
 			fprintf(f, ", slot %u, epoch %" PRIu64, p->slot,
 				p->epoch);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "clock.h"
 #include "core/log.h"
 #include "mesh/mesh_agent.h"
@@ -23,6 +24,7 @@ struct mesh_peer {
 	char name[MESH_NAME_LEN];	/* "HOST:PORT", the metrics label */
 	struct sockaddr_storage dst;
 	struct sockaddr_storage src;	/* ss_family 0: [mesh] source */
+	char source[64];		/* the view's: src or [mesh] source */
 	/* its place and why it is probed (mesh_target's) */
 	char tor[MESH_NAME_LEN], host[MESH_NAME_LEN];
 	uint8_t why, slot, rail;
@@ -87,6 +89,22 @@ static void mesh_peer_place(struct mesh_peer *peer, const struct mesh_target *t)
 	peer->slot = t->slot;
 	peer->rail = t->rail;
 	peer->epoch = t->epoch;
+}
+
+/* The address PEER's rounds leave from as text (its own, else CFG_SRC,
+ * [mesh] source), kept in PEER; NULL when rdma_cm picks. */
+static const char *mesh_peer_source(struct mesh_peer *peer,
+				    const struct sockaddr_storage *cfg_src)
+{
+	const struct sockaddr_storage *s = peer->src.ss_family ? &peer->src :
+					   cfg_src;
+	uint16_t port;
+
+	if (!s->ss_family ||
+	    addr_split((const struct sockaddr *)(const void *)s, peer->source,
+		       sizeof(peer->source), &port))
+		return NULL;
+	return peer->source;
 }
 
 /* A peer of T with no path yet (mesh_peer_start makes them). */
@@ -550,6 +568,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		vp->why = mesh_select_why_name(peer->why);
 		vp->cross_tor = peer->why == MESH_SELECT_CROSS_TOR;
 		vp->rail = peer->rail;
+		vp->source = mesh_peer_source(peer, &a->x.cfg.source);
 		vp->slot = peer->slot;
 		vp->epoch = peer->epoch;
 		vp->n_paths = peer->n_paths;

@@ -179,6 +179,9 @@ struct mesh_view_peer {
 	const char *host, *tor, *why;
 	bool cross_tor;			/* slot and epoch say which */
 	unsigned int rail, slot;
+	/* the address its rounds leave from: its rail's address of this
+	 * host in the inventory, else [mesh] source; NULL: rdma_cm picks */
+	const char *source;
 	uint64_t epoch;
 };
 
