@@ -206,13 +206,43 @@ static const struct wc_key wc_top_keys[] = {
 	{ NULL, NULL, 0, 0 },
 };
 
+/* Pair PR of mapping N: its key's name (a string, else NULL after an
+ * error naming WHAT), *KN and *VN its nodes, *DUP the line of an earlier
+ * pair with the same key (0: none). */
+static const char *wc_pair(struct wc_parse *p, const yaml_node_t *n,
+			   const yaml_node_pair_t *pr, const char *what,
+			   const yaml_node_t **kn, const yaml_node_t **vn,
+			   unsigned long *dup)
+{
+	const yaml_node_pair_t *q;
+	const yaml_node_t *o;
+	const char *name;
+
+	*dup = 0;
+	*kn = yaml_document_get_node(p->doc, pr->key);
+	*vn = yaml_document_get_node(p->doc, pr->value);
+	if (!*kn || !*vn)
+		return NULL;
+	name = wc_string(p, *kn, what);
+	if (!name)
+		return NULL;
+	for (q = n->data.mapping.pairs.start; q < pr && !*dup; q++) {
+		o = yaml_document_get_node(p->doc, q->key);
+		if (o && o->type == YAML_SCALAR_NODE &&
+		    !strcmp(wc_scalar(o), name))
+			*dup = (unsigned long)o->start_mark.line + 1;
+	}
+	return name;
+}
+
 /* Each key of mapping N by TABLE; a key seen twice is refused. */
 static void wc_mapping(struct wc_parse *p, const yaml_node_t *n,
 		       const char *what, const struct wc_key *table)
 {
 	const struct wc_key *k;
-	yaml_node_pair_t *pr, *q;
 	const yaml_node_t *kn, *vn;
+	yaml_node_pair_t *pr;
+	unsigned long dup;
 	const char *name;
 
 	if (n->type != YAML_MAPPING_NODE) {
@@ -222,24 +252,13 @@ static void wc_mapping(struct wc_parse *p, const yaml_node_t *n,
 	}
 	for (pr = n->data.mapping.pairs.start;
 	     pr < n->data.mapping.pairs.top && !p->failed; pr++) {
-		kn = yaml_document_get_node(p->doc, pr->key);
-		vn = yaml_document_get_node(p->doc, pr->value);
-		if (!kn || !vn)
-			return;
-		name = wc_string(p, kn, "a key");
+		name = wc_pair(p, n, pr, "a key", &kn, &vn, &dup);
 		if (!name)
 			return;
-		for (q = n->data.mapping.pairs.start; q < pr; q++) {
-			const yaml_node_t *o = yaml_document_get_node(p->doc,
-								      q->key);
-
-			if (o && o->type == YAML_SCALAR_NODE &&
-			    !strcmp(wc_scalar(o), name)) {
-				wc_perr(p, kn, "%s: given twice (line %lu "
-					"first)", name,
-					(unsigned long)o->start_mark.line + 1);
-				return;
-			}
+		if (dup) {
+			wc_perr(p, kn, "%s: given twice (line %lu first)",
+				name, dup);
+			return;
 		}
 		for (k = table; k->name; k++)
 			if (!strcmp(k->name, name))
@@ -311,8 +330,9 @@ static void wc_section_users(struct wc_parse *p, const yaml_node_t *n,
 			     const char *key, void *field)
 {
 	struct web_config *wc = p->wc;
-	yaml_node_pair_t *pr, *q;
 	const yaml_node_t *kn, *vn;
+	yaml_node_pair_t *pr;
+	unsigned long dup;
 	const char *user, *hash;
 
 	if (n->type != YAML_MAPPING_NODE) {
@@ -322,11 +342,7 @@ static void wc_section_users(struct wc_parse *p, const yaml_node_t *n,
 	}
 	for (pr = n->data.mapping.pairs.start;
 	     pr < n->data.mapping.pairs.top && !p->failed; pr++) {
-		kn = yaml_document_get_node(p->doc, pr->key);
-		vn = yaml_document_get_node(p->doc, pr->value);
-		if (!kn || !vn)
-			return;
-		user = wc_string(p, kn, "a user name");
+		user = wc_pair(p, n, pr, "a user name", &kn, &vn, &dup);
 		if (!user)
 			return;
 		if (!*user || strchr(user, ':') ||
@@ -336,17 +352,10 @@ static void wc_section_users(struct wc_parse *p, const yaml_node_t *n,
 				WEB_CONFIG_USER_MAX - 1);
 			return;
 		}
-		for (q = n->data.mapping.pairs.start; q < pr; q++) {
-			const yaml_node_t *o = yaml_document_get_node(p->doc,
-								      q->key);
-
-			if (o && o->type == YAML_SCALAR_NODE &&
-			    !strcmp(wc_scalar(o), user)) {
-				wc_perr(p, kn, "%s: user '%s' given twice "
-					"(line %lu first)", key, user,
-					(unsigned long)o->start_mark.line + 1);
-				return;
-			}
+		if (dup) {
+			wc_perr(p, kn, "%s: user '%s' given twice (line %lu "
+				"first)", key, user, dup);
+			return;
 		}
 		hash = wc_string(p, vn, user);
 		if (!hash)
