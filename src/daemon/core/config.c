@@ -404,6 +404,8 @@ static const struct config_key keys[] = {
 	{ "http", "listen", config_key_http_listen, 0, NONE },
 	{ "http", "allow", config_key_http_allow, OFF(http_allow), NONE },
 	{ "http", "probe_key_allow", config_key_acl, OFF(probe_key_allow), NONE },
+	{ "http", "web_config", config_key_path, OFF(http_web_config),
+	  COUNT(0, sizeof(((struct rdmad_config *)0)->http_web_config)) },
 	{ "mesh", "targets", config_key_path,
 	  OFF(mesh.targets),
 	  COUNT(0, sizeof(((struct config_mesh *)0)->targets)) },

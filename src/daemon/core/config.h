@@ -142,6 +142,8 @@ struct rdmad_config {
 	int http_on;
 	struct config_listen http_listen;
 	struct acl http_allow;		/* who may query; loopback default */
+	/* exporter-toolkit web config (TLS, basic auth); "": none */
+	char http_web_config[512];
 	/* GET /probe targets that get the [auth] key; empty: none do */
 	struct acl probe_key_allow;
 	/* Deadlines, in milliseconds (see enum conn_deadline). */

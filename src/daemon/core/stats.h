@@ -62,7 +62,14 @@
 	X(FORBIDDEN, "forbidden")			\
 	X(METHOD, "method")				\
 	X(BAD_QUERY, "bad-query")			\
-	X(NOT_FOUND, "not-found")
+	X(NOT_FOUND, "not-found")			\
+	X(AUTH_MISSING, "auth-missing")			\
+	X(AUTH_WRONG, "auth-wrong")			\
+	X(AUTH_BUSY, "auth-busy")			\
+	X(TLS_PLAINTEXT, "tls-plaintext")		\
+	X(TLS_GARBAGE, "tls-garbage")			\
+	X(TLS_HANDSHAKE, "tls-handshake")		\
+	X(TLS_CLIENT_CERT, "tls-client-cert")
 
 #define X_PROTO(id, name)	STATS_PROTO_##id,
 #define X_OP(id, name)		STATS_OP_##id,

@@ -49,6 +49,7 @@
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
@@ -57,6 +58,9 @@
 #include "clock.h"
 #include "proto.h"
 #include "http/http.h"
+#include "http/http_auth_check.h"
+#include "http/http_tls.h"
+#include "http/web_config_parse.h"
 #include "http/http_probe.h"
 #include "http/http_reply.h"
 #include "http/index_render.h"
@@ -90,6 +94,11 @@ struct http {
 	uint64_t refused[STATS_HTTP_N];		/* requests, by reason */
 	struct log_limit refuse_limit;		/* their log lines */
 	struct event *refuse_timer;		/* the summary line */
+	/* [http] web_config: NULL when there is none, or no TLS */
+	struct http_auth *auth;
+	struct http_tls *tls;
+	struct http_auth *next_auth;		/* http_prepare()d */
+	struct http_tls *next_tls;
 };
 
 /* The lines of refused requests: this many per period, then a summary. */
@@ -372,16 +381,42 @@ static void serve_index(struct http *h, struct evhttp_request *req,
 			  h->ops->probe != NULL);
 }
 
+/* Why a request was refused, in its log line; NULL: not logged. */
+static const char *http_refuse_why(enum stats_http_refusal reason)
+{
+	switch (reason) {
+	case STATS_HTTP_FORBIDDEN:
+		return "not in [http] allow";
+	case STATS_HTTP_AUTH_MISSING:
+		return "no basic auth credentials";
+	case STATS_HTTP_AUTH_WRONG:
+		return "wrong user or password";
+	case STATS_HTTP_AUTH_BUSY:
+		return "password checks over their share of the loop";
+	case STATS_HTTP_TLS_PLAINTEXT:
+		return "plain HTTP sent to the TLS port";
+	case STATS_HTTP_TLS_GARBAGE:
+		return "neither TLS nor HTTP";
+	case STATS_HTTP_TLS_HANDSHAKE:
+		return "TLS handshake failed";
+	case STATS_HTTP_TLS_CLIENT_CERT:
+		return "client certificate missing or refused";
+	default:
+		return NULL;
+	}
+}
+
 /* Count a refused request by REASON; its line only while the limiter
  * allows (a summary of the others follows at the period's end). */
 static void http_refuse(struct http *h, enum stats_http_refusal reason,
 			const struct sockaddr *sa)
 {
+	const char *why = http_refuse_why(reason);
 	char peer[INET6_ADDRSTRLEN] = "?";
 	uint16_t port;
 
 	h->refused[reason]++;
-	if (reason != STATS_HTTP_FORBIDDEN)
+	if (!why)
 		return;
 	if (!log_limit_take(&h->refuse_limit, clock_now_ns())) {
 		if (!evtimer_pending(h->refuse_timer, NULL))
@@ -390,8 +425,64 @@ static void http_refuse(struct http *h, enum stats_http_refusal reason,
 	}
 	if (sa)
 		addr_split(sa, peer, sizeof(peer), &port);
-	log_notice("http: request from %s refused: not in [http] allow",
-		   peer);
+	log_notice("http: request from %s refused: %s", peer, why);
+}
+
+/* http_tls's report of a connection it refused (FD: the peer's, or -1). */
+static void http_tls_refused(void *arg, enum stats_http_refusal why, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	memset(&ss, 0, sizeof(ss));
+	if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len))
+		http_refuse(arg, why, NULL);
+	else
+		http_refuse(arg, why, (struct sockaddr *)&ss);
+}
+
+/* The request's credentials, when [http] web_config has users: 0 to go
+ * on, or -1 after the refusal is answered. */
+static int http_authorize(struct http *h, struct evhttp_request *req,
+			  const struct sockaddr *sa)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+	const char *hdr;
+
+	if (!h->auth)
+		return 0;
+	hdr = evhttp_find_header(evhttp_request_get_input_headers(req),
+				 "Authorization");
+	switch (http_auth_check(h->auth, hdr, clock_now_ns())) {
+	case HTTP_AUTH_OK:
+		return 0;
+	case HTTP_AUTH_BUSY:
+		http_refuse(h, STATS_HTTP_AUTH_BUSY, sa);
+		evhttp_add_header(out, "Retry-After", "1");
+		http_reply_text(req, 429, "Too Many Requests", "too many "
+				"password checks: try again in a second");
+		return -1;
+	case HTTP_AUTH_MISSING:
+		http_refuse(h, STATS_HTTP_AUTH_MISSING, sa);
+		break;
+	case HTTP_AUTH_WRONG:
+		http_refuse(h, STATS_HTTP_AUTH_WRONG, sa);
+		break;
+	}
+	evhttp_add_header(out, "WWW-Authenticate", "Basic realm=\"rdmad\"");
+	http_reply_text(req, 401, "Unauthorized", "unauthorized: rdmad's "
+			"endpoint asks for a user and password");
+	return -1;
+}
+
+/* With TLS on, a connection that is not TLS (the bufferevent could not
+ * be made, so evhttp made a plain one) is refused. */
+static int http_is_tls(struct evhttp_connection *ec)
+{
+	struct bufferevent *bev = ec ? evhttp_connection_get_bufferevent(ec) :
+				  NULL;
+
+	return bev && bufferevent_openssl_get_ssl(bev);
 }
 
 static void request_cb(struct evhttp_request *req, void *arg)
@@ -412,6 +503,14 @@ static void request_cb(struct evhttp_request *req, void *arg)
 				"is not in rdmad's [http] allow list");
 		return;
 	}
+	if (h->tls && !http_is_tls(ec)) {
+		http_refuse(h, STATS_HTTP_TLS_PLAINTEXT, sa);
+		http_reply_text(req, 400, "Bad Request", "this endpoint speaks "
+				"TLS: use https://");
+		return;
+	}
+	if (http_authorize(h, req, sa))
+		return;
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		http_refuse(h, STATS_HTTP_METHOD, sa);
@@ -486,11 +585,85 @@ static void rebind_old(struct http *h)
 		log_err("reload: status and metrics endpoint off: %s", err);
 }
 
+/* [http] web_config of CFG into *AUTH and *TLS (each NULL: none).  0,
+ * or -errno with the reason in ERR. */
+static int http_web_load(struct http *h, const struct rdmad_config *cfg,
+			 struct http_auth **auth, struct http_tls **tls,
+			 char *err, size_t errlen)
+{
+	const char *path = cfg->http_web_config;
+	struct web_config *wc;
+	char why[512];
+	FILE *f;
+	int rc;
+
+	*auth = NULL;
+	*tls = NULL;
+	if (!*path)
+		return 0;
+	wc = calloc(1, sizeof(*wc));
+	if (!wc) {
+		snprintf(err, errlen, "[http] web_config: out of memory");
+		return -ENOMEM;
+	}
+	f = fopen(path, "re");
+	if (!f) {
+		rc = -errno;
+		snprintf(err, errlen, "[http] web_config %s: %s", path,
+			 strerror(-rc));
+		goto out;
+	}
+	rc = web_config_parse(f, path, wc, why, sizeof(why));
+	fclose(f);
+	if (rc) {
+		snprintf(err, errlen, "[http] web_config: %s", why);
+		goto out;
+	}
+	if (wc->n_users) {
+		*auth = http_auth_check_new(wc);
+		if (!*auth) {
+			snprintf(err, errlen, "[http] web_config: out of memory");
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	if (wc->tls) {
+		rc = http_tls_new(tls, wc, http_tls_refused, h, why,
+				  sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "[http] web_config %s: %s", path,
+				 why);
+			http_auth_check_free(*auth);
+			*auth = NULL;
+		}
+	}
+out:
+	free(wc);
+	return rc;
+}
+
+/* Serve with AUTH and TLS from now on (the old ones are freed). */
+static void http_web_apply(struct http *h, struct http_auth *auth,
+			   struct http_tls *tls)
+{
+	http_auth_check_free(h->auth);
+	http_tls_free(h->tls);
+	h->auth = auth;
+	h->tls = tls;
+	if (tls)
+		evhttp_set_bevcb(h->eh, http_tls_bevcb, tls);
+	else
+		evhttp_set_bevcb(h->eh, NULL, NULL);
+}
+
 int http_start(struct http **out, struct event_base *base,
 	       const struct rdmad_config *cfg, const struct http_ops *ops,
 	       void *arg, char *err, size_t errlen)
 {
+	struct http_auth *auth;
+	struct http_tls *tls;
 	struct http *h;
+	int ret;
 
 	h = calloc(1, sizeof(*h));
 	if (!h) {
@@ -524,6 +697,13 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
+	ret = http_web_load(h, cfg, &auth, &tls, err, errlen);
+	if (ret) {
+		http_stop(h);
+		*out = NULL;
+		return ret;
+	}
+	http_web_apply(h, auth, tls);
 	if (!cfg->http_on)
 		return 0;
 	h->bound = bind_addr(h, &cfg->http_listen, err, errlen);
@@ -533,9 +713,10 @@ int http_start(struct http **out, struct event_base *base,
 		return -EADDRNOTAVAIL;
 	}
 	h->addr = cfg->http_listen;
-	log_info("status and metrics on http://%s/ (/, /status, /metrics, "
-		 "/peers, /mesh)",
-		 h->addr.text);
+	log_info("status and metrics on http%s://%s/ (/, /status, /metrics, "
+		 "/peers, /mesh)%s",
+		 h->tls ? "s" : "", h->addr.text,
+		 h->auth ? ", basic auth" : "");
 	return 0;
 }
 
@@ -544,6 +725,10 @@ void http_stop(struct http *h)
 	if (!h)
 		return;
 	evhttp_free(h->eh);	/* closes the sockets and connections */
+	http_auth_check_free(h->auth);
+	http_tls_free(h->tls);
+	http_auth_check_free(h->next_auth);
+	http_tls_free(h->next_tls);
 	refuse_summary_cb(-1, 0, h);	/* what was not logged yet */
 	event_free(h->refuse_timer);
 	free(h);
@@ -552,6 +737,12 @@ void http_stop(struct http *h)
 int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 		 size_t errlen)
 {
+	http_auth_check_free(h->next_auth);
+	http_tls_free(h->next_tls);
+	h->next_auth = NULL;
+	h->next_tls = NULL;
+	if (http_web_load(h, cfg, &h->next_auth, &h->next_tls, err, errlen))
+		return -EINVAL;
 	h->prepared = 1;
 	h->swapped = 0;
 	h->next = NULL;
@@ -576,6 +767,10 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 			rebind_old(h);
 		h->swapped = 0;
 		h->prepared = 0;
+		http_auth_check_free(h->next_auth);
+		http_tls_free(h->next_tls);
+		h->next_auth = NULL;
+		h->next_tls = NULL;
 		return -EADDRNOTAVAIL;
 	}
 	return 0;
@@ -587,6 +782,10 @@ void http_commit(struct http *h)
 		return;
 	h->prepared = 0;
 	h->swapped = 0;
+	/* web_config: re-read at each reload (new users, a new pair) */
+	http_web_apply(h, h->next_auth, h->next_tls);
+	h->next_auth = NULL;
+	h->next_tls = NULL;
 	if (!h->next_on) {
 		if (h->bound) {
 			evhttp_del_accept_socket(h->eh, h->bound);
@@ -604,8 +803,8 @@ void http_commit(struct http *h)
 	h->bound = h->next;
 	h->next = NULL;
 	h->addr = h->next_addr;
-	log_notice("reload: status and metrics now on http://%s/",
-		   h->addr.text);
+	log_notice("reload: status and metrics now on http%s://%s/",
+		   h->tls ? "s" : "", h->addr.text);
 }
 
 void http_rollback(struct http *h)
@@ -613,6 +812,10 @@ void http_rollback(struct http *h)
 	if (!h->prepared)
 		return;
 	h->prepared = 0;
+	http_auth_check_free(h->next_auth);
+	http_tls_free(h->next_tls);
+	h->next_auth = NULL;
+	h->next_tls = NULL;
 	if (h->next)
 		evhttp_del_accept_socket(h->eh, h->next);
 	h->next = NULL;
