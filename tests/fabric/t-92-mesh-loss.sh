@@ -17,12 +17,8 @@
 source "$(dirname "$0")/lib.sh"
 fab_require 3
 P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
-# The prober's share is off ([mesh] prober_lag_max, prober_wait_max = 0):
-# on a busy TCG host it keeps a fifth of the rounds, retransmitted ones
-# among them, out of the p99 and the slow rounds' lines; t-79 tests it.
 fab_mesh_start 3 7471 "mesh.interval = 200ms" "mesh.round_timeout = 10s" \
-	"mesh.sizes = 64 1100 4k 64k" "counters.interval = 2s" \
-	"mesh.prober_lag_max = 0" "mesh.prober_wait_max = 0"
+	"mesh.sizes = 64 1100 4k 64k" "counters.interval = 2s"
 sizes=4
 fab_mesh_wait_up 1 30 "$P2" "$P3"
 
