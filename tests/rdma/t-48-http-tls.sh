@@ -194,7 +194,8 @@ flood() {
 			--key "$C/client.key" -u "slow:flood$RANDOM" "$url/metrics"
 	done
 }
-for i in 1 2 3 4; do flood & done
+fl=()
+for i in 1 2 3 4; do flood & fl+=($!); done
 # the flood is on once bcrypt's budget is spent (TLS handshakes are slow
 # in a TCG guest: wait for it, up to 60 s)
 for ((i = 0; i < 60; i++)); do
@@ -207,7 +208,9 @@ probe_ok flood.out -s 4k -n 200
 t1=$(now_ms)
 busy=$(ok "$url/metrics" | prom_sum - rdmad_http_requests_refused_total 'reason="auth-busy"')
 wrong=$(ok "$url/metrics" | prom_sum - rdmad_http_requests_refused_total 'reason="auth-wrong"')
-cleanup_jobs
+# the flood's loops only (cleanup_jobs would stop rdmad too)
+kill "${fl[@]}" 2>/dev/null
+wait "${fl[@]}" 2>/dev/null
 log "figures: rdma-probe -s 4k -n 200 (READ and WRITE, bytes verified): ${quiet} ms quiet, $((t1 - t0)) ms during a 4-client wrong-password flood ($wrong answered 401 after a bcrypt, $busy answered 429 auth-busy)"
 [ "${busy:-0}" -gt 0 ] || fail "the flood never hit bcrypt's budget (auth-busy 0)"
 # the flood's last curls (--max-time 5) outlive their loops

@@ -111,9 +111,10 @@ static void refuse_summary_cb(evutil_socket_t fd, short what, void *arg)
 	uint64_t n = log_limit_summary(&h->refuse_limit);
 
 	if (n)
-		log_notice("http: %" PRIu64 " more requests refused (not in "
-			   "[http] allow) were not logged in the last %llu s; "
-			   "rdmad_http_requests_refused_total counts them all",
+		log_notice("http: %" PRIu64 " more refused requests were "
+			   "not logged in the last %llu s; "
+			   "rdmad_http_requests_refused_total counts them all "
+			   "by reason",
 			   n, HTTP_REFUSE_LOG_PERIOD / 1000000000ull);
 }
 
