@@ -22,9 +22,8 @@
  *
  * The paths are a table (routes[]): each names its handler and the
  * formats it renders (format=NAME, an enum of its renderer).  A refused
- * request (403, 405, 400, 404) is counted by reason
- * (rdmad_http_requests_refused_total); a 403 is logged, at most
- * HTTP_REFUSE_LOG_BURST lines a minute and then a summary line.
+ * request (403, 405, 400, 404, 401, 429, TLS) is counted by reason and
+ * the ones an operator acts on are logged, rate-limited (http_refuse.c).
  *
  * Every rendered answer (all but the one-line errors) is gzip-compressed
  * when the request's Accept-Encoding asks for it (http_reply.c).
@@ -62,10 +61,10 @@
 #include "http/http_tls.h"
 #include "http/web_config_parse.h"
 #include "http/http_probe.h"
+#include "http/http_refuse.h"
 #include "http/http_reply.h"
 #include "http/index_render.h"
 #include "core/log.h"
-#include "core/log_limit.h"
 #include "core/proc_self.h"
 #include "http/mesh_render.h"
 #include "mesh/mesh_stats.h"
@@ -91,43 +90,13 @@ struct http {
 	int next_on;
 	int prepared;
 	int swapped;		/* prepared: bound closed for next's port */
-	uint64_t refused[STATS_HTTP_N];		/* requests, by reason */
-	struct log_limit refuse_limit;		/* their log lines */
-	struct event *refuse_timer;		/* the summary line */
+	struct http_refuse refuse;		/* refused requests */
 	/* [http] web_config: NULL when there is none, or no TLS */
 	struct http_auth *auth;
 	struct http_tls *tls;
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
 };
-
-/* The lines of refused requests: this many per period, then a summary. */
-#define HTTP_REFUSE_LOG_BURST	10
-#define HTTP_REFUSE_LOG_PERIOD	(60 * 1000000000ull)
-
-static void refuse_summary_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct http *h = arg;
-	uint64_t n = log_limit_summary(&h->refuse_limit);
-
-	if (n)
-		log_notice("http: %" PRIu64 " more refused requests were "
-			   "not logged in the last %llu s; "
-			   "rdmad_http_requests_refused_total counts them all "
-			   "by reason",
-			   n, HTTP_REFUSE_LOG_PERIOD / 1000000000ull);
-}
-
-/* The summary at the end of the period its first dropped line is in. */
-static void arm_summary(struct http *h)
-{
-	uint64_t end = log_limit_period_end(&h->refuse_limit);
-	uint64_t now = clock_now_ns(), ns = end > now ? end - now : 0;
-	struct timeval tv = { (time_t)(ns / 1000000000ull),
-			      (suseconds_t)(ns % 1000000000ull / 1000) };
-
-	evtimer_add(h->refuse_timer, &tv);
-}
 
 static int render_metrics(FILE *f, const void *v, int fmt)
 {
@@ -274,7 +243,7 @@ static void serve_metrics(struct http *h, struct evhttp_request *req,
 	h->ops->view(h->arg, &v, ls, NULL, 0);
 	v.mesh = http_mesh(h, &mv);
 	v.proc = proc_self_read(&ps) ? NULL : &ps;
-	v.http_refused = h->refused;
+	v.http_refused = h->refuse.n;
 	http_reply_render(req, metrics_content_type(fmt), render_metrics, &v,
 			  (int)fmt);
 }
@@ -382,64 +351,12 @@ static void serve_index(struct http *h, struct evhttp_request *req,
 			  h->ops->probe != NULL);
 }
 
-/* Why a request was refused, in its log line; NULL: not logged. */
-static const char *http_refuse_why(enum stats_http_refusal reason)
-{
-	switch (reason) {
-	case STATS_HTTP_FORBIDDEN:
-		return "not in [http] allow";
-	case STATS_HTTP_AUTH_MISSING:
-		return "no basic auth credentials";
-	case STATS_HTTP_AUTH_WRONG:
-		return "wrong user or password";
-	case STATS_HTTP_AUTH_BUSY:
-		return "password checks over their share of the loop";
-	case STATS_HTTP_TLS_PLAINTEXT:
-		return "plain HTTP sent to the TLS port";
-	case STATS_HTTP_TLS_GARBAGE:
-		return "neither TLS nor HTTP";
-	case STATS_HTTP_TLS_HANDSHAKE:
-		return "TLS handshake failed";
-	case STATS_HTTP_TLS_CLIENT_CERT:
-		return "client certificate missing or refused";
-	default:
-		return NULL;
-	}
-}
-
-/* Count a refused request by REASON; its line only while the limiter
- * allows (a summary of the others follows at the period's end). */
-static void http_refuse(struct http *h, enum stats_http_refusal reason,
-			const struct sockaddr *sa)
-{
-	const char *why = http_refuse_why(reason);
-	char peer[INET6_ADDRSTRLEN] = "?";
-	uint16_t port;
-
-	h->refused[reason]++;
-	if (!why)
-		return;
-	if (!log_limit_take(&h->refuse_limit, clock_now_ns())) {
-		if (!evtimer_pending(h->refuse_timer, NULL))
-			arm_summary(h);
-		return;
-	}
-	if (sa)
-		addr_split(sa, peer, sizeof(peer), &port);
-	log_notice("http: request from %s refused: %s", peer, why);
-}
-
 /* http_tls's report of a connection it refused (FD: the peer's, or -1). */
 static void http_tls_refused(void *arg, enum stats_http_refusal why, int fd)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
+	struct http *h = arg;
 
-	memset(&ss, 0, sizeof(ss));
-	if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len))
-		http_refuse(arg, why, NULL);
-	else
-		http_refuse(arg, why, (struct sockaddr *)&ss);
+	http_refuse_count_fd(&h->refuse, why, fd);
 }
 
 /* The request's credentials, when [http] web_config has users: 0 to go
@@ -458,16 +375,16 @@ static int http_authorize(struct http *h, struct evhttp_request *req,
 	case HTTP_AUTH_OK:
 		return 0;
 	case HTTP_AUTH_BUSY:
-		http_refuse(h, STATS_HTTP_AUTH_BUSY, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_AUTH_BUSY, sa);
 		evhttp_add_header(out, "Retry-After", "1");
 		http_reply_text(req, 429, "Too Many Requests", "too many "
 				"password checks: try again in a second");
 		return -1;
 	case HTTP_AUTH_MISSING:
-		http_refuse(h, STATS_HTTP_AUTH_MISSING, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_AUTH_MISSING, sa);
 		break;
 	case HTTP_AUTH_WRONG:
-		http_refuse(h, STATS_HTTP_AUTH_WRONG, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_AUTH_WRONG, sa);
 		break;
 	}
 	evhttp_add_header(out, "WWW-Authenticate", "Basic realm=\"rdmad\"");
@@ -499,13 +416,13 @@ static void request_cb(struct evhttp_request *req, void *arg)
 
 	memset(&q, 0, sizeof(q));
 	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
-		http_refuse(h, STATS_HTTP_FORBIDDEN, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_FORBIDDEN, sa);
 		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
 				"is not in rdmad's [http] allow list");
 		return;
 	}
 	if (h->tls && !http_is_tls(ec)) {
-		http_refuse(h, STATS_HTTP_TLS_PLAINTEXT, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_TLS_PLAINTEXT, sa);
 		http_reply_text(req, 400, "Bad Request", "this endpoint speaks "
 				"TLS: use https://");
 		return;
@@ -514,7 +431,7 @@ static void request_cb(struct evhttp_request *req, void *arg)
 		return;
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
-		http_refuse(h, STATS_HTTP_METHOD, sa);
+		http_refuse_count(&h->refuse, STATS_HTTP_METHOD, sa);
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 				  "Allow", "GET, HEAD");
 		http_reply_text(req, 405, "Method Not Allowed", "method not "
@@ -529,14 +446,14 @@ static void request_cb(struct evhttp_request *req, void *arg)
 			continue;
 		if (r->usage && http_query_parse(r, uri ?
 				evhttp_uri_get_query(uri) : NULL, &q)) {
-			http_refuse(h, STATS_HTTP_BAD_QUERY, sa);
+			http_refuse_count(&h->refuse, STATS_HTTP_BAD_QUERY, sa);
 			http_reply_text(req, 400, "Bad Request", r->usage);
 			return;
 		}
 		r->serve(h, req, uri, r, &q);
 		return;
 	}
-	http_refuse(h, STATS_HTTP_NOT_FOUND, sa);
+	http_refuse_count(&h->refuse, STATS_HTTP_NOT_FOUND, sa);
 	http_reply_text(req, 404, "Not Found", "not found: rdmad serves "
 			"/, /metrics, /status, /peers, /mesh and /probe");
 }
@@ -675,13 +592,9 @@ int http_start(struct http **out, struct event_base *base,
 	h->cfg = cfg;
 	h->ops = ops;
 	h->arg = arg;
-	log_limit_init(&h->refuse_limit, HTTP_REFUSE_LOG_BURST,
-		       HTTP_REFUSE_LOG_PERIOD);
-	h->refuse_timer = evtimer_new(base, refuse_summary_cb, h);
-	h->eh = h->refuse_timer ? evhttp_new(base) : NULL;
+	h->eh = http_refuse_init(&h->refuse, base) ? NULL : evhttp_new(base);
 	if (!h->eh) {
-		if (h->refuse_timer)
-			event_free(h->refuse_timer);
+		http_refuse_fini(&h->refuse);
 		free(h);
 		snprintf(err, errlen, "[http]: cannot create the server");
 		return -ENOMEM;
@@ -730,8 +643,7 @@ void http_stop(struct http *h)
 	http_tls_free(h->tls);
 	http_auth_check_free(h->next_auth);
 	http_tls_free(h->next_tls);
-	refuse_summary_cb(-1, 0, h);	/* what was not logged yet */
-	event_free(h->refuse_timer);
+	http_refuse_fini(&h->refuse);
 	free(h);
 }
 
