@@ -15,7 +15,8 @@ port=7449
 http=127.0.0.1:9449
 url=http://$http
 
-rdmad_conf $port "http.listen = $http" "limits.max_registered_bytes = 256m"
+rdmad_conf $port "http.listen = $http" "limits.max_registered_bytes = 256m" \
+	"counters.interval = 1s"
 t0=$(date +%s)
 rdmad_start
 rpid=$RDMAD_PID
@@ -31,7 +32,14 @@ get() {
 hdr() { grep -i "^$2:" "$T/$1.hdr" | tr -d '\r' | sed 's/^[^:]*: *//'; }
 names() { grep -v '^#' "$1" | sed 's/[{ ].*//' | sort -u; }
 
-get plain "$url/metrics"
+# The port counters' first pass adds rdmad_port_counter_total (a series
+# appears once its counter is read): compare the two answers after it.
+for ((i = 0; i < 100; i++)); do
+	get plain "$url/metrics"
+	grep -q '^rdmad_port_counter_total{' "$T/plain.body" && break
+	sleep 0.2
+done
+grep -q '^rdmad_port_counter_total{' "$T/plain.body" || fail "no rdmad_port_counter_total in /metrics after 20 s"
 [ -z "$(hdr plain Content-Encoding)" ] || fail "no Accept-Encoding, yet Content-Encoding: $(hdr plain Content-Encoding)"
 [ "$(hdr plain Vary)" = Accept-Encoding ] || fail "plain /metrics: Vary '$(hdr plain Vary)'"
 get gz "$url/metrics" -H 'Accept-Encoding: gzip'
