@@ -1,12 +1,12 @@
 #!/bin/bash
-# 200 sequential clients against one rdmad: stock rping and rdma-probe in
+# 80 sequential clients against one rdmad: stock rping and rdma-probe in
 # turn.  Every one verified, the daemon alive, resources back to baseline.
 source "$(dirname "$0")/lib.sh"
 need probe
 port=7622
 rdmad_up $port "limits.max_buffer_size = 64k"
 
-total=200
+total=80
 start=$(date +%s.%N)
 for ((i = 1; i <= total; i++)); do
 	if ((i % 4 == 0)); then
