@@ -589,9 +589,70 @@ fab_mesh_start() {
 	done
 }
 
+# How the tests reach an rdmad's HTTP endpoint on its host: plain HTTP on
+# 127.0.0.1:9470 unless fab_tls_setup turned on TLS with basic auth.
+FAB_HTTP_CURL="curl -sf"
+FAB_HTTP_URL=http://127.0.0.1:9470
+FAB_TLS=
+
+# fab_tls_setup N: TLS and basic auth for the HTTP endpoints of hosts
+# 1..N, as an operator would set them up: a CA (made here), a key and a
+# certificate a host for its addresses (127.0.0.1 and its rail-0
+# address), a web config (tls_server_config and basic_auth_users, one
+# user "prom" with a bcrypt hash) in /tmp/fabric-test/tls on each host.
+# The rdmads started after it take "http.web_config = $FAB_TLS_WEB";
+# fab_scrape and fab_peer_rows then speak TLS with the password, and
+# fab_prom_mixin_start's Prometheus scrapes over TLS with it.  bcrypt
+# cost 5: a cost 10 check takes seconds in a TCG guest (rdmad caches a
+# verified credential; the first scrape of each pays once).
+fab_tls_setup() {
+	local n=$1 i d=$T/tls pw hash
+	mkdir -p "$d"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+		-subj /CN=fabric-ca -keyout "$d/ca.key" -out "$d/ca.crt" 2>"$d/openssl.err" ||
+		fab_fail "openssl: the CA: $(cat "$d/openssl.err")"
+	pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+	printf '%s' "$pw" >"$d/password"
+	hash=$(python3 -W ignore -c 'import crypt, sys
+print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' "$pw") ||
+		fab_fail "python3 crypt made no bcrypt hash"
+	case $hash in '$2b$05$'*) ;; *) fab_fail "python3 crypt gave '$hash', not a bcrypt hash" ;; esac
+	for ((i = 1; i <= n; i++)); do
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=h$i" \
+			-keyout "$d/h$i.key" -out "$d/h$i.csr" 2>"$d/openssl.err" &&
+			printf 'subjectAltName=IP:127.0.0.1,IP:%s\n' "$(fab_addr "$i")" >"$d/h$i.ext" &&
+			openssl x509 -req -in "$d/h$i.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" \
+				-CAcreateserial -days 2 -extfile "$d/h$i.ext" -out "$d/h$i.crt" 2>"$d/openssl.err" ||
+			fab_fail "openssl: host $i's certificate: $(cat "$d/openssl.err")"
+		fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
+cat >ca.crt <<'FAB_EOF'
+$(cat "$d/ca.crt")
+FAB_EOF
+cat >server.crt <<'FAB_EOF'
+$(cat "$d/h$i.crt")
+FAB_EOF
+(umask 077 && cat >server.key <<'FAB_EOF'
+$(cat "$d/h$i.key")
+FAB_EOF
+)
+(umask 077 && printf 'machine 127.0.0.1 login prom password %s\n' '$pw' >netrc)
+cat >web.yml <<'FAB_EOF'
+tls_server_config:
+  cert_file: server.crt
+  key_file: server.key
+basic_auth_users:
+  prom: '$hash'
+FAB_EOF" >"$T/tls-$i.log" || fab_fail "host $i: cannot write its TLS files: $(tail -5 "$T/tls-$i.log")"
+	done
+	FAB_TLS=$d
+	FAB_TLS_WEB=/tmp/fabric-test/tls/web.yml
+	FAB_HTTP_CURL="curl -sf --cacert /tmp/fabric-test/tls/ca.crt --netrc-file /tmp/fabric-test/tls/netrc"
+	FAB_HTTP_URL=https://127.0.0.1:9470
+}
+
 # fab_scrape I FILE: host I's rdmad metrics (Prometheus text) into FILE.
 fab_scrape() {
-	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/metrics" >"$2" ||
+	fab_sh "$1" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" >"$2" ||
 		fab_fail "host $1: cannot scrape rdmad's metrics"
 }
 
@@ -703,7 +764,7 @@ EOF" || fab_fail "host $j: cannot write the inventory"
 # "-" when not cross-ToR; UP 1 or 0; rounds ok and failed and the window's
 # p99 in ms ("-": none), over the peer's paths).
 fab_peer_rows() {
-	fab_sh "$1" -t 30 "curl -sf http://127.0.0.1:9470/peers" >"$2" ||
+	fab_sh "$1" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/peers" >"$2" ||
 		fab_fail "host $1: GET /peers failed"
 	python3 - "$2" <<'PY' || fab_fail "host $1: /peers is not as expected: $(head -c 1000 "$2")"
 import json, sys
@@ -854,11 +915,22 @@ cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
 # fab_prom_mixin_start I DIR TARGET...: one Prometheus on host I at
 # 127.0.0.1:9090 ("prom"), scraping and evaluating every 2 s, the rules
 # and alerts of the mixin rendered in DIR (fab_mixin_build), the rdmads at
-# TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78).
+# TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78); after fab_tls_setup,
+# over TLS (the fabric's CA) with basic auth (a password_file).
 fab_prom_mixin_start() {
-	local i=$1 dir=$2 t targets=""
+	local i=$1 dir=$2 t targets="" tls="" files=()
 	shift 2
 	for t in "$@"; do targets+="${targets:+, }'$t'"; done
+	if [ -n "$FAB_TLS" ]; then
+		tls="
+    scheme: https
+    tls_config:
+      ca_file: /tmp/fabric-test/prom/ca.crt
+    basic_auth:
+      username: prom
+      password_file: /tmp/fabric-test/prom/password"
+		files=("$FAB_TLS/ca.crt" "$FAB_TLS/password")
+	fi
 	fab_prom_start "$i" prom 127.0.0.1:9090 "global:
   scrape_interval: 2s
   scrape_timeout: 2s
@@ -867,9 +939,9 @@ rule_files:
   - /tmp/fabric-test/prom/rdmad-rules.yaml
   - /tmp/fabric-test/prom/rdmad-alerts.yaml
 scrape_configs:
-  - job_name: rdmad
+  - job_name: rdmad$tls
     static_configs:
-      - targets: [$targets]" "$dir/rdmad-rules.yaml" "$dir/rdmad-alerts.yaml"
+      - targets: [$targets]" "$dir/rdmad-rules.yaml" "$dir/rdmad-alerts.yaml" "${files[@]}"
 }
 
 # fab_prom_query I LISTEN EXPR: the JSON answer of the Prometheus at
