@@ -8,6 +8,12 @@
 # same code whether a test runs in the guest or drives one from outside.
 # Functions only: no variable is required and nothing runs at source time.
 #
+#   sleep SECS               shadows /bin/sleep for a plain number of
+#                            seconds: read's timeout on a FIFO nobody
+#                            writes (opened once a shell), no process (in
+#                            a TCG guest each one started costs ~0.1 s of
+#                            CPU, and the tests' wait loops sleep 0.1 s a
+#                            turn); anything else goes to /bin/sleep
 #   log MSG, fail MSG        a "# " note on stderr; FAIL: and exit 1
 #   now_ms                   the wall clock in milliseconds
 #   since T0                 seconds (one decimal) since T0 (date +%s.%N)
@@ -31,6 +37,21 @@
 #   proc_status PID KEY      a field of /proc/PID/status (VmRSS, VmHWM in
 #                            kB; voluntary_ctxt_switches...)
 
+sleep() {
+	local f
+	if [ $# = 1 ] && [[ $1 =~ ^([0-9]+|[0-9]*\.[0-9]+)$ ]]; then
+		if [ -z "${RDMAD_NAP_FD:-}" ] || ! { : <&"$RDMAD_NAP_FD"; } 2>/dev/null; then
+			f=${TMPDIR:-/tmp}/rdmad-nap.$BASHPID.$RANDOM
+			mkfifo -m 600 "$f" 2>/dev/null && exec {RDMAD_NAP_FD}<>"$f" ||
+				{ command sleep "$1"; return; }
+			command rm -f "$f"
+		fi
+		read -r -t "$1" -u "$RDMAD_NAP_FD" _
+		return 0
+	fi
+	command sleep "$@"
+}
+
 log() { printf '# %s\n' "$*" >&2; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
@@ -43,9 +64,11 @@ since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; 
 # rdma_cm listeners show up in `rdma resource show cm_id`.
 cm_listening() {
 	local port=$1 secs=${2:-20} i
+	local re="state LISTEN .*src-addr [^ ]*:$port( |\$)" line
 	for ((i = 0; i < secs * 10; i++)); do
-		rdma resource show cm_id 2>/dev/null |
-			grep -qE "state LISTEN .*src-addr [^ ]*:$port( |\$)" && return 0
+		while read -r line; do
+			[[ $line =~ $re ]] && return 0
+		done <<<"$(rdma resource show cm_id 2>/dev/null)"
 		sleep 0.1
 	done
 	return 1
@@ -55,15 +78,43 @@ wait_listen() {
 	cm_listening "$@" || fail "nothing listens on rdma_cm port $1 after ${2:-20}s"
 }
 
+# rdma_res_counts PID [qp cq mr pd cm_id fd]...: "qp=N cq=N ..." of PID
+# (default the five RDMA kinds).  One `rdma -b -` for every kind and the
+# counting in bash: in a TCG guest each process started costs ~0.1 s of
+# CPU, and the tests poll this every 0.1 s while they wait (a call took
+# 1.8 s of CPU with a pipeline a kind; measured).  A kind is told by its
+# id key: cm-idn (a cm_id line also has lqpn), lqpn, cqn, mrn (an mr line
+# also has pdn), pdn.
 rdma_res_counts() {
-	local pid=$1 r out=""
+	local pid=$1 r line cmds="" out="" fds
+	local -A n=()
 	shift
 	[ $# -gt 0 ] || set -- qp cq mr pd cm_id
 	for r in "$@"; do
+		n[$r]=0
+		[ "$r" = fd ] || cmds+="resource show $r"$'\n'
+	done
+	if [ -n "$cmds" ]; then
+		while read -r line; do
+			[[ "$line " == *" pid $pid "* ]] || continue
+			case " $line " in
+			*" cm-idn "*) r=cm_id ;;
+			*" lqpn "*) r=qp ;;
+			*" cqn "*) r=cq ;;
+			*" mrn "*) r=mr ;;
+			*" pdn "*) r=pd ;;
+			*) continue ;;
+			esac
+			[ -n "${n[$r]+set}" ] && n[$r]=$((n[$r] + 1))
+		done <<<"$(printf '%s' "$cmds" | rdma -b - 2>/dev/null)"
+	fi
+	for r in "$@"; do
 		if [ "$r" = fd ]; then
-			out+="fd=$(ls "/proc/$pid/fd" | wc -l) "
+			fds=("/proc/$pid/fd/"*)
+			[ -e "${fds[0]}" ] || fds=()
+			out+="fd=${#fds[@]} "
 		else
-			out+="$r=$(rdma resource show "$r" 2>/dev/null | grep -c "pid $pid ") "
+			out+="$r=${n[$r]} "
 		fi
 	done
 	echo "${out% }"
