@@ -43,12 +43,15 @@ HOSTS=(1 2 3 4)
 M=()
 for i in "${HOSTS[@]}"; do M[i]=$(fab_mgmt_addr "$i"); done
 t0=$(fab_now)
-# Rounds get 2 s (t-99: 800 ms): host 1 also runs Prometheus with the
-# whole mixin on its one TCG vCPU, and a starved guest's rounds (or its
-# peers' rounds to it) time out at 800 ms; rail 0 must show no failed
-# round for the test to hold, and that is about rails, not CPU.
+# Rounds get 5 s (t-99: 800 ms; t-96: 5 s): host 1 also runs Prometheus
+# with the whole mixin on its one TCG vCPU, and a starved guest's rounds
+# (or its peers' rounds to it) time out at 800 ms, and once in CI at 2 s
+# (host 3 -> host 1 on rail 0, the machine shared with the rdma guest,
+# no retransmission counted on rxe0); rail 0 must show no failed round
+# for the test to hold, and that is about rails, not CPU.  The pulled
+# cable fails rail 1's rounds all the same (and its connects at 2 s).
 fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
-	"mesh.round_timeout = 2s" "mesh.connect_timeout = 2s" \
+	"mesh.round_timeout = 5s" "mesh.connect_timeout = 2s" \
 	"mesh.backoff_min = 500ms" "mesh.backoff_max = 3s" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_log "inventory: $(grep -vc '^#' "$T/inv") addresses, $(grep -c 'rail=1' "$T/inv") on rail 1"
