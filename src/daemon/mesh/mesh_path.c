@@ -282,7 +282,7 @@ static void mesh_path_load_log(struct mesh_path *p,
 			       uint64_t rtt_ns, uint64_t now)
 {
 	struct mesh_ctx *x = p->x;
-	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64];
+	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64], whys[16];
 
 	if (!mesh_log_take(&x->load_log, now, "such rounds", more,
 			   sizeof(more)))
@@ -291,15 +291,19 @@ static void mesh_path_load_log(struct mesh_path *p,
 		snprintf(psi, sizeof(psi), ", the host's CPU pressure %.1f ms",
 			 (double)lr->psi_us / 1e3);
 	mesh_path_name(p, name, sizeof(name));
-	log_warn("mesh: %s: a round taken under local pressure (%s%s%s): its "
+	snprintf(whys, sizeof(whys), "%s%s%s%s%s",
+		 why & MESH_LOAD_LAG ? "lag" : "",
+		 why & MESH_LOAD_LAG && why & (MESH_LOAD_WAIT | MESH_LOAD_PSI) ?
+			 " " : "",
+		 why & MESH_LOAD_WAIT ? "wait" : "",
+		 why & MESH_LOAD_WAIT && why & MESH_LOAD_PSI ? " " : "",
+		 why & MESH_LOAD_PSI ? "psi" : "");
+	log_warn("mesh: %s: a round taken under local pressure (%s): its "
 		 "timer ran %.1f ms late, the loop lag %.1f ms (prober_lag_max "
 		 "%u ms), rdmad waited for a CPU %.1f ms of the round's %.1f ms"
 		 "%s (prober_wait_max %u%%); %s %.3f ms kept out of the "
 		 "pair's latency: this host is busy, see what else runs on it "
-		 "(top, /proc/pressure/cpu)%s", name,
-		 why & MESH_LOAD_LAG ? "lag " : "",
-		 why & MESH_LOAD_WAIT ? "wait " : "",
-		 why & MESH_LOAD_PSI ? "psi" : "",
+		 "(top, /proc/pressure/cpu)%s", name, whys,
 		 (double)lr->timer_lag_ns / 1e6, (double)lr->loop_lag_ns / 1e6,
 		 x->cfg.prober_lag_max_ms, (double)lr->run_delay_ns / 1e6,
 		 (double)lr->took_ns / 1e6, psi, x->cfg.prober_wait_max_pct,
