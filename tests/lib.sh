@@ -33,6 +33,11 @@
 #                            contain every LABEL; 0 when there are none
 #   json_get FILE EXPR       the Python expression EXPR over the JSON
 #                            document in FILE (as d)
+#   tls_ca DIR NAME          a self-signed CA, DIR/NAME.key and .crt (P-256)
+#   tls_leaf DIR NAME CA [EXT]  a P-256 key and a certificate NAME signed by
+#                            CA (EXT: an openssl extension line, default
+#                            basicConstraints=CA:FALSE); fail on error
+#   bcrypt_hash PW ROUNDS    a bcrypt hash of PW (ROUNDS 32: cost 05)
 #   cpu_ticks PID            its user + system CPU time, in clock ticks
 #   proc_status PID KEY      a field of /proc/PID/status (VmRSS, VmHWM in
 #                            kB; voluntary_ctxt_switches...)
@@ -192,6 +197,27 @@ prom_sum() {
 		if (ok) s += $NF
 	}
 	END { printf "%.17g\n", s + 0 }' "$f"
+}
+
+# The tests' PKI: P-256 keys (an RSA 2048 key and its handshakes cost
+# seconds of CPU in a TCG guest).  Errors in DIR/openssl.err.
+tls_ca() {
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+		-subj "/CN=$2" -keyout "$1/$2.key" -out "$1/$2.crt" 2>"$1/openssl.err" ||
+		fail "openssl: CA $2: $(cat "$1/openssl.err")"
+}
+tls_leaf() {
+	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$2" \
+		-keyout "$1/$2.key" -out "$1/$2.csr" 2>"$1/openssl.err" ||
+		fail "openssl req $2: $(cat "$1/openssl.err")"
+	printf '%s\n' "${4:-basicConstraints=CA:FALSE}" >"$1/$2.ext"
+	openssl x509 -req -in "$1/$2.csr" -CA "$1/$3.crt" -CAkey "$1/$3.key" \
+		-CAcreateserial -days 2 -extfile "$1/$2.ext" -out "$1/$2.crt" \
+		2>"$1/openssl.err" || fail "openssl x509 $2: $(cat "$1/openssl.err")"
+}
+bcrypt_hash() {
+	/usr/bin/python3 -W ignore -c 'import crypt, sys
+print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=int(sys.argv[2]))))' "$1" "$2"
 }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

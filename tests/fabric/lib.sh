@@ -608,22 +608,13 @@ FAB_TLS=
 fab_tls_setup() {
 	local n=$1 i d=$T/tls pw hash
 	mkdir -p "$d"
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
-		-subj /CN=fabric-ca -keyout "$d/ca.key" -out "$d/ca.crt" 2>"$d/openssl.err" ||
-		fab_fail "openssl: the CA: $(cat "$d/openssl.err")"
+	tls_ca "$d" ca
 	pw=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 	printf '%s' "$pw" >"$d/password"
-	hash=$(python3 -W ignore -c 'import crypt, sys
-print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=32)))' "$pw") ||
-		fab_fail "python3 crypt made no bcrypt hash"
+	hash=$(bcrypt_hash "$pw" 32) || fab_fail "python3 crypt made no bcrypt hash"
 	case $hash in '$2b$05$'*) ;; *) fab_fail "python3 crypt gave '$hash', not a bcrypt hash" ;; esac
 	for ((i = 1; i <= n; i++)); do
-		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=h$i" \
-			-keyout "$d/h$i.key" -out "$d/h$i.csr" 2>"$d/openssl.err" &&
-			printf 'subjectAltName=IP:127.0.0.1,IP:%s\n' "$(fab_addr "$i")" >"$d/h$i.ext" &&
-			openssl x509 -req -in "$d/h$i.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" \
-				-CAcreateserial -days 2 -extfile "$d/h$i.ext" -out "$d/h$i.crt" 2>"$d/openssl.err" ||
-			fab_fail "openssl: host $i's certificate: $(cat "$d/openssl.err")"
+		tls_leaf "$d" "h$i" ca "subjectAltName=IP:127.0.0.1,IP:$(fab_addr "$i")"
 		fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
 cat >ca.crt <<'FAB_EOF'
 $(cat "$d/ca.crt")

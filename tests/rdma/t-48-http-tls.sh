@@ -26,22 +26,9 @@ command -v openssl >/dev/null || fail "no openssl command"
 command -v curl >/dev/null || fail "no curl"
 
 # --- the PKI ------------------------------------------------------------
-# ca NAME: a self-signed CA. leaf NAME CA [EXT]: a key and certificate
-# NAME signed by CA.  Keys are P-256 (ECDSA): an RSA 2048 key and its
-# handshakes cost seconds of CPU in a TCG guest.
-ca() {
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj "/CN=$1" \
-		-keyout "$C/$1.key" -out "$C/$1.crt" 2>"$C/openssl.err" ||
-		fail "openssl: CA $1: $(cat "$C/openssl.err")"
-}
-leaf() {
-	openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$1" -keyout "$C/$1.key" \
-		-out "$C/$1.csr" 2>"$C/openssl.err" || fail "openssl req $1: $(cat "$C/openssl.err")"
-	printf '%s\n' "${3:-basicConstraints=CA:FALSE}" >"$C/$1.ext"
-	openssl x509 -req -in "$C/$1.csr" -CA "$C/$2.crt" -CAkey "$C/$2.key" \
-		-CAcreateserial -days 2 -extfile "$C/$1.ext" -out "$C/$1.crt" \
-		2>"$C/openssl.err" || fail "openssl x509 $1: $(cat "$C/openssl.err")"
-}
+# The PKI (tests/lib.sh: tls_ca, tls_leaf, P-256) in $C.
+ca() { tls_ca "$C" "$1"; }
+leaf() { tls_leaf "$C" "$@"; }
 ca ca
 ca otherca
 leaf server ca "subjectAltName=IP:127.0.0.1"
@@ -54,7 +41,7 @@ cp "$C/server.key" "$C/cur.key"
 # prom's is cost 04: a guest under TCG with ASan takes seconds for a
 # cost 10 bcrypt, which would spend the budget (a tenth of the loop) on
 # the functional checks; the flood is against "slow", cost 10.
-hash() { "$PY" -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=int(sys.argv[2]))))' "$1" "$2"; }
+hash() { bcrypt_hash "$@"; }
 H=$(hash 's3cret pw' 16)
 HS=$(hash 'slow pw' 1024)
 case $H in '$2b$04$'*) ;; *) fail "python3 crypt gave no bcrypt hash: '$H'" ;; esac
