@@ -6,7 +6,10 @@
 # either the probe's per-operation deadline (-t 20) ends it (exit 6,
 # "RDMA WRITE N of M timed out") or, when 6 retries in a row go
 # unacknowledged, the transport gives up (exit 7, "transport retry
-# exceeded"): one of the two, naming the RDMA WRITE, within -t plus 15 s.
+# exceeded"): one of the two, naming the RDMA WRITE.  Writes still
+# complete, slowly, before the one that fails (CI: 22 done at a p50 of
+# 345 ms, then retry exceeded 38.6 s into the loss), so the bound is the
+# run's, not the loss's: the probe ends within -D + -t + 15 s of its start.
 # rdmad ends that session with a result other than ok, counted in
 # rdmad_sessions_total and logged; after the loss is gone a new probe
 # verifies.
@@ -20,6 +23,7 @@ failed_sessions() {
 }
 before=$(failed_sessions)
 
+t_spawn=$(fab_now)
 fab_spawn 2 heavy "\$PROBE -s 1m -D 60 -t 20 --op write --json $A1"
 fab_sh 1 -t 60 'for k in $(seq 400); do grep -q "open:" $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
 	fab_fail "the probe never connected"
@@ -28,10 +32,10 @@ t0=$(fab_now)
 fab_netem 2 both "loss 30%"
 fab_wait 2 heavy 120 >"$T/heavy.json"
 rc=$?
-took=$(fab_since "$t0")
+took=$(fab_since "$t0") run=$(fab_since "$t_spawn")
 fab_netem_clear 2
 err=$(json_get "$T/heavy.json" 'd["runs"][0]["conns"][0]["error"]')
-fab_log "30 % loss: probe exit $rc after ${took}s: $err"
+fab_log "30 % loss: probe exit $rc ${took}s into the loss, ${run}s after its start: $err"
 fab_log "  writes done: $(json_get "$T/heavy.json" 'd["runs"][0]["conns"][0]["writes_done"]'), WRITE p50 $(fab_ms \
 	"$(json_get "$T/heavy.json" 'd["runs"][0]["ops"]["write"]["latency_ns"]["p50"]')") ms"
 case $rc in
@@ -39,7 +43,7 @@ case $rc in
 7) [[ $err == *"RDMA WRITE"*"retry exceeded"* ]] || fab_fail "exit 7 without naming the WRITE's retries: $err" ;;
 *) fab_fail "probe exit $rc under heavy loss, want 6 (timeout) or 7 (retry exceeded)" ;;
 esac
-awk -v t="$took" 'BEGIN { exit !(t <= 35) }' || fab_fail "the probe took ${took}s, more than -t 20 + 15 s"
+awk -v t="$run" 'BEGIN { exit !(t <= 95) }' || fab_fail "the probe ran ${run}s, more than -D 60 + -t 20 + 15 s"
 
 fab_sh 1 -t 60 'for k in $(seq 450); do grep -q "close:" $T/rdmad.log && exit 0; sleep 0.1; done; exit 1' ||
 	fab_fail "rdmad never closed the session"

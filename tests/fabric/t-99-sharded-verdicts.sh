@@ -45,17 +45,15 @@ done
 # (two scrapes and two evaluations of 2 s), as forShort (2 m) is longer
 # than verdictFor (30 s) in the defaults.
 OVERRIDE="(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s' }"
-fab_mixin_build "$T/mixin" "$OVERRIDE"
+# rendered beside the mesh's start (the host's CPU, ~15 s under CI's load)
+fab_mixin_build "$T/mixin" "$OVERRIDE" &
+mixin_job=$!
 # cfg KEY: the mixin's _config KEY (a string) with the override.
 cfg() {
 	jsonnet -S -e "((import '$RDMAD_SOURCE_DIR/monitoring/mixin.libsonnet') + { _config+:: $OVERRIDE })._config.$1" ||
 		fab_fail "cannot read $1 of the mixin's config"
 }
 TO_GLOBAL=$(cfg federateToGlobal) TO_SHARDS=$(cfg federateToShards)
-S=$T/mixin/sharded
-for f in rdmad-shard-rules rdmad-shard-alerts rdmad-global-rules rdmad-global-alerts; do
-	[ -s "$S/$f.yaml" ] || fab_fail "monitoring/build made no sharded/$f.yaml"
-done
 
 M=()
 for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
@@ -65,6 +63,11 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
 	"mesh.paths = 4" "http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 for i in 1 2 3 4; do fab_rack_wait_up "$i" 60 1; done
+wait "$mixin_job" || exit 1
+S=$T/mixin/sharded
+for f in rdmad-shard-rules rdmad-shard-alerts rdmad-global-rules rdmad-global-alerts; do
+	[ -s "$S/$f.yaml" ] || fab_fail "monitoring/build made no sharded/$f.yaml"
+done
 fab_log "mesh up: 8 pairs verified, each host probing its rack neighbour and one host of the other rack"
 
 # Every Prometheus: scrape and evaluate every 2 s, alerts to host 4's.
