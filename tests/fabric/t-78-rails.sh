@@ -23,6 +23,11 @@
 #  3. The cable back: the rail-1 pairs verify rounds again, the verdict
 #     resolves.  Every rail-0 pair, host 3's too, stayed up with no failed
 #     round from before the cut to after the heal.
+#  4. The same rails without an inventory: every rdmad restarted on a
+#     plain targets file of the eight addresses and [mesh] rails =
+#     10.98.0.0/24 10.97.0.0/24: each host's peers are again its six
+#     rail-aligned ones, from its own address on each rail, up with
+#     verified rounds; the metrics count each rail's rounds.
 # Figures logged: time to the pairs down, to the verdict, to heal (pairs,
 # then the alert), rounds failed on each rail during the fault.
 # shellcheck source=tests/fabric/lib.sh
@@ -52,10 +57,11 @@ t0=$(fab_now)
 # no retransmission counted on rxe0); rail 0 must show no failed round
 # for the test to hold, and that is about rails, not CPU.  The pulled
 # cable fails rail 1's rounds all the same (and its connects at 2 s).
-fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
+MESH=("mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.round_timeout = 5s" "mesh.connect_timeout = 2s" \
 	"mesh.backoff_min = 500ms" "mesh.backoff_max = 3s" \
-	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
+	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24")
+fab_rack_mesh_start 4 7471 "${MESH[@]}"
 fab_log "inventory: $(grep -vc '^#' "$T/inv") addresses, $(grep -c 'rail=1' "$T/inv") on rail 1"
 
 # rows I: host I's /peers as PEER|RAIL|SOURCE|UP|OK|FAILED|ERROR a peer
@@ -90,14 +96,19 @@ aligned() {
 	diff <(expected "$1") <(cut -d'|' -f1-3 "$T/rows-$1" | sort) >"$T/diff-$1" &&
 		awk -F'|' '$4 != 1 || $5 < 2 { bad = 1 } END { exit bad }' "$T/rows-$1"
 }
-for i in "${HOSTS[@]}"; do
-	end=$(($(date +%s) + 60))
-	until aligned "$i"; do
-		[ "$(date +%s)" -lt "$end" ] ||
-			fab_fail "host $i: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$i"); rows: $(tr '\n' ' ' <"$T/rows-$i")"
-		sleep 1
+# all_aligned: every host aligned within 60 s, or the test fails.
+all_aligned() {
+	local i end
+	for i in "${HOSTS[@]}"; do
+		end=$(($(date +%s) + 60))
+		until aligned "$i"; do
+			[ "$(date +%s)" -lt "$end" ] ||
+				fab_fail "host $i: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$i"); rows: $(tr '\n' ' ' <"$T/rows-$i")"
+			sleep 1
+		done
 	done
-done
+}
+all_aligned
 fab_log "1. mesh up on both rails $(fab_since "$t0") s after the first rdmad started: each host's six peers (three a rail) up with verified rounds, each from its own address on the peer's rail"
 
 # The kernel's view: rdmad's rdma_cm ids on each host.  A connection's
@@ -332,4 +343,25 @@ fab_log "3. cable back: every rail-1 pair verified rounds again after ${t_heal} 
 fab_log "figures: pairs down ${t_pairs} s, verdict ${t_verdict} s, pairs healed ${t_heal} s, alert resolved ${t_resolved} s; rounds failed during the fault: rail 0 ${f0} (12 pairs), rail 1 ${f1} (12 pairs, 6 of them host 3's)"
 [ "$f0" = 0 ] || fab_fail "rail 0 failed $f0 rounds during the fault"
 fab_sh 1 'pkill -x prometheus' >/dev/null
+
+# 4. No inventory: a plain file of the eight addresses, [mesh] rails.
+plain=$(for j in "${HOSTS[@]}"; do for r in 0 1; do fab_peer "$j" 7471 "$r"; done; done | tr '\n' ' ')
+t0=$(fab_now)
+for i in "${HOSTS[@]}"; do
+	(
+		fab_sh "$i" -t 30 "pkill -x rdmad; for k in \$(seq 100); do pidof rdmad >/dev/null || break; sleep 0.1; done
+printf '%s\n' $plain >\$T/plain" || fab_fail "host $i: rdmad did not stop, or no plain targets file"
+		fab_rdmad_start "$i" 7471 "mesh.targets = /tmp/fabric-test/plain" \
+			"mesh.rails = 10.98.0.0/24 10.97.0.0/24" "${MESH[@]}"
+	) &
+	pids[i]=$!
+done
+for i in "${HOSTS[@]}"; do wait "${pids[i]}" || exit 1; done
+all_aligned
+fab_scrape 1 "$T/m4.prom"
+for r in 0 1; do
+	v=$(prom_sum "$T/m4.prom" rdmad_mesh_rail_rounds_total "rail=\"$r\"" 'result="ok"')
+	[ "${v:-0}" -gt 0 ] || fab_fail "4. host 1 counts no verified round on rail $r: $(grep '^rdmad_mesh_rail_rounds_total' "$T/m4.prom")"
+done
+fab_log "4. no inventory, [mesh] rails = 10.98.0.0/24 10.97.0.0/24: each host's six peers rail-aligned, from its own address on each rail, up with verified rounds $(fab_since "$t0") s after the restart"
 exit 0

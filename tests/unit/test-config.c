@@ -486,6 +486,51 @@ static int valid(struct rdmad_config *c, const char *text)
 	return config_validate(c, "t.ini", err, sizeof(err)) == 0;
 }
 
+/* [mesh] rails: 1 to 8 networks, rail r the r-th, none overlapping;
+ * not with [mesh] source; empty: none. */
+static void test_mesh_rails(void)
+{
+	const struct config_mesh *m;
+	struct rdmad_config c;
+	char net[64];
+
+	m = &c.mesh;
+	tap_ok(valid(&c, "[mesh]\nrails = 10.0.1.0/24\n") && m->n_rails == 1 &&
+	       !strcmp(acl_match_entry_str(&m->rails[0], net, sizeof(net)),
+		       "10.0.1.0/24"), "mesh: one rail (%s)", err);
+	tap_ok(valid(&c, "[mesh]\nrails = 10.0.1.0/24, fd00:2::/64\n") &&
+	       m->n_rails == 2 && m->rails[1].family == AF_INET6,
+	       "mesh: two rails, IPv4 and IPv6 (%s)", err);
+	tap_ok(valid(&c, "[mesh]\nrails = 10.1.0.0/16 10.2.0.0/16 10.3.0.0/16 "
+		      "10.4.0.0/16 10.5.0.0/16 10.6.0.0/16 10.7.0.0/16\n") &&
+	       m->n_rails == 7, "mesh: 7 rails (%s)", err);
+	tap_ok(valid(&c, "[mesh]\nrails = 10.1.0.0/16 10.2.0.0/16 10.3.0.0/16 "
+		      "10.4.0.0/16 10.5.0.0/16 10.6.0.0/16 10.7.0.0/16 "
+		      "10.8.0.0/16\n") &&
+	       m->n_rails == 8 && m->rails[7].addr[1] == 8,
+	       "mesh: 8 rails, the most (%s)", err);
+	bad("[mesh]\nrails = 10.1.0.0/16 10.2.0.0/16 10.3.0.0/16 10.4.0.0/16 "
+	    "10.5.0.0/16 10.6.0.0/16 10.7.0.0/16 10.8.0.0/16 10.9.0.0/16\n",
+	    "t.ini:2: rails: more than 8 rails", "mesh: 9 rails");
+	tap_ok(valid(&c, "[mesh]\nrails = 10.0.1.0/24\nrails =\n") &&
+	       m->n_rails == 0, "mesh: rails emptied by a later empty line");
+	bad("[mesh]\nrails = 10.0.0.0/16 10.0.1.0/24\n", "t.ini:2: rails: "
+	    "'10.0.1.0/24' overlaps rail 0's 10.0.0.0/16",
+	    "mesh: rails overlapping (inside)");
+	bad("[mesh]\nrails = 10.0.1.0/24 10.0.0.0/16\n", "t.ini:2: rails: "
+	    "'10.0.0.0/16' overlaps rail 0's 10.0.1.0/24",
+	    "mesh: rails overlapping (around)");
+	bad("[mesh]\nrails = 10.0.1.0/24 10.0.1.0/24\n", "t.ini:2: rails: "
+	    "'10.0.1.0/24' overlaps", "mesh: a rail twice");
+	bad("[mesh]\nrails = 10.0.1.1/24\n", "t.ini:2: rails: '10.0.1.1/24' is "
+	    "not a network", "mesh: a rail with host bits");
+	bad("[mesh]\nrails = rail0\n", "t.ini:2: rails: 'rail0' is not a "
+	    "network", "mesh: a rail not a network");
+	invalid("[mesh]\nrails = 10.0.1.0/24\nsource = 10.0.1.5\n",
+		"[mesh] source and rails: one or the other",
+		"mesh: source with rails");
+}
+
 static void test_mesh(void)
 {
 	static const char full[] =
@@ -712,6 +757,7 @@ static void test_mesh(void)
 		"[mesh] bandwidth_size (65536) exceeds [limits] "
 		"max_buffer_size (32768)", "mesh: bandwidth_size above "
 		"max_buffer_size");
+	test_mesh_rails();
 }
 
 /* [mesh] peer_series: full, compact, or (unset, empty) by the inventory. */

@@ -429,6 +429,111 @@ static void test_names(void)
 	       "IPv6: bracketed name, numeric address");
 }
 
+/* SS's address as text, port aside ("" for none). */
+static const char *addr_text(const struct sockaddr_storage *ss, char *buf,
+			     size_t len)
+{
+	const void *a = ss->ss_family == AF_INET6 ?
+		(const void *)&((const struct sockaddr_in6 *)(const void *)ss)->sin6_addr :
+		(const void *)&((const struct sockaddr_in *)(const void *)ss)->sin_addr;
+
+	if (!ss->ss_family || !inet_ntop(ss->ss_family, a, buf, (socklen_t)len))
+		snprintf(buf, len, "%s", "");
+	return buf;
+}
+
+/*
+ * [mesh] rails with a plain targets file: each peer on the rail whose
+ * network holds it, probed from this host's address there (a listener's,
+ * else an interface's), with a port 0; a peer on no rail, a rail where
+ * this host has no address, and an inventory with keys: refused, naming
+ * the line.
+ */
+static void test_rails(void)
+{
+	static const char plain[] =
+		"10.0.1.1\n10.0.2.1\n10.0.1.2\n10.0.2.2\n10.0.1.3\n10.0.2.3\n";
+	struct sockaddr_storage here[2] = { v4("10.0.1.1", 0),
+					    v4("10.0.2.1", 0) };
+	struct mesh_locals locals = { here, 2 };
+	struct rdmad_config c;
+	struct mesh_targets t;
+	char err[256] = "", src[3][64];
+	unsigned int i, ok = 1;
+	int ret;
+
+	/* Listening on both rails' addresses. */
+	cfg_with(&c, "10.0.1.1:7471");
+	config_parse_listen("10.0.2.1:7471", &c.listen[1]);
+	c.n_listen = 2;
+	acl_match_parse("10.0.1.0/24", &c.mesh.rails[0]);
+	acl_match_parse("10.0.2.0/24", &c.mesh.rails[1]);
+	c.mesh.n_rails = 2;
+	ret = fleet_check(&c, plain, &locals, 0, &t, err, sizeof(err));
+	for (i = 0; !ret && i < t.n; i++) {
+		unsigned int want = strstr(t.v[i].name, "10.0.2.") ? 1 : 0;
+
+		addr_text(&t.v[i].src, src[0], sizeof(src[0]));
+		ok &= t.v[i].rail == want &&
+		      !strcmp(src[0], want ? "10.0.2.1" : "10.0.1.1") &&
+		      ((struct sockaddr_in *)(void *)&t.v[i].src)->sin_port == 0;
+	}
+	tap_ok(!ret && t.n == 4 && t.n_self == 2 && ok &&
+	       !strcmp(t.v[0].name, "10.0.1.2:7471") && t.v[1].rail == 1,
+	       "rails: 4 peers, each on its network's rail, from this "
+	       "host's address there (%s)", err);
+	mesh_targets_free(&t);
+
+	/* A wildcard listener: the sources are the interfaces' addresses. */
+	cfg_with(&c, "0.0.0.0:7471");
+	acl_match_parse("10.0.1.0/24", &c.mesh.rails[0]);
+	acl_match_parse("10.0.2.0/24", &c.mesh.rails[1]);
+	c.mesh.n_rails = 2;
+	ret = fleet_check(&c, plain, &locals, 0, &t, err, sizeof(err));
+	tap_ok(!ret && t.n == 4 && t.v[1].rail == 1 &&
+	       !strcmp(addr_text(&t.v[1].src, src[1], sizeof(src[1])),
+		       "10.0.2.1") &&
+	       !strcmp(addr_text(&t.v[0].src, src[2], sizeof(src[2])),
+		       "10.0.1.1"),
+	       "rails behind a wildcard listener: from the interfaces' "
+	       "addresses (%s)", err);
+	mesh_targets_free(&t);
+
+	/* Without rails: no source, every peer on rail 0. */
+	c.mesh.n_rails = 0;
+	ret = fleet_check(&c, plain, &locals, 0, &t, err, sizeof(err));
+	tap_ok(!ret && t.n == 4 && t.v[1].rail == 0 && !t.v[1].src.ss_family,
+	       "no rails: one mesh, rdma_cm picks the source (%s)", err);
+	mesh_targets_free(&t);
+
+	/* A peer on no rail's network: refused with its line. */
+	acl_match_parse("10.0.1.0/24", &c.mesh.rails[0]);
+	c.mesh.n_rails = 1;
+	ret = fleet_check(&c, plain, &locals, 0, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "inv:4: '10.0.2.2:7471' is on "
+					"none of the rails") && !t.v,
+	       "an address on no rail refused (%s)", err);
+
+	/* A rail where this host has no address (10.0.2.1 is not this
+	 * host's then: a peer). */
+	acl_match_parse("10.0.2.0/24", &c.mesh.rails[1]);
+	c.mesh.n_rails = 2;
+	locals.n = 1;
+	ret = fleet_check(&c, plain, &locals, 0, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "inv:2: '10.0.2.1:7471' is on "
+					"rail 1 (10.0.2.0/24), where this host "
+					"has no address") && !t.v,
+	       "a rail without an address of this host refused (%s)", err);
+	locals.n = 2;
+
+	/* An inventory places its addresses itself. */
+	ret = fleet_check(&c, "10.0.1.1 host=h1 tor=t1\n10.0.1.2 host=h2 tor=t1\n",
+			  &locals, 0, &t, err, sizeof(err));
+	tap_ok(ret == -EINVAL && strstr(err, "[mesh] rails is for a plain "
+					"targets file") && !t.v,
+	       "rails with an inventory refused (%s)", err);
+}
+
 int main(void)
 {
 	test_self();
@@ -438,5 +543,6 @@ int main(void)
 	test_fleet();
 	test_handover();
 	test_names();
+	test_rails();
 	return tap_done();
 }

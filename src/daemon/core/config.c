@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <netinet/in.h>
 
 #include <ini.h>
 
@@ -300,6 +301,72 @@ static void config_key_sizes(struct config_err *e, const struct config_key *k,
 	m->n_sizes = s.n;
 }
 
+/* E's network address as a socket address (port 0). */
+static struct sockaddr_storage rail_net(const struct acl_entry *e)
+{
+	struct sockaddr_storage ss;
+
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_family = (sa_family_t)e->family;
+	if (e->family == AF_INET)
+		memcpy(&((struct sockaddr_in *)(void *)&ss)->sin_addr, e->addr, 4);
+	else
+		memcpy(&((struct sockaddr_in6 *)(void *)&ss)->sin6_addr,
+		       e->addr, 16);
+	return ss;
+}
+
+static int rail_word(struct config_err *e, const char *key, const char *word,
+		     void *arg)
+{
+	struct config_mesh *m = arg;
+	struct sockaddr_storage a, b;
+	struct acl_entry ent;
+	char other[64];
+	unsigned int i;
+
+	if (m->n_rails == CONFIG_MESH_RAILS_MAX) {
+		config_perr(e, "%s: more than %d rails", key,
+			    CONFIG_MESH_RAILS_MAX);
+		return -1;
+	}
+	if (acl_match_parse(word, &ent)) {
+		config_perr(e, "%s: '%s' is not a network (A.B.C.D/N or "
+			    "IPV6/N, no host bits below the prefix)", key, word);
+		return -1;
+	}
+	a = rail_net(&ent);
+	for (i = 0; i < m->n_rails; i++) {
+		b = rail_net(&m->rails[i]);
+		if (acl_match_entry(&m->rails[i], (struct sockaddr *)&a) ||
+		    acl_match_entry(&ent, (struct sockaddr *)&b)) {
+			config_perr(e, "%s: '%s' overlaps rail %u's %s: an "
+				    "address is on one rail", key, word, i,
+				    acl_match_entry_str(&m->rails[i], other,
+							sizeof(other)));
+			return -1;
+		}
+	}
+	m->rails[m->n_rails++] = ent;
+	return 0;
+}
+
+/*
+ * [mesh] rails = NETWORK ...: rail 0's subnet, rail 1's...; empty: no
+ * rails.  Each address on one rail at most: no two overlap.
+ */
+static void config_key_rails(struct config_err *e, const struct config_key *k,
+			     void *field, const char *value)
+{
+	struct config_mesh *m = field, next = *m;
+
+	next.n_rails = 0;
+	if (config_words(e, k->name, value, rail_word, &next) < 0)
+		return;
+	memcpy(m->rails, next.rails, sizeof(m->rails));
+	m->n_rails = next.n_rails;
+}
+
 /* [mesh] peer_series = full | compact; empty: by the inventory. */
 static void config_key_peer_series(struct config_err *e,
 				   const struct config_key *k, void *field,
@@ -444,6 +511,7 @@ static const struct config_key keys[] = {
 	{ "mesh", "bandwidth_share", config_key_uint,
 	  OFF(mesh.bw_share_ppm), PPM(10, 500000) },
 	{ "mesh", "source", config_key_source, OFF(mesh.source), NONE },
+	{ "mesh", "rails", config_key_rails, OFF(mesh), NONE },
 	{ "mesh", "peer_series", config_key_peer_series,
 	  OFF(mesh.peer_series), NONE },
 	{ "mesh", "prober_lag_max", config_key_uint,

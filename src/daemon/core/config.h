@@ -34,6 +34,8 @@
 
 /* [mesh]: this rdmad probes its peers (docs/monitoring.md, "The mesh"). */
 #define CONFIG_MESH_SIZES_MAX	8
+/* [mesh] rails: subnets, rail r the r-th (as an inventory's rail=r) */
+#define CONFIG_MESH_RAILS_MAX	8
 #define CONFIG_MESH_PATHS_MAX	8
 #define CONFIG_MESH_PEERS_MAX	4096	/* ceiling of max_peers, max_inbound */
 #define CONFIG_MESH_PEERS_DEFAULT 1024
@@ -79,6 +81,11 @@ struct config_mesh {
 	uint32_t bw_size;		/* its WRITEs' size */
 	uint32_t bw_share_ppm;		/* of all time, all samples */
 	struct sockaddr_storage source;	/* ss_family 0: rdma_cm picks */
+	/* Rails without an inventory: a plain targets file's address is
+	 * on rail r when rails[r] holds it, probed from this host's
+	 * address in rails[r] (mesh_targets_parse.c). */
+	struct acl_entry rails[CONFIG_MESH_RAILS_MAX];
+	unsigned int n_rails;
 	enum config_peer_series peer_series;
 	/* a round under local pressure (mesh_load_check.h); 0: that test off */
 	unsigned int prober_lag_max_ms;

@@ -101,6 +101,10 @@ static int config_check_mesh(struct config_check *c)
 		return config_check_fail(c, "[mesh] connect_timeout (%ums) "
 			"must be below backoff_max (%ums)",
 			m->connect_timeout_ms, m->backoff_max_ms);
+	if (m->n_rails && m->source.ss_family)
+		return config_check_fail(c, "[mesh] source and rails: one or "
+			"the other (with rails, each rail's rounds leave from "
+			"this host's address on it)");
 	if (!m->targets[0])
 		return 0;	/* mesh off: sizes need not fit */
 	for (i = 0; i < m->n_sizes; i++)

@@ -12,6 +12,8 @@
 #include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 
+_Static_assert(CONFIG_MESH_RAILS_MAX <= MESH_INV_RAILS_MAX,
+	       "[mesh] rails: more rails than an inventory has");
 
 uint32_t mesh_session_size(const struct config_mesh *m)
 {
@@ -433,10 +435,84 @@ static int mesh_targets_self(const struct rdmad_config *cfg,
 	return 0;
 }
 
-/* Without topology: every address but this rdmad's, in file order. */
+/*
+ * [mesh] rails, rail R: this host's address in its subnet (port 0) into
+ * SRC: a listener's address, else one of LOCALS.  0, or -ENOENT.
+ */
+static int mesh_rail_source(const struct rdmad_config *cfg,
+			    const struct mesh_locals *locals, unsigned int r,
+			    struct sockaddr_storage *src)
+{
+	const struct acl_entry *net = &cfg->mesh.rails[r];
+	unsigned int i;
+
+	memset(src, 0, sizeof(*src));
+	for (i = 0; i < cfg->n_listen; i++) {
+		const struct sockaddr_storage *l = &cfg->listen[i].addr;
+
+		if (!mesh_wildcard(l) &&
+		    acl_match_entry(net, (const struct sockaddr *)l)) {
+			*src = *l;
+			break;
+		}
+	}
+	for (i = 0; !src->ss_family && locals && i < locals->n; i++)
+		if (acl_match_entry(net, (const struct sockaddr *)&locals->v[i]))
+			*src = locals->v[i];
+	if (!src->ss_family)
+		return -ENOENT;
+	if (src->ss_family == AF_INET)
+		((struct sockaddr_in *)(void *)src)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)(void *)src)->sin6_port = 0;
+	return 0;
+}
+
+/*
+ * [mesh] rails: the peer MT of the file's address A on its rail, from
+ * this host's address on it.  0, or -EINVAL with the reason in ERR.
+ */
+static int mesh_targets_rail(const struct rdmad_config *cfg,
+			     const struct mesh_locals *locals,
+			     const struct mesh_inventory *inv, uint32_t a,
+			     struct mesh_target *mt, char *err, size_t errlen)
+{
+	const struct config_mesh *m = &cfg->mesh;
+	char net[64];
+	unsigned int r;
+
+	for (r = 0; r < m->n_rails; r++)
+		if (acl_match_entry(&m->rails[r],
+				    (const struct sockaddr *)&mt->dst))
+			break;
+	if (r == m->n_rails) {
+		snprintf(err, errlen, "%s:%u: '%s' is on none of the rails' "
+			 "networks ([mesh] rails)", m->targets,
+			 inv->addr[a].line,
+			 mesh_inventory_str(inv, inv->addr[a].label));
+		return -EINVAL;
+	}
+	if (mesh_rail_source(cfg, locals, r, &mt->src)) {
+		snprintf(err, errlen, "%s:%u: '%s' is on rail %u (%s), where "
+			 "this host has no address to probe it from (its "
+			 "[server] listen addresses, its interfaces)",
+			 m->targets, inv->addr[a].line,
+			 mesh_inventory_str(inv, inv->addr[a].label), r,
+			 acl_match_entry_str(&m->rails[r], net, sizeof(net)));
+		return -EINVAL;
+	}
+	mt->rail = (uint8_t)r;
+	return 0;
+}
+
+/*
+ * Without topology: every address but this rdmad's, in file order; with
+ * [mesh] rails, each on its rail.  0, -ENOMEM, or -EINVAL with the
+ * reason in ERR.
+ */
 static int mesh_targets_full(const struct rdmad_config *cfg,
 			     const struct mesh_locals *locals,
-			     struct mesh_targets *t)
+			     struct mesh_targets *t, char *err, size_t errlen)
 {
 	const struct mesh_inventory *inv = t->inv;
 	uint32_t a;
@@ -456,6 +532,9 @@ static int mesh_targets_full(const struct rdmad_config *cfg,
 		mt->tor = "";
 		mt->host = "";
 		mt->why = MESH_SELECT_FULL;
+		if (cfg->mesh.n_rails &&
+		    mesh_targets_rail(cfg, locals, inv, a, mt, err, errlen))
+			return -EINVAL;
 		t->n++;
 	}
 	return 0;
@@ -506,8 +585,15 @@ int mesh_targets_check(const struct rdmad_config *cfg,
 	ret = mesh_targets_self(cfg, locals, out, err, errlen);
 	if (ret)
 		goto fail;
+	if (out->inv->topology && m->n_rails) {
+		snprintf(err, errlen, "%s: an inventory (host=, tor=, rail= on "
+			 "its lines) places its addresses itself, on its rails: "
+			 "[mesh] rails is for a plain targets file", m->targets);
+		ret = -EINVAL;
+		goto fail;
+	}
 	if (!out->inv->topology) {
-		ret = mesh_targets_full(cfg, locals, out);
+		ret = mesh_targets_full(cfg, locals, out, err, errlen);
 		if (!ret && out->n > m->max_peers) {
 			snprintf(err, errlen, "%s: %u peers, more than [mesh] "
 				 "max_peers %u", m->targets, out->n,
