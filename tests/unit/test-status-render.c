@@ -1099,9 +1099,24 @@ static void test_mesh_place(void)
 	root = jparse(buf);
 	tap_ok(ret == 0 && root >= 0 &&
 	       jp.node[jget(root, "place")].type == J_NULL &&
-	       jget(jat(jget(root, "peers"), 0), "why") < 0,
-	       "mesh json, no topology: place null, no why");
+	       jget(jat(jget(root, "peers"), 0), "why") < 0 &&
+	       jget(jat(jget(root, "peers"), 1), "rail") < 0,
+	       "mesh json, no topology: place null, no why, no rail");
 	free(buf);
+	mview.rail_keys = true;
+	buf = render_mesh(&mview, 1, &ret);
+	root = jparse(buf);
+	a = jget(root, "peers");
+	tap_ok(ret == 0 && root >= 0 &&
+	       jp.node[jget(root, "place")].type == J_NULL &&
+	       jnum_is(jget(jat(a, 0), "rail"), 0) &&
+	       jnum_is(jget(jat(a, 1), "rail"), 1) &&
+	       jstr_is(jget(jat(a, 1), "source"), "10.0.1.1") &&
+	       jget(jat(a, 1), "why") < 0,
+	       "mesh json, [mesh] rails without an inventory: each peer's "
+	       "rail and source");
+	free(buf);
+	mview.rail_keys = false;
 }
 
 static void test_mesh_text(void)

@@ -93,12 +93,16 @@ static void json_place(FILE *f, const struct mesh_view *m)
 		"%.3f,", m->switches, (double)m->next_switch_ms / 1000.0);
 }
 
-/* A peer's place and why it is probed (with topology). */
+/* A peer's place and why it is probed (with topology); without, its
+ * rail when [mesh] rails gives one. */
 static void json_peer_place(FILE *f, const struct mesh_view *m,
 			    const struct mesh_view_peer *p)
 {
-	if (!m->topology)
+	if (!m->topology) {
+		if (m->rail_keys)
+			fprintf(f, ",\"rail\":%u", p->rail);
 		return;
+	}
 	fputs(",\"host\":", f);
 	json_str(f, p->host);
 	fputs(",\"tor\":", f);

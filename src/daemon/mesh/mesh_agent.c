@@ -587,6 +587,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	v->compact = config_mesh_compact(&a->x.cfg, v->topology);
 	v->rails = a->x.rails;
 	v->n_rails = MESH_INV_RAILS_MAX;
+	v->rail_keys = a->x.cfg.n_rails > 0;
 	v->peers = a->view;
 	v->n_peers = a->n_peers;
 }

@@ -243,6 +243,9 @@ struct mesh_view {
 	 * cross-ToR slots' switches so far and the next one's distance. */
 	bool topology;
 	const char *host, *tor, *pod;	/* pod "" when none */
+	/* [mesh] rails without an inventory: each peer's rail is shown
+	 * (with topology it always is). */
+	bool rail_keys;
 	/* /metrics with a few series a peer and the rest by rail ([mesh]
 	 * peer_series, config_mesh_compact); RAILS[r] is rail r's, shown
 	 * once seen */
