@@ -27,7 +27,8 @@
 #     plain targets file of the eight addresses and [mesh] rails =
 #     10.98.0.0/24 10.97.0.0/24: each host's peers are again its six
 #     rail-aligned ones, from its own address on each rail, up with
-#     verified rounds; the metrics count each rail's rounds.
+#     verified rounds; the compact metrics (peer_series = compact: the
+#     full form's rail is the inventory's) count each rail's rounds.
 # Figures logged: time to the pairs down, to the verdict, to heal (pairs,
 # then the alert), rounds failed on each rail during the fault.
 # shellcheck source=tests/fabric/lib.sh
@@ -352,7 +353,7 @@ for i in "${HOSTS[@]}"; do
 		fab_sh "$i" -t 30 "pkill -x rdmad; for k in \$(seq 100); do pidof rdmad >/dev/null || break; sleep 0.1; done
 printf '%s\n' $plain >\$T/plain" || fab_fail "host $i: rdmad did not stop, or no plain targets file"
 		fab_rdmad_start "$i" 7471 "mesh.targets = /tmp/fabric-test/plain" \
-			"mesh.rails = 10.98.0.0/24 10.97.0.0/24" "${MESH[@]}"
+			"mesh.rails = 10.98.0.0/24 10.97.0.0/24" "mesh.peer_series = compact" "${MESH[@]}"
 	) &
 	pids[i]=$!
 done
