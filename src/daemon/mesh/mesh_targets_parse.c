@@ -54,6 +54,15 @@ static uint16_t mesh_port(const struct sockaddr_storage *ss)
 		     ((const struct sockaddr_in *)(const void *)ss)->sin_port);
 }
 
+/* SS without its port: a probe's source, bound before the connect. */
+static void mesh_no_port(struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)(void *)ss)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)(void *)ss)->sin6_port = 0;
+}
+
 /* A and B are the same host address (ports aside). */
 static bool mesh_same_host(const struct sockaddr_storage *a,
 			   const struct sockaddr_storage *b)
@@ -218,10 +227,7 @@ static int mesh_targets_add(struct mesh_targets *t,
 	if (mesh_inv_sockaddr(inv, sp->addr, &mt->dst) ||
 	    mesh_inv_sockaddr(inv, sp->from, &mt->src))
 		return -EINVAL;	/* checked when read */
-	if (mt->src.ss_family == AF_INET)
-		((struct sockaddr_in *)(void *)&mt->src)->sin_port = 0;
-	else
-		((struct sockaddr_in6 *)(void *)&mt->src)->sin6_port = 0;
+	mesh_no_port(&mt->src);
 	mt->tor = mesh_inventory_str(inv, inv->tor_name[ph->tor]);
 	mt->host = mesh_inventory_str(inv, ph->name);
 	mt->why = sp->why;
@@ -461,10 +467,7 @@ static int mesh_rail_source(const struct rdmad_config *cfg,
 			*src = locals->v[i];
 	if (!src->ss_family)
 		return -ENOENT;
-	if (src->ss_family == AF_INET)
-		((struct sockaddr_in *)(void *)src)->sin_port = 0;
-	else
-		((struct sockaddr_in6 *)(void *)src)->sin6_port = 0;
+	mesh_no_port(src);
 	return 0;
 }
 
