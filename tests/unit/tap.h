@@ -30,6 +30,7 @@ static inline void tap_plan(int n)
 __attribute__((format(printf, 2, 3)))
 static inline int tap_ok(int cond, const char *fmt, ...)
 {
+	char name[1024], *p;
 	va_list ap;
 
 	tap_run++;
@@ -37,8 +38,15 @@ static inline int tap_ok(int cond, const char *fmt, ...)
 		tap_failed++;
 	printf("%sok %d - ", cond ? "" : "not ", tap_run);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	/* a name is one TAP line: a newline in it (a case's input) as \n */
+	for (p = name; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*p);
+	}
 	putchar('\n');
 	fflush(stdout);
 	return cond;
