@@ -18,6 +18,9 @@
 # (eth1, 10.99.0.(10+I)/24, no RDMA) sits on the management segment, a
 # bridge of its own (rdfPIDm) that no fault touches: the frontend network
 # a real fleet scrapes its exporters over (t-99's Prometheus shards).
+# The monitoring host (rdfPIDp) is a network namespace of this machine on
+# the management segment (10.99.0.2) and the wire (10.98.0.2): Prometheus
+# and the Alertmanager run there, natively (fab_mon, at the end).
 #
 # Racks (fabric --racks R, R >= 2): the hosts split evenly in R racks in
 # order, one bridge a rack (rdfPIDbR), the racks joined by an uplink: for
@@ -47,6 +50,8 @@
 #                          output, return its status (124: not done by the
 #                          deadline, default 120 s; 125: the host is gone)
 #   fab_spawn I NAME CMD   start CMD on host I in the background
+#   fab_mon [-t SECS] CMD...  run CMD on the monitoring host (this
+#                          machine, its own network namespace)
 #   fab_wait I NAME [SECS] wait for it: output and status as fab_sh
 #   fab_kill I NAME        kill it (its whole process group)
 # Faults, each undone by fab_require (and by the next test's start):
@@ -453,6 +458,8 @@ fab_require() {
 	for i in "${boot[@]}"; do fab_boot_wait "$i"; done
 	# The uplinks' netem lives on the hosts: fab_clean removed it.
 	fab_uplinks_up
+	# What a test killed at its deadline left on the monitoring host.
+	fab_mon_clean
 	# Leave the fabric as found for the next test, whatever this one did.
 	trap fab_leave EXIT
 }
@@ -465,6 +472,7 @@ fab_leave() {
 		[ "$(fab_rails)" = 1 ] || { fab_alive "$i" && fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1; }
 	done
 	fab_uplinks_up
+	fab_mon_clean
 }
 
 # ---- rdmad on a host -------------------------------------------------------
@@ -849,14 +857,48 @@ fab_log_delay() {
 done"
 }
 
-# ---- Prometheus and Alertmanager on the hosts (t-96, t-99, the demo) ------
-# Debian's packages, run from this machine's / as every tool of the hosts;
-# their state in $T/NAME on the host (a tmpfs: gone with the test).
+# ---- the monitoring host: Prometheus and the Alertmanager ----------------
+# tests/fabric/fabric gives the fabric a monitoring host: a network
+# namespace of this machine (not a guest) with eth0 10.99.0.2 on the
+# management segment and eth1 10.98.0.2 on the wire (rack 1's bridge),
+# nothing else.  Prometheus and the Alertmanager (Debian's packages) run
+# there, natively: in TCG guests three of them cost a guest's CPU each,
+# missed rule evaluations and slowed every alert the tests wait for.  It
+# is what a real fleet has too: its Prometheus servers are machines of
+# their own on the frontend network.  Their state is in $T/NAME (this
+# machine's scratch folder of the test); what a test started there is
+# killed when it ends (fab_leave), whatever it did.
 
 # The fabric's short windows of the monitoring mixin: a mesh round a
 # second, scraped every 2 s, alerts within seconds (its promtool tests use
 # the same file).
 FAB_MIXIN_SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
+
+# fab_mon [-t SECS] CMD [ARG...]: run CMD on the monitoring host, print its
+# output, return its status (124: not done by the deadline, default 60 s).
+fab_mon() {
+	local secs=60
+	[ "$1" = -t ] && { secs=$2; shift 2; }
+	timeout -k 5 "$secs" ip netns exec "$(cat "$F/monitor")" "$@"
+}
+
+# fab_mon_clean: kill whatever runs on the monitoring host, logging the
+# CPU time it took (its own, not in tap-suite's column of the hosts').
+fab_mon_clean() {
+	local p x cpu
+	p=$(ip netns pids "$(cat "$F/monitor")" 2>/dev/null) || return 0
+	[ -z "$p" ] && return 0
+	cpu=$(for x in $p; do
+		sed 's/.*) //' "/proc/$x/stat" 2>/dev/null | awk '{ print $12 + $13 }'
+	done | awk -v hz="$(getconf CLK_TCK)" '{ t += $1 } END { printf "%.1f", t / hz }')
+	fab_log "monitoring host: $(echo "$p" | wc -l) processes ($(for x in $p; do cat "/proc/$x/comm" 2>/dev/null; done | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')) took ${cpu} s of CPU"
+	# shellcheck disable=SC2086
+	kill -TERM $p 2>/dev/null
+	sleep 0.5
+	# shellcheck disable=SC2086
+	kill -KILL $p 2>/dev/null
+	return 0
+}
 
 # fab_mixin_build DIR [OVERRIDE]: the monitoring mixin's rules and alerts
 # rendered into DIR by monitoring/build with OVERRIDE (a jsonnet object;
@@ -870,83 +912,103 @@ fab_mixin_build() {
 	done
 }
 
-# fab_prom_start I NAME LISTEN CONFIG [FILE...]: a Prometheus on host I
-# listening on LISTEN (ADDRESS:PORT), CONFIG the text of its
-# prometheus.yml, each FILE (of this machine) copied beside it, as
-# /tmp/fabric-test/NAME/BASENAME (what CONFIG's rule_files name); the
-# config checked by promtool first.  Returns once it answers /-/ready;
-# fails the test with its log otherwise.  Alerts are re-sent every 5 s,
-# not every minute: the hosts' clocks are not kept in step (no NTP), and
-# an Alertmanager whose clock is behind takes a resolution dated in its
-# future for a still firing alert, until the next send (measured: verdicts
-# resolved in Prometheus stayed active in the Alertmanager 53-65 s more).
-fab_prom_start() {
-	local i=$1 name=$2 listen=$3 conf=$4 f files=""
-	shift 4
-	for f in "$@"; do
-		[ -s "$f" ] || fab_fail "fab_prom_start: no file $f"
-		files+="cat >\$T/$name/$(basename "$f") <<'FAB_EOF'
-$(cat "$f")
-FAB_EOF
-"
+# fab_mon_ready NAME URL: until URL answers on the monitoring host (40 s);
+# fails the test with NAME's log ($T/NAME/NAME.log) otherwise.
+fab_mon_ready() {
+	local k
+	for ((k = 0; k < 200; k++)); do
+		fab_mon -t 5 curl -sf "$2" >/dev/null && return 0
+		sleep 0.2
 	done
-	fab_sh "$i" -t 120 "mkdir -p \$T/$name/data && cat >\$T/$name/prometheus.yml <<'FAB_EOF'
-$conf
-FAB_EOF
-$files
-promtool check config \$T/$name/prometheus.yml >\$T/$name/check.log 2>&1 || { cat \$T/$name/check.log; exit 1; }
-setsid prometheus --config.file=\$T/$name/prometheus.yml --storage.tsdb.path=\$T/$name/data \
-	--web.listen-address=$listen --rules.alert.resend-delay=5s --log.level=warn \
-	>\$T/$name/prometheus.log 2>&1 </dev/null &
-for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
-cat \$T/$name/prometheus.log; exit 1" >"$T/$name-start.log" ||
-		fab_fail "Prometheus '$name' did not start on host $i: $(tail -20 "$T/$name-start.log")"
+	fab_fail "$1 did not start on the monitoring host: $(tail -20 "$T/$1/$1.log")"
 }
 
-# fab_prom_mixin_start I DIR TARGET...: one Prometheus on host I at
-# 127.0.0.1:9090 ("prom"), scraping and evaluating every 2 s, the rules
-# and alerts of the mixin rendered in DIR (fab_mixin_build), the rdmads at
-# TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78); after fab_tls_setup,
-# over TLS (the fabric's CA) with basic auth (a password_file).
+# fab_prom_start NAME LISTEN CONFIG [FILE...]: a Prometheus on the
+# monitoring host listening on LISTEN (ADDRESS:PORT), CONFIG the text of
+# its prometheus.yml, each FILE copied beside it as $T/NAME/BASENAME
+# (what CONFIG's rule_files name: fab_prom_dir NAME); the config checked
+# by promtool first.  Returns once it answers /-/ready; fails the test
+# with its log otherwise.  Alerts are re-sent every 5 s, not every
+# minute: an Alertmanager takes a resolution for a still firing alert
+# until the next send (measured with the hosts' clocks, which are not
+# kept in step: verdicts resolved in Prometheus stayed active in the
+# Alertmanager 53-65 s more).
+fab_prom_start() {
+	local name=$1 listen=$2 conf=$3 d=$T/$1 f
+	shift 3
+	mkdir -p "$d/data"
+	printf '%s\n' "$conf" >"$d/prometheus.yml"
+	for f in "$@"; do
+		[ -s "$f" ] || fab_fail "fab_prom_start: no file $f"
+		cp "$f" "$d/"
+	done
+	promtool check config "$d/prometheus.yml" >"$d/check.log" 2>&1 ||
+		fab_fail "Prometheus '$name': its config is refused: $(tail -20 "$d/check.log")"
+	ip netns exec "$(cat "$F/monitor")" setsid prometheus --config.file="$d/prometheus.yml" \
+		--storage.tsdb.path="$d/data" --web.listen-address="$listen" \
+		--rules.alert.resend-delay=5s --log.level=warn >"$d/$name.log" 2>&1 </dev/null &
+	disown $!
+	fab_mon_ready "$name" "http://$listen/-/ready"
+}
+
+# fab_prom_dir NAME: where fab_prom_start NAME keeps its config and files
+# (for CONFIG's rule_files and password files).
+fab_prom_dir() { echo "$T/$1"; }
+
+# fab_prom_mixin_start DIR TARGET...: one Prometheus on the monitoring
+# host at 127.0.0.1:9090 ("prom"), scraping and evaluating every 2 s, the
+# rules and alerts of the mixin rendered in DIR (fab_mixin_build), the
+# rdmads at TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78); after
+# fab_tls_setup, over TLS (the fabric's CA) with basic auth (a
+# password_file).
 fab_prom_mixin_start() {
-	local i=$1 dir=$2 t targets="" tls="" files=()
-	shift 2
+	local dir=$1 t targets="" tls="" files=() p
+	shift
+	p=$(fab_prom_dir prom)
 	for t in "$@"; do targets+="${targets:+, }'$t'"; done
 	if [ -n "$FAB_TLS" ]; then
 		tls="
     scheme: https
     tls_config:
-      ca_file: /tmp/fabric-test/prom/ca.crt
+      ca_file: $p/ca.crt
     basic_auth:
       username: prom
-      password_file: /tmp/fabric-test/prom/password"
+      password_file: $p/password"
 		files=("$FAB_TLS/ca.crt" "$FAB_TLS/password")
 	fi
-	fab_prom_start "$i" prom 127.0.0.1:9090 "global:
+	fab_prom_start prom 127.0.0.1:9090 "global:
   scrape_interval: 2s
   scrape_timeout: 2s
   evaluation_interval: 2s
 rule_files:
-  - /tmp/fabric-test/prom/rdmad-rules.yaml
-  - /tmp/fabric-test/prom/rdmad-alerts.yaml
+  - $p/rdmad-rules.yaml
+  - $p/rdmad-alerts.yaml
 scrape_configs:
   - job_name: rdmad$tls
     static_configs:
       - targets: [$targets]" "$dir/rdmad-rules.yaml" "$dir/rdmad-alerts.yaml" "${files[@]}"
 }
 
-# fab_prom_query I LISTEN EXPR: the JSON answer of the Prometheus at
-# LISTEN to the instant query EXPR, asked from host I.
-fab_prom_query() {
-	fab_sh "$1" -t 30 "curl -sfG http://$2/api/v1/query --data-urlencode $(printf '%q' "query=$3")"
+# fab_prom_get LISTEN PATH [CURL-ARG...]: the JSON answer of the
+# Prometheus (or Alertmanager) at LISTEN to GET PATH, asked on the
+# monitoring host.
+fab_prom_get() {
+	local listen=$1 path=$2
+	shift 2
+	fab_mon -t 30 curl -sfG "http://$listen$path" "$@"
 }
 
-# fab_prom_alerts I LISTEN STATE: the alerts in STATE (pending, firing)
-# of the Prometheus at LISTEN, asked from host I, as sorted "NAME key"
-# lines (key: the peer or instance label they are about, SOURCE->PEER for
-# a pair).
+# fab_prom_query LISTEN EXPR: the JSON answer of the Prometheus at LISTEN
+# to the instant query EXPR.
+fab_prom_query() {
+	fab_prom_get "$1" /api/v1/query --data-urlencode "query=$2"
+}
+
+# fab_prom_alerts LISTEN STATE: the alerts in STATE (pending, firing) of
+# the Prometheus at LISTEN, as sorted "NAME key" lines (key: the peer or
+# instance label they are about, SOURCE->PEER for a pair).
 fab_prom_alerts() {
-	fab_prom_query "$1" "$2" "ALERTS{alertstate=\"$3\"}" | python3 -c 'import json,sys
+	fab_prom_query "$1" "ALERTS{alertstate=\"$2\"}" | python3 -c 'import json,sys
 d = json.load(sys.stdin)
 out = []
 for r in d["data"]["result"]:
@@ -958,7 +1020,7 @@ for r in d["data"]["result"]:
 print("\n".join(sorted(out)))'
 }
 
-# fab_prom_count I LISTEN EXPR: how many series the instant query EXPR
+# fab_prom_count LISTEN EXPR: how many series the instant query EXPR
 # returns ("error" when the query fails).
 fab_prom_count() {
 	fab_prom_query "$@" | python3 -c 'import json, sys
@@ -967,12 +1029,13 @@ assert d["status"] == "success", d
 print(len(d["data"]["result"]))' 2>/dev/null || echo error
 }
 
-# fab_am_start I LISTEN: an Alertmanager on host I ($T/am there), alone
-# (no cluster), every alert to one receiver that sends nowhere: the tests
-# read what it holds (fab_am_alerts).  Returns once it is ready.
+# fab_am_start LISTEN: an Alertmanager on the monitoring host ($T/am),
+# alone (no cluster), every alert to one receiver that sends nowhere: the
+# tests read what it holds (fab_am_alerts).  Returns once it is ready.
 fab_am_start() {
-	local i=$1 listen=$2
-	fab_sh "$i" -t 120 "mkdir -p \$T/am/data && cat >\$T/am/alertmanager.yml <<'FAB_EOF'
+	local listen=$1 d=$T/am
+	mkdir -p "$d/data"
+	cat >"$d/alertmanager.yml" <<'FAB_EOF'
 route:
   receiver: log
   group_by: [alertname]
@@ -982,22 +1045,24 @@ route:
 receivers:
   - name: log
 FAB_EOF
-amtool check-config \$T/am/alertmanager.yml >\$T/am/check.log 2>&1 || { cat \$T/am/check.log; exit 1; }
-setsid prometheus-alertmanager --config.file=\$T/am/alertmanager.yml --storage.path=\$T/am/data \
-	--web.listen-address=$listen --cluster.listen-address= --log.level=warn >\$T/am/am.log 2>&1 </dev/null &
-for k in \$(seq 400); do curl -sf http://$listen/-/ready >/dev/null && exit 0; sleep 0.2; done
-cat \$T/am/am.log; exit 1" >"$T/am-start.log" ||
-		fab_fail "Alertmanager did not start on host $i: $(tail -20 "$T/am-start.log")"
+	amtool check-config "$d/alertmanager.yml" >"$d/check.log" 2>&1 ||
+		fab_fail "the Alertmanager's config is refused: $(tail -20 "$d/check.log")"
+	ip netns exec "$(cat "$F/monitor")" setsid prometheus-alertmanager --config.file="$d/alertmanager.yml" \
+		--storage.path="$d/data" --web.listen-address="$listen" --cluster.listen-address= \
+		--log.level=warn >"$d/am.log" 2>&1 </dev/null &
+	disown $!
+	fab_mon_ready am "http://$listen/-/ready"
 }
 
-# fab_am_alerts I LISTEN: the alerts the Alertmanager at LISTEN holds
+# fab_am_alerts LISTEN: the alerts the Alertmanager at LISTEN holds
 # active (neither resolved, silenced nor inhibited), one sorted line each:
 # the name and the labels that name the part, "RdmadHostDown peer_host=h4
 # peer_tor=r2" (peer_tor, peer_host, rail, source_host, instance, peer,
-# those it has).  Asked from host I; fails the test when it cannot.
+# those it has).  Fails the test when it cannot read them.
 fab_am_alerts() {
-	fab_sh "$1" -t 30 "curl -sf 'http://$2/api/v2/alerts?active=true&silenced=false&inhibited=false'" >"$T/am-alerts.json" ||
-		fab_fail "cannot read the alerts of the Alertmanager at $2: $(head -c 300 "$T/am-alerts.json")"
+	fab_prom_get "$1" /api/v2/alerts --data-urlencode active=true --data-urlencode silenced=false \
+		--data-urlencode inhibited=false >"$T/am-alerts.json" ||
+		fab_fail "cannot read the alerts of the Alertmanager at $1: $(head -c 300 "$T/am-alerts.json")"
 	python3 - "$T/am-alerts.json" <<'PY' || fab_fail "the Alertmanager's answer is not a list of alerts: $(head -c 300 "$T/am-alerts.json")"
 import json, sys
 out = []

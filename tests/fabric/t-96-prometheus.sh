@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The monitoring mixin, end to end, no mock: rdmad on four hosts probes
 # the three others (the mesh); a real Prometheus (Debian's package) on
-# host 1 scrapes all four rdmads every 2 s, over TLS with basic auth as
+# the fabric's monitoring host (fab_mon: on the wire, beside the hosts)
+# scrapes all four rdmads every 2 s, over TLS with basic auth as
 # an operator sets it up (fab_tls_setup: a CA, a certificate a host, a
 # bcrypt password in each rdmad's web config), with the mixin's recording
 # rules and alerts loaded (rendered by monitoring/build from the same
@@ -60,24 +61,21 @@ done
 # in the healthy phase; a pulled cable fails rounds at once all the same.)
 fab_log "mesh up: 12 pairs verified"
 
-# Prometheus on host 1, its config and the rules in its /tmp.
+# Prometheus on the monitoring host, scraping the rdmads across the wire.
 wait "$mixin_job" || exit 1
-fab_prom_mixin_start 1 "$T/mixin" "${INST[1]}" "${INST[2]}" "${INST[3]}" "${INST[4]}"
+fab_prom_mixin_start "$T/mixin" "${INST[1]}" "${INST[2]}" "${INST[3]}" "${INST[4]}"
 t_prom=$(fab_now)
-fab_log "Prometheus up on host 1, scraping ${INST[*]}"
+fab_log "Prometheus up on the monitoring host, scraping ${INST[*]}"
 
 # prom_query EXPR: the API's JSON answer to an instant query.
-prom_query() { fab_prom_query 1 127.0.0.1:9090 "$1"; }
+prom_query() { fab_prom_query 127.0.0.1:9090 "$1"; }
 # prom_count EXPR: how many series the instant query returns.
-prom_count() { fab_prom_count 1 127.0.0.1:9090 "$1"; }
+prom_count() { fab_prom_count 127.0.0.1:9090 "$1"; }
 # prom_counts FILE: for each line "LABEL<TAB>EXPR" of FILE, "N<TAB>LABEL"
 # with N the number of series EXPR returns ("error" if it fails): one
-# job on host 1 for them all.
+# python3 on the monitoring host for them all.
 prom_counts() {
-	fab_sh 1 -t 180 "cat >\$T/prom/queries <<'QEOF'
-$(cat "$1")
-QEOF
-python3 - \$T/prom/queries <<'PYEOF'
+	fab_mon -t 180 python3 - "$1" <<'PYEOF'
 import json, sys, urllib.parse, urllib.request
 for line in open(sys.argv[1]).read().splitlines():
     if not line:
@@ -90,10 +88,10 @@ for line in open(sys.argv[1]).read().splitlines():
     except Exception:
         n = 'error'
     print('%s\t%s' % (n, label))
-PYEOF"
+PYEOF
 }
 # alerts STATE: the alerts in STATE as sorted "NAME key" lines.
-alerts() { fab_prom_alerts 1 127.0.0.1:9090 "$1"; }
+alerts() { fab_prom_alerts 127.0.0.1:9090 "$1"; }
 
 # Every target scraped.
 for ((k = 0; k < 60; k++)); do
@@ -105,7 +103,7 @@ done
 # no rdmad refused a request for want of it (nor a plaintext one).  A
 # handshake cut short (a scrape's 2 s timeout on a slow guest) is no
 # misconfiguration: counted as tls-handshake, logged, not refused here.
-fab_sh 1 -t 30 "curl -sf http://127.0.0.1:9090/api/v1/targets" >"$T/targets.json" ||
+fab_prom_get 127.0.0.1:9090 /api/v1/targets >"$T/targets.json" ||
 	fab_fail "cannot read Prometheus' targets"
 urls=$(python3 -c 'import json, sys
 print(" ".join(sorted(t["scrapeUrl"] for t in json.load(open(sys.argv[1]))["data"]["activeTargets"])))' "$T/targets.json") ||
@@ -249,5 +247,5 @@ while [ "$(date +%s)" -lt "$end" ]; do
 	sleep 3
 done
 fab_log "nothing fired in the $((WINDOW + FOR + 6)) s after the heal (the outage still in the rate windows)"
-fab_log "Prometheus ran $(fab_since "$t_prom") s; its log: $(fab_sh 1 'tail -3 $T/prom/prometheus.log')"
-fab_sh 1 'pkill -x prometheus' >/dev/null
+fab_log "Prometheus ran $(fab_since "$t_prom") s; its log: $(tail -3 "$(fab_prom_dir prom)/prom.log")"
+fab_mon_clean

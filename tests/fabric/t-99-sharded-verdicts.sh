@@ -5,14 +5,15 @@
 # host probes its rack neighbour and one host of the other rack, as
 # select-oracle promises), the monitoring mixin split as
 # docs/fleet.md ("Sharded") lays it out, every Prometheus and the
-# Alertmanager on the hosts, talking over the management segment (eth1),
-# which no fault touches:
-#   host 1  shard 0: scrapes the rdmads that hashmod(address, 2) gives it,
-#           the shard rules and alerts, the verdicts federated back
-#   host 3  shard 1: the same for the others
-#   host 2  the global Prometheus: federates the shards' sums by part
-#           (federateToGlobal), the verdict rules and alerts
-#   host 4  the Alertmanager all three send to; the test reads its API
+# Alertmanager on the fabric's monitoring host (fab_mon: a machine of its
+# own on the management segment, eth1, which no fault touches, as a
+# fleet's monitoring servers are), each its own process and port:
+#   :9090  shard 0: scrapes the rdmads that hashmod(address, 2) gives it,
+#          the shard rules and alerts, the verdicts federated back
+#   :9091  shard 1: the same for the others
+#   :9092  the global Prometheus: federates the shards' sums by part
+#          (federateToGlobal), the verdict rules and alerts
+#   :9093  the Alertmanager all three send to; the test reads its API
 # Each pair runs 4 paths: with two probers into a ToR across the uplink,
 # one path's rounds would make the loss figures of a 30 s window too
 # coarse to tell "lossy" (>= 5 % failed) from "bad" (down, or half failed)
@@ -57,7 +58,7 @@ TO_GLOBAL=$(cfg federateToGlobal) TO_SHARDS=$(cfg federateToShards)
 
 M=()
 for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
-AM=${M[4]}:9093 GLOBAL=${M[2]}:9090
+S0=127.0.0.1:9090 S1=127.0.0.1:9091 GLOBAL=127.0.0.1:9092 AM=127.0.0.1:9093
 fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = 1" "mesh.epoch = 24h" "mesh.round_timeout = 800ms" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
@@ -70,7 +71,7 @@ for f in rdmad-shard-rules rdmad-shard-alerts rdmad-global-rules rdmad-global-al
 done
 fab_log "mesh up: 8 pairs verified, each host probing its rack neighbour and one host of the other rack"
 
-# Every Prometheus: scrape and evaluate every 2 s, alerts to host 4's.
+# Every Prometheus: scrape and evaluate every 2 s, alerts to the Alertmanager.
 head="global:
   scrape_interval: 2s
   scrape_timeout: 2s
@@ -80,9 +81,12 @@ alerting="alerting:
     - static_configs:
         - targets: ['$AM']"
 targets="['${M[1]}:9470', '${M[2]}:9470', '${M[3]}:9470', '${M[4]}:9470']"
-# rules NAME: the rule_files of the sharded/ pair NAME (shard, global)
+# rules KIND NAME: the rule_files of the sharded/ pair KIND (shard,
+# global), as fab_prom_start NAME keeps them
 rules() {
-	printf 'rule_files:\n  - /tmp/fabric-test/%s/rdmad-%s-rules.yaml\n  - /tmp/fabric-test/%s/rdmad-%s-alerts.yaml\n' "$1" "$1" "$1" "$1"
+	local d
+	d=$(fab_prom_dir "$2")
+	printf 'rule_files:\n  - %s/rdmad-%s-rules.yaml\n  - %s/rdmad-%s-alerts.yaml\n' "$d" "$1" "$d" "$1"
 }
 # federate JOB MATCH TARGETS: a scrape job of other Prometheus' /federate
 federate() {
@@ -95,7 +99,7 @@ shard_conf() {
 $head
   external_labels:
     shard: '$1'
-$(rules shard)
+$(rules shard "shard$1")
 $alerting
 scrape_configs:
   - job_name: rdmad
@@ -113,28 +117,28 @@ $(federate global "$TO_SHARDS" "['$GLOBAL']")
 EOF
 }
 global_conf="$head
-$(rules global)
+$(rules global global)
 $alerting
 scrape_configs:
-$(federate shards "$TO_GLOBAL" "['${M[1]}:9090', '${M[3]}:9090']")"
-fab_am_start 4 "$AM" &
+$(federate shards "$TO_GLOBAL" "['$S0', '$S1']")"
+fab_am_start "$AM" &
 p_am=$!
-fab_prom_start 1 shard "${M[1]}:9090" "$(shard_conf 0)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
+fab_prom_start shard0 "$S0" "$(shard_conf 0)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
 p_s0=$!
-fab_prom_start 3 shard "${M[3]}:9090" "$(shard_conf 1)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
+fab_prom_start shard1 "$S1" "$(shard_conf 1)" "$S/rdmad-shard-rules.yaml" "$S/rdmad-shard-alerts.yaml" &
 p_s1=$!
-fab_prom_start 2 global "$GLOBAL" "$global_conf" "$S/rdmad-global-rules.yaml" "$S/rdmad-global-alerts.yaml" &
+fab_prom_start global "$GLOBAL" "$global_conf" "$S/rdmad-global-rules.yaml" "$S/rdmad-global-alerts.yaml" &
 p_g=$!
 for p in $p_am $p_s0 $p_s1 $p_g; do wait "$p" || exit 1; done
 t_prom=$(fab_now)
-fab_log "shard 0 on host 1, shard 1 on host 3, the global Prometheus on host 2, the Alertmanager on host 4"
+fab_log "on the monitoring host: shard 0 ($S0), shard 1 ($S1), the global Prometheus ($GLOBAL), the Alertmanager ($AM)"
 
 # The shards split the rdmads between them, 4 in all, and the global one
 # federates both shards and adds their sums up: every host's pairs.
 for ((k = 0; k < 60; k++)); do
-	a=$(fab_prom_count 1 "${M[1]}:9090" 'up{job="rdmad"} == 1') b=$(fab_prom_count 3 "${M[3]}:9090" 'up{job="rdmad"} == 1')
-	f=$(fab_prom_count 2 "$GLOBAL" 'up{job="shards"} == 1')
-	h=$(fab_prom_count 2 "$GLOBAL" 'tor:rdmad_mesh_hosts:count')
+	a=$(fab_prom_count "$S0" 'up{job="rdmad"} == 1') b=$(fab_prom_count "$S1" 'up{job="rdmad"} == 1')
+	f=$(fab_prom_count "$GLOBAL" 'up{job="shards"} == 1')
+	h=$(fab_prom_count "$GLOBAL" 'tor:rdmad_mesh_hosts:count')
 	[ "$a" != error ] && [ "$b" != error ] && [ $((a + b)) = 4 ] && [ "$a" -ge 1 ] && [ "$b" -ge 1 ] &&
 		[ "$f" = 2 ] && [ "$h" = 2 ] && break
 	sleep 1
@@ -144,7 +148,7 @@ fab_log "shard 0 scrapes $a rdmads, shard 1 $b; the global one federates both an
 # The global one adds the shards' sums up: two hosts a ToR.  (That the
 # verdicts come back to the shards shows below: without them the pair and
 # host alerts of a cut would fire beside the verdict.)
-hosts_per_tor=$(fab_prom_query 2 "$GLOBAL" 'tor:rdmad_mesh_hosts:count' | python3 -c 'import json, sys
+hosts_per_tor=$(fab_prom_query "$GLOBAL" 'tor:rdmad_mesh_hosts:count' | python3 -c 'import json, sys
 print(" ".join(sorted("%s=%s" % (r["metric"]["peer_tor"], r["value"][1]) for r in json.load(sys.stdin)["data"]["result"])))')
 [ "$hosts_per_tor" = "r1=2 r2=2" ] || fab_fail "the global Prometheus counts hosts by ToR as '$hosts_per_tor', want r1=2 r2=2"
 
@@ -153,15 +157,15 @@ print(" ".join(sorted("%s=%s" % (r["metric"]["peer_tor"], r["value"][1]) for r i
 # federated sums and its records, by name.
 n=()
 for q in '{__name__=~"[^:]+"}' '{__name__=~".+:.+"}'; do
-	n+=("$(fab_prom_count 1 "${M[1]}:9090" "$q")" "$(fab_prom_count 3 "${M[3]}:9090" "$q")" "$(fab_prom_count 2 "$GLOBAL" "$q")")
+	n+=("$(fab_prom_count "$S0" "$q")" "$(fab_prom_count "$S1" "$q")" "$(fab_prom_count "$GLOBAL" "$q")")
 done
 fab_log "series: shard 0 ${n[0]} scraped, ${n[3]} recorded; shard 1 ${n[1]} scraped, ${n[4]} recorded; global ${n[2]} scraped (up, scrape_*), ${n[5]} federated or recorded"
 by_name() {
-	fab_prom_query "$1" "$2" 'count by (__name__) ({__name__=~".+:.+"})' | python3 -c 'import json, sys
+	fab_prom_query "$1" 'count by (__name__) ({__name__=~".+:.+"})' | python3 -c 'import json, sys
 print(" ".join(sorted("%s %s" % (r["metric"]["__name__"], r["value"][1]) for r in json.load(sys.stdin)["data"]["result"])))'
 }
-fab_log "shard 0 by name: $(by_name 1 "${M[1]}:9090")"
-fab_log "global by name: $(by_name 2 "$GLOBAL")"
+fab_log "shard 0 by name: $(by_name "$S0")"
+fab_log "global by name: $(by_name "$GLOBAL")"
 
 # expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
 # (sorted lines; empty: nothing), failing at once on an alert that is not
@@ -174,7 +178,7 @@ expect() {
 	t=$(fab_now)
 	end=$(($(date +%s) + secs))
 	while :; do
-		fab_am_alerts 4 "$AM" >"$T/got"	# not in $(): its failure must end the test
+		fab_am_alerts "$AM" >"$T/got"	# not in $(): its failure must end the test
 		got=$(cat "$T/got")
 		while read -r a; do
 			[ -n "$a" ] && [ -z "${first[$a]:-}" ] && first[$a]=$(fab_since "$t")
@@ -196,7 +200,7 @@ expect() {
 hold() {
 	local end=$(($(date +%s) + $3)) got
 	while [ "$(date +%s)" -lt "$end" ]; do
-		fab_am_alerts 4 "$AM" >"$T/got"
+		fab_am_alerts "$AM" >"$T/got"
 		got=$(cat "$T/got")
 		[ "$got" = "$2" ] || fab_fail "$1: active '${got//$'\n'/, }', want '${2//$'\n'/, }'"
 		sleep 2
@@ -209,8 +213,8 @@ hold() {
 timeline() {
 	local a b
 	a=$(awk -v t="$3" 'BEGIN { printf "%.0f", t - 30 }') b=$(date +%s)
-	fab_sh 2 -t 30 "curl -sfG http://$GLOBAL/api/v1/query_range --data-urlencode $(printf '%q' "query=$2") \
-		--data-urlencode start=$a --data-urlencode end=$b --data-urlencode step=2" >"$T/range.json" || return 0
+	fab_prom_get "$GLOBAL" /api/v1/query_range --data-urlencode "query=$2" \
+		--data-urlencode "start=$a" --data-urlencode "end=$b" --data-urlencode step=2 >"$T/range.json" || return 0
 	fab_log "$1: $(python3 - "$T/range.json" "$3" <<'PY'
 import json, sys
 t0 = float(sys.argv[2])
@@ -269,6 +273,5 @@ scenario "uplink losing 8 %" "RdmadTorUplinkLoss peer_tor=r1
 RdmadTorUplinkLoss peer_tor=r2" "fab_uplink_netem 1 'loss 8%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR share of lossy pairs into each ToR" 'tor:rdmad_mesh_pairs_lossy:cross_ratio'
 fab_log "the sharded Prometheus ran $(fab_since "$t_prom") s"
-for i in 1 2 3; do fab_sh "$i" 'pkill -x prometheus' >/dev/null; done
-fab_sh 4 'pkill -f prometheus-alertmanager' >/dev/null
+fab_mon_clean
 exit 0
