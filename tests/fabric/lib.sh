@@ -862,8 +862,8 @@ done"
 # namespace of this machine (not a guest) with eth0 10.99.0.2 on the
 # management segment and eth1 10.98.0.2 on the wire (rack 1's bridge),
 # nothing else.  Prometheus and the Alertmanager (Debian's packages) run
-# there, natively: in TCG guests three of them cost a guest's CPU each,
-# missed rule evaluations and slowed every alert the tests wait for.  It
+# there, natively: in the TCG guests they took most of t-78's, t-96's and
+# t-99's guest CPU, and under CI's load the alerts came late.  It
 # is what a real fleet has too: its Prometheus servers are machines of
 # their own on the frontend network.  Their state is in $T/NAME (this
 # machine's scratch folder of the test); what a test started there is
