@@ -934,8 +934,9 @@ fab_mon_ready() {
 # kept in step: verdicts resolved in Prometheus stayed active in the
 # Alertmanager 53-65 s more).
 fab_prom_start() {
-	local name=$1 listen=$2 conf=$3 d=$T/$1 f
+	local name=$1 listen=$2 conf=$3 d f
 	shift 3
+	d=$(fab_prom_dir "$name")
 	mkdir -p "$d/data"
 	printf '%s\n' "$conf" >"$d/prometheus.yml"
 	for f in "$@"; do
