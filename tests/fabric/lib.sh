@@ -874,6 +874,14 @@ done"
 # the same file).
 FAB_MIXIN_SHORT=$RDMAD_SOURCE_DIR/monitoring/tests/short/config.jsonnet
 
+# fab_mixin_secs KEY: the duration KEY ("30s", "2m") of the short windows
+# in seconds; fails the test when it cannot read it.
+fab_mixin_secs() {
+	jsonnet -e "(import '$FAB_MIXIN_SHORT').$1" | tr -d '"' |
+		awk '/s$/ { print $0 + 0; next } /m$/ { print $0 * 60; next } { exit 1 }' ||
+		fab_fail "cannot read $1 from $FAB_MIXIN_SHORT"
+}
+
 # fab_mon [-t SECS] CMD [ARG...]: run CMD on the monitoring host, print its
 # output, return its status (124: not done by the deadline, default 60 s).
 fab_mon() {
@@ -927,16 +935,19 @@ fab_mon_ready() {
 # monitoring host listening on LISTEN (ADDRESS:PORT), CONFIG the text of
 # its prometheus.yml, each FILE copied beside it as $T/NAME/BASENAME
 # (what CONFIG's rule_files name: fab_prom_dir NAME); the config checked
-# by promtool first.  Returns once it answers /-/ready; fails the test
-# with its log otherwise.  Alerts are re-sent every 5 s, not every
-# minute: an Alertmanager takes a resolution for a still firing alert
-# until the next send (measured with the hosts' clocks, which are not
-# kept in step: verdicts resolved in Prometheus stayed active in the
-# Alertmanager 53-65 s more).
+# by promtool first, its TSDB new.  Returns once it answers /-/ready;
+# fails the test with its log otherwise.  Alerts are re-sent every 5 s,
+# not every minute: an Alertmanager takes a resolution for a still
+# firing alert until the next send (measured with the hosts' clocks,
+# which are not kept in step: verdicts resolved in Prometheus stayed
+# active in the Alertmanager 53-65 s more).
 fab_prom_start() {
 	local name=$1 listen=$2 conf=$3 d f
 	shift 3
 	d=$(fab_prom_dir "$name")
+	# a fresh TSDB: a run before (the same test in the same build tree)
+	# left its series and its alerts' state, which Prometheus restores
+	rm -rf "$d/data"
 	mkdir -p "$d/data"
 	printf '%s\n' "$conf" >"$d/prometheus.yml"
 	for f in "$@"; do
@@ -1035,6 +1046,7 @@ print(len(d["data"]["result"]))' 2>/dev/null || echo error
 # tests read what it holds (fab_am_alerts).  Returns once it is ready.
 fab_am_start() {
 	local listen=$1 d=$T/am
+	rm -rf "$d/data"
 	mkdir -p "$d/data"
 	cat >"$d/alertmanager.yml" <<'FAB_EOF'
 route:

@@ -31,13 +31,8 @@ command -v prometheus >/dev/null ||
 # (monitoring/tests/short/config.jsonnet).  The TCG guests are ~10-50x
 # slower than real hosts: no latency or bandwidth alert there.
 
-# secs KEY: the duration KEY of the override in seconds.
-secs() {
-	jsonnet -e "(import '$FAB_MIXIN_SHORT').$1" | tr -d '"' |
-		awk '/s$/ { print $0 + 0; next } /m$/ { print $0 * 60; next } { exit 1 }'
-}
-WINDOW=$(secs windowShort) && FOR=$(secs forLong) ||
-	fab_fail "cannot read windowShort and forLong from $FAB_MIXIN_SHORT"
+WINDOW=$(fab_mixin_secs windowShort) || exit 1
+FOR=$(fab_mixin_secs forLong) || exit 1
 # rendered beside the mesh's start (the host's CPU, ~15 s under CI's load)
 fab_mixin_build "$T/mixin" &
 mixin_job=$!
