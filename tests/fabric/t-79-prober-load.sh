@@ -6,7 +6,7 @@
 # them every 2 s with the mixin's rules and alerts (the fabric's short
 # windows; the two thresholds calibrated below).
 #   1. Clean, for the longest `for` and 10 s: no alert fires.
-#   2. Host 3 (1 vCPU) runs three busy loops at nice -10 (work the host
+#   2. Host 3 (1 vCPU) runs four busy loops at nice -10 (work the host
 #      ranks above rdmad), with the split off on host 3 ([mesh]
 #      prober_lag_max = 0, prober_wait_max = 0): the "before".  Its two
 #      pairs raise RdmadLatencySLO (3 -> 1, 3 -> 2), and nothing else
@@ -22,17 +22,20 @@
 # slower as a target (rxe's responder is kernel work that waits for its
 # CPU; a real NIC answers a READ without the host's CPU), which a prober
 # cannot tell from the network.
-# Thresholds: the whole fabric is slow under TCG (most rounds 5-25 ms),
-# so the mixin's 5 ms SLO is replaced by 50 ms here, and its 10 %
-# overload share by 30 % (a healthy TCG prober flags 1-8 % of its rounds,
-# up to a quarter on a busy build host: the guests starve each other).
-# Measured while choosing them (quiet build host, then with one busy loop
-# beside the guests): the hog put 30-36 % (68-90 %) of host 3's rounds
-# above 25 ms and 1.4 % (36 %) above 100 ms, the clean pairs 0 % (0.3 %);
-# with the split host 3 flagged 91 % (93 %), the clean probers 3-5 %.
-# On a quiet build host host 3 flagged 73-99 % in three runs, and in a
-# fourth so few that a 50 % share let its RdmadProberOverloaded resolve
-# during the hold.
+# Thresholds: the whole fabric is slow under TCG (most rounds 5-25 ms;
+# in CI a clean pair's p99 is 55-65 ms), so the mixin's 5 ms SLO is
+# replaced by 100 ms here (at 50 ms a clean pair fired in CI), and its
+# 10 % overload share by 30 % (a healthy TCG prober flags 1-8 % of its
+# rounds, up to a tenth on a busy build host: the guests starve each
+# other).  With three loops at nice -10 and a quiet build host (then one
+# busy loop beside the guests), 30-36 % (68-90 %) of host 3's rounds
+# took over 25 ms and 1.4 % (36 %) over 100 ms: the fourth loop is there
+# for the quiet case.  With three loops at nice -15 (and another guest
+# busy) host 3's pairs raised no RdmadLatencySLO in 114 s, the pairs to
+# it did (not looked into; a scrape of it timing out would do that: an
+# unscraped prober's pairs are not judged).  With the split host 3
+# flagged 73-99 % (93-100 %), once so
+# few that a 50 % share let its RdmadProberOverloaded resolve.
 # The hog is killed at the end, also on failure.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -41,7 +44,7 @@ for c in prometheus promtool jsonnet; do
 	command -v "$c" >/dev/null ||
 		fab_fail "$c is missing: apt-get install prometheus jsonnet (tests/testbed/install-deps)"
 done
-SLO=0.05 SHARE=0.3
+SLO=0.1 SHARE=0.3
 OVERRIDE="(import '$FAB_MIXIN_SHORT') + { latencySLOSeconds: $SLO, proberOverloadedShare: $SHARE }"
 # rendered beside the mesh's start
 fab_mixin_build "$T/mixin" "$OVERRIDE" &
@@ -54,9 +57,9 @@ hog_stop() { fab_sh 3 -t 30 "[ -f \$T/hog.pids ] && kill \$(cat \$T/hog.pids); r
 trap 'hog_stop; fab_leave' EXIT
 hog_start() {
 	local pids
-	pids=$(fab_sh 3 "for k in 1 2 3; do setsid nice -n -10 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo \$!; done >\$T/hog.pids; cat \$T/hog.pids") ||
+	pids=$(fab_sh 3 "for k in 1 2 3 4; do setsid nice -n -10 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo \$!; done >\$T/hog.pids; cat \$T/hog.pids") ||
 		fab_fail "host 3: cannot start the CPU hog"
-	fab_log "host 3: CPU hog on (3 busy loops at nice -10, pids ${pids//$'\n'/ })"
+	fab_log "host 3: CPU hog on (4 busy loops at nice -10, pids ${pids//$'\n'/ })"
 }
 # split off|on: host 3's [mesh] prober_* keys, by a reload
 split() {
