@@ -6,8 +6,8 @@
 // no RdmadProberOverloaded: a healthy TCG fabric took 10-30 % of its
 // rounds under local pressure while Prometheus ran in its guests (the
 // guests starve each other), so a share above 1, which no ratio reaches.
-// t-79, which judges those two alerts, sets its own: a 50 ms SLO and a
-// 30 % share (its clean probers flag 1-8 %).
+// t-79, which judges those two alerts, sets its own: a 100 ms SLO and a
+// 30 % share (its clean probers flag 1-11 %).
 // tests/unit/check-mixin renders the mixin with this and
 // runs the *.yaml beside it.  The fabric test waits a window and forLong
 // twice: 30 s holds 15 scrapes and 30 rounds per pair.
