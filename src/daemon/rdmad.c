@@ -41,13 +41,13 @@
 #include "serve/listener.h"
 #include "core/log.h"
 #include "mesh/mesh_agent.h"
-#include "mesh/mesh_local.h"
 #include "mesh/mesh_targets_parse.h"
 #include "rdma_buf.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
+#include "rdmad_stage.h"
 #include "core/stats.h"
 #include "version.h"
 
@@ -70,6 +70,8 @@ struct rdmad {
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
 	struct blackbox probes;		/* GET /probe */
+	struct rdmad_stager *stager;	/* a reload's read, off the loop */
+	bool reload_again;		/* SIGHUP during that read */
 
 	int stopping;
 	struct event *stop_timer;
@@ -370,32 +372,56 @@ static double unix_now(void)
 	return (double)rt.tv_sec + (double)rt.tv_nsec / 1e9;
 }
 
+/* SIGHUP: read the file again, off the loop (rdmad_stage.h); the loop
+ * applies it in reload_apply() when the read is done.  A SIGHUP during
+ * the read reads once more after it. */
 static void reload(struct rdmad *d)
 {
 	struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_RELOAD_FAIL };
-	struct rdmad_config cfg;
-	char err[512];
+	int ret;
 
 	if (d->stopping) {
 		log_notice("reload ignored: rdmad is stopping");
 		return;
 	}
-	sd_notify(0, "RELOADING=1");
-	config_defaults(&cfg);
-	if (config_load(&cfg, d->config_path, err, sizeof(err)) ||
-	    config_validate(&cfg, d->config_path, err, sizeof(err)) ||
-	    http_prepare(d->http, &cfg, err, sizeof(err)))
-		goto refused;
-	if (mesh_agent_prepare(d->mesh, &cfg, err, sizeof(err))) {
-		http_rollback(d->http);
-		goto refused;
+	if (rdmad_stager_busy(d->stager)) {
+		d->reload_again = true;
+		return;
 	}
-	if (listener_reload(&d->listeners, &cfg, err, sizeof(err))) {
+	sd_notify(0, "RELOADING=1");
+	ret = rdmad_stager_begin(d->stager, d->config_path);
+	if (ret) {
+		d->reload_failed = true;
+		log_conn(LOG_ERR, &lc, "reload refused: cannot read %s off "
+			 "the loop (%s); still running with the previous "
+			 "configuration", d->config_path, strerror(-ret));
+		sd_notify(0, "READY=1");
+	}
+}
+
+/* A reload's read is done: apply S, everything or nothing. */
+static void reload_apply(void *arg, struct rdmad_stage *s)
+{
+	struct log_ctx lc = { .bytes = -1, .msgid = LOG_MSGID_RELOAD_FAIL };
+	struct rdmad *d = arg;
+	char *err = s->err;
+	size_t errlen = sizeof(s->err);
+
+	if (d->stopping) {
+		log_notice("reload dropped: rdmad is stopping");
+		goto out;
+	}
+	rdmad_stage_warnings(s);
+	if (s->ret ||
+	    http_prepare(d->http, &s->cfg, s->web, err, errlen))
+		goto refused;
+	mesh_agent_prepare(d->mesh, &s->cfg, &s->targets);
+	if (listener_reload(&d->listeners, &s->cfg, err, errlen)) {
 		http_rollback(d->http);
 		mesh_agent_rollback(d->mesh);
 		goto refused;
 	}
-	d->cfg = cfg;
+	d->cfg = s->cfg;
 	rdma_counters_configure(d->counters, d->cfg.counters.interval_ms,
 				&d->cfg.counters.skip);
 	http_commit(d->http);
@@ -410,28 +436,14 @@ refused:
 	log_conn(LOG_ERR, &lc, "reload refused: %s; still running with the "
 		 "previous configuration", err);
 out:
-	auth_key_clear(&cfg.psk);
+	rdmad_stage_free(s);
+	free(s);
 	sd_notify(0, "READY=1");
 	sd_status(d);
-}
-
-static void check_mesh_warn(void *arg, const char *msg)
-{
-	(void)arg;
-	log_warn("mesh: targets %s", msg);
-}
-
-/* --check-config: the mesh targets file is part of the configuration;
- * checked as at start (mesh_targets_check), with no loop and no agent. */
-static int check_mesh(const struct rdmad_config *cfg, char *err,
-		      size_t errlen)
-{
-	struct mesh_targets t;
-	int ret;
-
-	ret = mesh_local_targets(cfg, &t, check_mesh_warn, NULL, err, errlen);
-	mesh_targets_free(&t);
-	return ret;
+	if (d->reload_again && !d->stopping) {
+		d->reload_again = false;
+		reload(d);
+	}
 }
 
 static void signal_cb(evutil_socket_t sig, short what, void *arg)
@@ -464,6 +476,7 @@ int main(int argc, char **argv)
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct event *sigev[3] = { NULL, NULL, NULL };
 	struct rdmad *d = &rdmad;
+	struct rdmad_stage *stage;
 	const char *path = CONFIG_DEFAULT_PATH;
 	int check = 0, opt, ret, code = EX_OK;
 	char err[512];
@@ -500,23 +513,29 @@ int main(int argc, char **argv)
 	config_defaults(&d->cfg);
 	log_init(d->cfg.log_level);
 	d->config_path = path;
-	ret = config_load(&d->cfg, path, err, sizeof(err));
-	if (!ret)
-		ret = config_validate(&d->cfg, path, err, sizeof(err));
+	/* Everything a reload or --check-config would refuse, refused
+	 * here, before any RDMA resource is opened. */
+	stage = calloc(1, sizeof(*stage));
+	if (!stage) {
+		log_err("out of memory");
+		return EX_OSERR;
+	}
+	ret = rdmad_stage_read(stage, path);
+	rdmad_stage_warnings(stage);
 	if (ret) {
-		log_err("configuration error: %s", err);
-		return ret == -EINVAL ? EX_CONFIG :
-		       ret == -ENOENT || ret == -EACCES ? EX_CONFIG : EX_OSERR;
+		log_err("configuration error: %s", stage->err);
+		code = rdmad_stage_exit_code(ret);
+		rdmad_stage_free(stage);
+		free(stage);
+		return code;
 	}
 	if (check) {
-		ret = check_mesh(&d->cfg, err, sizeof(err));
-		if (ret) {
-			log_err("configuration error: %s", err);
-			return ret == -ENOMEM ? EX_OSERR : EX_CONFIG;
-		}
+		rdmad_stage_free(stage);
+		free(stage);
 		printf("%s: ok\n", path);
 		return EX_OK;
 	}
+	d->cfg = stage->cfg;
 	log_set_level(d->cfg.log_level);
 
 	/* A client vanishing must never kill us through a dead socket. */
@@ -564,8 +583,8 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	ret = http_start(&d->http, d->base, &d->cfg, &rdmad_http_ops, d, err,
-			 sizeof(err));
+	ret = http_start(&d->http, d->base, &d->cfg, stage->web,
+			 &rdmad_http_ops, d, err, sizeof(err));
 	if (ret) {
 		log_err("not started: %s", err);
 		code = EX_UNAVAILABLE;
@@ -575,12 +594,12 @@ int main(int argc, char **argv)
 			     d->counters);
 	if (ret)
 		fatal(EX_OSERR, "cannot start the mesh agent");
-	ret = mesh_agent_prepare(d->mesh, &d->cfg, err, sizeof(err));
-	if (ret) {
-		log_err("configuration error: %s", err);
-		code = ret == -ENOMEM ? EX_OSERR : EX_CONFIG;
-		goto out;
-	}
+	mesh_agent_prepare(d->mesh, &d->cfg, &stage->targets);
+	rdmad_stage_free(stage);
+	free(stage);
+	stage = NULL;
+	if (rdmad_stager_new(&d->stager, d->base, reload_apply, d))
+		fatal(EX_OSERR, "cannot start the reload reader");
 	if (watchdog_start(d))
 		fatal(EX_OSERR, "cannot start the watchdog timer");
 	{
@@ -599,6 +618,11 @@ int main(int argc, char **argv)
 
 	listener_stop(&d->listeners);
 out:
+	if (stage) {
+		rdmad_stage_free(stage);
+		free(stage);
+	}
+	rdmad_stager_free(d->stager);
 	mesh_agent_free(d->mesh);
 	http_stop(d->http);
 	blackbox_fini(&d->probes);

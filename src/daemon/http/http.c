@@ -503,20 +503,53 @@ static void rebind_old(struct http *h)
 		log_err("reload: status and metrics endpoint off: %s", err);
 }
 
-/* [http] web_config of CFG into *AUTH and *TLS (each NULL: none).  0,
- * or -errno with the reason in ERR. */
-static int http_web_load(struct http *h, const struct rdmad_config *cfg,
-			 struct http_auth **auth, struct http_tls **tls,
-			 char *err, size_t errlen)
+/* WC (read from PATH; NULL: none) built into *AUTH and *TLS (each NULL:
+ * none), the TLS refusals counted by H (NULL: not counted).  0, or
+ * -errno with the reason in ERR. */
+static int http_web_build(struct http *h, const char *path,
+			  const struct web_config *wc,
+			  struct http_auth **auth, struct http_tls **tls,
+			  char *err, size_t errlen)
 {
-	const char *path = cfg->http_web_config;
+	char why[512];
+	int rc;
+
+	*auth = NULL;
+	*tls = NULL;
+	if (!wc)
+		return 0;
+	if (wc->n_users) {
+		*auth = http_auth_check_new(wc);
+		if (!*auth) {
+			snprintf(err, errlen, "[http] web_config: out of memory");
+			return -ENOMEM;
+		}
+	}
+	if (wc->tls) {
+		rc = http_tls_new(tls, wc, h ? http_tls_refused : NULL, h, why,
+				  sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "[http] web_config %s: %s",
+				 path, why);
+			http_auth_check_free(*auth);
+			*auth = NULL;
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int http_web_read(const char *path, struct web_config **out, char *err,
+		  size_t errlen)
+{
+	struct http_auth *auth;
+	struct http_tls *tls;
 	struct web_config *wc;
 	char why[512];
 	FILE *f;
 	int rc;
 
-	*auth = NULL;
-	*tls = NULL;
+	*out = NULL;
 	if (!*path)
 		return 0;
 	wc = calloc(1, sizeof(*wc));
@@ -529,35 +562,32 @@ static int http_web_load(struct http *h, const struct rdmad_config *cfg,
 		rc = -errno;
 		snprintf(err, errlen, "[http] web_config %s: %s", path,
 			 strerror(-rc));
-		goto out;
+		goto fail;
 	}
 	rc = web_config_parse(f, path, wc, why, sizeof(why));
 	fclose(f);
 	if (rc) {
 		snprintf(err, errlen, "[http] web_config: %s", why);
-		goto out;
+		goto fail;
 	}
-	if (wc->n_users) {
-		*auth = http_auth_check_new(wc);
-		if (!*auth) {
-			snprintf(err, errlen, "[http] web_config: out of memory");
-			rc = -ENOMEM;
-			goto out;
-		}
-	}
-	if (wc->tls) {
-		rc = http_tls_new(tls, wc, http_tls_refused, h, why,
-				  sizeof(why));
-		if (rc) {
-			snprintf(err, errlen, "[http] web_config %s: %s", path,
-				 why);
-			http_auth_check_free(*auth);
-			*auth = NULL;
-		}
-	}
-out:
+	/* Built once here, so that whatever the start or a reload would
+	 * refuse (a key that does not match, a CA that cannot be read) is
+	 * refused by the check too; the endpoint builds its own. */
+	rc = http_web_build(NULL, path, wc, &auth, &tls, err, errlen);
+	if (rc)
+		goto fail;
+	http_auth_check_free(auth);
+	http_tls_free(tls);
+	*out = wc;
+	return 0;
+fail:
 	free(wc);
 	return rc;
+}
+
+void http_web_free(struct web_config *wc)
+{
+	free(wc);
 }
 
 /* Serve with AUTH and TLS from now on (the old ones are freed). */
@@ -575,8 +605,9 @@ static void http_web_apply(struct http *h, struct http_auth *auth,
 }
 
 int http_start(struct http **out, struct event_base *base,
-	       const struct rdmad_config *cfg, const struct http_ops *ops,
-	       void *arg, char *err, size_t errlen)
+	       const struct rdmad_config *cfg, const struct web_config *wc,
+	       const struct http_ops *ops, void *arg, char *err,
+	       size_t errlen)
 {
 	struct http_auth *auth;
 	struct http_tls *tls;
@@ -611,7 +642,7 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
-	ret = http_web_load(h, cfg, &auth, &tls, err, errlen);
+	ret = http_web_build(h, cfg->http_web_config, wc, &auth, &tls, err, errlen);
 	if (ret) {
 		http_stop(h);
 		*out = NULL;
@@ -647,14 +678,14 @@ void http_stop(struct http *h)
 	free(h);
 }
 
-int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
-		 size_t errlen)
+int http_prepare(struct http *h, const struct rdmad_config *cfg,
+		 const struct web_config *wc, char *err, size_t errlen)
 {
 	http_auth_check_free(h->next_auth);
 	http_tls_free(h->next_tls);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
-	if (http_web_load(h, cfg, &h->next_auth, &h->next_tls, err, errlen))
+	if (http_web_build(h, cfg->http_web_config, wc, &h->next_auth, &h->next_tls, err, errlen))
 		return -EINVAL;
 	h->prepared = 1;
 	h->swapped = 0;

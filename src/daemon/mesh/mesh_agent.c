@@ -266,29 +266,18 @@ int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 	return 0;
 }
 
-static void mesh_agent_warn(void *arg, const char *msg)
+void mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
+			struct mesh_targets *t)
 {
-	(void)arg;
-	log_warn("mesh: targets %s", msg);
-}
-
-int mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
-		       char *err, size_t errlen)
-{
-	int ret;
-
 	mesh_agent_rollback(a);
-	ret = mesh_local_targets(cfg, &a->next, mesh_agent_warn, NULL, err,
-				 errlen);
-	if (ret)
-		return ret;
+	a->next = *t;
+	memset(t, 0, sizeof(*t));
 	if (a->next.n_self)
 		log_info("mesh: %u of %u targets in %s are this rdmad "
 			 "itself (its address and port): not probed",
 			 a->next.n_self, a->next.n_file, cfg->mesh.targets);
 	a->next_cfg = cfg->mesh;
 	a->prepared = true;
-	return 0;
 }
 
 void mesh_agent_rollback(struct mesh_agent *a)

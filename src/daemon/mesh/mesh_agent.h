@@ -8,8 +8,9 @@
  * mesh_stats, which the metrics, GET /peers and rdmadctl mesh render.
  *
  * Reload in two steps as the other parts of rdmad: mesh_agent_prepare()
- * reads and checks the new targets file (mesh_targets_check(), as
- * --check-config does; an error refuses the whole reload), then
+ * takes the new targets file as rdmad_stage_read() read and checked it
+ * (mesh_local_targets(), off the loop; the same check as the start's and
+ * --check-config's: an error refuses the whole reload), then
  * mesh_agent_commit() carries out mesh_peers_diff: adds the new peers,
  * stops the removed ones and leaves every other connection alone, or
  * mesh_agent_rollback().
@@ -24,6 +25,7 @@
 #include "auth.h"
 #include "core/config.h"
 #include "mesh/mesh_stats.h"
+#include "mesh/mesh_targets_parse.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"
@@ -41,11 +43,12 @@ int mesh_agent_new(struct mesh_agent **out, struct event_base *base,
 		   const struct auth_key *psk,
 		   const struct rdma_counters *counters);
 /*
- * Read CFG's [mesh] and its targets file; nothing changes yet.  0, or
- * -errno with the reason ("FILE:LINE: ...") in ERR.
+ * Take CFG's [mesh] and T, its targets file as read and checked
+ * (mesh_local_targets(), on any thread; T is left empty); nothing
+ * changes yet.
  */
-int mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
-		       char *err, size_t errlen);
+void mesh_agent_prepare(struct mesh_agent *a, const struct rdmad_config *cfg,
+			struct mesh_targets *t);
 /* Apply what was prepared (at start: begin probing). */
 void mesh_agent_commit(struct mesh_agent *a);
 void mesh_agent_rollback(struct mesh_agent *a);
