@@ -65,6 +65,7 @@ answer() {
 
 n=0
 for f in "${fixtures[@]}"; do
+	t0=$(now_ms)
 	name=${f%%|*}
 	IFS=';' read -r -a lines <<<"${f#*|}"
 	rdmad_conf $port "${base_lines[@]}" "${lines[@]}"
@@ -95,17 +96,21 @@ for f in "${fixtures[@]}"; do
 		fail "$name: no reload refused within 60 s: $(tail -3 "$T/rdmad.log")"
 	[ "$got" = "$want" ] || fail "$name: the reload said '$got', --check-config '$want'"
 	rdmad_alive
-	log "$name: all three: $want"
+	log "$name: all three ($(($(now_ms) - t0)) ms): $want"
 	n=$((n + 1))
 done
 probe_ok after.out -s 4k -n 2
 log "$n fixtures: the same refusal from --check-config, the start (exit 78, no RDMA opened) and a reload"
 
-# 2. Off the loop: a reload whose targets file is a FIFO nobody writes yet.
-rm -f "$T/fifo"
-mkfifo "$T/fifo"
+# 2. Off the loop: a reload whose targets file is a FIFO nobody writes yet
+# (in the guest's own /tmp: $T's 9p takes no FIFO).
+F=$(mktemp -d)/targets
+mkfifo "$F" || fail "mkfifo $F"
+# on a failure, open the FIFO for the reader, or a blocked loop never
+# takes the SIGTERM of the cleanup
+trap 'timeout 10 cp /dev/null "$F" 2>/dev/null; cleanup_jobs' EXIT
 rdmad_serve 7792
-rdmad_conf $port "${base_lines[@]}" "mesh.targets = $T/fifo" "mesh.interval = 200ms"
+rdmad_conf $port "${base_lines[@]}" "mesh.targets = $F" "mesh.interval = 200ms"
 kill -HUP "$rpid"
 # the read waits in open(): the loop must go on without it
 curl -sf --max-time 20 "http://$http/status" >"$T/status.json" ||
@@ -113,7 +118,9 @@ curl -sf --max-time 20 "http://$http/status" >"$T/status.json" ||
 probe_ok during.out -s 4k -n 2
 grep -q 'reload: configuration re-read' "$T/rdmad.log" &&
 	fail "the reload applied before its targets file was written"
-printf '%s:%s\n%s:%s\n' "$A" $port "$A" 7792 >"$T/fifo"
+printf '%s:%s\n%s:%s\n' "$A" $port "$A" 7792 >"$T/targets"
+# the writer waits for the reader: bounded, in case it never opens it
+timeout 60 cp "$T/targets" "$F" || fail "rdmad never read its targets FIFO"
 wait_log 'reload: configuration re-read' 60
 "$CTL" -a "$http" mesh >"$T/mesh.txt" 2>&1 || fail "rdmadctl mesh: $(cat "$T/mesh.txt")"
 grep -q "$A:7792" "$T/mesh.txt" || fail "the reloaded targets' peer is not probed: $(cat "$T/mesh.txt")"
