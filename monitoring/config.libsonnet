@@ -82,7 +82,7 @@
     // RdmadPortFlapping: more than portFlapChanges changes in portFlapWindow.
     portFlapChanges: 4,
     portFlapWindow: '15m',
-    // instance_device_port:rdmad_port_counter_errors:rate: the port's error
+    // instance_device_port:rdmad_port_error_events:rate: the port's error
     // counters (a regex of counter names: rxe's hw_counters and the
     // InfiniBand PMA's) together, a second, over windowShort.  No alert on
     // the rate alone: on a healthy TCG fabric rxe counts retransmissions

@@ -36,21 +36,21 @@ local u = import '../lib/util.libsonnet';
         },
         {
           alert: 'RdmadNicErrors',
-          expr: 'instance_device_port:rdmad_port_counter_errors:rate\nand on (%s) instance_device_port:rdmad_verdict_nic_errors:bool'
+          expr: 'instance_device_port:rdmad_port_error_events:rate\nand on (%s) instance_device_port:rdmad_verdict_nic_errors:bool'
                 % u.by(c, ['instance', 'device', 'port']),
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
             summary: 'An RDMA port counts errors while most of its pairs lose rounds.',
             description: |||
-              Over %(w)s the error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climbed {{ $value | humanize }} a second, and at least %(s)s of its pairs lost %(l)s or more of their rounds while up (pairs explained by another verdict left out), more than %(o)s times the median rdmad's share: this NIC, its cable or its switch port, the part the failing pairs share. Its pairs, both ways, raise no pair alert. Which counters: `rate(rdmad_port_counter_total{instance="{{ $labels.instance }}", device="{{ $labels.device }}"}[%(w)s])`, and the mesh log lines on the host (`journalctl -u rdmad -g 'local counters'`).
+              Over %(w)s the error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climbed {{ $value | humanize }} a second, and at least %(s)s of its pairs lost %(l)s or more of their rounds while up (pairs explained by another verdict left out), more than %(o)s times the median rdmad's share: this NIC, its cable or its switch port, the part the failing pairs share. Its pairs, both ways, raise no pair alert. Which counters: `rate(rdmad_port_events_total{instance="{{ $labels.instance }}", device="{{ $labels.device }}"}[%(w)s])`, and the mesh log lines on the host (`journalctl -u rdmad -g 'local counters'`).
             ||| % { w: c.windowShort, s: u.num(c.nicErrorsPairShare), l: u.num(c.lossThreshold), o: u.num(c.nicErrorsOutlierFactor) },
             runbook_url: u.runbook(c, 'rdmadnicerrors'),
           },
         },
         {
           alert: 'RdmadPortCounterSaturated',
-          expr: '%s == 1' % u.sel(c, 'rdmad_port_counter_saturated'),
+          expr: '%s == 1' % u.sel(c, 'rdmad_port_events_saturated'),
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
