@@ -28,7 +28,7 @@ local u = import '../lib/util.libsonnet';
           annotations: {
             summary: 'No rdmad is scraped (%s).' % c.selector,
             description: |||
-              Prometheus has no scrape target matching %(s)s: the scrape configuration or its service discovery lost every rdmad. Check the targets page of Prometheus and the file_sd files.{{ with query "count by (job) (up)" }} The jobs it scrapes: {{ range $i, $j := . }}{{ if $i }}, {{ end }}{{ $j.Labels.job }}{{ end }}.{{ end }}
+              Prometheus has no scrape target matching %(s)s: the scrape configuration or its service discovery lost every rdmad. Check the targets page of Prometheus and the file_sd files.{{ with query "count by (job) (up)" | sortByLabel "job" }} The jobs it scrapes: {{ range $i, $j := . }}{{ if $i }}, {{ end }}{{ $j.Labels.job }}{{ end }}.{{ end }}
             ||| % { s: c.selector },
             runbook_url: u.runbook(c, 'rdmaddown-rdmadabsent'),
           },
