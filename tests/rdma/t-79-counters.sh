@@ -44,7 +44,7 @@ rdmad_start
 wait_counter sent_pkts $http first
 wait_counter rcvd_pkts $http first
 n=$(grep -c "^rdmad_port_events_total{device=\"$RDMAD_DEV\"" "$T/first.prom")
-[ "$n" -ge 10 ] || fail "only $n counters of $RDMAD_DEV: $(grep port_counter_total "$T/first.prom")"
+[ "$n" -ge 10 ] || fail "only $n counters of $RDMAD_DEV: $(grep rdmad_port_events_total "$T/first.prom")"
 grep -q 'counter="link_downed"' "$T/first.prom" &&
 	fail "link_downed is skipped ($RDMAD_DEV/link_downed) yet has a series"
 grep -q '^rdmad_port_events_saturated{' "$T/first.prom" &&
