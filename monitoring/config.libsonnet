@@ -64,13 +64,13 @@
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,
-    // RdmadLatencySLO: p99 of a pair's verified rounds, seconds.
+    // RdmadLatencySLOBreached: p99 of a pair's verified rounds, seconds.
     latencySLOSeconds: 0.005,
     // RdmadProberOverloaded: more than this share of a prober's rounds over
     // windowShort taken under local pressure (its loop lag or CPU wait
     // above [mesh] prober_lag_max, prober_wait_max: docs/mesh.md, "The
     // prober's share").  At any time in the window it also holds back
-    // that prober's RdmadLatencySLO: its pairs' latency is its own.
+    // that prober's RdmadLatencySLOBreached: its pairs' latency is its own.
     proberOverloadedShare: 0.1,
     // RdmadBandwidthLow: a pair's last bandwidth sample below this share of
     // the prober's RDMA port rate.
@@ -82,7 +82,7 @@
     // RdmadPortFlapping: more than portFlapChanges changes in portFlapWindow.
     portFlapChanges: 4,
     portFlapWindow: '15m',
-    // instance_device_port:rdmad_port_counter_errors:rate: the port's error
+    // instance_device_port:rdmad_port_error_events:rate: the port's error
     // counters (a regex of counter names: rxe's hw_counters and the
     // InfiniBand PMA's) together, a second, over windowShort.  No alert on
     // the rate alone: on a healthy TCG fabric rxe counts retransmissions

@@ -13,7 +13,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'critical' },
           annotations: {
-            summary: 'rdmad on {{ $labels.instance }} does not answer scrapes.',
+            summary: 'An rdmad does not answer scrapes.',
             description: |||
               Prometheus cannot scrape rdmad on {{ $labels.instance }} (%(s)s): the daemon is stopped, the host is down, or its management network is. `systemctl status rdmad` and `journalctl -u rdmad` on the host; if the host is down its peers raise RdmadHostUnreachable too.
             ||| % { s: c.selector },
@@ -28,7 +28,7 @@ local u = import '../lib/util.libsonnet';
           annotations: {
             summary: 'No rdmad is scraped (%s).' % c.selector,
             description: |||
-              Prometheus has no scrape target matching %(s)s: the scrape configuration or its service discovery lost every rdmad. Check the targets page of Prometheus and the file_sd files.
+              Prometheus has no scrape target matching %(s)s: the scrape configuration or its service discovery lost every rdmad. Check the targets page of Prometheus and the file_sd files.{{ with query "count by (job) (up)" | sortByLabel "job" }} The jobs it scrapes: {{ range $i, $j := . }}{{ if $i }}, {{ end }}{{ $j.Labels.job }}{{ end }}.{{ end }}
             ||| % { s: c.selector },
             runbook_url: u.runbook(c, 'rdmaddown-rdmadabsent'),
           },
@@ -39,7 +39,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'rdmad on {{ $labels.instance }} cannot listen on {{ $labels.address }}.',
+            summary: 'An rdmad cannot listen on one of its addresses.',
             description: |||
               rdmad on {{ $labels.instance }} is not listening on {{ $labels.address }}: the address's RDMA device went away and rdmad is waiting for it (`rdma link`, `journalctl -u rdmad -g listener`).
             |||,
@@ -52,7 +52,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'rdmad on {{ $labels.instance }} refused its last configuration reload.',
+            summary: 'An rdmad refused its last configuration reload.',
             description: |||
               The last reload of rdmad on {{ $labels.instance }} was refused: it still runs the configuration it had before (`rdmad_config_last_reload_success_timestamp_seconds` says since when). `journalctl -u rdmad -g "reload refused"` names the file, line and reason; `rdmad --check-config`, fix, reload again.
             |||,

@@ -18,7 +18,7 @@ local u = import '../lib/util.libsonnet';
         ||| % [u.by(c, ['instance']), u.sel(c, 'rdmad_sessions_total', 'result="mismatch"'), w],
         labels: { severity: 'critical' },
         annotations: {
-          summary: '{{ if $labels.peer }}Bytes read back from {{ $labels.peer }} by {{ $labels.source }} differ from those written.{{ else }}Data written to {{ $labels.instance }} over RDMA arrived corrupted.{{ end }}',
+          summary: 'Data read or written over RDMA arrived corrupted.',
           description: |||
             {{ if $labels.peer }}{{ $value | humanize }} mesh rounds from {{ $labels.source }} to {{ $labels.peer }} read back bytes different from those written in the last %(w)s: data corruption on the path or in a host. The journal of {{ $labels.instance }} has the first bad offset (`journalctl -u rdmad -g MISMATCH`).{{ else }}{{ $value | humanize }} client sessions of {{ $labels.instance }} ended `mismatch` in the last %(w)s: the bytes a client wrote differ from the pattern. `journalctl -u rdmad RDMAD_RESULT=mismatch` on it names the clients.{{ end }}
           ||| % { w: w },

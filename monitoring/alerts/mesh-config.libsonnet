@@ -22,7 +22,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forLong,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'rdmad on {{ $labels.instance }} probes no peer, while others do.',
+            summary: 'An rdmad probes no peer, while others do.',
             description: |||
               rdmad on {{ $labels.instance }} has no mesh peer while the other rdmads of the fabric probe theirs: `[mesh] targets` is unset there or its file is empty or names only this host. `rdmadctl mesh` on it, and compare its targets file with the others'.
             |||,
@@ -42,7 +42,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forLong,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'No rdmad probes {{ $labels.peer }} ({{ $labels.instance }}).',
+            summary: 'No rdmad probes a host of the mesh.',
             description: |||
               {{ $labels.instance }} is {{ $labels.peer }} in its own targets file, but no other rdmad probes that address: the other hosts' targets files lack it, or name the host by another address or port. Compare the targets files (`rdmadctl mesh` on a peer).
             |||,

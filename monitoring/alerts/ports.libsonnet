@@ -15,7 +15,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} is down.',
+            summary: 'An RDMA port is down.',
             description: |||
               The RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} is not active: the cable, the switch port or the NIC. `rdma link show` and `ip link` on the host, then the switch.
             |||,
@@ -27,7 +27,7 @@ local u = import '../lib/util.libsonnet';
           expr: 'increase(%s[%s]) > %s' % [u.sel(c, 'rdmad_port_changes_total'), c.portFlapWindow, u.num(c.portFlapChanges)],
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} flaps.',
+            summary: 'An RDMA port flaps.',
             description: |||
               The RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} changed state {{ $value | humanize }} times in %(w)s: a bad cable, optic or switch port. `journalctl -u rdmad -g port` gives the times; check the link's error counters.
             ||| % { w: c.portFlapWindow },
@@ -36,25 +36,25 @@ local u = import '../lib/util.libsonnet';
         },
         {
           alert: 'RdmadNicErrors',
-          expr: 'instance_device_port:rdmad_port_counter_errors:rate\nand on (%s) instance_device_port:rdmad_verdict_nic_errors:bool'
+          expr: 'instance_device_port:rdmad_port_error_events:rate\nand on (%s) instance_device_port:rdmad_verdict_nic_errors:bool'
                 % u.by(c, ['instance', 'device', 'port']),
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} counts {{ $value | humanize }} errors a second while most of its pairs lose rounds.',
+            summary: 'An RDMA port counts errors while most of its pairs lose rounds.',
             description: |||
-              Over %(w)s the error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climbed {{ $value | humanize }} a second, and at least %(s)s of its pairs lost %(l)s or more of their rounds while up (pairs explained by another verdict left out), more than %(o)s times the median rdmad's share: this NIC, its cable or its switch port, the part the failing pairs share. Its pairs, both ways, raise no pair alert. Which counters: `rate(rdmad_port_counter_total{instance="{{ $labels.instance }}", device="{{ $labels.device }}"}[%(w)s])`, and the mesh log lines on the host (`journalctl -u rdmad -g 'local counters'`).
+              Over %(w)s the error counters of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} climbed {{ $value | humanize }} a second, and at least %(s)s of its pairs lost %(l)s or more of their rounds while up (pairs explained by another verdict left out), more than %(o)s times the median rdmad's share: this NIC, its cable or its switch port, the part the failing pairs share. Its pairs, both ways, raise no pair alert. Which counters: `rate(rdmad_port_events_total{instance="{{ $labels.instance }}", device="{{ $labels.device }}"}[%(w)s])`, and the mesh log lines on the host (`journalctl -u rdmad -g 'local counters'`).
             ||| % { w: c.windowShort, s: u.num(c.nicErrorsPairShare), l: u.num(c.lossThreshold), o: u.num(c.nicErrorsOutlierFactor) },
             runbook_url: u.runbook(c, 'rdmadnicerrors'),
           },
         },
         {
           alert: 'RdmadPortCounterSaturated',
-          expr: '%s == 1' % u.sel(c, 'rdmad_port_counter_saturated'),
+          expr: '%s == 1' % u.sel(c, 'rdmad_port_events_saturated'),
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'Counter {{ $labels.counter }} of RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} is stuck at its ceiling.',
+            summary: 'A legacy counter of an RDMA port is stuck at its ceiling.',
             description: |||
               The legacy counter {{ $labels.counter }} of the RDMA port {{ $labels.device }}/{{ $labels.port }} of {{ $labels.instance }} sits at the ceiling of its width and counts no more: its rate of 0 says nothing. Clear it (`perfquery -R`) to see it move again.
             |||,

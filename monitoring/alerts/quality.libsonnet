@@ -37,7 +37,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: '{{ $value | humanizePercentage }} of the rounds {{ $labels.source }} -> {{ $labels.peer }} fail.',
+            summary: 'The mesh rounds of a pair fail.',
             description: |||
               Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds from {{ $labels.source }} to {{ $labels.peer }} failed while the pair stayed up: loss on that path (RC retransmissions running out show as timeouts). Check which results (rdmad_mesh_rounds_total), which paths (rdmad_mesh_path_rounds_failed_total; with compact series rdmadctl mesh on the prober) and which sizes fail, then the links of the path.
             ||| % { w: w },
@@ -45,16 +45,16 @@ local u = import '../lib/util.libsonnet';
           },
         },
         {
-          alert: 'RdmadLatencySLO',
+          alert: 'RdmadLatencySLOBreached',
           expr: 'source_peer:rdmad_mesh_round_duration_seconds:p99 > %s\n' % u.num(c.latencySLOSeconds) + overloaded + troubled,
           'for': c.forLong,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'p99 of the rounds {{ $labels.source }} -> {{ $labels.peer }} is {{ $value | humanizeDuration }}.',
+            summary: 'The p99 latency of a pair is above its SLO.',
             description: |||
               The 99th percentile of verified rounds from {{ $labels.source }} to {{ $labels.peer }} over %(w)s is {{ $value | humanizeDuration }}, above %(slo)ss. A tail of about 0.5 s or more is RC retransmission: light loss on the path. Compare with the target's other probers (one pair or all of them) and check congestion (PFC, ECN) and errors on the path's links.
             ||| % { w: w, slo: u.num(c.latencySLOSeconds) },
-            runbook_url: u.runbook(c, 'rdmadlatencyslo'),
+            runbook_url: u.runbook(c, 'rdmadlatencyslobreached'),
           },
         },
         {
@@ -63,9 +63,9 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'The prober {{ $labels.source }} takes {{ $value | humanizePercentage }} of its rounds under local pressure.',
+            summary: 'A prober takes its rounds under local pressure.',
             description: |||
-              Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds of {{ $labels.source }} ({{ $labels.instance }}) were taken while its own host delayed them (rdmad's loop late by more than [mesh] prober_lag_max, or it or the host waiting for a CPU more than prober_wait_max of the round): the host is busy, not the network. Those rounds' latency is kept out of its pairs' figures, and its pairs raise no RdmadLatencySLO meanwhile. On it: what else runs (`top`, /proc/pressure/cpu), rdmad_mesh_loop_lag_seconds and rdmad_mesh_round_run_delay_seconds_total, `journalctl -u rdmad -g 'under local pressure'`.
+              Over %(w)s, {{ $value | humanizePercentage }} of the mesh rounds of {{ $labels.source }} ({{ $labels.instance }}) were taken while its own host delayed them (rdmad's loop late by more than [mesh] prober_lag_max, or it or the host waiting for a CPU more than prober_wait_max of the round): the host is busy, not the network. Those rounds' latency is kept out of its pairs' figures, and its pairs raise no RdmadLatencySLOBreached meanwhile. On it: what else runs (`top`, /proc/pressure/cpu), rdmad_mesh_loop_lag_seconds and rdmad_mesh_round_run_delay_seconds_total, `journalctl -u rdmad -g 'under local pressure'`.
             ||| % { w: w },
             runbook_url: u.runbook(c, 'rdmadproberoverloaded'),
           },
@@ -79,7 +79,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'Bandwidth {{ $labels.source }} -> {{ $labels.peer }}: {{ $value | humanizePercentage }} of the port rate.',
+            summary: 'The bandwidth of a pair is low for its RDMA port rate.',
             description: |||
               The last bandwidth sample from {{ $labels.source }} to {{ $labels.peer }} reached {{ $value | humanizePercentage }} of the prober's RDMA port rate, below %(m)s. Check the link speed on both ends (`rdma link`, `ethtool`), the path's congestion and what else loads the link.
             ||| % { m: u.num(c.bandwidthMinShare) },
@@ -95,7 +95,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: 'Only large rounds {{ $labels.source }} -> {{ $labels.peer }} fail ({{ $value }} in %s).' % w,
+            summary: 'Only the large rounds of a pair fail.',
             description: |||
               {{ $value }} rounds over %(s)s bytes from {{ $labels.source }} to {{ $labels.peer }} failed in %(w)s and none of %(s)s bytes: loss of large packets only (an MTU mismatch on a hop, a link that drops packets over 1 KB). Check rdmad_mesh_size_rounds_failed_total by size and the MTU of every hop.
             ||| % { s: c.smallSize, w: w },

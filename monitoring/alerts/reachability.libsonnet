@@ -27,7 +27,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'critical' },
           annotations: {
-            summary: 'No RDMA to {{ $labels.peer }}: {{ $value | humanizePercentage }} of its probers cannot reach it.',
+            summary: 'A host is unreachable over RDMA from its probers.',
             description: |||
               {{ $value | humanizePercentage }} of the rdmads that probe {{ $labels.peer }} see it down (at least %(m)s of them): the host, its rdmad or its link, not a path. Check first that rdmad runs there (RdmadDown), then its RDMA port (`rdma link`, rdmad_port_up) and `journalctl -u rdmad` on it.
             ||| % { m: u.num(c.minProbers) },
@@ -45,7 +45,7 @@ local u = import '../lib/util.libsonnet';
           'for': c.forShort,
           labels: { severity: 'warning' },
           annotations: {
-            summary: '{{ $labels.source }} cannot reach {{ $labels.peer }} over RDMA, though others can.',
+            summary: 'A prober cannot reach a peer over RDMA, though others can.',
             description: |||
               The pair {{ $labels.source }} -> {{ $labels.peer }} is down while most of the target's probers reach it and the prober reaches most of its peers: a path (a switch port, an ECMP hash, an ACL), not a host. `rdmadctl mesh` on {{ $labels.source }} gives the error of each path.
             |||,

@@ -9,8 +9,8 @@ local g = import '../lib/grafana.libsonnet';
     'rdmad-fabric.json': g.dashboard(c, 'fabric', 'rdmad fabric',
       'The mesh of rdmads: each pair source -> peer as one prober sees it, each host as its probers see it.',
       [
-        g.queryVar('job', 'Job', 'label_values(rdmad_build_info, job)'),
-        g.queryVar('instance', 'Prober', 'label_values(rdmad_build_info{job=~"$job"}, instance)'),
+        g.queryVar('job', 'label_values(rdmad_build_info, job)'),
+        g.queryVar('instance', 'label_values(rdmad_build_info{job=~"$job"}, instance)'),
       ],
       [
         g.matrix('Pair matrix: p99 latency',
@@ -28,7 +28,7 @@ local g = import '../lib/grafana.libsonnet';
                      'The share of its peers each prober cannot reach: high on one prober alone is its own link.',
                      [g.target('source:rdmad_mesh_peers_down:ratio{%s}' % src, '{{source}}')], 'percentunit', w=8),
         g.stat('Rdmad alerts firing', 'Alerts of the rdmad mixin firing now, by name (0: none).',
-               [g.target('count by (alertname) (ALERTS{alertname=~"Rdmad.*", alertstate="firing"}) or on () vector(0)', '{{alertname}}')],
+               [g.target('count by (alertname) (ALERTS{alertname=~"Rdmad.*", alertstate="firing", job=~"$job"}) or on () vector(0)', '{{alertname}}')],
                'none', [['green', null], ['red', 1]], w=8, h=8),
         g.timeseries('Loss to each host', 'Failed rounds / rounds of all probers to each host.',
                      [g.target('peer:rdmad_mesh_rounds_failed:ratio{%s}' % fab, '{{peer}}')], 'percentunit'),

@@ -8,8 +8,8 @@ local g = import '../lib/grafana.libsonnet';
     'rdmad-host.json': g.dashboard(c, 'host', 'rdmad host',
       'One rdmad: the peers it probes, its rounds by result and duration, its ports, connections and sessions.',
       [
-        g.queryVar('job', 'Job', 'label_values(rdmad_build_info, job)'),
-        g.queryVar('instance', 'Instance', 'label_values(rdmad_build_info{job=~"$job"}, instance)', multi=false),
+        g.queryVar('job', 'label_values(rdmad_build_info, job)'),
+        g.queryVar('instance', 'label_values(rdmad_build_info{job=~"$job"}, instance)'),
       ],
       [
         g.stat('Uptime', 'Since rdmad started.', [g.target('time() - rdmad_start_time_seconds{%s}' % s, '{{instance}}')],

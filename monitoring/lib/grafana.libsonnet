@@ -71,11 +71,13 @@
     current: {}, hide: 0, refresh: 1,
   },
 
-  queryVar(name, label, query, multi=true):: {
-    name: name, label: label, type: 'query', datasource: $.ds,
+  // a variable over label NAME, as mixtool's lint wants it (and the
+  // dashboards of other mixins have it): labelled by its name, several
+  // values or All, All being every value (.+), reloaded with the time range
+  queryVar(name, query):: {
+    name: name, label: name, type: 'query', datasource: $.ds,
     query: { query: query, refId: name }, definition: query,
-    refresh: 2, sort: 1, multi: multi, includeAll: multi,
-    allValue: if multi then '.*' else null,
+    refresh: 2, sort: 1, multi: true, includeAll: true, allValue: '.+',
     current: {}, hide: 0,
   },
 

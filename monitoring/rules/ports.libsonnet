@@ -1,5 +1,5 @@
 // Recording rules of the prober's own RDMA ports: the rate of their error
-// counters (rdmad_port_counter_total, docs/monitoring.md "Port counters"),
+// counters (rdmad_port_events_total, docs/monitoring.md "Port counters"),
 // and the NIC-errors verdict: a port whose error counters climb while most
 // of its prober's pairs lose rounds that no other verdict explains.
 //   instance_device_port: one port of one rdmad
@@ -16,10 +16,10 @@ local u = import '../lib/util.libsonnet';
       rules: [
         {
           // errors a second on the port, all error counters together
-          record: 'instance_device_port:rdmad_port_counter_errors:rate',
+          record: 'instance_device_port:rdmad_port_error_events:rate',
           expr: 'sum by (%s) (rate(%s[%s]))'
                 % [u.by(c, ['instance', 'device', 'port']),
-                   u.sel(c, 'rdmad_port_counter_total', 'counter=~"%s"' % c.portErrorCounters),
+                   u.sel(c, 'rdmad_port_events_total', 'counter=~"%s"' % c.portErrorCounters),
                    c.windowShort],
         },
         {
@@ -57,7 +57,7 @@ local u = import '../lib/util.libsonnet';
           record: 'instance_device_port:rdmad_verdict_nic_errors:bool',
           expr: |||
             (
-              instance_device_port:rdmad_port_counter_errors:rate > %(r)s
+              instance_device_port:rdmad_port_error_events:rate > %(r)s
               and on (%(i)s) instance:rdmad_mesh_pairs_lossy_unexplained:ratio >= %(s)s
               and on (%(i)s) (
                 instance:rdmad_mesh_pairs_lossy_unexplained:ratio

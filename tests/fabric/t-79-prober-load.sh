@@ -9,10 +9,10 @@
 #   2. Host 3 (1 vCPU) runs four busy loops at nice -10 (work the host
 #      ranks above rdmad), with the split off on host 3 ([mesh]
 #      prober_lag_max = 0, prober_wait_max = 0): the "before".  Its two
-#      pairs raise RdmadLatencySLO (3 -> 1, 3 -> 2), and nothing else
+#      pairs raise RdmadLatencySLOBreached (3 -> 1, 3 -> 2), and nothing else
 #      fires for the clean probers' pairs 1 -> 2, 2 -> 1.
 #   3. The split on (a reload with the defaults): RdmadProberOverloaded
-#      fires for host 3 and its pairs' RdmadLatencySLO resolves; then, for
+#      fires for host 3 and its pairs' RdmadLatencySLOBreached resolves; then, for
 #      the longest `for`, host 3 stays overloaded, its pairs raise no latency
 #      alert, and the clean probers raise none (neither overloaded nor a
 #      latency alert on 1 -> 2, 2 -> 1).  From the scrapes: host 3 flagged
@@ -31,7 +31,7 @@
 # busy loop beside the guests), 30-36 % (68-90 %) of host 3's rounds
 # took over 25 ms and 1.4 % (36 %) over 100 ms: the fourth loop is there
 # for the quiet case.  With three loops at nice -15 (and another guest
-# busy) host 3's pairs raised no RdmadLatencySLO in 114 s, the pairs to
+# busy) host 3's pairs raised no RdmadLatencySLOBreached in 114 s, the pairs to
 # it did (not looked into; a scrape of it timing out would do that: an
 # unscraped prober's pairs are not judged).  With the split host 3
 # flagged 73-99 % (93-100 %), once so
@@ -126,15 +126,15 @@ figures() { # figures FROM TO HOST: one line of what the host added
 	echo "rounds $(d rdmad_mesh_rounds_total "$a" "$b" "$i"), pressured $(d rdmad_mesh_prober_rounds_pressured_total "$a" "$b" "$i"), loop lag mean ${lag} ms over $n samples (>10 ms: $(awk -v a="$(d rdmad_mesh_loop_lag_seconds_bucket "$a" "$b" "$i" 'le="+Inf"')" -v b="$(d rdmad_mesh_loop_lag_seconds_bucket "$a" "$b" "$i" 'le="0.01"')" 'BEGIN { print a - b }')), run-queue wait in rounds $(d rdmad_mesh_round_run_delay_seconds_total "$a" "$b" "$i") s, PSI in rounds $(d rdmad_mesh_round_cpu_pressure_seconds_total "$a" "$b" "$i") s, p99 kept $(p99 "$a" "$b" "$i") ms"
 }
 
-# The alerts this test judges, firing: "RdmadLatencySLO SOURCE->PEER" and
+# The alerts this test judges, firing: "RdmadLatencySLOBreached SOURCE->PEER" and
 # "RdmadProberOverloaded SOURCE->INSTANCE" lines (fab_prom_alerts), and
 # any other alert.
 firing() { fab_prom_alerts "$PROM" firing; }
 # clean_view A: the clean probers' alerts in A (a latency alert of a pair
 # of hosts 1 and 2, or either overloaded); empty when none
-clean_view() { grep -E "^RdmadLatencySLO ($P1->$P2|$P2->$P1)\$|^RdmadProberOverloaded ($P1|$P2)->" <<<"$1"; }
+clean_view() { grep -E "^RdmadLatencySLOBreached ($P1->$P2|$P2->$P1)\$|^RdmadProberOverloaded ($P1|$P2)->" <<<"$1"; }
 # host3 A: host 3's alerts in A
-host3() { grep -E "^Rdmad(LatencySLO|ProberOverloaded) $P3->" <<<"$1"; }
+host3() { grep -E "^Rdmad(LatencySLOBreached|ProberOverloaded) $P3->" <<<"$1"; }
 # pairs_to3 A: latency alerts of the pairs to host 3, logged once each
 seen_to3=""
 pairs_to3() {
@@ -144,7 +144,7 @@ pairs_to3() {
 			seen_to3+="$l;"
 			fab_log "logged, not judged: $l at $(fab_since "$t_phase") s (host 3 is a slower target too)"
 		}
-	done < <(grep -E "^RdmadLatencySLO ($P1|$P2)->$P3\$" <<<"$1")
+	done < <(grep -E "^RdmadLatencySLOBreached ($P1|$P2)->$P3\$" <<<"$1")
 }
 
 # alerts_watch PHASE until|hold SECS WANT: every 2 s, the alerts firing
@@ -185,18 +185,18 @@ scrape_all c1
 for i in 1 2 3; do fab_log "clean, host $i: $(figures c0 c1 "$i")"; done
 fab_log "clean: no alert fired for $((FOR + 10)) s"
 
-# 2. The hog, the split off: host 3's pairs raise RdmadLatencySLO.
+# 2. The hog, the split off: host 3's pairs raise RdmadLatencySLOBreached.
 split off
 scrape_all h0
 t_phase=$(fab_now)
 hog_start
-alerts_watch "hog, split off" until $((WINDOW + FOR + 60)) "RdmadLatencySLO $P3->$P1
-RdmadLatencySLO $P3->$P2"
+alerts_watch "hog, split off" until $((WINDOW + FOR + 60)) "RdmadLatencySLOBreached $P3->$P1
+RdmadLatencySLOBreached $P3->$P2"
 t_before=$(fab_since "$t_phase")
 scrape_all h1
 for i in 1 2 3; do fab_log "hog, split off, host $i: $(figures h0 h1 "$i")"; done
 before=$(p99 h0 h1 3)
-fab_log "without the split: RdmadLatencySLO firing for 3 -> 1 and 3 -> 2 after $t_before s (host 3's p99 to host 1 $(p99 h0 h1 3 "$P1") ms, to host 2 $(p99 h0 h1 3 "$P2") ms; clean $(p99 c0 c1 3) ms); firing: ${a//$'\n'/, }"
+fab_log "without the split: RdmadLatencySLOBreached firing for 3 -> 1 and 3 -> 2 after $t_before s (host 3's p99 to host 1 $(p99 h0 h1 3 "$P1") ms, to host 2 $(p99 h0 h1 3 "$P2") ms; clean $(p99 c0 c1 3) ms); firing: ${a//$'\n'/, }"
 
 # 3. The split on: RdmadProberOverloaded for host 3 instead of its pairs'
 # latency alerts; then the longest `for` of that, the clean probers clean.
@@ -228,5 +228,5 @@ kept=$(p99 s0 s1 3) clean=$(p99 c0 c1 3)
 awk -v k="$kept" -v c="$clean" 'BEGIN { exit !(k == "none" || (k != "inf" && c != "none" && (c == "inf" || k <= c))) }' ||
 	fab_fail "hog, split on: host 3's kept rounds have a p99 of $kept ms, its clean p99 was $clean ms"
 fab_log "clean phase: flagged host 1 $(share c0 c1 1), host 2 $(share c0 c1 2), host 3 $(share c0 c1 3)"
-fab_log "before: RdmadLatencySLO for 3 -> 1 and 3 -> 2 after $t_before s (p99 $before ms); after: RdmadProberOverloaded for host 3 alone after $t_after s, held $FOR s; host 3 flagged $s3 of its rounds (p99 kept $kept ms, clean $clean ms), hosts 1 and 2 $s1 and $s2, no alert of theirs"
+fab_log "before: RdmadLatencySLOBreached for 3 -> 1 and 3 -> 2 after $t_before s (p99 $before ms); after: RdmadProberOverloaded for host 3 alone after $t_after s, held $FOR s; host 3 flagged $s3 of its rounds (p99 kept $kept ms, clean $clean ms), hosts 1 and 2 $s1 and $s2, no alert of theirs"
 fab_mon_clean

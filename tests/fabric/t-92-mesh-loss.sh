@@ -7,7 +7,7 @@
 # round still verifies, and the p99 of host 1's rounds to host 3 (the
 # window of its last 128 rounds, rdmadctl mesh --json) passes a
 # retransmission (400 ms) and 1.5 times that of its rounds to host 2,
-# and host 1's rxe counts retransmissions (rdmad_port_counter_total);
+# and host 1's rxe counts retransmissions (rdmad_port_events_total);
 # host 1 logs slow rounds to host 3 with the counters that moved.
 # 5 % loss, with round_timeout 2 s (a reload): host 3's pairs fail rounds
 # (retries exhausted or too slow: completion-error or timeout), large
@@ -42,8 +42,8 @@ failed() { # failed FILE PEER [SIZE]
 # requester timed out: completer_retry_err; host 3 answered a gap with a
 # NAK: rcvd_seq_err) in scrape FILE.
 retries() {
-	echo $(( $(prom_sum "$1" rdmad_port_counter_total 'counter="completer_retry_err"') +
-		$(prom_sum "$1" rdmad_port_counter_total 'counter="rcvd_seq_err"') ))
+	echo $(( $(prom_sum "$1" rdmad_port_events_total 'counter="completer_retry_err"') +
+		$(prom_sum "$1" rdmad_port_events_total 'counter="rcvd_seq_err"') ))
 }
 fab_scrape 1 "$T/z.prom"
 sleep 25

@@ -32,14 +32,14 @@ get() {
 hdr() { grep -i "^$2:" "$T/$1.hdr" | tr -d '\r' | sed 's/^[^:]*: *//'; }
 names() { grep -v '^#' "$1" | sed 's/[{ ].*//' | sort -u; }
 
-# The port counters' first pass adds rdmad_port_counter_total (a series
+# The port counters' first pass adds rdmad_port_events_total (a series
 # appears once its counter is read): compare the two answers after it.
 for ((i = 0; i < 100; i++)); do
 	get plain "$url/metrics"
-	grep -q '^rdmad_port_counter_total{' "$T/plain.body" && break
+	grep -q '^rdmad_port_events_total{' "$T/plain.body" && break
 	sleep 0.2
 done
-grep -q '^rdmad_port_counter_total{' "$T/plain.body" || fail "no rdmad_port_counter_total in /metrics after 20 s"
+grep -q '^rdmad_port_events_total{' "$T/plain.body" || fail "no rdmad_port_events_total in /metrics after 20 s"
 [ -z "$(hdr plain Content-Encoding)" ] || fail "no Accept-Encoding, yet Content-Encoding: $(hdr plain Content-Encoding)"
 [ "$(hdr plain Vary)" = Accept-Encoding ] || fail "plain /metrics: Vary '$(hdr plain Vary)'"
 get gz "$url/metrics" -H 'Accept-Encoding: gzip'

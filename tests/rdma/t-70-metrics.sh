@@ -121,7 +121,7 @@ def load(name):
     moving = ("rdmad_start_time_seconds", "process_cpu_seconds_total",
               "process_resident_memory_bytes", "process_virtual_memory_bytes",
               "process_open_fds", "rdmad_liveness_checks_total",
-              "rdmad_port_counter_total")
+              "rdmad_port_events_total")
     diff = [k for k in samples if k[0] not in moving
             and omsamples.get(k) != samples[k]]
     need(not diff, name + ": Prometheus and OpenMetrics texts differ on %r" % diff[:3])

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # Port counters ([counters], docs/monitoring.md "Port counters") on real
-# rxe: rdmad_port_counter_total has the device's hw_counters, sent_pkts and
+# rxe: rdmad_port_events_total has the device's hw_counters, sent_pkts and
 # rcvd_pkts move by at least the packets of a probe, a skip-listed counter
 # (DEVICE/NAME) has no series though its file is there.  Then over a copy
 # of sysfs (RDMAD_SYSFS_ROOT): legacy counters at their ceiling are
@@ -22,7 +22,7 @@ HW=/sys/class/infiniband/$RDMAD_DEV/ports/1/hw_counters
 
 # counter SCRAPE NAME [DEVICE]: the total of NAME in $T/SCRAPE.prom ("" if none).
 counter() {
-	awk -v s="rdmad_port_counter_total{device=\"${3:-$RDMAD_DEV}\",port=\"1\",counter=\"$2\"}" \
+	awk -v s="rdmad_port_events_total{device=\"${3:-$RDMAD_DEV}\",port=\"1\",counter=\"$2\"}" \
 		'$1 == s { print $2 }' "$T/$1.prom"
 }
 scrape() { "$CTL" -a "$2" metrics >"$T/$1.prom" || fail "rdmadctl metrics ($1) failed"; }
@@ -35,7 +35,7 @@ wait_counter() {
 		[ -n "$(counter "$3" "$1")" ] && return 0
 		sleep 0.2
 	done
-	fail "no rdmad_port_counter_total for $1 after 10 s: $(grep port_counter "$T/$3.prom" | head)"
+	fail "no rdmad_port_events_total for $1 after 10 s: $(grep rdmad_port_ "$T/$3.prom" | head)"
 }
 
 rdmad_conf $port "http.listen = $http" "counters.interval = 1s" \
@@ -43,11 +43,11 @@ rdmad_conf $port "http.listen = $http" "counters.interval = 1s" \
 rdmad_start
 wait_counter sent_pkts $http first
 wait_counter rcvd_pkts $http first
-n=$(grep -c "^rdmad_port_counter_total{device=\"$RDMAD_DEV\"" "$T/first.prom")
-[ "$n" -ge 10 ] || fail "only $n counters of $RDMAD_DEV: $(grep port_counter_total "$T/first.prom")"
+n=$(grep -c "^rdmad_port_events_total{device=\"$RDMAD_DEV\"" "$T/first.prom")
+[ "$n" -ge 10 ] || fail "only $n counters of $RDMAD_DEV: $(grep rdmad_port_events_total "$T/first.prom")"
 grep -q 'counter="link_downed"' "$T/first.prom" &&
 	fail "link_downed is skipped ($RDMAD_DEV/link_downed) yet has a series"
-grep -q '^rdmad_port_counter_saturated{' "$T/first.prom" &&
+grep -q '^rdmad_port_events_saturated{' "$T/first.prom" &&
 	fail "rxe has no legacy counters, yet a saturated series"
 sleep 1.2	# a whole pass: every counter read after the first scrape
 scrape before $http
@@ -87,7 +87,7 @@ RDMAD_SYSFS_ROOT=$S rdmad_start
 wait_counter rcvd_seq_err $http2 fake
 wait_counter symbol_error $http2 fake
 sat() {	# sat SCRAPE NAME: the saturated gauge of NAME
-	awk -v s="rdmad_port_counter_saturated{device=\"$RDMAD_DEV\",port=\"1\",counter=\"$2\"}" \
+	awk -v s="rdmad_port_events_saturated{device=\"$RDMAD_DEV\",port=\"1\",counter=\"$2\"}" \
 		'$1 == s { print $2 }' "$T/$1.prom"
 }
 [ "$(sat fake link_downed)" = 1 ] || fail "link_downed at 255 not saturated: $(grep link_downed "$T/fake.prom")"

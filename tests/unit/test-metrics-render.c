@@ -1416,24 +1416,24 @@ static void test_port_counters(void)
 	om = render(&view, METRICS_OPENMETRICS, &ret);
 	ok = well_formed(prom, METRICS_PROMETHEUS) &&
 	     well_formed(om, METRICS_OPENMETRICS);
-	tap_ok(ok && has_line(prom, "# TYPE rdmad_port_counter_total counter") &&
-	       has_line(om, "# TYPE rdmad_port_counter counter") &&
-	       has_line(prom, "# TYPE rdmad_port_counter_saturated gauge"),
+	tap_ok(ok && has_line(prom, "# TYPE rdmad_port_events_total counter") &&
+	       has_line(om, "# TYPE rdmad_port_events counter") &&
+	       has_line(prom, "# TYPE rdmad_port_events_saturated gauge"),
 	       "port counters: families, both formats well formed");
-	tap_ok(has_line(prom, "rdmad_port_counter_total{device=\"mlx5_0\","
+	tap_ok(has_line(prom, "rdmad_port_events_total{device=\"mlx5_0\","
 			"port=\"1\",counter=\"link_downed\"} 255") &&
-	       has_line(prom, "rdmad_port_counter_total{device=\"mlx5_0\","
+	       has_line(prom, "rdmad_port_events_total{device=\"mlx5_0\","
 			"port=\"1\",counter=\"port_xmit_wait\"} 4000") &&
-	       has_line(om, "rdmad_port_counter_total{device=\"rxe0\","
+	       has_line(om, "rdmad_port_events_total{device=\"rxe0\","
 			"port=\"1\",counter=\"rcvd_seq_err\"} 23"),
 	       "port counters: totals by device, port, counter; a reset adds");
-	tap_ok(has_line(prom, "rdmad_port_counter_saturated{device=\"mlx5_0\","
+	tap_ok(has_line(prom, "rdmad_port_events_saturated{device=\"mlx5_0\","
 			"port=\"1\",counter=\"link_downed\"} 1") &&
-	       has_line(prom, "rdmad_port_counter_saturated{device=\"mlx5_0\","
+	       has_line(prom, "rdmad_port_events_saturated{device=\"mlx5_0\","
 			"port=\"1\",counter=\"port_xmit_wait\"} 0"),
 	       "port counters: link_downed at 255 saturated, port_xmit_wait "
 	       "below its ceiling not");
-	tap_ok(!strstr(prom, "rdmad_port_counter_saturated{device=\"rxe0\"") &&
+	tap_ok(!strstr(prom, "rdmad_port_events_saturated{device=\"rxe0\"") &&
 	       !strstr(prom, "counter=\"sent_pkts\""),
 	       "port counters: no saturated series for a 64-bit counter, no "
 	       "series for one never read");
@@ -1483,8 +1483,42 @@ static void test_negotiate(void)
 	       "content types of both formats");
 }
 
-int main(void)
+/* --dump FILE: every family with samples (the mesh with its places, the
+ * ports, their counters) in the Prometheus format, into FILE, for
+ * tests/unit/check-metrics-names to run `promtool check metrics` on. */
+static int dump(const char *file)
 {
+	struct port_counter c[2];
+	char *prom;
+	FILE *f;
+	int ret;
+
+	make_mesh();
+	mesh_fixture_place();
+	stats_port(&st, "rxe0", 1, true);
+	stats_port_rate(&st, "rxe0", 1, 312500000);
+	port_counter_init(&c[0], "mlx5_0", 1, PORT_COUNTER_PMA, "link_downed");
+	port_counter_update(&c[0], 255);
+	port_counter_init(&c[1], "rxe0", 1, PORT_COUNTER_HW, "rcvd_seq_err");
+	port_counter_update(&c[1], 20);
+	view.counters = c;
+	view.n_counters = 2;
+	prom = render(&view, METRICS_PROMETHEUS, &ret);
+	f = fopen(file, "w");
+	if (!prom || ret || !f || fputs(prom, f) == EOF || fclose(f)) {
+		fprintf(stderr, "test-metrics-render: cannot render into %s\n",
+			file);
+		free(prom);
+		return 1;
+	}
+	free(prom);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--dump"))
+		return dump(argv[2]);
 	test_validator_itself();
 	test_formats();
 	test_empty();

@@ -269,22 +269,22 @@ static void port_counter_samples(struct mw *w, const struct stats_view *v,
 		if (!c->seen || (saturated && !c->ceiling))
 			continue;
 		if (saturated)
-			port_counter_sample(w, "rdmad_port_counter_saturated",
+			port_counter_sample(w, "rdmad_port_events_saturated",
 					    "", c, c->saturated);
 		else
-			port_counter_sample(w, "rdmad_port_counter", "_total",
+			port_counter_sample(w, "rdmad_port_events", "_total",
 					    c, c->total);
 	}
 }
 
 static void render_port_counters(struct mw *w, const struct stats_view *v)
 {
-	mw_family(w, "rdmad_port_counter", FT_COUNTER, NULL,
+	mw_family(w, "rdmad_port_events", FT_COUNTER, NULL,
 		  "This host's RDMA port counter (sysfs counters/ and "
 		  "hw_counters/), as rdmad counts it: never down across a reset "
 		  "of the counter.");
 	port_counter_samples(w, v, false);
-	mw_family(w, "rdmad_port_counter_saturated", FT_GAUGE, NULL,
+	mw_family(w, "rdmad_port_events_saturated", FT_GAUGE, NULL,
 		  "1 while a legacy port counter sits at the ceiling of its "
 		  "width (it counts no more: its rate of 0 means nothing), "
 		  "else 0.");
