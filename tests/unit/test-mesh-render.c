@@ -4,7 +4,8 @@
  * scale's steps, cells coloured by p99 and grey/black for no data and a
  * down peer, the loss and mismatch marks, hover titles, the table,
  * escaping of hostile names and errors, mesh off, refresh, 4,096 peers
- * (and the time of 1,024 x 4 sizes); the matrix as text.
+ * (and the time of 1,024 x 4 sizes); the matrix as text; the loss of a
+ * cell that of its last rounds, a cell with only pressured good rounds.
  *
  *   test-mesh-render                 the TAP tests
  *   test-mesh-render --dump NAME     print page NAME (fixture, hostile,

@@ -5,7 +5,9 @@
  * rolls over, the per-size windows of the heatmap (by slot, over paths,
  * mismatches, reset on a sizes change), bandwidth samples, and the
  * failure class of each rdma_client failure; a rail's counts, the compact
- * classes, a peer's pooled window.
+ * classes, a peer's pooled window; loss that is recent (failed rounds at
+ * start leave the windows as good ones, pressured or not, come in) and
+ * the windows' marks never taken for a latency.
  */
 #include <stdint.h>
 #include <stdlib.h>

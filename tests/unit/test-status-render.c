@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test-status-render.c - the status document of status_render.c: the JSON parsed back
- * by a small strict JSON parser, and the text table for people.
+ * by a small strict JSON parser, and the text table for people; the mesh's
+ * peer table (peers_render.c, GET /peers) the same way, its window named
+ * and its loss that of the last rounds.
  */
 #include <ctype.h>
 #include <errno.h>
