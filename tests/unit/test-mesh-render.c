@@ -4,7 +4,8 @@
  * scale's steps, cells coloured by p99 and grey/black for no data and a
  * down peer, the loss and mismatch marks, hover titles, the table,
  * escaping of hostile names and errors, mesh off, refresh, 4,096 peers
- * (and the time of 1,024 x 4 sizes); the matrix as text.
+ * (and the time of 1,024 x 4 sizes); the matrix as text; the loss of a
+ * cell that of its last rounds, a cell with only pressured good rounds.
  *
  *   test-mesh-render                 the TAP tests
  *   test-mesh-render --dump NAME     print page NAME (fixture, hostile,
@@ -156,6 +157,8 @@ static void test_fixture(void)
 	       has(page, "peers up 2 / 3") &&
 	       has(page, "2025-11-25 03:42:40 UTC"),
 	       "page: header (host, targets, interval, sizes, up, time)");
+	tap_ok(has(page, "colour: p99, stripes: loss, both of the last 32 "
+		   "rounds of each size"), "page: the window named");
 	/* A: path 0 up: 64 has 30us x2 and 1s (path 1): p99 1 s */
 	cell(page, "10.0.0.2:7471", "64", buf, sizeof(buf));
 	tap_ok(has(buf, mesh_render_colour(1000 * MS)) &&
@@ -298,7 +301,8 @@ static void test_matrix(void)
 {
 	static const char want[] =
 		"p99 of the last 32 rounds of each size (~N%: that share "
-		"failed, !: a mismatch, DOWN: no path up, -: no round)\n\n"
+		"failed, !: a mismatch, DOWN: no path up, -: no round, *: "
+		"every good one under local pressure)\n\n"
 		"PEER                            64          1100        64 KiB"
 		"           all\n"
 		"10.0.0.2:7471                1.00s       failed!     2.0ms~67%"
@@ -331,6 +335,80 @@ static void test_matrix(void)
 				      "rdmad's configuration\n"),
 	       "matrix: mesh off");
 	free(mem);
+}
+
+/* The text matrix of the fixture as it is now, in BUF. */
+static void matrix(char *buf, size_t len)
+{
+	char *mem = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&mem, &n);
+
+	if (!f || mesh_render(f, &mview, MESH_FORMAT_MATRIX, NULL))
+		tap_diag("matrix failed");
+	if (f)
+		fclose(f);
+	snprintf(buf, len, "%s", mem ? mem : "");
+	free(mem);
+}
+
+/*
+ * Loss is recent (the demo's first view): peer C's 64-byte rounds, 5
+ * timeouts at start, then 31 or 32 good ones, every third under local
+ * pressure: the last failure inside the cell's window hatches it, one
+ * round outside does not; with every good round under pressure the
+ * cell has no latency (grey), not "failed" (black).
+ */
+static void test_recent(void)
+{
+	char *page, buf[4096], m[2048];
+	unsigned int i, k;
+
+	for (k = MESH_SIZE_WINDOW - 1; k <= MESH_SIZE_WINDOW; k++) {
+		mesh_fixture_make();
+		mesh_stats_init(&mst[4]);
+		for (i = 0; i < 5; i++)
+			mesh_stats_round(&mst[4], 0, 64, MESH_RES_TIMEOUT, 0, 0,
+					 i);
+		for (i = 0; i < k; i++)
+			(i % 3 ? mesh_stats_round : mesh_stats_round_pressured)
+				(&mst[4], 0, 64, MESH_RES_OK, 40 * US, 0,
+				 10 + i);
+		page = render(&mview, &opts);
+		cell(page, "q&quot;\\:1", "64", buf, sizeof(buf));
+		tap_ok(k < MESH_SIZE_WINDOW ?
+		       has(buf, "32 rounds in the window, 1 failed (loss 3.1%), "
+			   "0 mismatches, 11 under local pressure") &&
+		       has(buf, "url(#loss)") :
+		       has(buf, "32 rounds in the window, 0 failed (loss 0.0%), "
+			   "0 mismatches, 11 under local pressure") &&
+		       !has(buf, "url(#loss)"),
+		       "recent: a failure %u rounds of the size back: %s",
+		       k, k < MESH_SIZE_WINDOW ? "inside the window, hatched" :
+		       "outside, no loss");
+		tap_ok(has(buf, mesh_render_colour(40 * US)),
+		       "recent: coloured by the clean rounds' 40 us");
+		free(page);
+	}
+	mesh_fixture_make();
+	mesh_stats_init(&mst[4]);
+	for (i = 0; i < 5; i++)
+		mesh_stats_round(&mst[4], 0, 64, MESH_RES_TIMEOUT, 0, 0, i);
+	for (i = 0; i < MESH_SIZE_WINDOW - 1; i++)
+		mesh_stats_round_pressured(&mst[4], 0, 64, MESH_RES_OK, 40 * US,
+					   0, 10 + i);
+	page = render(&mview, &opts);
+	cell(page, "q&quot;\\:1", "64", buf, sizeof(buf));
+	matrix(m, sizeof(m));
+	tap_ok(has(buf, mesh_render_nodata) && !has(buf, mesh_render_down) &&
+	       has(buf, "p99 -; 32 rounds in the window, 1 failed (loss 3.1%)") &&
+	       has(buf, "url(#loss)") && has(m, "           *~3%") &&
+	       has(page, "<td>q&quot;\\:1</td><td>yes</td><td>1 / 1</td>"
+		   "<td>-</td><td>3.1%</td>"),
+	       "recent: every good round under pressure, one failure: grey "
+	       "and hatched, not failed; the matrix's *~3%%, the table's "
+	       "loss");
+	free(page);
 }
 
 static struct mesh_path_stats *big_st;
@@ -474,6 +552,7 @@ int main(int argc, char **argv)
 	test_hostile();
 	test_off();
 	test_matrix();
+	test_recent();
 	test_big();
 	return tap_done();
 }

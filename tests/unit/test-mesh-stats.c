@@ -5,7 +5,9 @@
  * rolls over, the per-size windows of the heatmap (by slot, over paths,
  * mismatches, reset on a sizes change), bandwidth samples, and the
  * failure class of each rdma_client failure; a rail's counts, the compact
- * classes, a peer's pooled window.
+ * classes, a peer's pooled window; loss that is recent (failed rounds at
+ * start leave the windows as good ones, pressured or not, come in) and
+ * the windows' marks never taken for a latency.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -486,16 +488,151 @@ static void test_pressured(void)
 	       rail.rounds[MESH_RES_OK] == 2,
 	       "pressured: counted as ok (path and rail), and as pressured");
 	tap_ok(s.rtt.count == 1 && s.rtt.sum_ns == 30 * US &&
-	       rail.rtt.count == 1 && s.sw[0].n == 1 && s.w_n == 1,
-	       "pressured ok: its latency in no histogram and no window");
+	       rail.rtt.count == 1,
+	       "pressured ok: its latency in no histogram");
 	mesh_stats_window(&s, &w);
-	tap_ok(w.n == 1 && w.p99_ns == 30 * US,
-	       "pressured ok: the p99 is the clean round's");
+	tap_ok(w.n == 2 && w.pressured == 1 && !w.failed &&
+	       w.p99_ns == 30 * US && s.sw[0].n == 2,
+	       "pressured ok: in the windows (a good round for the loss), "
+	       "the p99 is the clean round's");
 	mesh_stats_round_pressured(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, 300);
 	mesh_stats_window(&s, &w);
 	tap_ok(s.pressured == 2 && s.size_failed[0] == 1 && w.failed == 1 &&
 	       s.last == MESH_RES_TIMEOUT,
 	       "pressured failed: a failure as any other, and pressured");
+}
+
+/* Good round I of a loaded host's: every third one under local pressure. */
+static void good_round(struct mesh_path_stats *s, unsigned int slot,
+		       unsigned int i)
+{
+	(i % 3 ? mesh_stats_round : mesh_stats_round_pressured)
+		(s, slot, 64, MESH_RES_OK, (20 + i % 7) * US, 0, 1000 + i);
+}
+
+/*
+ * Loss is recent (the demo's first view): rounds that failed while the
+ * peer's rdmad was starting, then good ones on a loaded host (a third
+ * under local pressure) leave the window as the good ones come in: the
+ * last failure one round inside the window counts, one round outside
+ * it does not, and after a window of good rounds the loss is 0.  A
+ * round under pressure is in the window (it counts for the loss), its
+ * latency is not (no p50, p99).  The same for a size's window (the
+ * heatmap's cells).
+ */
+static void test_window_recent(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_view_peer p = { .name = "h:1", .n_paths = 1 };
+	struct mesh_window_sum w;
+	unsigned int i;
+
+	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
+					     "", false };
+	mesh_stats_init(&s);
+	for (i = 0; i < 10; i++)
+		mesh_stats_round(&s, CONFIG_MESH_SIZES_MAX, 0,
+				 i % 2 ? MESH_RES_REFUSED : MESH_RES_TIMEOUT,
+				 0, 0, i);
+	for (i = 0; i < MESH_WINDOW - 1; i++)
+		good_round(&s, 0, i);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == 1,
+	       "recent: the last failure, %u good rounds after it (a third "
+	       "pressured): inside the window, 1 of %u (got %u of %u)",
+	       MESH_WINDOW - 1, MESH_WINDOW, w.failed, w.n);
+	good_round(&s, 0, i++);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == 0,
+	       "recent: %u good rounds after it: outside, loss 0 (got %u "
+	       "of %u)", MESH_WINDOW, w.failed, w.n);
+	for (; i < 10 * MESH_WINDOW; i++)
+		good_round(&s, 0, i);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == 0 &&
+	       w.p50_ns >= 20 * US && w.p99_ns <= 26 * US,
+	       "recent: ten windows later, loss 0 and the clean rounds' "
+	       "latency (got %u of %u, p99 %llu)", w.failed, w.n,
+	       (unsigned long long)w.p99_ns);
+
+	/* every good round pressured: nothing left of the failures */
+	mesh_stats_init(&s);
+	for (i = 0; i < 10; i++)
+		mesh_stats_round(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, i);
+	for (i = 0; i < MESH_WINDOW; i++)
+		mesh_stats_round_pressured(&s, 0, 64, MESH_RES_OK, 30 * US, 0,
+					   100 + i);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == MESH_WINDOW && w.failed == 0 && !w.p99_ns,
+	       "recent: a window of rounds all under pressure: loss 0, no "
+	       "latency (got %u of %u)", w.failed, w.n);
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == MESH_SIZE_WINDOW && w.failed == 0 && !w.p99_ns,
+	       "recent: its size window the same (got %u of %u)", w.failed,
+	       w.n);
+
+	/* a size's window: 5 timeouts, then 31 and 32 good rounds */
+	mesh_stats_init(&s);
+	for (i = 0; i < 5; i++)
+		mesh_stats_round(&s, 0, 64, MESH_RES_TIMEOUT, 0, 0, i);
+	for (i = 0; i < MESH_SIZE_WINDOW - 1; i++)
+		good_round(&s, 0, i);
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == MESH_SIZE_WINDOW && w.failed == 1,
+	       "recent: size window, the last failure %u rounds back: "
+	       "inside, 1 of %u (got %u of %u)", MESH_SIZE_WINDOW - 1,
+	       MESH_SIZE_WINDOW, w.failed, w.n);
+	good_round(&s, 0, i);
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == MESH_SIZE_WINDOW && w.failed == 0 &&
+	       w.p99_ns >= 20 * US && w.p99_ns <= 26 * US,
+	       "recent: size window, %u rounds back: outside, loss 0 (got "
+	       "%u of %u)", MESH_SIZE_WINDOW, w.failed, w.n);
+	mesh_stats_size_sum(&p, CONFIG_MESH_SIZES_MAX, &w);
+	tap_ok(w.n == MESH_SIZE_WINDOW && w.failed == 0,
+	       "recent: all sizes together the same");
+}
+
+/*
+ * The windows' marks are no latency: a good round of the largest
+ * latency is a latency one below the pressured mark (ns and us), never
+ * the mark; one below it stays what it is.
+ */
+static void test_window_marks(void)
+{
+	struct mesh_path_stats s;
+	struct mesh_view_peer p = { .name = "h:1", .n_paths = 1 };
+	struct mesh_window_sum w;
+
+	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
+					     "", false };
+	mesh_stats_init(&s);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, UINT64_MAX, 0, 1);
+	/* the pressured mark's value in us, exactly */
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK,
+			 (uint64_t)MESH_SW_PRESSURED * US + 999, 0, 2);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == 2 && !w.pressured && !w.failed &&
+	       w.p99_ns == UINT64_MAX - 1,
+	       "marks: a good round of UINT64_MAX ns is a latency, not the "
+	       "pressured mark");
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == 2 && !w.pressured && !w.failed && !w.mismatched &&
+	       w.p50_ns == (uint64_t)(MESH_SW_PRESSURED - 1) * US &&
+	       w.p99_ns == (uint64_t)(MESH_SW_PRESSURED - 1) * US,
+	       "marks: in a size window, the mark's value and more are the "
+	       "largest latency below both marks");
+	mesh_stats_init(&s);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK, UINT64_MAX - 1, 0, 1);
+	mesh_stats_round(&s, 0, 64, MESH_RES_OK,
+			 (uint64_t)(MESH_SW_PRESSURED - 1) * US, 0, 2);
+	mesh_stats_window(&s, &w);
+	tap_ok(w.n == 2 && !w.pressured && w.p99_ns == UINT64_MAX - 1,
+	       "marks: one below the mark is kept as it is");
+	mesh_stats_size_sum(&p, 0, &w);
+	tap_ok(w.n == 2 && !w.pressured &&
+	       w.p50_ns == (uint64_t)(MESH_SW_PRESSURED - 1) * US,
+	       "marks: in a size window too");
 }
 
 int main(void)
@@ -514,5 +651,7 @@ int main(void)
 	test_rail();
 	test_peer_window();
 	test_pressured();
+	test_window_recent();
+	test_window_marks();
 	return tap_done();
 }

@@ -3,7 +3,8 @@
  * test-mesh-sums.c - mesh_stats_peer_sums, the read side of mesh_stats.c
  * the renderers use once per peer: against a plain sort of the same
  * values, for random windows on 1..8 paths x 8 sizes (partly filled,
- * failures and mismatches among them), each size and "all".
+ * failures, mismatches and rounds under local pressure among them), each
+ * size and "all".
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,7 +38,9 @@ static void slow_sum(const struct mesh_view_peer *p, unsigned int lo,
 				uint32_t us = sw->us[j];
 
 				w->mismatched += us == MESH_SW_MISMATCH;
-				if (!us || us == MESH_SW_MISMATCH)
+				if (us == MESH_SW_PRESSURED)
+					w->pressured++;
+				else if (!us || us == MESH_SW_MISMATCH)
 					w->failed++;
 				else
 					v[n++] = us;
@@ -54,7 +57,8 @@ static int same(const struct mesh_window_sum *a,
 		const struct mesh_window_sum *b)
 {
 	return a->n == b->n && a->failed == b->failed &&
-	       a->mismatched == b->mismatched && a->p50_ns == b->p50_ns &&
+	       a->mismatched == b->mismatched &&
+	       a->pressured == b->pressured && a->p50_ns == b->p50_ns &&
 	       a->p99_ns == b->p99_ns;
 }
 
@@ -79,7 +83,8 @@ int main(void)
 				int x = rand() % 20;
 
 				k = (unsigned int)rand() % CONFIG_MESH_SIZES_MAX;
-				mesh_stats_round(&st[i], k, 64, x == 0 ?
+				(x == 2 ? mesh_stats_round_pressured :
+				 mesh_stats_round)(&st[i], k, 64, x == 0 ?
 						 MESH_RES_TIMEOUT : x == 1 ?
 						 MESH_RES_MISMATCH : MESH_RES_OK,
 						 (uint64_t)(rand() % 5000000),

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test-status-render.c - the status document of status_render.c: the JSON parsed back
- * by a small strict JSON parser, and the text table for people.
+ * by a small strict JSON parser, and the text table for people; the mesh's
+ * peer table (peers_render.c, GET /peers) the same way, its window named
+ * and its loss that of the last rounds.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -966,12 +968,14 @@ static void test_mesh_json(void)
 	tap_ok(jp.node[jget(root, "mesh")].type == J_TRUE &&
 	       jstr_is(jget(root, "targets"), "/etc/rdmad/peers") &&
 	       jnum_is(jget(root, "interval_seconds"), 1) &&
+	       jnum_is(jget(root, "window_rounds"), 128) &&
 	       jcount(jget(root, "sizes"), J_ARR) == 3 &&
 	       jnum_is(jat(jget(root, "sizes"), 2), 65536) &&
 	       jnum_is(jget(root, "bandwidth_samples"), 2) &&
 	       jnum_is(jget(root, "bandwidth_seconds"), 2) &&
 	       jnum_is(jget(root, "reloads"), 4),
-	       "mesh json: the agent: targets, interval, sizes, totals");
+	       "mesh json: the agent: targets, interval, the window's rounds, "
+	       "sizes, totals");
 	a = jget(root, "peers");
 	tap_ok(jcount(a, J_ARR) == 3 &&
 	       jstr_is(jget(jat(a, 0), "peer"), "10.0.0.2:7471") &&
@@ -990,6 +994,7 @@ static void test_mesh_json(void)
 	       jnum_is(jget(p, "p99_seconds"), 0.002) &&
 	       jnum_is(jget(p, "window"), 4) &&
 	       jnum_is(jget(p, "window_failed"), 1) &&
+	       jnum_is(jget(p, "window_pressured"), 0) &&
 	       jnum_is(jget(p, "loss"), 0.25) &&
 	       jnum_is(jget(p, "bandwidth_bytes_per_second"), 1e9) &&
 	       jnum_is(jget(p, "rounds_ok"), 3) &&
@@ -1052,6 +1057,53 @@ static int row_is(const char *buf, const char *want)
 	}
 	tap_diag("no row '%s'", want);
 	return 0;
+}
+
+/*
+ * The demo's first view: peer C's path failed 10 rounds while its rdmad
+ * was starting, then 127 or 128 good ones, every third under local
+ * pressure (a loaded host): the loss is that of its last 128 rounds,
+ * 1 of them, then none; the rounds since start stay in rounds_failed.
+ */
+static void test_mesh_recent(void)
+{
+	unsigned int i, k;
+	int root, p, ret;
+	char *buf;
+
+	for (k = MESH_WINDOW - 1; k <= MESH_WINDOW; k++) {
+		make_mesh();
+		mesh_stats_init(&mst[4]);
+		for (i = 0; i < 10; i++)
+			mesh_stats_round(&mst[4], CONFIG_MESH_SIZES_MAX, 0,
+					 MESH_RES_REFUSED, 0, 0, i);
+		for (i = 0; i < k; i++)
+			(i % 3 ? mesh_stats_round : mesh_stats_round_pressured)
+				(&mst[4], 0, 64, MESH_RES_OK, 40000, 0,
+				 100 + i);
+		buf = render_mesh(&mview, 1, &ret);
+		root = jparse(buf);
+		p = jat(jget(jat(jget(root, "peers"), 2), "paths"), 0);
+		tap_ok(ret == 0 && root >= 0 &&
+		       jnum_is(jget(p, "window"), 128) &&
+		       jnum_is(jget(p, "window_failed"), k < 128 ? 1 : 0) &&
+		       jnum_is(jget(p, "window_pressured"), 43) &&
+		       jnum_is(jget(p, "loss"), k < 128 ? 0.0078 : 0) &&
+		       jnum_is(jget(p, "p99_seconds"), 0.00004) &&
+		       jnum_is(jget(p, "rounds_failed"), 10) &&
+		       jnum_is(jget(p, "rounds_ok"), k),
+		       "mesh json, recent: 10 failed at start, %u good after "
+		       "(a third pressured): loss %s of the last 128 rounds, "
+		       "rounds_failed since start", k, k < 128 ? "1" : "none");
+		free(buf);
+		buf = render_mesh(&mview, 0, &ret);
+		tap_ok(ret == 0 &&
+		       row_is(buf, k < 128 ?
+			      "q\"\\:1 0 round up ok 64 0.040 0.040 0.8% - 127 10" :
+			      "q\"\\:1 0 round up ok 64 0.040 0.040 0.0% - 128 10"),
+		       "mesh text, recent: LOSS %s", k < 128 ? "0.8%" : "0.0%");
+		free(buf);
+	}
 }
 
 /* With an inventory: the host's place, each peer's and why, in both. */
@@ -1147,6 +1199,10 @@ static void test_mesh_text(void)
 	tap_ok(has_line(buf, "bandwidth samples 2 (2.0s of link time); "
 			"targets reloaded 4 times"),
 	       "mesh text: samples and reloads");
+	tap_ok(has_line(buf, "P50MS, P99MS and LOSS over each path's last 128 "
+			"rounds (a round under local pressure counts for LOSS "
+			"only); OK and FAILED since start"),
+	       "mesh text: the window of p50, p99 and loss named");
 	tap_ok(row_is(buf, "PEER PATH STATE REACH LAST SIZE P50MS P99MS LOSS "
 		      "BANDWIDTH OK FAILED ERROR"), "mesh text: the header");
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
@@ -1154,11 +1210,11 @@ static void test_mesh_text(void)
 	tap_ok(ok, "mesh text: a row per path: state, reach, last (mismatch "
 	       "offset), size, p50/p99 ms, loss, bandwidth, rounds, error "
 	       "on one line");
-	/* every row's STATE starts under the header's (line 3) */
-	col = nth_line(buf, 3, line, sizeof(line)) && strstr(line, "STATE") ?
+	/* every row's STATE starts under the header's (line 4) */
+	col = nth_line(buf, 4, line, sizeof(line)) && strstr(line, "STATE") ?
 	      (long)(strstr(line, "STATE") - line) : -1;
 	for (i = 0; i < 5; i++)
-		if (!nth_line(buf, 4 + (int)i, line, sizeof(line)) ||
+		if (!nth_line(buf, 5 + (int)i, line, sizeof(line)) ||
 		    col < 1 || (long)strlen(line) <= col ||
 		    line[col - 1] != ' ' || line[col] == ' ') {
 			tap_diag("row %u: %s", i, line);
@@ -1188,6 +1244,7 @@ int main(void)
 	test_ages();
 	test_mesh_json();
 	test_mesh_text();
+	test_mesh_recent();
 	test_mesh_place();
 	test_write_error();
 	return tap_done();

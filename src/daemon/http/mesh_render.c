@@ -220,8 +220,9 @@ static void page_head(FILE *f, const struct mesh_view *m,
 		fprintf(f, "%s %s", i ? "," : "", sz);
 	}
 	fprintf(f, "</text>\n<text x=\"8\" y=\"60\">peers up %u / %u; "
-		"rendered %s; colour: p99 of the last %u rounds of each size"
-		"</text>\n", up, m->n_peers, when, MESH_SIZE_WINDOW);
+		"rendered %s; colour: p99, stripes: loss, both of the last "
+		"%u rounds of each size</text>\n", up, m->n_peers, when,
+		MESH_SIZE_WINDOW);
 	(void)l;
 }
 
@@ -313,9 +314,9 @@ static void page_cell(FILE *f, const struct mesh_view *m,
 	const char *fill;
 	char p50[24], p99[24], sz[24];
 
-	if (down || (ws.n && !ws.p99_ns))
+	if (down || (ws.n && ws.failed == ws.n))
 		fill = mesh_render_down;
-	else if (!ws.n)
+	else if (!ws.p99_ns)	/* no round, or the good ones pressured */
 		fill = mesh_render_nodata;
 	else
 		fill = mesh_render_colour(ws.p99_ns);
@@ -345,6 +346,9 @@ static void page_cell(FILE *f, const struct mesh_view *m,
 		"%u failed (loss %.1f%%), %u mismatches", down ?
 		" (DOWN: no path up)" : "", sz, p50, p99, ws.n, ws.failed,
 		ws.n ? 100.0 * ws.failed / ws.n : 0.0, ws.mismatched);
+	if (ws.pressured)
+		fprintf(f, ", %u under local pressure (their latency left out)",
+			ws.pressured);
 	if (*peer_error(p)) {
 		fputs("; last error: ", f);
 		page_esc(f, peer_error(p));
@@ -559,10 +563,12 @@ static void matrix_cell(char *buf, size_t len, const struct mesh_window_sum *w,
 	}
 	if (ws.p99_ns)
 		fmt_lat_sep(buf, len, ws.p99_ns, "");
+	else if (ws.failed < ws.n)
+		snprintf(buf, len, "*");	/* good ones, all pressured */
 	else
 		snprintf(buf, len, "failed");
 	n = strlen(buf);
-	if (ws.failed > ws.mismatched && ws.p99_ns && n < len)
+	if (ws.failed > ws.mismatched && ws.failed < ws.n && n < len)
 		n += (size_t)snprintf(buf + n, len - n, "~%.0f%%", 100.0 *
 				      ws.failed / ws.n);
 	if (ws.mismatched && n < len)
@@ -586,7 +592,8 @@ static int render_matrix(FILE *f, const struct mesh_view *m)
 			w = (int)strlen(m->peers[i].name);
 	fprintf(f, "p99 of the last %u rounds of each size (~N%%: that "
 		"share failed, !: a mismatch, DOWN: no path up, -: no "
-		"round)\n\n%-*s", MESH_SIZE_WINDOW, w, "PEER");
+		"round, *: every good one under local pressure)\n\n%-*s",
+		MESH_SIZE_WINDOW, w, "PEER");
 	for (j = 0; j <= m->n_sizes; j++) {
 		if (j < m->n_sizes)
 			fmt_size(sz, sizeof(sz), m->sizes[j]);

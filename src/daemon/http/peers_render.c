@@ -60,8 +60,9 @@ static void json_mesh_path(FILE *f, unsigned int i,
 	json_seconds_or_null(f, w.p50_ns);
 	fputs(",\"p99_seconds\":", f);
 	json_seconds_or_null(f, w.p99_ns);
-	fprintf(f, ",\"window\":%u,\"window_failed\":%u,\"loss\":%.4f", w.n,
-		w.failed, w.n ? (double)w.failed / w.n : 0.0);
+	fprintf(f, ",\"window\":%u,\"window_failed\":%u,\"window_pressured\":"
+		"%u,\"loss\":%.4f", w.n, w.failed, w.pressured,
+		w.n ? (double)w.failed / w.n : 0.0);
 	if (mesh_view_bw(p))
 		fprintf(f, ",\"bandwidth_bytes_per_second\":%" PRIu64,
 			mesh_view_bw(p));
@@ -124,8 +125,8 @@ int peers_render_json(FILE *f, const struct mesh_view *m)
 	}
 	fputs("{\"mesh\":true,\"targets\":", f);
 	json_str(f, m->targets ? m->targets : "");
-	fprintf(f, ",\"interval_seconds\":%.3f,\"sizes\":[",
-		m->interval_ms / 1000.0);
+	fprintf(f, ",\"interval_seconds\":%.3f,\"window_rounds\":%u,\"sizes\":[",
+		m->interval_ms / 1000.0, MESH_WINDOW);
 	for (i = 0; i < m->n_sizes; i++)
 		fprintf(f, "%s%" PRIu32, i ? "," : "", m->sizes[i]);
 	fprintf(f, "],\"bandwidth_samples\":%" PRIu64 ",\"bandwidth_seconds\""
@@ -280,6 +281,9 @@ int peers_render_text(FILE *f, const struct mesh_view *m)
 		fputs("no peers\n", f);
 		return ferror(f) ? -EIO : 0;
 	}
+	fprintf(f, "P50MS, P99MS and LOSS over each path's last %u rounds (a "
+		"round under local pressure counts for LOSS only); OK and "
+		"FAILED since start\n", MESH_WINDOW);
 	fprintf(f, "\n%-*s  %4s  %-10s  %-7s  %-16s  %6s  %8s  %8s  %6s  %12s"
 		"  %8s  %8s  %s\n", w, "PEER", "PATH", "STATE", "REACH", "LAST",
 		"SIZE", "P50MS", "P99MS", "LOSS", "BANDWIDTH", "OK", "FAILED",

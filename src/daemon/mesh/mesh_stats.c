@@ -2,12 +2,15 @@
 /*
  * mesh_stats.c - what the mesh agent saw of each path (see mesh_stats.h).
  *
- * The window keeps the latency of the last MESH_WINDOW rounds (a failed
- * round is a 0, a good one at least 1 ns), so p50, p99 and loss describe
- * the last two minutes at one round a second, whatever happened before.
- * Each size slot has a smaller window of its own (the heatmap's cells),
- * latency in microseconds: a failed connect has no size and is not in
- * any of them.
+ * The window keeps the last MESH_WINDOW rounds, every one (a failed
+ * round is a 0, a good one its latency, at least 1 ns, or
+ * MESH_W_PRESSURED under local pressure), so p50, p99 and loss describe
+ * the last two minutes at one round a second, whatever happened before:
+ * a good round pushes an old failure out even when its latency is not
+ * kept (were it left out, a loaded host's failures at start would stay
+ * for ever).  Each size slot has a smaller window of its own (the
+ * heatmap's cells), latency in microseconds: a failed connect has no
+ * size and is not in any of them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +42,7 @@ void mesh_hist_add(struct mesh_hist *h, uint64_t ns)
 }
 
 static void mesh_stats_sw_add(struct mesh_size_window *w, enum mesh_result r,
-			      uint64_t rtt_ns)
+			      uint64_t rtt_ns, bool latency)
 {
 	uint64_t us = rtt_ns / US;
 
@@ -47,10 +50,12 @@ static void mesh_stats_sw_add(struct mesh_size_window *w, enum mesh_result r,
 		us = MESH_SW_MISMATCH;
 	else if (r != MESH_RES_OK)
 		us = 0;
+	else if (!latency)
+		us = MESH_SW_PRESSURED;
 	else if (!us)
 		us = 1;
-	else if (us >= MESH_SW_MISMATCH)
-		us = MESH_SW_MISMATCH - 1;
+	else if (us >= MESH_SW_PRESSURED)
+		us = MESH_SW_PRESSURED - 1;
 	w->us[w->pos] = (uint32_t)us;
 	w->pos = (uint8_t)((w->pos + 1) % MESH_SIZE_WINDOW);
 	if (w->n < MESH_SIZE_WINDOW)
@@ -63,7 +68,6 @@ static void mesh_stats_count(struct mesh_path_stats *s, unsigned int size_slot,
 			     uint32_t bad_offset, uint64_t now, bool latency)
 {
 	bool ok = r == MESH_RES_OK;
-	bool windows = latency || !ok;
 
 	if ((unsigned int)r >= MESH_RES_N)
 		r = MESH_RES_LOCAL_ERROR;
@@ -72,8 +76,7 @@ static void mesh_stats_count(struct mesh_path_stats *s, unsigned int size_slot,
 		s->size_rounds[size_slot]++;
 		if (!ok)
 			s->size_failed[size_slot]++;
-		if (windows)
-			mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns);
+		mesh_stats_sw_add(&s->sw[size_slot], r, rtt_ns, latency);
 	}
 	if (ok && latency)
 		mesh_hist_add(&s->rtt, rtt_ns);
@@ -84,12 +87,16 @@ static void mesh_stats_count(struct mesh_path_stats *s, unsigned int size_slot,
 	}
 	if (!latency)
 		s->pressured++;
-	if (windows) {
-		s->window[s->w_pos] = ok ? (rtt_ns ? rtt_ns : 1) : 0;
-		s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
-		if (s->w_n < MESH_WINDOW)
-			s->w_n++;
-	}
+	if (!ok)
+		s->window[s->w_pos] = 0;
+	else if (!latency)
+		s->window[s->w_pos] = MESH_W_PRESSURED;
+	else
+		s->window[s->w_pos] = !rtt_ns ? 1 :
+			rtt_ns < MESH_W_PRESSURED ? rtt_ns : MESH_W_PRESSURED - 1;
+	s->w_pos = (s->w_pos + 1) % MESH_WINDOW;
+	if (s->w_n < MESH_WINDOW)
+		s->w_n++;
 	s->last = r;
 	s->have_last = true;
 	s->last_at = now;
@@ -279,10 +286,12 @@ static void mesh_stats_window_add(const struct mesh_path_stats *s,
 
 	w->n += s->w_n;
 	for (i = 0; i < s->w_n; i++) {
-		if (s->window[i])
-			good[(*n)++] = s->window[i];
-		else
+		if (!s->window[i])
 			w->failed++;
+		else if (s->window[i] == MESH_W_PRESSURED)
+			w->pressured++;
+		else
+			good[(*n)++] = s->window[i];
 	}
 }
 
@@ -419,7 +428,9 @@ void mesh_stats_peer_sums(const struct mesh_view_peer *p,
 
 				if (us == MESH_SW_MISMATCH)
 					w->mismatched++;
-				if (!us || us == MESH_SW_MISMATCH)
+				if (us == MESH_SW_PRESSURED)
+					w->pressured++;
+				else if (!us || us == MESH_SW_MISMATCH)
 					w->failed++;
 				else
 					v[n++] = us;
@@ -436,6 +447,7 @@ void mesh_stats_peer_sums(const struct mesh_view_peer *p,
 		out->all.n += w->n;
 		out->all.failed += w->failed;
 		out->all.mismatched += w->mismatched;
+		out->all.pressured += w->pressured;
 	}
 	size_run[CONFIG_MESH_SIZES_MAX] = n;
 	sorted = mesh_stats_merge(v, tmp, size_run, CONFIG_MESH_SIZES_MAX);

@@ -31,16 +31,26 @@ struct mesh_hist {
 };
 extern const uint64_t mesh_hist_bounds_ns[MESH_HIST_BUCKETS];
 
-/* Recent rounds kept for the live table's p50, p99 and loss. */
+/*
+ * The window of the figures a person reads (the live table's p50, p99
+ * and loss: /peers, rdmadctl mesh): a path's last MESH_WINDOW rounds,
+ * every one of them, those under local pressure too (they count for the
+ * loss; their latency is left out of p50 and p99).  A value: a failed
+ * round's 0, MESH_W_PRESSURED, or the latency (1 ns at least).
+ */
 #define MESH_WINDOW	128
+#define MESH_W_PRESSURED	UINT64_MAX
 
 /*
- * Recent rounds of one size slot: latency in us (at least 1), 0 for a
- * failed round, MESH_SW_MISMATCH for a mismatch (failed too).  8 slots
- * of these are 1,056 bytes per path.
+ * Recent rounds of one size slot (the heatmap's cells, GET /mesh): the
+ * last MESH_SIZE_WINDOW of the slot, each its latency in us (at least
+ * 1), 0 for a failed round, MESH_SW_MISMATCH for a mismatch (failed
+ * too), MESH_SW_PRESSURED for a good round under local pressure (in the
+ * loss, not in the latency).  8 slots of these are 1,056 bytes per path.
  */
 #define MESH_SIZE_WINDOW	32
 #define MESH_SW_MISMATCH	UINT32_MAX
+#define MESH_SW_PRESSURED	(UINT32_MAX - 1)
 struct mesh_size_window {
 	uint32_t us[MESH_SIZE_WINDOW];
 	uint8_t n, pos;
@@ -70,7 +80,8 @@ struct mesh_path_stats {
 	uint64_t connects;		/* sessions established */
 	uint64_t downs;			/* up -> down */
 	uint64_t pressured;		/* rounds under local pressure */
-	/* ring of the last rounds: latency ns, or 0 for a failed one */
+	/* ring of the last rounds: latency ns, 0 for a failed one,
+	 * MESH_W_PRESSURED for a good one under local pressure */
 	uint64_t window[MESH_WINDOW];
 	unsigned int w_n, w_pos;
 	enum mesh_result last;		/* of the last round; OK at first */
@@ -83,11 +94,14 @@ struct mesh_path_stats {
 	uint64_t bw_samples;
 };
 
+/* A window's rounds: the loss is failed / n. */
 struct mesh_window_sum {
 	unsigned int n;			/* rounds in the window */
 	unsigned int failed;
 	unsigned int mismatched;	/* of the failed (per-size windows) */
-	uint64_t p50_ns, p99_ns;	/* of the good ones; 0: none */
+	unsigned int pressured;		/* good, under local pressure */
+	uint64_t p50_ns, p99_ns;	/* of the good ones not under local
+					   pressure; 0: none */
 };
 
 void mesh_stats_init(struct mesh_path_stats *s);
@@ -97,9 +111,11 @@ void mesh_stats_round(struct mesh_path_stats *s, unsigned int size_slot,
 		      uint32_t bad_offset, uint64_t now);
 /*
  * A round taken under local pressure (mesh_load_check.h): counted as
- * mesh_stats_round counts it, and in pressured; an ok one's latency is
- * kept out of the histograms and the windows (it holds the host's delay,
- * not only the network's), a failed one counts as failed as any other.
+ * mesh_stats_round counts it, and in pressured, in the windows too (a
+ * window is the last rounds, all of them: its loss is recent); an ok
+ * one's latency is kept out of the histograms and the windows' p50 and
+ * p99 (it holds the host's delay, not only the network's), a failed one
+ * counts as failed as any other.
  */
 void mesh_stats_round_pressured(struct mesh_path_stats *s,
 				unsigned int size_slot, uint32_t size,
