@@ -5,6 +5,9 @@
 # from another CA are made here; bcrypt hashes with python3's crypt.
 # Scrapes over TLS with the right password pass; a wrong or no password
 # gets 401, plain HTTP to the TLS port the plain 400, garbage is counted;
+# a peer outside [http] allow gets no TLS byte (no certificate), and
+# every refusal's line names the peer's ADDRESS:PORT; a /probe asker
+# that leaves with close_notify aborts its probe at once;
 # with RequireAndVerifyClientCert no certificate and a foreign one are
 # refused and counted, the good one passes; a new certificate and key
 # on disk are served without a restart; a reload with a broken web
@@ -59,7 +62,13 @@ basic_auth_users:
 YML
 }
 web ""
-rdmad_conf $port "http.listen = 127.0.0.1:$hp" "http.web_config = $C/web.yml"
+rdmad_conf $port "http.listen = 127.0.0.1:$hp" "http.web_config = $C/web.yml" "http.allow = 127.0.0.1/32"
+cat >>"$T/rdmad.ini" <<INI
+[module.huge]
+size = 64
+iterations = 100000
+timeout = 60s
+INI
 rdmad_start
 rpid=$RDMAD_PID
 wait_log "status and metrics on https://127.0.0.1:$hp/.*basic auth" 5
@@ -111,7 +120,45 @@ except OSError:
 PY
 sleep 0.5
 [ "$(refused tls-garbage)" = 1 ] || fail "tls-garbage counted $(refused tls-garbage)"
-log_has "refused: plain HTTP sent to the TLS port" 3 "$T/rdmad.log" || fail "plaintext refusal not logged"
+log_has "request from 127.0.0.1:[0-9]* refused: plain HTTP sent to the TLS port" 3 "$T/rdmad.log" ||
+	fail "plaintext refusal not logged with the peer: $(grep 'refused: plain' "$T/rdmad.log")"
+log_has "request from 127.0.0.1:[0-9]* refused: neither TLS nor HTTP" 3 "$T/rdmad.log" ||
+	fail "garbage refusal not logged with the peer: $(grep 'refused: neither' "$T/rdmad.log")"
+
+# --- [http] allow before any TLS work ------------------------------------
+# From 127.0.0.2 (not in allow = 127.0.0.1/32): a ClientHello gets no
+# byte back (no ServerHello, no certificate), only the close.
+got=$("$PY" - 127.0.0.1 $hp <<'PY'
+import socket, ssl, sys
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+ctx.check_hostname = False
+ctx.verify_mode = ssl.CERT_NONE
+inc, out = ssl.MemoryBIO(), ssl.MemoryBIO()
+tls = ctx.wrap_bio(inc, out)
+try:
+    tls.do_handshake()
+except ssl.SSLWantReadError:
+    pass
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10,
+                             source_address=("127.0.0.2", 0))
+s.sendall(out.read())
+n = 0
+try:
+    while True:
+        b = s.recv(65536)
+        if not b:
+            break
+        n += len(b)
+except OSError:
+    pass
+print(n)
+PY
+)
+[ "$got" = 0 ] || fail "a peer outside [http] allow got $got bytes of TLS (want none: closed before the handshake)"
+log_has "request from 127.0.0.2:[0-9]* refused: not in \[http\] allow" 5 "$T/rdmad.log" ||
+	fail "the refused peer was not logged with its address: $(grep 'refused' "$T/rdmad.log" | tail -3)"
+[ "$(refused forbidden)" = 1 ] || fail "forbidden counted $(refused forbidden), want 1"
+log "a peer outside [http] allow: 0 bytes of TLS, refused and logged by ADDRESS:PORT"
 
 # --- costs: a bcrypt, a cached check, a handshake ---------------------------
 t0=$(now_ms)
@@ -120,6 +167,37 @@ t1=$(now_ms)
 for i in 1 2 3 4 5; do curl -s -o /dev/null --cacert "$C/ca.crt" -u 'prom:s3cret pw' "$url/status"; done
 t2=$(now_ms)
 log "figures: 5 requests with a wrong password (a bcrypt each, cost 04) $((t1 - t0)) ms; 5 with the right one (cached) $((t2 - t1)) ms (each a new TLS handshake)"
+
+# --- a /probe asker that leaves with close_notify ---------------------------
+# As Prometheus does at its scrape timeout: TLS close_notify, then FIN.
+# The probe (100,000 operations, some 15 s) must be aborted at once.
+n0=$(grep -c 'close: native' "$T/rdmad.log")
+"$PY" - 127.0.0.1 $hp "$C/ca.crt" "$RDMAD_SRV_ADDR:$port" "$T/rdmad.log" <<'PY' || fail "close_notify asker"
+import base64, socket, ssl, sys, time
+host, port, ca, target, logf = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+ctx = ssl.create_default_context(cafile=ca)
+s = ctx.wrap_socket(socket.create_connection((host, port), timeout=30),
+                    server_hostname=host)
+auth = base64.b64encode(b"prom:s3cret pw").decode()
+s.sendall(("GET /probe?target=%s&module=huge HTTP/1.1\r\nHost: x\r\n"
+           "Authorization: Basic %s\r\n\r\n" % (target, auth)).encode())
+for _ in range(300):             # until the probe's session is open
+    if "open: native" in open(logf).read():
+        break
+    time.sleep(0.1)
+s.unwrap()                       # close_notify
+s.close()
+PY
+t0=$(now_ms)
+for ((i = 0; i < 100; i++)); do
+	[ "$(grep -c 'close: native' "$T/rdmad.log")" -gt "$n0" ] && break
+	sleep 0.1
+done
+t1=$(now_ms)
+n=$(grep 'close: native' "$T/rdmad.log" | tail -1 | sed -n 's/.* \([0-9]*\) operations.*/\1/p')
+[ "$(grep -c 'close: native' "$T/rdmad.log")" -gt "$n0" ] && [ -n "$n" ] && [ "$n" -lt 200000 ] ||
+	fail "a TLS asker's close_notify did not abort its probe: $(grep 'close:' "$T/rdmad.log" | tail -1)"
+log "a TLS /probe asker's close_notify: its probe aborted $((t1 - t0)) ms after, at $n operations"
 
 # --- certificates replaced on disk: served without a restart ---------------
 fp() { openssl s_client -connect 127.0.0.1:$hp -CAfile "$C/ca.crt" </dev/null 2>/dev/null |

@@ -351,12 +351,22 @@ static void serve_index(struct http *h, struct evhttp_request *req,
 			  h->ops->probe != NULL);
 }
 
-/* http_tls's report of a connection it refused (FD: the peer's, or -1). */
-static void http_tls_refused(void *arg, enum stats_http_refusal why, int fd)
+/* http_tls's report of a connection it refused. */
+static void http_tls_refused(void *arg, enum stats_http_refusal why,
+			     const struct sockaddr *peer)
 {
 	struct http *h = arg;
 
-	http_refuse_count_fd(&h->refuse, why, fd);
+	http_refuse_count(&h->refuse, why, peer);
+}
+
+/* http_tls asks, before any TLS work, whether PEER may go on: [http]
+ * allow (the same list request_cb checks on plain HTTP). */
+static int http_tls_admit(void *arg, const struct sockaddr *peer)
+{
+	struct http *h = arg;
+
+	return acl_match(&h->cfg->http_allow, peer);
 }
 
 /* The request's credentials, when [http] web_config has users: 0 to go
@@ -546,8 +556,10 @@ static int http_web_load(struct http *h, const struct rdmad_config *cfg,
 		}
 	}
 	if (wc->tls) {
-		rc = http_tls_new(tls, wc, http_tls_refused, h, why,
-				  sizeof(why));
+		struct http_tls_owner owner = { http_tls_admit,
+						http_tls_refused, h };
+
+		rc = http_tls_new(tls, wc, &owner, why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "[http] web_config %s: %s", path,
 				 why);

@@ -7,8 +7,12 @@
  * (libevent's be_openssl_ctrl, BEV_CTRL_SET_FD).  So the BIO callback
  * that sees the first bytes is put on that BIO when OpenSSL starts the
  * handshake (the info callback's SSL_CB_HANDSHAKE_START), before any
- * read.  A connection's state lives in the SSL's ex_data; its free
- * function reports a handshake that never finished.
+ * read.  There, too, the peer's address is taken (getpeername) and
+ * judged by the owner's admit callback ([http] allow): a refused peer's
+ * first read fails before a byte is read, so OpenSSL neither reads its
+ * ClientHello nor sends anything, and evhttp closes the connection.  A
+ * connection's state lives in the SSL's ex_data; its free function
+ * reports a handshake that never finished.
  */
 #include "http/http_tls.h"
 
@@ -42,14 +46,14 @@ struct http_tls {
 	struct web_config wc;		/* to build the next context */
 	struct http_tls_stamp cert, key;
 	uint64_t checked;		/* ns, the last look at the files */
-	http_tls_refuse_fn *refuse;
-	void *arg;
+	struct http_tls_owner owner;
 };
 
 /* One connection. */
 struct http_tls_conn {
-	http_tls_refuse_fn *refuse;
-	void *arg;
+	struct http_tls_owner owner;
+	struct sockaddr_storage peer;	/* family 0: not known yet */
+	int denied;			/* not admitted: no TLS at all */
 	unsigned char first[HTTP_TLS_SNIFF_LEN];
 	size_t n;
 	enum http_tls_sniff kind;	/* MORE: not known yet */
@@ -63,13 +67,14 @@ struct http_tls_conn {
 static int http_tls_idx = -1;
 static pthread_once_t http_tls_once = PTHREAD_ONCE_INIT;
 
-static void http_tls_report(SSL *ssl, struct http_tls_conn *c,
+static void http_tls_report(struct http_tls_conn *c,
 			    enum stats_http_refusal why)
 {
 	if (c->reported)
 		return;
 	c->reported = 1;
-	c->refuse(c->arg, why, ssl ? SSL_get_fd(ssl) : -1);
+	c->owner.refuse(c->owner.arg, why, c->peer.ss_family ?
+			(const struct sockaddr *)&c->peer : NULL);
 }
 
 /* SSL_free: a TLS handshake that never finished is a refusal. */
@@ -81,7 +86,7 @@ static void http_tls_conn_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad,
 	if (!c)
 		return;
 	if (!c->done && !c->reported && c->kind == HTTP_TLS_SNIFF_TLS)
-		http_tls_report(NULL, c, c->alert == 116 /* certificate
+		http_tls_report(c, c->alert == 116 /* certificate
 							     required */ ?
 				STATS_HTTP_TLS_CLIENT_CERT :
 				STATS_HTTP_TLS_HANDSHAKE);
@@ -123,6 +128,10 @@ static long http_tls_bio_cb(BIO *b, int oper, const char *argp, size_t len,
 	struct http_tls_conn *c = (struct http_tls_conn *)BIO_get_callback_arg(b);
 	size_t k;
 
+	if (c && c->denied && oper == BIO_CB_READ) {
+		BIO_clear_retry_flags(b);
+		return -1;	/* not a byte read: the SSL fails */
+	}
 	if (oper != (BIO_CB_READ | BIO_CB_RETURN) || !c ||
 	    c->kind != HTTP_TLS_SNIFF_MORE || ret <= 0 || !processed)
 		return ret;
@@ -135,15 +144,29 @@ static long http_tls_bio_cb(BIO *b, int oper, const char *argp, size_t len,
 	if (c->kind == HTTP_TLS_SNIFF_HTTP) {
 		int fd = (int)BIO_get_fd(b, NULL);
 
-		http_tls_report(NULL, c, STATS_HTTP_TLS_PLAINTEXT);
+		http_tls_report(c, STATS_HTTP_TLS_PLAINTEXT);
 		if (fd >= 0)
 			http_tls_plain_answer(fd);
 		BIO_clear_retry_flags(b);
 		return -1;	/* the SSL fails; evhttp closes */
 	}
 	if (c->kind == HTTP_TLS_SNIFF_GARBAGE)
-		http_tls_report(NULL, c, STATS_HTTP_TLS_GARBAGE);
+		http_tls_report(c, STATS_HTTP_TLS_GARBAGE);
 	return ret;
+}
+
+/* The peer of FD into C, and whether the owner admits it. */
+static void http_tls_admit(struct http_tls_conn *c, int fd)
+{
+	socklen_t len = sizeof(c->peer);
+
+	if (fd < 0 || getpeername(fd, (struct sockaddr *)&c->peer, &len))
+		memset(&c->peer, 0, sizeof(c->peer));
+	if (c->peer.ss_family &&
+	    c->owner.admit(c->owner.arg, (struct sockaddr *)&c->peer))
+		return;
+	c->denied = 1;
+	http_tls_report(c, STATS_HTTP_FORBIDDEN);
 }
 
 static void http_tls_info_cb(const SSL *ssl, int where, int ret)
@@ -159,6 +182,8 @@ static void http_tls_info_cb(const SSL *ssl, int where, int ret)
 			BIO_set_callback_arg(rb, (char *)c);
 			BIO_set_callback_ex(rb, http_tls_bio_cb);
 			c->bio_set = 1;
+			/* before the ClientHello is read */
+			http_tls_admit(c, (int)BIO_get_fd(rb, NULL));
 		}
 	}
 	if (where & SSL_CB_HANDSHAKE_DONE)
@@ -179,7 +204,7 @@ static int http_tls_verify_cb(int ok, X509_STORE_CTX *x)
 	if (!c || !c->verifies)
 		return 1;
 	if (!ok)
-		http_tls_report(ssl, c, STATS_HTTP_TLS_CLIENT_CERT);
+		http_tls_report(c, STATS_HTTP_TLS_CLIENT_CERT);
 	return ok;
 }
 
@@ -286,7 +311,7 @@ fail:
 }
 
 int http_tls_new(struct http_tls **out, const struct web_config *wc,
-		 http_tls_refuse_fn *refuse, void *arg, char *err,
+		 const struct http_tls_owner *owner, char *err,
 		 size_t errlen)
 {
 	struct http_tls *t;
@@ -303,8 +328,7 @@ int http_tls_new(struct http_tls **out, const struct web_config *wc,
 		return -ENOMEM;
 	}
 	t->wc = *wc;
-	t->refuse = refuse;
-	t->arg = arg;
+	t->owner = *owner;
 	/* the stamps first: a file replaced meanwhile is read again */
 	http_tls_stamp(wc->cert_file, &t->cert);
 	http_tls_stamp(wc->key_file, &t->key);
@@ -376,12 +400,35 @@ struct bufferevent *http_tls_bevcb(struct event_base *base, void *arg)
 		return NULL;	/* evhttp makes a plain one and the
 				   client's handshake fails */
 	}
-	c->refuse = t->refuse;
-	c->arg = t->arg;
+	c->owner = t->owner;
 	c->alert = -1;
 	c->verifies = web_config_client_auth_verifies(t->wc.client_auth);
 	bev = bufferevent_openssl_socket_new(base, -1, ssl,
 					     BUFFEREVENT_SSL_ACCEPTING,
 					     BEV_OPT_CLOSE_ON_FREE);
 	return bev;	/* NULL: bufferevent_openssl freed the SSL */
+}
+
+int http_tls_peer_left(struct bufferevent *bev)
+{
+	SSL *ssl = bev ? bufferevent_openssl_get_ssl(bev) : NULL;
+	char c;
+	int n;
+
+	if (!ssl)
+		return 0;
+	/* OpenSSL reads (and decrypts) what the socket holds: an alert
+	 * close_notify, the end of file, or data kept for evhttp */
+	ERR_clear_error();
+	n = SSL_peek(ssl, &c, 1);
+	if (n > 0)
+		return 0;
+	switch (SSL_get_error(ssl, n)) {
+	case SSL_ERROR_WANT_READ:
+	case SSL_ERROR_WANT_WRITE:
+		return -EAGAIN;
+	default:		/* ZERO_RETURN: close_notify; SYSCALL, SSL */
+		ERR_clear_error();
+		return 1;
+	}
 }
