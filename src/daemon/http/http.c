@@ -57,6 +57,7 @@
 #include "clock.h"
 #include "proto.h"
 #include "http/http.h"
+#include "http/http_auth.h"
 #include "http/http_auth_check.h"
 #include "http/http_tls.h"
 #include "http/web_config_parse.h"
@@ -94,6 +95,7 @@ struct http {
 	/* [http] web_config: NULL when there is none, or no TLS */
 	struct http_auth *auth;
 	struct http_tls *tls;
+	struct http_auth_gate *gate;		/* bcrypt off the loop */
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
 };
@@ -369,20 +371,18 @@ static int http_tls_admit(void *arg, const struct sockaddr *peer)
 	return acl_match(&h->cfg->http_allow, peer);
 }
 
-/* The request's credentials, when [http] web_config has users: 0 to go
+/* The answer to a request whose credentials were checked (R): 0 to go
  * on, or -1 after the refusal is answered. */
-static int http_authorize(struct http *h, struct evhttp_request *req,
-			  const struct sockaddr *sa)
+static int http_auth_answer(struct http *h, struct evhttp_request *req,
+			    enum http_auth_result r)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-	const char *hdr;
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
 
-	if (!h->auth)
-		return 0;
-	hdr = evhttp_find_header(evhttp_request_get_input_headers(req),
-				 "Authorization");
-	switch (http_auth_check(h->auth, hdr, clock_now_ns())) {
+	switch (r) {
 	case HTTP_AUTH_OK:
+	case HTTP_AUTH_VERIFY:	/* not an answer */
 		return 0;
 	case HTTP_AUTH_BUSY:
 		http_refuse_count(&h->refuse, STATS_HTTP_AUTH_BUSY, sa);
@@ -403,6 +403,26 @@ static int http_authorize(struct http *h, struct evhttp_request *req,
 	return -1;
 }
 
+static void http_serve(struct http *h, struct evhttp_request *req);
+
+/* The asker of a request waiting for its bcrypt went away. */
+static void http_auth_left(struct evhttp_connection *ec, void *arg)
+{
+	http_auth_gate_cancel(arg);
+}
+
+/* The gate's answer to a request that waited for its bcrypt. */
+static void http_auth_done(void *arg, void *r, enum http_auth_result res)
+{
+	struct evhttp_request *req = r;
+	struct http *h = arg;
+
+	evhttp_connection_set_closecb(evhttp_request_get_connection(req),
+				      NULL, NULL);
+	if (!http_auth_answer(h, req, res))
+		http_serve(h, req);
+}
+
 /* With TLS on, a connection that is not TLS (the bufferevent could not
  * be made, so evhttp made a plain one) is refused. */
 static int http_is_tls(struct evhttp_connection *ec)
@@ -418,13 +438,9 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	struct http *h = arg;
 	struct evhttp_connection *ec = evhttp_request_get_connection(req);
 	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	const struct http_route *r;
-	struct http_query q;
-	size_t i;
+	struct http_auth_wait *w;
+	enum http_auth_result r;
 
-	memset(&q, 0, sizeof(q));
 	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
 		http_refuse_count(&h->refuse, STATS_HTTP_FORBIDDEN, sa);
 		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
@@ -437,8 +453,30 @@ static void request_cb(struct evhttp_request *req, void *arg)
 				"TLS: use https://");
 		return;
 	}
-	if (http_authorize(h, req, sa))
+	/* a bcrypt runs off the loop: the answer comes later */
+	r = http_auth_gate_check(h->gate, evhttp_find_header(
+			evhttp_request_get_input_headers(req), "Authorization"),
+			req, &w);
+	if (r == HTTP_AUTH_VERIFY) {
+		evhttp_connection_set_closecb(ec, http_auth_left, w);
 		return;
+	}
+	if (!http_auth_answer(h, req, r))
+		http_serve(h, req);
+}
+
+/* A request let in: its method and path. */
+static void http_serve(struct http *h, struct evhttp_request *req)
+{
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const struct http_route *r;
+	struct http_query q;
+	size_t i;
+
+	memset(&q, 0, sizeof(q));
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		http_refuse_count(&h->refuse, STATS_HTTP_METHOD, sa);
@@ -576,6 +614,7 @@ out:
 static void http_web_apply(struct http *h, struct http_auth *auth,
 			   struct http_tls *tls)
 {
+	http_auth_gate_set(h->gate, auth);
 	http_auth_check_free(h->auth);
 	http_tls_free(h->tls);
 	h->auth = auth;
@@ -604,8 +643,11 @@ int http_start(struct http **out, struct event_base *base,
 	h->cfg = cfg;
 	h->ops = ops;
 	h->arg = arg;
-	h->eh = http_refuse_init(&h->refuse, base) ? NULL : evhttp_new(base);
+	h->eh = http_refuse_init(&h->refuse, base) ||
+		http_auth_gate_new(&h->gate, base, http_auth_done, h) ? NULL :
+		evhttp_new(base);
 	if (!h->eh) {
+		http_auth_gate_free(h->gate);
 		http_refuse_fini(&h->refuse);
 		free(h);
 		snprintf(err, errlen, "[http]: cannot create the server");
@@ -651,6 +693,7 @@ void http_stop(struct http *h)
 	if (!h)
 		return;
 	evhttp_free(h->eh);	/* closes the sockets and connections */
+	http_auth_gate_free(h->gate);	/* after: their requests are gone */
 	http_auth_check_free(h->auth);
 	http_tls_free(h->tls);
 	http_auth_check_free(h->next_auth);
