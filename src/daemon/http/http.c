@@ -96,6 +96,8 @@ struct http {
 	struct http_auth *auth;
 	struct http_tls *tls;
 	struct http_auth_gate *gate;		/* bcrypt off the loop */
+	struct web_config_http hdrs;		/* http_server_config */
+	struct web_config_http next_hdrs;
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
 };
@@ -438,9 +440,16 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	struct http *h = arg;
 	struct evhttp_connection *ec = evhttp_request_get_connection(req);
 	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
 	struct http_auth_wait *w;
 	enum http_auth_result r;
+	unsigned int i;
 
+	/* http_server_config's headers, on every answer (as
+	 * exporter-toolkit sets them before its checks) */
+	for (i = 0; i < h->hdrs.n_headers; i++)
+		evhttp_add_header(out, h->hdrs.headers[i].name,
+				  h->hdrs.headers[i].value);
 	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
 		http_refuse_count(&h->refuse, STATS_HTTP_FORBIDDEN, sa);
 		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
@@ -555,7 +564,8 @@ static void rebind_old(struct http *h)
  * or -errno with the reason in ERR. */
 static int http_web_load(struct http *h, const struct rdmad_config *cfg,
 			 struct http_auth **auth, struct http_tls **tls,
-			 char *err, size_t errlen)
+			 struct web_config_http *hdrs, char *err,
+			 size_t errlen)
 {
 	const char *path = cfg->http_web_config;
 	struct web_config *wc;
@@ -565,6 +575,7 @@ static int http_web_load(struct http *h, const struct rdmad_config *cfg,
 
 	*auth = NULL;
 	*tls = NULL;
+	memset(hdrs, 0, sizeof(*hdrs));
 	if (!*path)
 		return 0;
 	wc = calloc(1, sizeof(*wc));
@@ -585,6 +596,7 @@ static int http_web_load(struct http *h, const struct rdmad_config *cfg,
 		snprintf(err, errlen, "[http] web_config: %s", why);
 		goto out;
 	}
+	*hdrs = wc->http;
 	if (wc->n_users) {
 		*auth = http_auth_check_new(wc);
 		if (!*auth) {
@@ -610,10 +622,12 @@ out:
 	return rc;
 }
 
-/* Serve with AUTH and TLS from now on (the old ones are freed). */
+/* Serve with AUTH, TLS and HDRS from now on (the old ones are freed). */
 static void http_web_apply(struct http *h, struct http_auth *auth,
-			   struct http_tls *tls)
+			   struct http_tls *tls,
+			   const struct web_config_http *hdrs)
 {
+	h->hdrs = *hdrs;
 	http_auth_gate_set(h->gate, auth);
 	http_auth_check_free(h->auth);
 	http_tls_free(h->tls);
@@ -629,6 +643,7 @@ int http_start(struct http **out, struct event_base *base,
 	       const struct rdmad_config *cfg, const struct http_ops *ops,
 	       void *arg, char *err, size_t errlen)
 {
+	struct web_config_http hdrs;
 	struct http_auth *auth;
 	struct http_tls *tls;
 	struct http *h;
@@ -665,13 +680,13 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
-	ret = http_web_load(h, cfg, &auth, &tls, err, errlen);
+	ret = http_web_load(h, cfg, &auth, &tls, &hdrs, err, errlen);
 	if (ret) {
 		http_stop(h);
 		*out = NULL;
 		return ret;
 	}
-	http_web_apply(h, auth, tls);
+	http_web_apply(h, auth, tls, &hdrs);
 	if (!cfg->http_on)
 		return 0;
 	h->bound = bind_addr(h, &cfg->http_listen, err, errlen);
@@ -709,7 +724,8 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg, char *err,
 	http_tls_free(h->next_tls);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
-	if (http_web_load(h, cfg, &h->next_auth, &h->next_tls, err, errlen))
+	if (http_web_load(h, cfg, &h->next_auth, &h->next_tls, &h->next_hdrs,
+			  err, errlen))
 		return -EINVAL;
 	h->prepared = 1;
 	h->swapped = 0;
@@ -751,7 +767,7 @@ void http_commit(struct http *h)
 	h->prepared = 0;
 	h->swapped = 0;
 	/* web_config: re-read at each reload (new users, a new pair) */
-	http_web_apply(h, h->next_auth, h->next_tls);
+	http_web_apply(h, h->next_auth, h->next_tls, &h->next_hdrs);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
 	if (!h->next_on) {

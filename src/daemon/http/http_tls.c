@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
@@ -65,6 +66,9 @@ struct http_tls_conn {
 };
 
 static int http_tls_idx = -1;
+/* A context's client_allowed_sans (a copy it owns: connections keep
+ * their context after a reload freed the struct http_tls) */
+static int http_tls_ctx_idx = -1;
 static pthread_once_t http_tls_once = PTHREAD_ONCE_INIT;
 
 static void http_tls_report(struct http_tls_conn *c,
@@ -93,10 +97,18 @@ static void http_tls_conn_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad,
 	free(c);
 }
 
+static void http_tls_ctx_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad,
+			      int idx, long argl, void *argp)
+{
+	free(ptr);
+}
+
 static void http_tls_init_once(void)
 {
 	http_tls_idx = SSL_get_ex_new_index(0, NULL, NULL, NULL,
 					    http_tls_conn_free);
+	http_tls_ctx_idx = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL,
+						    http_tls_ctx_free);
 }
 
 static const char http_tls_plain_reply[] =
@@ -192,20 +204,133 @@ static void http_tls_info_cb(const SSL *ssl, int where, int ret)
 		c->alert = ret & 0xff;
 }
 
+/* CERT names one of SANS (client_allowed_sans, exact match): a DNS
+ * name, an e-mail address or a URI as written, an IP address by value. */
+static int http_tls_san_allowed(X509 *cert, const struct web_config_list *sans)
+{
+	GENERAL_NAMES *gens = X509_get_ext_d2i(cert, NID_subject_alt_name,
+					       NULL, NULL);
+	unsigned char ip[16];
+	const GENERAL_NAME *g;
+	const ASN1_STRING *v;
+	int i, ok = 0, iplen;
+	unsigned int j;
+
+	for (i = 0; gens && i < sk_GENERAL_NAME_num(gens) && !ok; i++) {
+		g = sk_GENERAL_NAME_value(gens, i);
+		switch (g->type) {
+		case GEN_DNS:
+		case GEN_EMAIL:
+		case GEN_URI:
+			v = g->d.ia5;
+			break;
+		case GEN_IPADD:
+			v = g->d.ip;
+			break;
+		default:
+			continue;
+		}
+		for (j = 0; j < sans->n && !ok; j++) {
+			if (g->type != GEN_IPADD) {
+				ok = (size_t)ASN1_STRING_length(v) ==
+				     strlen(sans->s[j]) &&
+				     !memcmp(ASN1_STRING_get0_data(v),
+					     sans->s[j], strlen(sans->s[j]));
+				continue;
+			}
+			iplen = inet_pton(AF_INET, sans->s[j], ip) == 1 ? 4 :
+				inet_pton(AF_INET6, sans->s[j], ip) == 1 ? 16 :
+				0;
+			ok = iplen && ASN1_STRING_length(v) == iplen &&
+			     !memcmp(ASN1_STRING_get0_data(v), ip,
+				     (size_t)iplen);
+		}
+	}
+	GENERAL_NAMES_free(gens);
+	return ok;
+}
+
 /* A client certificate the CA refuses (VerifyClientCertIfGiven,
- * RequireAndVerifyClientCert); any certificate passes otherwise. */
+ * RequireAndVerifyClientCert), or whose SANs are not allowed
+ * (client_allowed_sans); any certificate passes otherwise. */
 static int http_tls_verify_cb(int ok, X509_STORE_CTX *x)
 {
 	SSL *ssl = X509_STORE_CTX_get_ex_data(x,
 				SSL_get_ex_data_X509_STORE_CTX_idx());
 	struct http_tls_conn *c = ssl ? SSL_get_ex_data(ssl, http_tls_idx) :
 				  NULL;
+	const struct web_config_list *sans = ssl ?
+		SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), http_tls_ctx_idx) :
+		NULL;
 
-	if (!c || !c->verifies)
+	if (!c)
 		return 1;
+	if (!c->verifies)
+		ok = 1;
+	if (ok && sans && X509_STORE_CTX_get_error_depth(x) == 0 &&
+	    !http_tls_san_allowed(X509_STORE_CTX_get_current_cert(x),
+				  sans)) {
+		X509_STORE_CTX_set_error(x, X509_V_ERR_APPLICATION_VERIFICATION);
+		ok = 0;
+	}
 	if (!ok)
 		http_tls_report(c, STATS_HTTP_TLS_CLIENT_CERT);
 	return ok;
+}
+
+/* cipher_suites (Go's, IANA names) into CTX: each looked up among
+ * OpenSSL's by its standard name; TLS 1.3 suites are left to OpenSSL, as
+ * Go leaves them.  0, or -1 with ERR naming the suite. */
+static int http_tls_ciphers(SSL_CTX *ctx, const struct web_config_list *l,
+			    char *err, size_t errlen)
+{
+	SSL_CTX *all = SSL_CTX_new(TLS_server_method());
+	STACK_OF(SSL_CIPHER) *cs;
+	const SSL_CIPHER *c = NULL;
+	char list[WEB_CONFIG_LIST_MAX * 64] = "";
+	int i, rc = -1;
+	unsigned int j;
+
+	if (!all || !SSL_CTX_set_cipher_list(all,
+					     "ALL:COMPLEMENTOFALL:@SECLEVEL=0")) {
+		snprintf(err, errlen, "cipher_suites: OpenSSL lists none");
+		goto out;
+	}
+	cs = SSL_CTX_get_ciphers(all);
+	for (j = 0; j < l->n; j++) {
+		for (i = 0; i < sk_SSL_CIPHER_num(cs); i++) {
+			c = sk_SSL_CIPHER_value(cs, i);
+			if (SSL_CIPHER_standard_name(c) &&
+			    !strcmp(SSL_CIPHER_standard_name(c), l->s[j]))
+				break;
+		}
+		if (i == sk_SSL_CIPHER_num(cs)) {
+			snprintf(err, errlen, "cipher_suites: '%s' is not a "
+				 "cipher suite this OpenSSL knows (IANA names, "
+				 "as Go's tls.CipherSuites() spells them)",
+				 l->s[j]);
+			goto out;
+		}
+		if (!strcmp(SSL_CIPHER_get_version(c), "TLSv1.3"))
+			continue;
+		if (*list)
+			strcat(list, ":");
+		strcat(list, SSL_CIPHER_get_name(c));
+	}
+	if (!*list) {
+		/* TLS 1.3 suites only: no suite for TLS 1.2 and older */
+		rc = SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION) ? 0 : -1;
+		goto out;
+	}
+	if (!SSL_CTX_set_cipher_list(ctx, list)) {
+		snprintf(err, errlen, "cipher_suites: OpenSSL takes none of "
+			 "%s", list);
+		goto out;
+	}
+	rc = 0;
+out:
+	SSL_CTX_free(all);
+	return rc;
 }
 
 /* The OpenSSL errors queued, in ERR; the queue is emptied. */
@@ -265,6 +390,11 @@ static SSL_CTX *http_tls_ctx(const struct web_config *wc, char *err,
 	if (wc->max_version &&
 	    !SSL_CTX_set_max_proto_version(ctx, wc->max_version))
 		goto bad;
+	if (wc->ciphers.n && http_tls_ciphers(ctx, &wc->ciphers, err, errlen))
+		goto fail;
+	what = "curve_preferences";
+	if (*wc->curves && !SSL_CTX_set1_groups_list(ctx, wc->curves))
+		goto bad;
 	what = wc->cert_file;
 	if (SSL_CTX_use_certificate_chain_file(ctx, wc->cert_file) != 1)
 		goto bad;
@@ -297,6 +427,19 @@ static SSL_CTX *http_tls_ctx(const struct web_config *wc, char *err,
 	}
 	SSL_CTX_set_verify(ctx, mode, mode == SSL_VERIFY_NONE ? NULL :
 			   http_tls_verify_cb);
+	if (wc->prefer_server_ciphers)
+		SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
+	if (wc->sans.n) {
+		struct web_config_list *sans = malloc(sizeof(*sans));
+
+		if (!sans || !SSL_CTX_set_ex_data(ctx, http_tls_ctx_idx,
+						  sans)) {
+			free(sans);
+			snprintf(err, errlen, "TLS: out of memory");
+			goto fail;
+		}
+		*sans = wc->sans;
+	}
 	SSL_CTX_set_info_callback(ctx, http_tls_info_cb);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION |
