@@ -56,6 +56,8 @@ H13=$(hash 'slower pw' 8192)
 case $H in '$2b$04$'*) ;; *) fail "python3 crypt gave no bcrypt hash: '$H'" ;; esac
 case $HS in '$2b$10$'*) ;; *) fail "python3 crypt gave no cost 10 hash: '$HS'" ;; esac
 
+# web TLS-LINES [slower]: the web config; "slower" adds the cost 13 user
+# (whose cost the unknown users' dummy hash takes: only for the stall)
 web() {
 	cat >"$C/web.yml" <<YML
 tls_server_config:
@@ -65,7 +67,7 @@ $1
 basic_auth_users:
   prom: '$H'
   slow: '$HS'
-  slower: '$H13'
+${2:+  slower: '$H13'}
 YML
 }
 web ""
@@ -214,6 +216,9 @@ log "a TLS /probe asker's close_notify: its probe aborted $((t1 - t0)) ms after,
 # 50 ms; another sends a wrong password for "slower" (cost 13, seconds
 # of bcrypt here).  The first one's longest wait must stay well under
 # the bcrypt's time (with bcrypt on the loop it waited the bcrypt out).
+# A reload: a new table, a full budget.
+web "" slower
+rdmad_reload
 "$PY" - 127.0.0.1 $hp "$C/ca.crt" >"$T/stall.out" <<'PY' || fail "stall check: $(cat "$T/stall.out")"
 import base64, http.client, ssl, sys, threading, time
 host, port, ca = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -276,8 +281,7 @@ cp "$C/server2.crt" "$C/cur.crt"
 # --- client certificates ----------------------------------------------------
 web "  client_auth_type: RequireAndVerifyClientCert
   client_ca_file: ca.crt"
-kill -HUP "$rpid"
-wait_log "reload: configuration re-read" 10
+rdmad_reload
 c0=$(refused tls-client-cert)
 [ "$(get nocert --cacert "$C/ca.crt" -u 'prom:s3cret pw' "$url/metrics")" = 000 ] || fail "no client certificate: $(cat "$T/nocert.code")"
 [ "$(get badcert --cacert "$C/ca.crt" --cert "$C/badclient.crt" --key "$C/badclient.key" -u 'prom:s3cret pw' "$url/metrics")" = 000 ] ||
@@ -304,8 +308,7 @@ http_server_config:
     Strict-Transport-Security: max-age=31536000
     X-Frame-Options: deny
     X-Content-Type-Options: nosniff"
-kill -HUP "$rpid"
-wait_log "reload: configuration re-read" 10
+rdmad_reload
 ok() { curl -sf --max-time 10 --cacert "$C/ca.crt" --cert "$C/sanclient.crt" --key "$C/sanclient.key" -u 'prom:s3cret pw' "$@"; }
 [ "$(get hard --cacert "$C/ca.crt" --cert "$C/sanclient.crt" --key "$C/sanclient.key" -u 'prom:s3cret pw' "$url/metrics")" = 200 ] ||
 	fail "hardened config, the allowed client: $(cat "$T/hard.code") $(cat "$T/hard.err")"
@@ -336,8 +339,7 @@ wait_log "reload refused: .*web.yml:1: tls_server_config: key_file missing" 10
 # --- a probe during a wrong-password flood ------------------------------------
 web "  client_auth_type: RequireAndVerifyClientCert
   client_ca_file: ca.crt"
-kill -HUP "$rpid"
-wait_log "reload: configuration re-read" 10
+rdmad_reload
 t0=$(now_ms)
 probe_ok quiet.out -s 4k -n 200
 t1=$(now_ms)
