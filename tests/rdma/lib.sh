@@ -133,6 +133,21 @@ wait_log() {
 	fail "rdmad did not log '$1' within $2s"
 }
 
+# rdmad_reload [SECS]: SIGHUP the rdmad of rdmad_start and wait (SECS,
+# default 10) until its log has one more "reload: configuration re-read"
+# line than before (an earlier reload's line does not count).
+rdmad_reload() {
+	local n i
+	n=$(grep -c 'reload: configuration re-read' "$T/rdmad.log")
+	kill -HUP "$RDMAD_PID"
+	for ((i = 0; i < ${1:-10} * 10; i++)); do
+		[ "$(grep -c 'reload: configuration re-read' "$T/rdmad.log")" -gt "$n" ] && return 0
+		sleep 0.1
+	done
+	tail -5 "$T/rdmad.log" >&2
+	fail "rdmad did not finish a reload within ${1:-10}s"
+}
+
 # rdmad_alive: fail unless the rdmad of rdmad_start still runs.
 rdmad_alive() {
 	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad (pid $RDMAD_PID) died: $(tail -5 "$T/rdmad.log")"

@@ -2,10 +2,12 @@
 /*
  * test-http-auth-check.c - http_auth_check.c with real bcrypt hashes
  * (libcrypt, made here): the right password passes and is cached, a
- * wrong one and an unknown user are refused after a bcrypt each, no
- * header is "missing", and a flood of wrong passwords runs out of
- * bcrypt's budget (busy) while a cached credential still passes.  Prints
- * the figures: a bcrypt at cost 10, a cached check.
+ * wrong one and an unknown user are refused after a bcrypt each (an
+ * unknown one's as long as the dearest user's, whatever the users'
+ * order), no header is "missing", a check without a job spends nothing,
+ * and a flood of wrong passwords runs out of bcrypt's budget (busy)
+ * while a cached credential still passes.  Prints the figures: a
+ * bcrypt at cost 8, a cached check, unknown vs known user.
  */
 #include <crypt.h>
 #include <stdint.h>
@@ -16,42 +18,39 @@
 
 #include "clock.h"
 #include "http/http_auth_check.h"
+#include "auth-fixture.h"
 #include "tap.h"
 
-/* A bcrypt hash of PW at COST into WC's user NAME. */
-static int add_user(struct web_config *wc, const char *name, const char *pw,
-		    unsigned long cost)
+/* A time later than any before: a full budget at each check. */
+static uint64_t later(void)
 {
-	static struct crypt_data cd;
-	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-	const char *h;
+	static uint64_t t;
 
-	if (!crypt_gensalt_rn("$2b$", cost, NULL, 0, salt, sizeof(salt)))
-		return -1;
-	h = crypt_rn(pw, salt, &cd, sizeof(cd));
-	if (!h || strlen(h) != WEB_CONFIG_HASH_LEN)
-		return -1;
-	snprintf(wc->users[wc->n_users].name, WEB_CONFIG_USER_MAX, "%s", name);
-	memcpy(wc->users[wc->n_users].hash, h, WEB_CONFIG_HASH_LEN + 1);
-	wc->n_users++;
-	return 0;
+	t = (t ? t : clock_now_ns()) + 3600 * 1000000000ull;
+	return t;
 }
 
-/* "Basic base64(USER:PW)" into BUF. */
-static const char *basic(char *buf, size_t len, const char *user,
-			 const char *pw)
+/* The least of 5 bcrypts' costs (ns) for USER:PW in A, each with a full
+ * budget. */
+static uint64_t least_cost(struct http_auth *a, struct http_auth_job *job,
+			   const char *user, const char *pw)
 {
-	char raw[256];
-	int n = snprintf(raw, sizeof(raw), "%s:%s", user, pw);
+	uint64_t c = UINT64_MAX;
+	char hb[512];
+	unsigned int i;
 
-	memcpy(buf, "Basic ", 6);
-	sodium_bin2base64(buf + 6, len - 6, (unsigned char *)raw, (size_t)n,
-			  sodium_base64_VARIANT_ORIGINAL);
-	return buf;
+	for (i = 0; i < 5; i++) {
+		http_auth_check_now(a, basic(hb, sizeof(hb), user, pw),
+				    later(), job);
+		if (http_auth_check_last_cost(a) < c)
+			c = http_auth_check_last_cost(a);
+	}
+	return c;
 }
 
 int main(void)
 {
+	static struct http_auth_job job;
 	static struct web_config wc;
 	struct http_auth *a;
 	char hb[512];
@@ -59,10 +58,10 @@ int main(void)
 	unsigned int i, busy = 0;
 	enum http_auth_result r;
 
-	tap_plan(13);
+	tap_plan(17);
 	memset(&wc, 0, sizeof(wc));
 	a = http_auth_check_new(&wc);
-	tap_ok(a && http_auth_check(a, NULL, clock_now_ns()) == HTTP_AUTH_OK,
+	tap_ok(a && http_auth_check_now(a, NULL, clock_now_ns(), &job) == HTTP_AUTH_OK,
 	       "no users: every request passes");
 	http_auth_check_free(a);
 
@@ -74,30 +73,30 @@ int main(void)
 	}
 	a = http_auth_check_new(&wc);
 	tap_ok(a != NULL, "two users at cost 4");
-	tap_ok(http_auth_check(a, NULL, clock_now_ns()) == HTTP_AUTH_MISSING,
+	tap_ok(http_auth_check_now(a, NULL, clock_now_ns(), &job) == HTTP_AUTH_MISSING,
 	       "no header: missing");
-	tap_ok(http_auth_check(a, "Bearer x", clock_now_ns()) ==
+	tap_ok(http_auth_check_now(a, "Bearer x", clock_now_ns(), &job) ==
 	       HTTP_AUTH_MISSING, "another scheme: missing");
-	tap_ok(http_auth_check(a, "Basic %%%", clock_now_ns()) ==
+	tap_ok(http_auth_check_now(a, "Basic %%%", clock_now_ns(), &job) ==
 	       HTTP_AUTH_WRONG, "malformed: wrong");
-	r = http_auth_check(a, basic(hb, sizeof(hb), "prom", "s3cret"),
-			    clock_now_ns());
+	r = http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"),
+			    clock_now_ns(), &job);
 	tap_ok(r == HTTP_AUTH_OK, "right password: ok");
-	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "other", "pw2"),
-			       clock_now_ns()) == HTTP_AUTH_OK,
+	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "other", "pw2"),
+			       clock_now_ns(), &job) == HTTP_AUTH_OK,
 	       "the second user: ok");
-	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "prom", "pw2"),
-			       clock_now_ns()) == HTTP_AUTH_WRONG,
+	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "pw2"),
+			       clock_now_ns(), &job) == HTTP_AUTH_WRONG,
 	       "another user's password: wrong");
 	/* the least of 5 of each: the machine's noise is one-sided */
 	cost_known = cost_unknown = UINT64_MAX;
 	for (i = 0; i < 5; i++) {
-		http_auth_check(a, basic(hb, sizeof(hb), "prom", "pw2"),
-				clock_now_ns());
+		http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "pw2"),
+				clock_now_ns(), &job);
 		if (http_auth_check_last_cost(a) < cost_known)
 			cost_known = http_auth_check_last_cost(a);
-		r = http_auth_check(a, basic(hb, sizeof(hb), "eve", "s3cret"),
-				    clock_now_ns());
+		r = http_auth_check_now(a, basic(hb, sizeof(hb), "eve", "s3cret"),
+				    clock_now_ns(), &job);
 		if (http_auth_check_last_cost(a) < cost_unknown)
 			cost_unknown = http_auth_check_last_cost(a);
 	}
@@ -107,37 +106,82 @@ int main(void)
 	       (unsigned long long)cost_known / 1000);
 	t0 = clock_now_ns();
 	for (i = 0; i < 1000; i++)
-		r = http_auth_check(a, basic(hb, sizeof(hb), "prom", "s3cret"),
-				    clock_now_ns());
+		r = http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"),
+				    clock_now_ns(), &job);
 	cached = (clock_now_ns() - t0) / 1000;
 	tap_ok(r == HTTP_AUTH_OK && cached * 20 < cost_known,
 	       "cached: 1,000 checks in %llu ns each", (unsigned long long)cached);
 
-	/* cost 10, a fresh table (full budget, 300 ms): one good check,
+	/* a check without a job: a bcrypt would be needed, none runs */
+	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "prom", "new pw"),
+			       clock_now_ns(), NULL) == HTTP_AUTH_VERIFY &&
+	       http_auth_check(a, basic(hb, sizeof(hb), "prom", "s3cret"),
+			       clock_now_ns(), NULL) == HTTP_AUTH_OK,
+	       "no job: VERIFY for a new credential, OK for a cached one");
+
+	/* users of different costs, the cheap one first: an unknown user
+	 * costs what the dear one does (the first user's hash would make
+	 * it 16 times cheaper, and names could be told by timing) */
+	http_auth_check_free(a);
+	memset(&wc, 0, sizeof(wc));
+	if (add_user(&wc, "cheap", "pw1", 4) || add_user(&wc, "dear", "pw2", 8))
+		tap_diag("libcrypt made no cost 4/8 hashes");
+	a = http_auth_check_new(&wc);
+	cost_known = least_cost(a, &job, "dear", "wrong");
+	cost_unknown = least_cost(a, &job, "nobody", "wrong");
+	tap_diag("figures: unknown user %llu us, known user at cost 8 %llu us, "
+		 "at cost 4 %llu us",
+		 (unsigned long long)cost_unknown / 1000,
+		 (unsigned long long)cost_known / 1000,
+		 (unsigned long long)least_cost(a, &job, "cheap", "x") / 1000);
+	/* a 16th would be the cheap user's; a 4th leaves room for noise */
+	tap_ok(cost_unknown * 4 > cost_known,
+	       "mixed costs: an unknown user costs the dearest user's bcrypt "
+	       "(%llu vs %llu us)", (unsigned long long)cost_unknown / 1000,
+	       (unsigned long long)cost_known / 1000);
+	/* the same the other way round */
+	http_auth_check_free(a);
+	memset(&wc, 0, sizeof(wc));
+	if (add_user(&wc, "dear", "pw2", 8) || add_user(&wc, "cheap", "pw1", 4))
+		tap_diag("libcrypt made no cost 4/8 hashes");
+	a = http_auth_check_new(&wc);
+	cost_known = least_cost(a, &job, "dear", "wrong");
+	cost_unknown = least_cost(a, &job, "nobody", "wrong");
+	tap_ok(cost_unknown * 4 > cost_known,
+	       "dear user first: the same (%llu vs %llu us)",
+	       (unsigned long long)cost_unknown / 1000,
+	       (unsigned long long)cost_known / 1000);
+	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "nobody", "pw2"),
+				   later(), &job) == HTTP_AUTH_WRONG &&
+	       http_auth_check_now(a, basic(hb, sizeof(hb), "cheap", "pw1"),
+				   later(), &job) == HTTP_AUTH_OK,
+	       "the dummy hash lets nobody in; a real user still passes");
+
+	/* cost 8, a fresh table (full budget, 300 ms): one good check,
 	 * then a flood of wrong passwords at one instant runs it out */
 	http_auth_check_free(a);
 	memset(&wc, 0, sizeof(wc));
-	if (add_user(&wc, "prom", "s3cret", 10) ||
-	    add_user(&wc, "other", "pw2", 10))
-		tap_diag("libcrypt made no cost 10 hashes");
+	if (add_user(&wc, "prom", "s3cret", 8) ||
+	    add_user(&wc, "other", "pw2", 8))
+		tap_diag("libcrypt made no cost 8 hashes");
 	a = http_auth_check_new(&wc);
 	t0 = clock_now_ns();
-	if (!a || http_auth_check(a, basic(hb, sizeof(hb), "prom", "s3cret"),
-				  t0) != HTTP_AUTH_OK)
+	if (!a || http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"),
+				  t0, &job) != HTTP_AUTH_OK)
 		tap_diag("a fresh table refused the right password");
-	tap_diag("figures: bcrypt cost 10 %llu us, a cached check %llu ns",
+	tap_diag("figures: bcrypt cost 8 %llu us, a cached check %llu ns",
 		 (unsigned long long)http_auth_check_last_cost(a) / 1000,
 		 (unsigned long long)cached);
 	for (i = 0; i < 40 && !busy; i++)
-		if (http_auth_check(a, basic(hb, sizeof(hb), "prom", "x"), t0) ==
+		if (http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "x"), t0, &job) ==
 		    HTTP_AUTH_BUSY)
 			busy = i + 1;
 	tap_ok(busy > 1 && busy < 40, "wrong-password flood: busy after %u "
 	       "bcrypts", busy ? busy - 1 : 0);
-	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "prom", "s3cret"), t0) ==
+	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"), t0, &job) ==
 	       HTTP_AUTH_OK, "while busy, a cached credential passes");
-	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "other", "nope"),
-			       t0 + 1) == HTTP_AUTH_BUSY,
+	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "other", "nope"),
+			       t0 + 1, &job) == HTTP_AUTH_BUSY,
 	       "while busy, a new one is refused without a bcrypt");
 	http_auth_check_free(a);
 	return tap_done();

@@ -57,6 +57,7 @@
 #include "clock.h"
 #include "proto.h"
 #include "http/http.h"
+#include "http/http_auth.h"
 #include "http/http_auth_check.h"
 #include "http/http_tls.h"
 #include "http/web_config_parse.h"
@@ -94,6 +95,9 @@ struct http {
 	/* [http] web_config: NULL when there is none, or no TLS */
 	struct http_auth *auth;
 	struct http_tls *tls;
+	struct http_auth_gate *gate;		/* bcrypt off the loop */
+	struct web_config_http hdrs;		/* http_server_config */
+	struct web_config_http next_hdrs;
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
 };
@@ -351,28 +355,36 @@ static void serve_index(struct http *h, struct evhttp_request *req,
 			  h->ops->probe != NULL);
 }
 
-/* http_tls's report of a connection it refused (FD: the peer's, or -1). */
-static void http_tls_refused(void *arg, enum stats_http_refusal why, int fd)
+/* http_tls's report of a connection it refused. */
+static void http_tls_refused(void *arg, enum stats_http_refusal why,
+			     const struct sockaddr *peer)
 {
 	struct http *h = arg;
 
-	http_refuse_count_fd(&h->refuse, why, fd);
+	http_refuse_count(&h->refuse, why, peer);
 }
 
-/* The request's credentials, when [http] web_config has users: 0 to go
+/* http_tls asks, before any TLS work, whether PEER may go on: [http]
+ * allow (the same list request_cb checks on plain HTTP). */
+static int http_tls_admit(void *arg, const struct sockaddr *peer)
+{
+	struct http *h = arg;
+
+	return acl_match(&h->cfg->http_allow, peer);
+}
+
+/* The answer to a request whose credentials were checked (R): 0 to go
  * on, or -1 after the refusal is answered. */
-static int http_authorize(struct http *h, struct evhttp_request *req,
-			  const struct sockaddr *sa)
+static int http_auth_answer(struct http *h, struct evhttp_request *req,
+			    enum http_auth_result r)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
-	const char *hdr;
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
 
-	if (!h->auth)
-		return 0;
-	hdr = evhttp_find_header(evhttp_request_get_input_headers(req),
-				 "Authorization");
-	switch (http_auth_check(h->auth, hdr, clock_now_ns())) {
+	switch (r) {
 	case HTTP_AUTH_OK:
+	case HTTP_AUTH_VERIFY:	/* not an answer */
 		return 0;
 	case HTTP_AUTH_BUSY:
 		http_refuse_count(&h->refuse, STATS_HTTP_AUTH_BUSY, sa);
@@ -393,6 +405,26 @@ static int http_authorize(struct http *h, struct evhttp_request *req,
 	return -1;
 }
 
+static void http_serve(struct http *h, struct evhttp_request *req);
+
+/* The asker of a request waiting for its bcrypt went away. */
+static void http_auth_left(struct evhttp_connection *ec, void *arg)
+{
+	http_auth_gate_cancel(arg);
+}
+
+/* The gate's answer to a request that waited for its bcrypt. */
+static void http_auth_done(void *arg, void *r, enum http_auth_result res)
+{
+	struct evhttp_request *req = r;
+	struct http *h = arg;
+
+	evhttp_connection_set_closecb(evhttp_request_get_connection(req),
+				      NULL, NULL);
+	if (!http_auth_answer(h, req, res))
+		http_serve(h, req);
+}
+
 /* With TLS on, a connection that is not TLS (the bufferevent could not
  * be made, so evhttp made a plain one) is refused. */
 static int http_is_tls(struct evhttp_connection *ec)
@@ -408,13 +440,16 @@ static void request_cb(struct evhttp_request *req, void *arg)
 	struct http *h = arg;
 	struct evhttp_connection *ec = evhttp_request_get_connection(req);
 	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
-	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-	const struct http_route *r;
-	struct http_query q;
-	size_t i;
+	struct evkeyvalq *out = evhttp_request_get_output_headers(req);
+	struct http_auth_wait *w;
+	enum http_auth_result r;
+	unsigned int i;
 
-	memset(&q, 0, sizeof(q));
+	/* http_server_config's headers, on every answer (as
+	 * exporter-toolkit sets them before its checks) */
+	for (i = 0; i < h->hdrs.n_headers; i++)
+		evhttp_add_header(out, h->hdrs.headers[i].name,
+				  h->hdrs.headers[i].value);
 	if (!sa || !acl_match(&h->cfg->http_allow, sa)) {
 		http_refuse_count(&h->refuse, STATS_HTTP_FORBIDDEN, sa);
 		http_reply_text(req, 403, "Forbidden", "forbidden: your address "
@@ -427,8 +462,30 @@ static void request_cb(struct evhttp_request *req, void *arg)
 				"TLS: use https://");
 		return;
 	}
-	if (http_authorize(h, req, sa))
+	/* a bcrypt runs off the loop: the answer comes later */
+	r = http_auth_gate_check(h->gate, evhttp_find_header(
+			evhttp_request_get_input_headers(req), "Authorization"),
+			req, &w);
+	if (r == HTTP_AUTH_VERIFY) {
+		evhttp_connection_set_closecb(ec, http_auth_left, w);
 		return;
+	}
+	if (!http_auth_answer(h, req, r))
+		http_serve(h, req);
+}
+
+/* A request let in: its method and path. */
+static void http_serve(struct http *h, struct evhttp_request *req)
+{
+	struct evhttp_connection *ec = evhttp_request_get_connection(req);
+	const struct sockaddr *sa = ec ? evhttp_connection_get_addr(ec) : NULL;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+	const struct http_route *r;
+	struct http_query q;
+	size_t i;
+
+	memset(&q, 0, sizeof(q));
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		http_refuse_count(&h->refuse, STATS_HTTP_METHOD, sa);
@@ -503,21 +560,26 @@ static void rebind_old(struct http *h)
 		log_err("reload: status and metrics endpoint off: %s", err);
 }
 
-/* WC (read from PATH; NULL: none) built into *AUTH and *TLS (each NULL:
- * none), the TLS refusals counted by H (NULL: not counted).  0, or
- * -errno with the reason in ERR. */
+/* WC (read from PATH; NULL: none) built into *AUTH, *TLS (each NULL:
+ * none) and *HDRS, its TLS connections admitted and their refusals
+ * counted by H (NULL: a trial build, no connection).  0, or -errno with
+ * the reason in ERR. */
 static int http_web_build(struct http *h, const char *path,
 			  const struct web_config *wc,
 			  struct http_auth **auth, struct http_tls **tls,
-			  char *err, size_t errlen)
+			  struct web_config_http *hdrs, char *err,
+			  size_t errlen)
 {
+	struct http_tls_owner owner = { NULL, NULL, NULL };
 	char why[512];
 	int rc;
 
 	*auth = NULL;
 	*tls = NULL;
+	memset(hdrs, 0, sizeof(*hdrs));
 	if (!wc)
 		return 0;
+	*hdrs = wc->http;
 	if (wc->n_users) {
 		*auth = http_auth_check_new(wc);
 		if (!*auth) {
@@ -526,8 +588,12 @@ static int http_web_build(struct http *h, const char *path,
 		}
 	}
 	if (wc->tls) {
-		rc = http_tls_new(tls, wc, h ? http_tls_refused : NULL, h, why,
-				  sizeof(why));
+		if (h) {
+			owner.admit = http_tls_admit;
+			owner.refuse = http_tls_refused;
+			owner.arg = h;
+		}
+		rc = http_tls_new(tls, wc, &owner, why, sizeof(why));
 		if (rc) {
 			snprintf(err, errlen, "[http] web_config %s: %s",
 				 path, why);
@@ -542,6 +608,7 @@ static int http_web_build(struct http *h, const char *path,
 int http_web_read(const char *path, struct web_config **out, char *err,
 		  size_t errlen)
 {
+	struct web_config_http hdrs;
 	struct http_auth *auth;
 	struct http_tls *tls;
 	struct web_config *wc;
@@ -573,7 +640,7 @@ int http_web_read(const char *path, struct web_config **out, char *err,
 	/* Built once here, so that whatever the start or a reload would
 	 * refuse (a key that does not match, a CA that cannot be read) is
 	 * refused by the check too; the endpoint builds its own. */
-	rc = http_web_build(NULL, path, wc, &auth, &tls, err, errlen);
+	rc = http_web_build(NULL, path, wc, &auth, &tls, &hdrs, err, errlen);
 	if (rc)
 		goto fail;
 	http_auth_check_free(auth);
@@ -590,10 +657,13 @@ void http_web_free(struct web_config *wc)
 	free(wc);
 }
 
-/* Serve with AUTH and TLS from now on (the old ones are freed). */
+/* Serve with AUTH, TLS and HDRS from now on (the old ones are freed). */
 static void http_web_apply(struct http *h, struct http_auth *auth,
-			   struct http_tls *tls)
+			   struct http_tls *tls,
+			   const struct web_config_http *hdrs)
 {
+	h->hdrs = *hdrs;
+	http_auth_gate_set(h->gate, auth);
 	http_auth_check_free(h->auth);
 	http_tls_free(h->tls);
 	h->auth = auth;
@@ -609,6 +679,7 @@ int http_start(struct http **out, struct event_base *base,
 	       const struct http_ops *ops, void *arg, char *err,
 	       size_t errlen)
 {
+	struct web_config_http hdrs;
 	struct http_auth *auth;
 	struct http_tls *tls;
 	struct http *h;
@@ -623,8 +694,11 @@ int http_start(struct http **out, struct event_base *base,
 	h->cfg = cfg;
 	h->ops = ops;
 	h->arg = arg;
-	h->eh = http_refuse_init(&h->refuse, base) ? NULL : evhttp_new(base);
+	h->eh = http_refuse_init(&h->refuse, base) ||
+		http_auth_gate_new(&h->gate, base, http_auth_done, h) ? NULL :
+		evhttp_new(base);
 	if (!h->eh) {
+		http_auth_gate_free(h->gate);
 		http_refuse_fini(&h->refuse);
 		free(h);
 		snprintf(err, errlen, "[http]: cannot create the server");
@@ -642,13 +716,14 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
-	ret = http_web_build(h, cfg->http_web_config, wc, &auth, &tls, err, errlen);
+	ret = http_web_build(h, cfg->http_web_config, wc, &auth, &tls, &hdrs,
+			     err, errlen);
 	if (ret) {
 		http_stop(h);
 		*out = NULL;
 		return ret;
 	}
-	http_web_apply(h, auth, tls);
+	http_web_apply(h, auth, tls, &hdrs);
 	if (!cfg->http_on)
 		return 0;
 	h->bound = bind_addr(h, &cfg->http_listen, err, errlen);
@@ -670,6 +745,7 @@ void http_stop(struct http *h)
 	if (!h)
 		return;
 	evhttp_free(h->eh);	/* closes the sockets and connections */
+	http_auth_gate_free(h->gate);	/* after: their requests are gone */
 	http_auth_check_free(h->auth);
 	http_tls_free(h->tls);
 	http_auth_check_free(h->next_auth);
@@ -685,7 +761,8 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg,
 	http_tls_free(h->next_tls);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
-	if (http_web_build(h, cfg->http_web_config, wc, &h->next_auth, &h->next_tls, err, errlen))
+	if (http_web_build(h, cfg->http_web_config, wc, &h->next_auth,
+			   &h->next_tls, &h->next_hdrs, err, errlen))
 		return -EINVAL;
 	h->prepared = 1;
 	h->swapped = 0;
@@ -727,7 +804,7 @@ void http_commit(struct http *h)
 	h->prepared = 0;
 	h->swapped = 0;
 	/* web_config: re-read at each reload (new users, a new pair) */
-	http_web_apply(h, h->next_auth, h->next_tls);
+	http_web_apply(h, h->next_auth, h->next_tls, &h->next_hdrs);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
 	if (!h->next_on) {

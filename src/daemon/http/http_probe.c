@@ -20,6 +20,7 @@
 #include "addr.h"
 #include "http/http_probe.h"
 #include "http/http_reply.h"
+#include "http/http_tls.h"
 #include "proto.h"
 
 static int render_probe(FILE *f, const void *r, int unused)
@@ -70,7 +71,8 @@ static void http_probe_closed(struct evhttp_connection *ec, void *arg)
  * not see the client leave: we peek at the socket.  At its end of file
  * the probe is aborted and a reply goes out to no one, which has evhttp
  * free the connection.  Bytes from the client (pipelined requests): we
- * stop watching.
+ * stop watching.  Over TLS, bytes may be the client's close_notify:
+ * http_tls_peer_left() reads them.
  */
 static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -81,9 +83,16 @@ static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n > 0) {
-		event_free(hp->watch);
-		hp->watch = NULL;
-		return;
+		int left = http_tls_peer_left(
+			evhttp_connection_get_bufferevent(hp->ec));
+
+		if (left == -EAGAIN)
+			return;
+		if (!left) {
+			event_free(hp->watch);
+			hp->watch = NULL;
+			return;
+		}
 	}
 	http_probe_end(hp);
 	hp->cancel(hp->arg, hp->bp);

@@ -90,8 +90,7 @@ void http_refuse_count(struct http_refuse *r, enum stats_http_refusal reason,
 		       const struct sockaddr *sa)
 {
 	const char *why = http_refuse_why(reason);
-	char peer[INET6_ADDRSTRLEN] = "?";
-	uint16_t port;
+	char peer[INET6_ADDRSTRLEN + 8] = "?";
 
 	r->n[reason]++;
 	if (!why)
@@ -102,19 +101,6 @@ void http_refuse_count(struct http_refuse *r, enum stats_http_refusal reason,
 		return;
 	}
 	if (sa)
-		addr_split(sa, peer, sizeof(peer), &port);
+		addr_str(sa, peer, sizeof(peer));
 	log_notice("http: request from %s refused: %s", peer, why);
-}
-
-void http_refuse_count_fd(struct http_refuse *r,
-			  enum stats_http_refusal reason, int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	memset(&ss, 0, sizeof(ss));
-	if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len))
-		http_refuse_count(r, reason, NULL);
-	else
-		http_refuse_count(r, reason, (struct sockaddr *)&ss);
 }

@@ -27,11 +27,9 @@ struct http_refuse {
 int http_refuse_init(struct http_refuse *r, struct event_base *base);
 /* Logs the summary of what was not logged yet. */
 void http_refuse_fini(struct http_refuse *r);
-/* A request from SA (NULL: not known) refused for REASON. */
+/* A request or connection from SA (NULL: not known) refused for REASON;
+ * its line names SA as ADDRESS:PORT. */
 void http_refuse_count(struct http_refuse *r, enum stats_http_refusal reason,
 		       const struct sockaddr *sa);
-/* The same for a connection on FD (the peer's address from it; -1: none). */
-void http_refuse_count_fd(struct http_refuse *r,
-			  enum stats_http_refusal reason, int fd);
 
 #endif /* RDMAD_HTTP_REFUSE_H */

@@ -7,8 +7,12 @@
  * (libevent's be_openssl_ctrl, BEV_CTRL_SET_FD).  So the BIO callback
  * that sees the first bytes is put on that BIO when OpenSSL starts the
  * handshake (the info callback's SSL_CB_HANDSHAKE_START), before any
- * read.  A connection's state lives in the SSL's ex_data; its free
- * function reports a handshake that never finished.
+ * read.  There, too, the peer's address is taken (getpeername) and
+ * judged by the owner's admit callback ([http] allow): a refused peer's
+ * first read fails before a byte is read, so OpenSSL neither reads its
+ * ClientHello nor sends anything, and evhttp closes the connection.  A
+ * connection's state lives in the SSL's ex_data; its free function
+ * reports a handshake that never finished.
  */
 #include "http/http_tls.h"
 
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <arpa/inet.h>
 
 #include <event2/bufferevent.h>
 #include <event2/bufferevent_ssl.h>
@@ -42,14 +47,14 @@ struct http_tls {
 	struct web_config wc;		/* to build the next context */
 	struct http_tls_stamp cert, key;
 	uint64_t checked;		/* ns, the last look at the files */
-	http_tls_refuse_fn *refuse;
-	void *arg;
+	struct http_tls_owner owner;
 };
 
 /* One connection. */
 struct http_tls_conn {
-	http_tls_refuse_fn *refuse;
-	void *arg;
+	struct http_tls_owner owner;
+	struct sockaddr_storage peer;	/* family 0: not known yet */
+	int denied;			/* not admitted: no TLS at all */
 	unsigned char first[HTTP_TLS_SNIFF_LEN];
 	size_t n;
 	enum http_tls_sniff kind;	/* MORE: not known yet */
@@ -61,15 +66,19 @@ struct http_tls_conn {
 };
 
 static int http_tls_idx = -1;
+/* A context's client_allowed_sans (a copy it owns: connections keep
+ * their context after a reload freed the struct http_tls) */
+static int http_tls_ctx_idx = -1;
 static pthread_once_t http_tls_once = PTHREAD_ONCE_INIT;
 
-static void http_tls_report(SSL *ssl, struct http_tls_conn *c,
+static void http_tls_report(struct http_tls_conn *c,
 			    enum stats_http_refusal why)
 {
 	if (c->reported)
 		return;
 	c->reported = 1;
-	c->refuse(c->arg, why, ssl ? SSL_get_fd(ssl) : -1);
+	c->owner.refuse(c->owner.arg, why, c->peer.ss_family ?
+			(const struct sockaddr *)&c->peer : NULL);
 }
 
 /* SSL_free: a TLS handshake that never finished is a refusal. */
@@ -81,17 +90,25 @@ static void http_tls_conn_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad,
 	if (!c)
 		return;
 	if (!c->done && !c->reported && c->kind == HTTP_TLS_SNIFF_TLS)
-		http_tls_report(NULL, c, c->alert == 116 /* certificate
+		http_tls_report(c, c->alert == 116 /* certificate
 							     required */ ?
 				STATS_HTTP_TLS_CLIENT_CERT :
 				STATS_HTTP_TLS_HANDSHAKE);
 	free(c);
 }
 
+static void http_tls_ctx_free(void *parent, void *ptr, CRYPTO_EX_DATA *ad,
+			      int idx, long argl, void *argp)
+{
+	free(ptr);
+}
+
 static void http_tls_init_once(void)
 {
 	http_tls_idx = SSL_get_ex_new_index(0, NULL, NULL, NULL,
 					    http_tls_conn_free);
+	http_tls_ctx_idx = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL,
+						    http_tls_ctx_free);
 }
 
 static const char http_tls_plain_reply[] =
@@ -123,6 +140,10 @@ static long http_tls_bio_cb(BIO *b, int oper, const char *argp, size_t len,
 	struct http_tls_conn *c = (struct http_tls_conn *)BIO_get_callback_arg(b);
 	size_t k;
 
+	if (c && c->denied && oper == BIO_CB_READ) {
+		BIO_clear_retry_flags(b);
+		return -1;	/* not a byte read: the SSL fails */
+	}
 	if (oper != (BIO_CB_READ | BIO_CB_RETURN) || !c ||
 	    c->kind != HTTP_TLS_SNIFF_MORE || ret <= 0 || !processed)
 		return ret;
@@ -135,15 +156,29 @@ static long http_tls_bio_cb(BIO *b, int oper, const char *argp, size_t len,
 	if (c->kind == HTTP_TLS_SNIFF_HTTP) {
 		int fd = (int)BIO_get_fd(b, NULL);
 
-		http_tls_report(NULL, c, STATS_HTTP_TLS_PLAINTEXT);
+		http_tls_report(c, STATS_HTTP_TLS_PLAINTEXT);
 		if (fd >= 0)
 			http_tls_plain_answer(fd);
 		BIO_clear_retry_flags(b);
 		return -1;	/* the SSL fails; evhttp closes */
 	}
 	if (c->kind == HTTP_TLS_SNIFF_GARBAGE)
-		http_tls_report(NULL, c, STATS_HTTP_TLS_GARBAGE);
+		http_tls_report(c, STATS_HTTP_TLS_GARBAGE);
 	return ret;
+}
+
+/* The peer of FD into C, and whether the owner admits it. */
+static void http_tls_admit(struct http_tls_conn *c, int fd)
+{
+	socklen_t len = sizeof(c->peer);
+
+	if (fd < 0 || getpeername(fd, (struct sockaddr *)&c->peer, &len))
+		memset(&c->peer, 0, sizeof(c->peer));
+	if (c->peer.ss_family &&
+	    c->owner.admit(c->owner.arg, (struct sockaddr *)&c->peer))
+		return;
+	c->denied = 1;
+	http_tls_report(c, STATS_HTTP_FORBIDDEN);
 }
 
 static void http_tls_info_cb(const SSL *ssl, int where, int ret)
@@ -159,6 +194,8 @@ static void http_tls_info_cb(const SSL *ssl, int where, int ret)
 			BIO_set_callback_arg(rb, (char *)c);
 			BIO_set_callback_ex(rb, http_tls_bio_cb);
 			c->bio_set = 1;
+			/* before the ClientHello is read */
+			http_tls_admit(c, (int)BIO_get_fd(rb, NULL));
 		}
 	}
 	if (where & SSL_CB_HANDSHAKE_DONE)
@@ -167,20 +204,133 @@ static void http_tls_info_cb(const SSL *ssl, int where, int ret)
 		c->alert = ret & 0xff;
 }
 
+/* CERT names one of SANS (client_allowed_sans, exact match): a DNS
+ * name, an e-mail address or a URI as written, an IP address by value. */
+static int http_tls_san_allowed(X509 *cert, const struct web_config_list *sans)
+{
+	GENERAL_NAMES *gens = X509_get_ext_d2i(cert, NID_subject_alt_name,
+					       NULL, NULL);
+	unsigned char ip[16];
+	const GENERAL_NAME *g;
+	const ASN1_STRING *v;
+	int i, ok = 0, iplen;
+	unsigned int j;
+
+	for (i = 0; gens && i < sk_GENERAL_NAME_num(gens) && !ok; i++) {
+		g = sk_GENERAL_NAME_value(gens, i);
+		switch (g->type) {
+		case GEN_DNS:
+		case GEN_EMAIL:
+		case GEN_URI:
+			v = g->d.ia5;
+			break;
+		case GEN_IPADD:
+			v = g->d.ip;
+			break;
+		default:
+			continue;
+		}
+		for (j = 0; j < sans->n && !ok; j++) {
+			if (g->type != GEN_IPADD) {
+				ok = (size_t)ASN1_STRING_length(v) ==
+				     strlen(sans->s[j]) &&
+				     !memcmp(ASN1_STRING_get0_data(v),
+					     sans->s[j], strlen(sans->s[j]));
+				continue;
+			}
+			iplen = inet_pton(AF_INET, sans->s[j], ip) == 1 ? 4 :
+				inet_pton(AF_INET6, sans->s[j], ip) == 1 ? 16 :
+				0;
+			ok = iplen && ASN1_STRING_length(v) == iplen &&
+			     !memcmp(ASN1_STRING_get0_data(v), ip,
+				     (size_t)iplen);
+		}
+	}
+	GENERAL_NAMES_free(gens);
+	return ok;
+}
+
 /* A client certificate the CA refuses (VerifyClientCertIfGiven,
- * RequireAndVerifyClientCert); any certificate passes otherwise. */
+ * RequireAndVerifyClientCert), or whose SANs are not allowed
+ * (client_allowed_sans); any certificate passes otherwise. */
 static int http_tls_verify_cb(int ok, X509_STORE_CTX *x)
 {
 	SSL *ssl = X509_STORE_CTX_get_ex_data(x,
 				SSL_get_ex_data_X509_STORE_CTX_idx());
 	struct http_tls_conn *c = ssl ? SSL_get_ex_data(ssl, http_tls_idx) :
 				  NULL;
+	const struct web_config_list *sans = ssl ?
+		SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), http_tls_ctx_idx) :
+		NULL;
 
-	if (!c || !c->verifies)
+	if (!c)
 		return 1;
+	if (!c->verifies)
+		ok = 1;
+	if (ok && sans && X509_STORE_CTX_get_error_depth(x) == 0 &&
+	    !http_tls_san_allowed(X509_STORE_CTX_get_current_cert(x),
+				  sans)) {
+		X509_STORE_CTX_set_error(x, X509_V_ERR_APPLICATION_VERIFICATION);
+		ok = 0;
+	}
 	if (!ok)
-		http_tls_report(ssl, c, STATS_HTTP_TLS_CLIENT_CERT);
+		http_tls_report(c, STATS_HTTP_TLS_CLIENT_CERT);
 	return ok;
+}
+
+/* cipher_suites (Go's, IANA names) into CTX: each looked up among
+ * OpenSSL's by its standard name; TLS 1.3 suites are left to OpenSSL, as
+ * Go leaves them.  0, or -1 with ERR naming the suite. */
+static int http_tls_ciphers(SSL_CTX *ctx, const struct web_config_list *l,
+			    char *err, size_t errlen)
+{
+	SSL_CTX *all = SSL_CTX_new(TLS_server_method());
+	STACK_OF(SSL_CIPHER) *cs;
+	const SSL_CIPHER *c = NULL;
+	char list[WEB_CONFIG_LIST_MAX * 64] = "";
+	int i, rc = -1;
+	unsigned int j;
+
+	if (!all || !SSL_CTX_set_cipher_list(all,
+					     "ALL:COMPLEMENTOFALL:@SECLEVEL=0")) {
+		snprintf(err, errlen, "cipher_suites: OpenSSL lists none");
+		goto out;
+	}
+	cs = SSL_CTX_get_ciphers(all);
+	for (j = 0; j < l->n; j++) {
+		for (i = 0; i < sk_SSL_CIPHER_num(cs); i++) {
+			c = sk_SSL_CIPHER_value(cs, i);
+			if (SSL_CIPHER_standard_name(c) &&
+			    !strcmp(SSL_CIPHER_standard_name(c), l->s[j]))
+				break;
+		}
+		if (i == sk_SSL_CIPHER_num(cs)) {
+			snprintf(err, errlen, "cipher_suites: '%s' is not a "
+				 "cipher suite this OpenSSL knows (IANA names, "
+				 "as Go's tls.CipherSuites() spells them)",
+				 l->s[j]);
+			goto out;
+		}
+		if (!strcmp(SSL_CIPHER_get_version(c), "TLSv1.3"))
+			continue;
+		if (*list)
+			strcat(list, ":");
+		strcat(list, SSL_CIPHER_get_name(c));
+	}
+	if (!*list) {
+		/* TLS 1.3 suites only: no suite for TLS 1.2 and older */
+		rc = SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION) ? 0 : -1;
+		goto out;
+	}
+	if (!SSL_CTX_set_cipher_list(ctx, list)) {
+		snprintf(err, errlen, "cipher_suites: OpenSSL takes none of "
+			 "%s", list);
+		goto out;
+	}
+	rc = 0;
+out:
+	SSL_CTX_free(all);
+	return rc;
 }
 
 /* The OpenSSL errors queued, in ERR; the queue is emptied. */
@@ -240,6 +390,11 @@ static SSL_CTX *http_tls_ctx(const struct web_config *wc, char *err,
 	if (wc->max_version &&
 	    !SSL_CTX_set_max_proto_version(ctx, wc->max_version))
 		goto bad;
+	if (wc->ciphers.n && http_tls_ciphers(ctx, &wc->ciphers, err, errlen))
+		goto fail;
+	what = "curve_preferences";
+	if (*wc->curves && !SSL_CTX_set1_groups_list(ctx, wc->curves))
+		goto bad;
 	what = wc->cert_file;
 	if (SSL_CTX_use_certificate_chain_file(ctx, wc->cert_file) != 1)
 		goto bad;
@@ -272,6 +427,19 @@ static SSL_CTX *http_tls_ctx(const struct web_config *wc, char *err,
 	}
 	SSL_CTX_set_verify(ctx, mode, mode == SSL_VERIFY_NONE ? NULL :
 			   http_tls_verify_cb);
+	if (wc->prefer_server_ciphers)
+		SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
+	if (wc->sans.n) {
+		struct web_config_list *sans = malloc(sizeof(*sans));
+
+		if (!sans || !SSL_CTX_set_ex_data(ctx, http_tls_ctx_idx,
+						  sans)) {
+			free(sans);
+			snprintf(err, errlen, "TLS: out of memory");
+			goto fail;
+		}
+		*sans = wc->sans;
+	}
 	SSL_CTX_set_info_callback(ctx, http_tls_info_cb);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION |
@@ -286,7 +454,7 @@ fail:
 }
 
 int http_tls_new(struct http_tls **out, const struct web_config *wc,
-		 http_tls_refuse_fn *refuse, void *arg, char *err,
+		 const struct http_tls_owner *owner, char *err,
 		 size_t errlen)
 {
 	struct http_tls *t;
@@ -303,8 +471,7 @@ int http_tls_new(struct http_tls **out, const struct web_config *wc,
 		return -ENOMEM;
 	}
 	t->wc = *wc;
-	t->refuse = refuse;
-	t->arg = arg;
+	t->owner = *owner;
 	/* the stamps first: a file replaced meanwhile is read again */
 	http_tls_stamp(wc->cert_file, &t->cert);
 	http_tls_stamp(wc->key_file, &t->key);
@@ -376,12 +543,35 @@ struct bufferevent *http_tls_bevcb(struct event_base *base, void *arg)
 		return NULL;	/* evhttp makes a plain one and the
 				   client's handshake fails */
 	}
-	c->refuse = t->refuse;
-	c->arg = t->arg;
+	c->owner = t->owner;
 	c->alert = -1;
 	c->verifies = web_config_client_auth_verifies(t->wc.client_auth);
 	bev = bufferevent_openssl_socket_new(base, -1, ssl,
 					     BUFFEREVENT_SSL_ACCEPTING,
 					     BEV_OPT_CLOSE_ON_FREE);
 	return bev;	/* NULL: bufferevent_openssl freed the SSL */
+}
+
+int http_tls_peer_left(struct bufferevent *bev)
+{
+	SSL *ssl = bev ? bufferevent_openssl_get_ssl(bev) : NULL;
+	char c;
+	int n;
+
+	if (!ssl)
+		return 0;
+	/* OpenSSL reads (and decrypts) what the socket holds: an alert
+	 * close_notify, the end of file, or data kept for evhttp */
+	ERR_clear_error();
+	n = SSL_peek(ssl, &c, 1);
+	if (n > 0)
+		return 0;
+	switch (SSL_get_error(ssl, n)) {
+	case SSL_ERROR_WANT_READ:
+	case SSL_ERROR_WANT_WRITE:
+		return -EAGAIN;
+	default:		/* ZERO_RETURN: close_notify; SYSCALL, SSL */
+		ERR_clear_error();
+		return 1;
+	}
 }

@@ -133,14 +133,197 @@ static void wc_key_auth(struct wc_parse *p, const yaml_node_t *n,
 
 	if (!s)
 		return;
+	/* exporter-toolkit's older name, and its empty default */
+	if (!strcmp(s, "RequireClientCert")) {
+		*(enum web_client_auth *)field = WEB_CLIENT_AUTH_REQUIRE_ANY;
+		return;
+	}
+	if (!*s) {
+		*(enum web_client_auth *)field = WEB_CLIENT_AUTH_NONE;
+		return;
+	}
 	for (i = 0; i < WC_N_AUTH; i++)
 		if (!strcmp(s, wc_auth_names[i])) {
 			*(enum web_client_auth *)field = i;
 			return;
 		}
 	wc_perr(p, n, "%s: '%s' is not one of NoClientCert, RequestClientCert, "
-		"RequireAnyClientCert, VerifyClientCertIfGiven, "
-		"RequireAndVerifyClientCert", key, s);
+		"RequireAnyClientCert (RequireClientCert), "
+		"VerifyClientCertIfGiven, RequireAndVerifyClientCert", key, s);
+}
+
+/* A YAML boolean (the 1.1 spellings Go's yaml.v2 takes). */
+static void wc_key_bool(struct wc_parse *p, const yaml_node_t *n,
+			const char *key, void *field)
+{
+	static const char *const yes[] = { "true", "True", "TRUE", "yes",
+					   "Yes", "YES", "on", "On", "ON" };
+	static const char *const no[] = { "false", "False", "FALSE", "no",
+					  "No", "NO", "off", "Off", "OFF" };
+	const char *s = wc_string(p, n, key);
+	unsigned int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcmp(s, yes[i])) {
+			*(int *)field = 1;
+			return;
+		}
+		if (!strcmp(s, no[i])) {
+			*(int *)field = 0;
+			return;
+		}
+	}
+	wc_perr(p, n, "%s: '%s' is not true or false", key, s);
+}
+
+/* A list of strings (a YAML sequence), each 1..WEB_CONFIG_NAME_MAX-1
+ * bytes, at most WEB_CONFIG_LIST_MAX. */
+static void wc_key_list(struct wc_parse *p, const yaml_node_t *n,
+			const char *key, void *field)
+{
+	struct web_config_list *l = field;
+	const yaml_node_item_t *it;
+	const yaml_node_t *e;
+	const char *s;
+
+	if (n->type != YAML_SEQUENCE_NODE) {
+		wc_perr(p, n, "%s: expected a list ([a, b] or - lines)", key);
+		return;
+	}
+	for (it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top && !p->failed; it++) {
+		e = yaml_document_get_node(p->doc, *it);
+		if (!e)
+			return;
+		s = wc_string(p, e, key);
+		if (!s)
+			return;
+		if (!*s || strlen(s) >= WEB_CONFIG_NAME_MAX) {
+			wc_perr(p, e, "%s: an entry is 1-%d bytes", key,
+				WEB_CONFIG_NAME_MAX - 1);
+			return;
+		}
+		if (l->n == WEB_CONFIG_LIST_MAX) {
+			wc_perr(p, e, "%s: more than %d entries", key,
+				WEB_CONFIG_LIST_MAX);
+			return;
+		}
+		strcpy(l->s[l->n++], s);
+	}
+}
+
+/* curve_preferences: Go's names into OpenSSL's groups list. */
+static void wc_key_curves(struct wc_parse *p, const yaml_node_t *n,
+			  const char *key, void *field)
+{
+	static const struct { const char *go, *ossl; } cs[] = {
+		{ "CurveP256", "P-256" }, { "CurveP384", "P-384" },
+		{ "CurveP521", "P-521" }, { "X25519", "X25519" },
+	};
+	struct web_config_list l;
+	char *out = field;
+	unsigned int i, j;
+
+	memset(&l, 0, sizeof(l));
+	wc_key_list(p, n, key, &l);
+	if (p->failed)
+		return;
+	*out = '\0';
+	for (i = 0; i < l.n; i++) {
+		for (j = 0; j < sizeof(cs) / sizeof(cs[0]); j++)
+			if (!strcmp(l.s[i], cs[j].go))
+				break;
+		if (j == sizeof(cs) / sizeof(cs[0])) {
+			wc_perr(p, n, "%s: '%s' is not one of CurveP256, "
+				"CurveP384, CurveP521, X25519", key, l.s[i]);
+			return;
+		}
+		if (strstr(out, cs[j].ossl)) {
+			wc_perr(p, n, "%s: %s given twice", key, l.s[i]);
+			return;
+		}
+		if (*out)
+			strcat(out, ":");
+		strcat(out, cs[j].ossl);
+	}
+}
+
+static const char *wc_pair(struct wc_parse *p, const yaml_node_t *n,
+			   const yaml_node_pair_t *pr, const char *what,
+			   const yaml_node_t **kn, const yaml_node_t **vn,
+			   unsigned long *dup);
+
+/* http_server_config's headers: exporter-toolkit's five, and the values
+ * it allows for two of them. */
+static void wc_key_headers(struct wc_parse *p, const yaml_node_t *n,
+			   const char *key, void *field)
+{
+	static const struct { const char *name, *values[3]; } hs[] = {
+		{ "Content-Security-Policy", { NULL } },
+		{ "X-Frame-Options", { "deny", "sameorigin", NULL } },
+		{ "X-Content-Type-Options", { "nosniff", NULL } },
+		{ "X-XSS-Protection", { NULL } },
+		{ "Strict-Transport-Security", { NULL } },
+	};
+	struct web_config_http *h = field;
+	const yaml_node_t *kn, *vn;
+	yaml_node_pair_t *pr;
+	unsigned long dup;
+	const char *name, *v;
+	unsigned int i, j;
+
+	if (n->type != YAML_MAPPING_NODE) {
+		wc_perr(p, n, "%s: expected a mapping (HEADER: VALUE lines)",
+			key);
+		return;
+	}
+	for (pr = n->data.mapping.pairs.start;
+	     pr < n->data.mapping.pairs.top && !p->failed; pr++) {
+		name = wc_pair(p, n, pr, "a header", &kn, &vn, &dup);
+		if (!name)
+			return;
+		if (dup) {
+			wc_perr(p, kn, "%s: %s given twice (line %lu first)",
+				key, name, dup);
+			return;
+		}
+		for (i = 0; i < sizeof(hs) / sizeof(hs[0]); i++)
+			if (!strcmp(hs[i].name, name))
+				break;
+		if (i == sizeof(hs) / sizeof(hs[0])) {
+			wc_perr(p, kn, "%s: %s cannot be set (only "
+				"Content-Security-Policy, X-Frame-Options, "
+				"X-Content-Type-Options, X-XSS-Protection, "
+				"Strict-Transport-Security)", key, name);
+			return;
+		}
+		v = wc_null(vn) ? "" : wc_string(p, vn, name);
+		if (!v)
+			return;
+		if (!*v)
+			continue;		/* blank: not set */
+		if (strlen(v) >= WEB_CONFIG_HEADER_MAX ||
+		    strpbrk(v, "\r\n")) {
+			wc_perr(p, vn, "%s: %s: a value is one line of at most "
+				"%d bytes", key, name, WEB_CONFIG_HEADER_MAX - 1);
+			return;
+		}
+		for (j = 0; hs[i].values[j]; j++)
+			if (!strcmp(v, hs[i].values[j]))
+				break;
+		if (hs[i].values[0] && !hs[i].values[j]) {
+			wc_perr(p, vn, "%s: %s: '%s' is not one of %s%s%s", key,
+				name, v, hs[i].values[0],
+				hs[i].values[1] ? ", " : "",
+				hs[i].values[1] ? hs[i].values[1] : "");
+			return;
+		}
+		h->headers[h->n_headers].name = hs[i].name;
+		strcpy(h->headers[h->n_headers].value, v);
+		h->n_headers++;
+	}
 }
 
 static void wc_key_version(struct wc_parse *p, const yaml_node_t *n,
@@ -174,6 +357,12 @@ struct wc_key {
 };
 
 #define OFF(f)	offsetof(struct web_config, f)
+static const struct wc_key wc_http_keys[] = {
+	{ "http2", wc_key_bool, OFF(http.http2), 0 },
+	{ "headers", wc_key_headers, OFF(http), 0 },
+	{ NULL, NULL, 0, 0 },
+};
+
 static const struct wc_key wc_tls_keys[] = {
 	{ "cert_file", wc_key_path, OFF(cert_file), 0 },
 	{ "key_file", wc_key_path, OFF(key_file), 0 },
@@ -181,27 +370,36 @@ static const struct wc_key wc_tls_keys[] = {
 	{ "client_ca_file", wc_key_path, OFF(client_ca_file), 0 },
 	{ "min_version", wc_key_version, OFF(min_version), 0 },
 	{ "max_version", wc_key_version, OFF(max_version), 0 },
+	{ "cipher_suites", wc_key_list, OFF(ciphers), 0 },
+	{ "prefer_server_cipher_suites", wc_key_bool,
+	  OFF(prefer_server_ciphers), 0 },
+	{ "curve_preferences", wc_key_curves, OFF(curves), 0 },
+	{ "client_allowed_sans", wc_key_list, OFF(sans), 0 },
 	/* the format's, not rdmad's */
 	{ "cert", NULL, 0, 0 },
 	{ "key", NULL, 0, 0 },
 	{ "client_ca", NULL, 0, 0 },
-	{ "cipher_suites", NULL, 0, 0 },
-	{ "curve_preferences", NULL, 0, 0 },
-	{ "prefer_server_cipher_suites", NULL, 0, 0 },
-	{ "client_allowed_sans", NULL, 0, 0 },
 	{ NULL, NULL, 0, 0 },
 };
 #undef OFF
 
+static void wc_mapping(struct wc_parse *p, const yaml_node_t *n,
+		       const char *what, const struct wc_key *table);
 static void wc_section_tls(struct wc_parse *p, const yaml_node_t *n,
 			   const char *key, void *field);
 static void wc_section_users(struct wc_parse *p, const yaml_node_t *n,
 			     const char *key, void *field);
 
+static void wc_section_http(struct wc_parse *p, const yaml_node_t *n,
+			    const char *key, void *field)
+{
+	wc_mapping(p, n, key, wc_http_keys);
+}
+
 static const struct wc_key wc_top_keys[] = {
 	{ "tls_server_config", wc_section_tls, 0, 1 },
 	{ "basic_auth_users", wc_section_users, 0, 1 },
-	{ "http_server_config", NULL, 0, 1 },
+	{ "http_server_config", wc_section_http, 0, 1 },
 	{ "rate_limit", NULL, 0, 1 },
 	{ NULL, NULL, 0, 0 },
 };
@@ -308,6 +506,17 @@ static void wc_section_tls(struct wc_parse *p, const yaml_node_t *n,
 		 wc->min_version > wc->max_version)
 		wc_perr(p, n, "%s: min_version is newer than max_version",
 			key);
+	else if (wc->sans.n && wc->client_auth != WEB_CLIENT_AUTH_REQUIRE_ANY &&
+		 wc->client_auth != WEB_CLIENT_AUTH_REQUIRE_VERIFY)
+		wc_perr(p, n, "%s: client_allowed_sans needs client_auth_type "
+			"RequireAnyClientCert or RequireAndVerifyClientCert "
+			"(with the others a client may send no certificate)",
+			key);
+}
+
+unsigned int web_config_bcrypt_cost(const char *h)
+{
+	return (unsigned int)(h[4] - '0') * 10 + (unsigned int)(h[5] - '0');
 }
 
 int web_config_bcrypt_shape(const char *h)
@@ -367,6 +576,16 @@ static void wc_section_users(struct wc_parse *p, const yaml_node_t *n,
 				user);
 			return;
 		}
+		if (web_config_bcrypt_cost(hash) > WEB_CONFIG_BCRYPT_COST_MAX) {
+			wc_perr(p, vn, "%s: user '%s': bcrypt cost %u is over "
+				"rdmad's ceiling of %d (each new password "
+				"would take minutes of CPU to check; make the "
+				"hash again with cost 10-12, see "
+				"docs/security.md)", key, user,
+				web_config_bcrypt_cost(hash),
+				WEB_CONFIG_BCRYPT_COST_MAX);
+			return;
+		}
 		if (wc->n_users == WEB_CONFIG_USERS_MAX) {
 			wc_perr(p, kn, "%s: more than %d users", key,
 				WEB_CONFIG_USERS_MAX);
@@ -389,6 +608,8 @@ int web_config_parse(FILE *f, const char *name, struct web_config *wc,
 	yaml_node_t *root;
 
 	memset(wc, 0, sizeof(*wc));
+	wc->prefer_server_ciphers = 1;
+	wc->http.http2 = 1;
 	if (err && errlen)
 		*err = '\0';
 	p.dirlen = slash ? (size_t)(slash - name) + 1 : 0;
