@@ -350,7 +350,7 @@ static int blackbox_resolve(struct blackbox_probe *p)
 			return -ENOMEM;
 	} else {
 		evdns_base_clear_host_addresses(bb->dns);
-		evdns_base_load_hosts(bb->dns, NULL);
+		evdns_base_load_hosts(bb->dns, "/etc/hosts");
 	}
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
