@@ -270,12 +270,12 @@ static unsigned int rdmad_n_conns(void *arg)
 	return conn_set_count(&d->conns);
 }
 
-static int rdmad_probe(void *arg, const struct sockaddr_storage *dst,
-		       const struct config_module *m, blackbox_done_fn done,
-		       void *darg, struct blackbox_probe **out)
+static int rdmad_probe(void *arg, const struct blackbox_ask *ask,
+		       blackbox_done_fn done, void *darg,
+		       struct blackbox_probe **out)
 {
-	return blackbox_start(&((struct rdmad *)arg)->probes, dst, m, done,
-			      darg, out);
+	return blackbox_start(&((struct rdmad *)arg)->probes, ask, done, darg,
+			      out);
 }
 
 static void rdmad_probe_cancel(void *arg, struct blackbox_probe *p)

@@ -29,7 +29,7 @@ struct http_ops {
 	/* Fill V (zeroed) with the mesh agent's peers; valid until the
 	 * loop runs again.  NULL, or V left off: the mesh is off. */
 	void (*mesh_view)(void *arg, struct mesh_view *v);
-	/* GET /probe: probe DST with module M (blackbox_start's contract:
+	/* GET /probe: probe what ASK asks for (blackbox_start's contract:
 	 * 0, -EBUSY, -ENOMEM); NULL: /probe is not served. */
 	http_probe_start_fn *probe;
 	/* The asker of probe P went away (blackbox_cancel). */

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * http_probe.c - GET /probe?target=HOST:PORT[&module=NAME] of rdmad's
- * HTTP endpoint (http.c): one RDMA probe of the target by blackbox.c,
- * answered when it is over in Prometheus text (at the latest when the
- * module's timeout passes); a client that leaves first aborts it.  HEAD
- * runs nothing: 405.
+ * http_probe.c - GET /probe?target=HOST:PORT[&module=NAME][&debug=true]
+ * of rdmad's HTTP endpoint (http.c): one RDMA probe of the target by
+ * blackbox.c, answered when it is over in Prometheus text (at the latest
+ * when its timeout passes: the module's, bounded by the scrape's header),
+ * or with debug=true its steps; a client that leaves first aborts it.
+ * As blackbox_exporter: a probe that ran, or could not (busy), answers
+ * 200 with probe_success 0 and why; only a malformed request gets 400.
+ * HEAD runs nothing: 405.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,11 +20,12 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
-#include "addr.h"
 #include "http/http_probe.h"
 #include "http/http_reply.h"
 #include "http/http_tls.h"
-#include "proto.h"
+
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
 
 static int render_probe(FILE *f, const void *r, int unused)
 {
@@ -29,6 +33,7 @@ static int render_probe(FILE *f, const void *r, int unused)
 }
 
 struct http_probe {
+	struct blackbox_ask ask;
 	http_probe_cancel_fn *cancel;
 	void *arg;
 	struct evhttp_request *req;
@@ -45,14 +50,57 @@ static void http_probe_end(struct http_probe *hp)
 	hp->watch = NULL;
 }
 
+struct debug_arg {
+	const struct blackbox_result *r;
+	const struct blackbox_ask *ask;
+};
+
+static int render_debug(FILE *f, const void *arg, int unused)
+{
+	const struct debug_arg *d = arg;
+
+	return blackbox_render_debug(f, d->r, d->ask);
+}
+
+/* The answer to ASK: its metrics, or its steps. */
+static void http_probe_reply(struct evhttp_request *req,
+			     const struct blackbox_ask *ask,
+			     const struct blackbox_result *r)
+{
+	struct debug_arg d = { r, ask };
+
+	if (ask->debug)
+		http_reply_render(req, "text/plain; charset=utf-8",
+				  render_debug, &d, 0);
+	else
+		http_reply_render(req, "text/plain; version=0.0.4; "
+				  "charset=utf-8", render_probe, r, 0);
+}
+
 static void http_probe_done(void *arg, const struct blackbox_result *r)
 {
 	struct http_probe *hp = arg;
 
 	http_probe_end(hp);
-	http_reply_render(hp->req, "text/plain; version=0.0.4; charset=utf-8",
-		     render_probe, r, 0);
+	http_probe_reply(hp->req, &hp->ask, r);
 	free(hp);
+}
+
+/* A probe asked for properly that did not start (RET: -EBUSY,
+ * -ENOMEM...): 200, probe_success 0, and why. */
+static void http_probe_not_run(struct evhttp_request *req,
+			       const struct blackbox_ask *ask, int ret)
+{
+	struct blackbox_result r;
+
+	blackbox_render_init(&r);
+	r.failed = ret == -EBUSY ? "busy" : "local-error";
+	r.error = ret == -EBUSY ? "not run: " XSTR(BLACKBOX_MAX) " probes "
+		  "are running (scrape fewer targets at once)" :
+		  "not run: cannot start the probe (out of memory)";
+	blackbox_render_step(&r, 0, "probe of %s, module %s: %s", ask->target,
+			     ask->m.name, r.error);
+	http_probe_reply(req, ask, &r);
 }
 
 /* The client went away first: the probe is aborted, nobody answered. */
@@ -100,47 +148,38 @@ static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
 	free(hp);
 }
 
-/* target= (numeric HOST[:PORT]) and module= (optional); 400 text. */
-static int probe_query(const struct rdmad_config *cfg, const char *query,
-		       struct addr_endpoint *dst,
-		       const struct config_module **m, char *err,
-		       size_t errlen)
+/*
+ * What REQ asks for (blackbox_ask_parse): the query decoded here, the
+ * scrape's timeout header.  0, or -EINVAL with ERR.
+ */
+static int probe_query(const struct rdmad_config *cfg,
+		       struct evhttp_request *req, const char *query,
+		       struct blackbox_ask *ask, char *err, size_t errlen)
 {
-	const char *target = NULL, *module = NULL;
+	struct blackbox_param p[8];
 	struct evkeyvalq q;
 	struct evkeyval *kv;
-	int ret = 0;
+	unsigned int n = 0;
+	int ret;
 
 	TAILQ_INIT(&q);
 	if (query && evhttp_parse_query_str(query, &q)) {
 		snprintf(err, errlen, "bad query: want "
-			 "target=HOST:PORT[&module=NAME]");
+			 "target=HOST:PORT[&module=NAME][&debug=true]");
 		return -EINVAL;
 	}
 	TAILQ_FOREACH(kv, &q, next) {
-		if (!strcmp(kv->key, "target") && !target)
-			target = kv->value;
-		else if (!strcmp(kv->key, "module") && !module)
-			module = kv->value;
-		else {
-			snprintf(err, errlen, "bad query: the parameters are "
-				 "target=HOST:PORT and module=NAME, once each");
-			ret = -EINVAL;
+		if (n == sizeof(p) / sizeof(p[0])) {
+			snprintf(err, errlen, "bad query: too many "
+				 "parameters");
+			evhttp_clear_headers(&q);
+			return -EINVAL;
 		}
+		p[n++] = (struct blackbox_param){ kv->key, kv->value };
 	}
-	if (!ret && (!target || addr_parse(target, PROTO_DEFAULT_PORT, dst))) {
-		snprintf(err, errlen, "target: want HOST:PORT, a numeric "
-			 "address (names are not resolved), port %u if left "
-			 "out", PROTO_DEFAULT_PORT);
-		ret = -EINVAL;
-	}
-	if (!ret) {
-		*m = config_module_find(cfg, module);
-		if (!*m) {
-			snprintf(err, errlen, "unknown module '%.31s'", module);
-			ret = -EINVAL;
-		}
-	}
+	ret = blackbox_ask_parse(ask, cfg, p, n, evhttp_find_header(
+				 evhttp_request_get_input_headers(req),
+				 BLACKBOX_SCRAPE_HEADER), err, errlen);
 	evhttp_clear_headers(&q);
 	return ret;
 }
@@ -152,8 +191,6 @@ void http_probe_request(struct event_base *base,
 			struct evhttp_request *req,
 			const struct evhttp_uri *uri)
 {
-	const struct config_module *m = NULL;
-	struct addr_endpoint dst;
 	struct http_probe *hp;
 	evutil_socket_t fd;
 	char err[160];
@@ -173,30 +210,25 @@ void http_probe_request(struct event_base *base,
 			   "not run probes");
 		return;
 	}
-	if (probe_query(cfg, evhttp_uri_get_query(uri), &dst, &m, err,
-			sizeof(err))) {
-		http_reply_text(req, 400, "Bad Request", err);
-		return;
-	}
 	hp = calloc(1, sizeof(*hp));
 	if (!hp) {
 		http_reply_text(req, 500, "Internal Server Error", "out of memory");
+		return;
+	}
+	if (probe_query(cfg, req, evhttp_uri_get_query(uri), &hp->ask, err,
+			sizeof(err))) {
+		free(hp);
+		http_reply_text(req, 400, "Bad Request", err);
 		return;
 	}
 	hp->cancel = cancel;
 	hp->arg = arg;
 	hp->req = req;
 	hp->ec = evhttp_request_get_connection(req);
-	ret = start(arg, &dst.addr, m, http_probe_done, hp,
-			    &hp->bp);
+	ret = start(arg, &hp->ask, http_probe_done, hp, &hp->bp);
 	if (ret) {
+		http_probe_not_run(req, &hp->ask, ret);
 		free(hp);
-		if (ret == -EBUSY)
-			http_reply_text(req, 503, "Service Unavailable", "busy: "
-				   "16 probes are running; try again");
-		else
-			http_reply_text(req, 500, "Internal Server Error",
-				   "cannot start the probe");
 		return;
 	}
 	evhttp_connection_set_closecb(hp->ec, http_probe_closed, hp);

@@ -13,16 +13,16 @@
 #include "http/blackbox.h"
 #include "core/config.h"
 
-/* Probe DST with module M (blackbox_start's contract: 0, -EBUSY,
+/* Probe what ASK asks for (blackbox_start's contract: 0, -EBUSY,
  * -ENOMEM); the asker went away: cancel P (blackbox_cancel). */
-typedef int http_probe_start_fn(void *arg, const struct sockaddr_storage *dst,
-				const struct config_module *m,
+typedef int http_probe_start_fn(void *arg, const struct blackbox_ask *ask,
 				blackbox_done_fn done, void *darg,
 				struct blackbox_probe **out);
 typedef void http_probe_cancel_fn(void *arg, struct blackbox_probe *p);
 
 /* Start the probe REQ asks for with START (NULL: 404); the reply goes
- * out when it is over. */
+ * out when it is over: 200 whenever a probe was asked for properly (run
+ * or not: probe_success 0 and why), 400 for a malformed request. */
 void http_probe_request(struct event_base *base,
 			const struct rdmad_config *cfg,
 			http_probe_start_fn *start,
