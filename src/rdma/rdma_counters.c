@@ -158,14 +158,14 @@ static void rdma_counters_list_port(struct rdma_counters *rc,
 	qsort(rc->c, rc->n, sizeof(*rc->c), rdma_counters_cmp);
 }
 
-/* DEVICE's directory is gone from sysfs (the device was removed). */
+/* C's port directory is gone from sysfs: its device is being removed. */
 static bool rdma_counters_gone(const struct rdma_counters *rc,
-			       const char *device)
+			       const struct port_counter *c)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/class/infiniband/%s", rc->root,
-		 device);
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u",
+		 rc->root, c->device, c->port);
 	return access(path, F_OK) && errno == ENOENT;
 }
 
@@ -182,7 +182,7 @@ static int rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		if (err == -ENOENT && rdma_counters_gone(rc, c->device))
+		if (err == -ENOENT && rdma_counters_gone(rc, c))
 			return -ENODEV;
 		goto fail;
 	}
