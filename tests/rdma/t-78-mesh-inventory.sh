@@ -139,8 +139,8 @@ log "slot 0 moved on: $other in, $cross out (clean close), B kept its session; r
 grep -q "peer=$C:[0-9]* open: native mesh" "$T/s7782.log" && fail "B saw A from $C before the reload"
 sed -i "s|^$A:7781 |$C:7781 |" "$T/inv"
 kill -HUP "$APID"
-wait_log "mesh: reload: 1 kept peers are probed from a new source address" 10 "$T/a.log"
 wait_log "peer=$C:[0-9]* open: native mesh" 20 "$T/s7782.log"
+wait_log "mesh: reload: 1 kept peers are probed from a new source address" 10 "$T/a.log"
 grep -q 'close: .*result ok' "$T/s7782.log" || fail "B's old session did not close cleanly: $(grep close: "$T/s7782.log")"
 end=$(($(now_ms) + 20000))
 while :; do
