@@ -45,7 +45,6 @@ void addr_str(const struct sockaddr *sa, char *buf, size_t len)
 			 "%s:%u", host, port);
 }
 
-
 int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out)
 {
 	char host[INET6_ADDRSTRLEN + 1];
@@ -94,4 +93,21 @@ int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out)
 bad:
 	memset(out, 0, sizeof(*out));
 	return -EINVAL;
+}
+
+int addr_host_canon(const char *host, char *canon, size_t len)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	struct in_addr in4;
+	int af = strchr(host, ':') ? AF_INET6 : AF_INET;
+
+	if (inet_pton(af, host, buf) == 1) {
+		inet_ntop(af, buf, canon, (socklen_t)len);
+		return 1;
+	}
+	if (af == AF_INET && inet_aton(host, &in4)) {
+		inet_ntop(AF_INET, &in4, canon, (socklen_t)len);
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -32,4 +32,16 @@ struct addr_endpoint {
  */
 int addr_parse(const char *s, unsigned int defport, struct addr_endpoint *out);
 
+/*
+ * HOST (no brackets, no port) as a numeric address, by value: 1 with
+ * its canonical text (inet_ntop's: "10.0.0.2", "fd00::2") in CANON, so
+ * that two spellings of one address compare equal as text; 0 for
+ * anything else (a name, a scoped IPv6 address), CANON untouched; or
+ * -EINVAL for an IPv4 shorthand only inet_aton() reads ("10.2",
+ * "167772162", "0x0a.0.0.2", "010.0.0.2"), with what inet_aton makes of
+ * it in CANON.  rdmad takes IPv4 addresses as four decimal numbers only
+ * (inet_pton()), as its [server] listen and [http] allow do.
+ */
+int addr_host_canon(const char *host, char *canon, size_t len);
+
 #endif /* RDMAD_ADDR_H */

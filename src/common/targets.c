@@ -12,6 +12,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/types.h>
+#include <netinet/in.h>
+
+#include "addr.h"
 
 /* "1".."65535", digits only. */
 static int targets_port(const char *s, size_t len, uint16_t *port)
@@ -32,9 +35,12 @@ static int targets_port(const char *s, size_t len, uint16_t *port)
 	return 0;
 }
 
+/* The host, a numeric address in its canonical spelling (addr.h). */
 static int targets_host(struct target *t, const char *s, size_t len,
 			const char **why)
 {
+	char canon[INET6_ADDRSTRLEN];
+
 	if (!len) {
 		*why = "empty host";
 		return -EINVAL;
@@ -45,7 +51,19 @@ static int targets_host(struct target *t, const char *s, size_t len,
 	}
 	memcpy(t->host, s, len);
 	t->host[len] = '\0';
-	return 0;
+	switch (addr_host_canon(t->host, canon, sizeof(canon))) {
+	case 1:
+		memcpy(t->host, canon, strlen(canon) + 1);
+		return 0;
+	case 0:
+		return 0;
+	default:
+		*why = "an IPv4 shorthand (10.2, 167772162, 0x0a.0.0.2, "
+		       "010.0.0.2: read by some tools as an address, by others "
+		       "as a name or another address): write the four decimal "
+		       "numbers, a.b.c.d";
+		return -EINVAL;
+	}
 }
 
 /* The part after the host: "" or ":PORT". */
@@ -126,7 +144,8 @@ int targets_parse_line(const char *line, uint16_t port, struct target *t,
 	return targets_tail(t, colon, why) ? -EINVAL : 1;
 }
 
-/* An earlier target with the same host (case aside) and port, or NULL. */
+/* An earlier target with the same host (case aside; an address by
+ * value: its canonical text) and port, or NULL. */
 static const struct target *targets_find(const struct target_list *tl,
 					 const struct target *t)
 {
@@ -164,6 +183,7 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 		 void (*warn)(void *arg, const char *msg), void *arg,
 		 char *err, size_t errlen)
 {
+	struct targets_warn w = { warn, arg, 0 };
 	const struct target *dup;
 	struct target t;
 	const char *why = NULL;
@@ -204,8 +224,7 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 			snprintf(msg, sizeof(msg), "%s:%u: '%s': same target "
 				 "as line %u, probed once", name, lineno,
 				 t.text, dup->line);
-			if (warn)
-				warn(arg, msg);
+			targets_warn_say(&w, msg);
 			continue;
 		}
 		if (tl->n == max) {
@@ -228,7 +247,27 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 	}
 	if (ret)
 		targets_free(tl);
+	else
+		targets_warn_end(&w, name);
 	return ret;
+}
+
+void targets_warn_say(struct targets_warn *w, const char *msg)
+{
+	if (w->n++ < TARGETS_WARN_FIRST && w->fn)
+		w->fn(w->arg, msg);
+}
+
+void targets_warn_end(struct targets_warn *w, const char *name)
+{
+	char msg[TARGET_HOST_MAX + 128];
+
+	if (w->n <= TARGETS_WARN_FIRST || !w->fn)
+		return;
+	snprintf(msg, sizeof(msg), "%s: ... and %u more like it (%u repeated "
+		 "targets in all, each probed once)", name,
+		 w->n - TARGETS_WARN_FIRST, w->n);
+	w->fn(w->arg, msg);
 }
 
 void targets_free(struct target_list *tl)

@@ -6,9 +6,13 @@
  *
  * One target a line: HOST, HOST:PORT, [IPV6]:PORT or a bare IPv6 address
  * (two colons or more, no port).  '#' starts a comment; blank lines are
- * ignored.  A line without a port gets the default port.  A target that
- * repeats an earlier one (same host, case aside, and same port) is
- * dropped with a warning.
+ * ignored.  A line without a port gets the default port.  A numeric
+ * address is kept in its canonical spelling (addr_host_canon(): fd00:0::2
+ * is fd00::2), and an IPv4 shorthand (10.2, 167772162) is refused.  A
+ * target that repeats an earlier one (same host, case aside, an address
+ * by value, and same port) is dropped with a warning; past the first
+ * TARGETS_WARN_FIRST such warnings of a file, one line says how many
+ * more.
  */
 #ifndef RDMAD_TARGETS_H
 #define RDMAD_TARGETS_H
@@ -20,6 +24,7 @@
 
 #define TARGETS_MAX		4096u	/* the most any caller may ask for */
 #define TARGET_HOST_MAX		255u	/* a DNS name is at most 253 */
+#define TARGETS_WARN_FIRST	5u	/* repeats warned of one by one */
 
 struct target {
 	char text[TARGET_HOST_MAX + 10];	/* as written */
@@ -44,8 +49,10 @@ int targets_parse_line(const char *line, uint16_t port, struct target *t,
 /*
  * Read every line of IN (called NAME in messages) into *tl, at most MAX
  * targets (0 or above TARGETS_MAX: TARGETS_MAX).  A file without targets
- * is no error: *tl is then empty.  WARN (may be NULL) gets each dropped
- * repeat as "NAME:LINE: 'x': same target as line N, probed once".
+ * is no error: *tl is then empty.  WARN (may be NULL) gets the first
+ * TARGETS_WARN_FIRST dropped repeats as "NAME:LINE: 'x': same target as
+ * line N, probed once", then (if more) one "NAME: ... and K more like it
+ * (N repeated targets in all, each probed once)".
  * Returns 0, or -EINVAL, -EIO or -ENOMEM with nothing kept and the
  * problem in ERR: "NAME:LINE: problem" ("NAME: problem" for the file as
  * a whole).
@@ -55,5 +62,18 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 		 void (*warn)(void *arg, const char *msg), void *arg,
 		 char *err, size_t errlen);
 void targets_free(struct target_list *tl);
+
+/*
+ * A file's warnings, summarised: the first TARGETS_WARN_FIRST go to FN
+ * (may be NULL) as they come, the others are counted, and
+ * targets_warn_end() says how many ("NAME: ... and K more like it").
+ */
+struct targets_warn {
+	void (*fn)(void *arg, const char *msg);
+	void *arg;
+	unsigned int n;		/* warnings so far */
+};
+void targets_warn_say(struct targets_warn *w, const char *msg);
+void targets_warn_end(struct targets_warn *w, const char *name);
 
 #endif /* RDMAD_TARGETS_H */

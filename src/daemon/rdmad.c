@@ -170,11 +170,15 @@ static void rdmad_dev_port(void *arg, struct ibv_context *ctx, uint8_t port,
 			  "port down");
 }
 
-/* A device had a fatal error; the registry let go of it already. */
+/* A device had a fatal error (or was removed); the registry let go of it
+ * already: its counters go too, and come back with it (port_seen). */
 static void rdmad_dev_fatal(void *arg, struct ibv_context *ctx)
 {
 	log_err("device %s: fatal error; dropping its connections",
 		ibv_get_device_name(ctx->device));
+	rdma_counters_drop_device(((struct rdmad *)arg)->counters,
+				  ibv_get_device_name(ctx->device),
+				  "had a fatal error or was removed");
 	conn_device_fatal(&((struct rdmad *)arg)->conns, ctx, 0,
 			  "device fatal");
 }

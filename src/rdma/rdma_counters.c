@@ -158,8 +158,19 @@ static void rdma_counters_list_port(struct rdma_counters *rc,
 	qsort(rc->c, rc->n, sizeof(*rc->c), rdma_counters_cmp);
 }
 
-/* Read counter C once. */
-static void rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
+/* C's port directory is gone from sysfs: its device is being removed. */
+static bool rdma_counters_gone(const struct rdma_counters *rc,
+			       const struct port_counter *c)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/ports/%u",
+		 rc->root, c->device, c->port);
+	return access(path, F_OK) && errno == ENOENT;
+}
+
+/* Read counter C once: 0, or -ENODEV when its device is gone. */
+static int rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 {
 	char path[512], buf[32];
 	uint64_t v;
@@ -171,6 +182,8 @@ static void rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
+		if (err == -ENOENT && rdma_counters_gone(rc, c))
+			return -ENODEV;
 		goto fail;
 	}
 	len = read(fd, buf, sizeof(buf) - 1);
@@ -186,18 +199,19 @@ static void rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 				 "a count (said once while it lasts)", path,
 				 (int)strcspn(buf, "\n"), buf);
 		c->read_err = err;
-		return;
+		return 0;
 	}
 	if (c->read_err)
 		rdma_log(LOG_NOTICE, "port counter %s: read again", path);
 	c->read_err = 0;
 	port_counter_update(c, v);
-	return;
+	return 0;
 fail:
 	if (c->read_err != err)
 		rdma_log(LOG_WARNING, "port counter %s: cannot read: %s", path,
 			 strerror(-err));
 	c->read_err = err;
+	return 0;
 }
 
 /* The next tick: the interval shared by the counters. */
@@ -221,12 +235,19 @@ static void rdma_counters_arm(struct rdma_counters *rc)
 static void rdma_counters_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct rdma_counters *rc = arg;
+	char device[PORT_COUNTER_DEVICE_MAX];
 
 	if (!rc->n)
 		return;
 	if (rc->next >= rc->n)
 		rc->next = 0;
-	rdma_counters_read(rc, &rc->c[rc->next++]);
+	if (rdma_counters_read(rc, &rc->c[rc->next]) == -ENODEV) {
+		snprintf(device, sizeof(device), "%s", rc->c[rc->next].device);
+		rdma_counters_drop_device(rc, device, "is gone from sysfs");
+		rdma_counters_arm(rc);
+		return;
+	}
+	rc->next++;
 	if (rc->next == rc->n) {	/* a pass ended: the windows move */
 		unsigned int i;
 
@@ -309,6 +330,32 @@ void rdma_counters_add_port(struct rdma_counters *rc, const char *device,
 		 "now, a pass every %u ms", device, port, rc->n,
 		 rc->interval_ms);
 	rdma_counters_arm(rc);
+}
+
+void rdma_counters_drop_device(struct rdma_counters *rc, const char *device,
+			       const char *why)
+{
+	unsigned int i, kept = 0, ports = 0, next = rc->next;
+
+	for (i = 0; i < rc->n_ports; i++)
+		if (strcmp(rc->ports[i].device, device))
+			rc->ports[ports++] = rc->ports[i];
+	if (ports == rc->n_ports)
+		return;		/* not read (or dropped already) */
+	rc->n_ports = ports;
+	for (i = 0; i < rc->n; i++) {
+		if (strcmp(rc->c[i].device, device))
+			rc->c[kept++] = rc->c[i];
+		else if (i < rc->next)
+			next--;
+	}
+	rdma_log(LOG_NOTICE, "port counters: device %s %s: its %u counters "
+		 "dropped (read again when it is back)", device, why,
+		 rc->n - kept);
+	rc->n = kept;
+	rc->next = next;
+	if (!rc->n)
+		evtimer_del(rc->tick);
 }
 
 const struct port_counter *rdma_counters_view(const struct rdma_counters *rc,

@@ -48,6 +48,16 @@ void rdma_counters_configure(struct rdma_counters *rc,
 void rdma_counters_add_port(struct rdma_counters *rc, const char *device,
 			    unsigned int port);
 
+/*
+ * DEVICE went away (removed, fatal: WHY says which, as "is gone"): its
+ * ports and counters are dropped at once, with one line, so that its
+ * series leave the metrics; a device that comes back is listed anew by
+ * rdma_counters_add_port().  The reader drops a device itself when its
+ * sysfs directory is gone.  Nothing if DEVICE is not read.
+ */
+void rdma_counters_drop_device(struct rdma_counters *rc, const char *device,
+			       const char *why);
+
 /* The counters, in order of port then name; *N of them.  Valid until the
  * next call into the reader. */
 const struct port_counter *rdma_counters_view(const struct rdma_counters *rc,

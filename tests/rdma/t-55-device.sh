@@ -3,7 +3,9 @@
 # device, then `rdma link add` again; and the netdev down, then up.
 # rdmad drops the affected connections, keeps running, listens again
 # when the device is back, and serves the next client; its RDMA
-# resources come back to the baseline.
+# resources come back to the baseline.  Its port counters: dropped at
+# once when it goes (one line, no warning a counter), listed and read
+# again when it is back.
 #
 # Netdev down/up under live connections leaves Debian 12's rxe unable
 # to set up any new connection (measured with stock rping alone, no
@@ -99,7 +101,9 @@ wait_closes() {
 # has dropped them: in the test bed they share the device), then add;
 # rdmad must let go of the device and listen again by itself.
 device_cycle() {
-	local t0 del
+	local t0 del drops lists i
+	drops=$(grep -c "port counters: device $dev .* counters dropped" "$T/rdmad.log")
+	lists=$(grep -c "port counters: $dev port 1: " "$T/rdmad.log")
 	t0=$(date +%s.%N)
 	timeout 90 rdma link delete "$dev" >"$T/link-delete.log" 2>&1 &
 	del=$!
@@ -113,9 +117,27 @@ device_cycle() {
 	rdmad_alive
 	[ "$(rdma_res_counts "$RDMAD_PID")" = "qp=0 cq=0 mr=0 pd=0 cm_id=0" ] ||
 		fail "resources left while the device is gone: $(rdma_res_counts "$RDMAD_PID")"
+	# its counters: dropped with one line (at the next read at the latest,
+	# one every [counters] interval / 15), no warning per counter
+	for ((i = 0; i < 300; i++)); do
+		[ "$(grep -c "port counters: device $dev .* counters dropped" "$T/rdmad.log")" -gt "$drops" ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c "port counters: device $dev .* counters dropped" "$T/rdmad.log")" = $((drops + 1)) ] ||
+		fail "the removed device's counters not dropped once: $(grep 'port counter' "$T/rdmad.log" | tail -5)"
+	grep -q "port counter .*/$dev/.*cannot read" "$T/rdmad.log" &&
+		fail "a warning a counter of the removed device: $(grep -c "port counter .*/$dev/.*cannot read" "$T/rdmad.log") lines"
 	rdma link add "$dev" type rxe netdev "$ndev" || fail "rdma link add failed"
 	wait_listen $port 30
 	honest_retry
+	# back: its counters listed (and read) again
+	for ((i = 0; i < 100; i++)); do
+		[ "$(grep -c "port counters: $dev port 1: " "$T/rdmad.log")" -gt "$lists" ] && break
+		sleep 0.1
+	done
+	[ "$(grep -c "port counters: $dev port 1: " "$T/rdmad.log")" = $((lists + 1)) ] ||
+		fail "the device back: its counters not listed again: $(grep 'port counters' "$T/rdmad.log" | tail -4)"
+	log "counters: $(grep "port counters: device $dev .* counters dropped" "$T/rdmad.log" | tail -1 | sed 's/.*port counters: //'); back: $(grep "port counters: $dev port 1: " "$T/rdmad.log" | tail -1 | sed 's/.*port counters: //')"
 	wait_res_counts "$RDMAD_PID" "$BASE_RES" 20
 	check_after "device back"
 }

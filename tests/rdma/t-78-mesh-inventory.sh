@@ -16,9 +16,14 @@
 #     other of C, D comes in: the one that leaves sees A's session close
 #     cleanly, B's session is the same (1 connect in /peers, no close on
 #     B's side), and rail 0's counters keep the rounds of the one that left.
+#  4. A renumbered: the inventory names A at its other address ($C, the
+#     client address, which A listens on too); a reload makes B's path
+#     anew from $C (B's rdmad sees a clean close, then an open from $C;
+#     /peers shows the source), where it kept the old source before.
 source "$(dirname "$0")/lib.sh"
 RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 A=$RDMAD_SRV_ADDR
+C=$RDMAD_CLI_ADDR
 http=127.0.0.1:9478
 declare -A SPID
 scrape() { curl -sf "http://$http/metrics" >"$1" || fail "cannot scrape rdmad A"; }
@@ -33,6 +38,8 @@ EOF
 rdmad_conf 7781 "mesh.targets = $T/inv" "mesh.interval = 200ms" \
 	"mesh.sizes = 64 4k" "mesh.cross_tor = 1" "mesh.epoch = 1m" \
 	"http.listen = $http"
+sed -i "0,/^listen = $A:7781\$/s//listen = $A:7781 $C:7781/" "$T/rdmad.ini"
+grep -qx "listen = $A:7781 $C:7781" "$T/rdmad.ini" || fail "A's listen: $(grep listen "$T/rdmad.ini")"
 
 # 1. --check-config
 out=$("$RDMAD" --check-config -c "$T/rdmad.ini" 2>&1) || fail "--check-config refused the inventory: $out"
@@ -127,6 +134,23 @@ wait_log 'close: .*result ok' 10 "$T/s$cross.log"
 grep -q "mesh: epoch: a cross-ToR slot moved on: 1 peers in, 1 out, 1 kept" "$T/a.log" ||
 	fail "A's log: $(grep 'mesh: epoch' "$T/a.log")"
 log "slot 0 moved on: $other in, $cross out (clean close), B kept its session; rail 0 ok rounds $rail_ok1 -> $rail_ok2 (its peers now $peers_ok2)"
+
+# 4. A renumbered on its rail: B, kept, is probed from the new address
+grep -q "peer=$C:[0-9]* open: native mesh" "$T/s7782.log" && fail "B saw A from $C before the reload"
+sed -i "s|^$A:7781 |$C:7781 |" "$T/inv"
+kill -HUP "$APID"
+wait_log "peer=$C:[0-9]* open: native mesh" 20 "$T/s7782.log"
+wait_log "mesh: reload: 1 kept peers are probed from a new source address" 10 "$T/a.log"
+grep -q 'close: .*result ok' "$T/s7782.log" || fail "B's old session did not close cleanly: $(grep close: "$T/s7782.log")"
+end=$(($(now_ms) + 20000))
+while :; do
+	curl -sf "http://$http/peers" >"$T/peers4.json" || fail "GET /peers failed"
+	[ "$(json_get "$T/peers4.json" "[p['source'] for p in d['peers'] if p['peer'] == '$A:7782'][0]")" = "$C" ] &&
+		[ "$(json_get "$T/peers4.json" "[p['up'] for p in d['peers'] if p['peer'] == '$A:7782'][0]")" = True ] && break
+	[ "$(now_ms)" -lt "$end" ] || fail "B not up from $C 20 s after the reload: $(head -c 1500 "$T/peers4.json")"
+	sleep 0.3
+done
+log "renumbered: B's path made anew from $C (B's rdmad: clean close, open from $C)"
 kill -TERM "$APID" "${SPID[@]}"
 wait "$APID" 2>/dev/null
 exit 0

@@ -15,7 +15,7 @@ static char errbuf[512];
 /* The warnings a parse gave: how many, and the first. */
 static struct {
 	unsigned int n;
-	char first[512];
+	char first[512], last[512];
 } warned;
 
 static void on_warning(void *arg, const char *msg)
@@ -23,6 +23,7 @@ static void on_warning(void *arg, const char *msg)
 	(void)arg;
 	if (warned.n++ == 0)
 		snprintf(warned.first, sizeof(warned.first), "%s", msg);
+	snprintf(warned.last, sizeof(warned.last), "%s", msg);
 }
 
 static int parse_max(const char *text, size_t len, unsigned int max,
@@ -200,7 +201,8 @@ static void test_refused(void)
 		"'10.0.0.1:7471' on line 1", "two addresses of a host, no "
 		"rails");
 	refused("10.0.0.1 tor=a\n10.0.0.1:7471 tor=a\n",
-		"inv:2: '10.0.0.1:7471' listed twice (line 1)",
+		"inv:2: '10.0.0.1:7471' is listed on line 1 already (an "
+		"address is listed once, however it is spelled)",
 		"an address listed twice");
 	refused("10.0.0.1 tor=a rail=8\n",
 		"inv:1: rail: 8 is out of range 0..7", "rail 8 (max + 1)");
@@ -292,8 +294,79 @@ static void test_limits(void)
 	free(big);
 }
 
+/* An address is compared by value, never by spelling. */
+static void test_spellings(void)
+{
+	struct mesh_inventory inv;
+	int ret;
+
+	/* The file: 7 lines, 2 addresses. */
+	ret = parse("10.0.0.2\n10.0.0.2:7471\nfd00::2\nfd00:0::2\nFD00::2\n"
+		    "[fd00:0:0:0:0:0:0:2]:7471\nfd00::0:2\n", &inv);
+	tap_ok(ret == 0 && inv.n_addr == 2 && inv.n_host == 2 &&
+	       warned.n == 5 &&
+	       !strcmp(mesh_inventory_str(&inv, inv.addr[1].label),
+		       "[fd00::2]:7471") &&
+	       !strcmp(warned.last, "inv:7: 'fd00::0:2': same target as line "
+		       "3 ([fd00::2]:7471), probed once"),
+	       "a targets file: 7 lines of 2 addresses are 2 peers, 5 "
+	       "warnings: %s", warned.last);
+	if (!ret)
+		mesh_inventory_free(&inv);
+	refused("fd00::1 host=a tor=t\nfd00::2 host=b tor=t\n"
+		"fd00:0::2 host=c tor=t\n",
+		"inv:3: 'fd00:0::2' is [fd00::2]:7471, listed on line 2 "
+		"already (an address is listed once, however it is spelled)",
+		"an inventory: one address in two spellings is refused, "
+		"naming both lines");
+	refused("10.0.0.2 host=a tor=t\n[FD00::2]:7471 host=b tor=t\n"
+		"10.0.0.2:7471 host=c tor=t\n",
+		"inv:3: '10.0.0.2:7471' is listed on line 1 already (an "
+		"address is listed once, however it is spelled)",
+		"the default port written out is the same address");
+	refused("10.0.0.1 host=a tor=t\n10.2 host=b tor=t\n",
+		"inv:2: '10.2': an IPv4 shorthand (10.2, 167772162, "
+		"0x0a.0.0.2, 010.0.0.2: read by some tools as an address, by "
+		"others as a name or another address): write the four decimal "
+		"numbers, a.b.c.d", "an IPv4 shorthand is refused");
+	ret = parse("10.0.0.1 host=h1 tor=t\n[FD00::2] host=h2 tor=t\n", &inv);
+	tap_ok(ret == 0 && mesh_inventory_find(&inv, "[fd00::2]:7471") == 1 &&
+	       mesh_inventory_find(&inv, "h2") == 1, "the label is the "
+	       "canonical spelling");
+	if (!ret)
+		mesh_inventory_free(&inv);
+}
+
+/* 100,000 repeated lines: the first few warnings, then how many more. */
+static void test_warn_summary(void)
+{
+	struct mesh_inventory inv;
+	char *text = malloc(100000 * 10 + 1), *p = text;
+	unsigned int i;
+	int ret;
+
+	if (!text)
+		exit(99);
+	for (i = 0; i < 100000; i++)
+		p += sprintf(p, "10.0.0.1\n");
+	ret = parse(text, &inv);
+	tap_ok(ret == 0 && inv.n_addr == 1 &&
+	       warned.n == TARGETS_WARN_FIRST + 1 &&
+	       !strcmp(warned.first, "inv:2: '10.0.0.1': same target as line "
+		       "1 (10.0.0.1:7471), probed once") &&
+	       !strcmp(warned.last, "inv: ... and 99994 more like it (99999 "
+		       "repeated targets in all, each probed once)"),
+	       "100,000 repeated lines: %u warnings, the last '%s'", warned.n,
+	       warned.last);
+	if (!ret)
+		mesh_inventory_free(&inv);
+	free(text);
+}
+
 int main(void)
 {
+	test_spellings();
+	test_warn_summary();
 	test_bare();
 	test_topology();
 	test_refused();

@@ -3,8 +3,11 @@
  * test-mesh-peers.c - mesh_peers_diff.c: what a reload does to the
  * peers (kept by name, case aside), to a kept peer's paths (its counters
  * never go back: a dropped path's figures stay in the peer's sums), and
- * when sessions are made anew (what they are made of, their deadline).
+ * when sessions are made anew (what they are made of, their deadline, a
+ * kept peer's source address).
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <string.h>
 
 #include "mesh/mesh_peers_diff.h"
@@ -106,10 +109,72 @@ static void test_session(void)
 	       mesh_sizes_changed(&a.mesh, &b.mesh), "sizes: made anew");
 }
 
+/* TEXT as a source address (port 0); "" for none ([mesh] source). */
+static struct sockaddr_storage src_of(const char *text)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+	memset(&ss, 0, sizeof(ss));
+	if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1)
+		in6->sin6_family = AF_INET6;
+	else if (inet_pton(AF_INET, text, &in4->sin_addr) == 1)
+		in4->sin_family = AF_INET;
+	return ss;
+}
+
+/* A reload keeps a peer (same name): its paths are remade when the
+ * address its rounds leave from changed, kept when it did not. */
+static void test_source(void)
+{
+	static const struct {
+		const char *old, *next;
+		bool remake;
+		const char *what;
+	} cases[] = {
+		{ "10.0.1.1", "10.0.1.1", false, "same rail address: kept" },
+		{ "", "", false, "[mesh] source on both sides: kept" },
+		{ "10.0.1.1", "10.0.1.9", true, "the inventory renumbered "
+		  "this host on the peer's rail: remade" },
+		{ "", "10.0.2.1", true, "a rail source appears (was [mesh] "
+		  "source): remade" },
+		{ "10.0.2.1", "", true, "the rail source goes ([mesh] source "
+		  "now): remade" },
+		{ "fd00::1", "fd00::2", true, "IPv6, another address: remade" },
+		{ "fd00::1", "fd00:0::1", false, "IPv6, the same address: "
+		  "kept" },
+		{ "10.0.1.1", "fd00::1", true, "another family: remade" },
+	};
+	struct sockaddr_storage a, b;
+	struct mesh_paths_plan plan;
+	size_t i;
+	bool r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		a = src_of(cases[i].old);
+		b = src_of(cases[i].next);
+		r = mesh_peer_remake(false, &a, &b);
+		tap_ok(r == cases[i].remake, "'%s' -> '%s': %s", cases[i].old,
+		       cases[i].next, cases[i].what);
+	}
+	a = src_of("10.0.1.1");
+	tap_ok(mesh_peer_remake(true, &a, &a), "same source, the sessions' "
+	       "make changed: remade");
+	/* what the agent does with it: every path of the peer stops and
+	 * starts from the new source, none of its figures lost */
+	b = src_of("10.0.1.9");
+	mesh_peers_plan(2, 2, 2, mesh_peer_remake(false, &a, &b), &plan);
+	tap_ok(plan.stop_from == 0 && plan.start_to == 2 &&
+	       plan.n_figures == 2, "a new source: both paths stop and start "
+	       "again, their figures kept");
+}
+
 int main(void)
 {
 	test_paths();
 	test_match();
 	test_session();
+	test_source();
 	return tap_done();
 }

@@ -4,8 +4,9 @@
  * temporary directory: what a port's listing takes (counters/ first, no
  * lifespan, no skipped counter), readings through the loop's ticks (a
  * legacy counter at its ceiling, a reset, a file that is no number), the
- * skip list changed at a reload, a port added twice or missing, and the
- * windows moving at the end of each pass.
+ * skip list changed at a reload, a port added twice or missing, the
+ * windows moving at the end of each pass, and a device removed (its
+ * counters dropped at once, one line) and back (read again).
  */
 #include <errno.h>
 #include <ftw.h>
@@ -18,6 +19,7 @@
 #include <event2/event.h>
 
 #include "rdma_counters.h"
+#include "rdma_log.h"
 #include "tap.h"
 
 static char root[64];
@@ -83,6 +85,18 @@ static const struct port_counter *find(const struct rdma_counters *rc,
 	return NULL;
 }
 
+/* What the reader logged at LOG_WARNING or above, and at all. */
+static unsigned int n_warn, n_lines;
+static char last_line[512];
+
+static void capture(int prio, const char *msg)
+{
+	n_lines++;
+	if (prio <= LOG_WARNING)
+		n_warn++;
+	snprintf(last_line, sizeof(last_line), "%s", msg);
+}
+
 static unsigned int count(const struct rdma_counters *rc)
 {
 	unsigned int n;
@@ -100,7 +114,7 @@ int main(void)
 	const struct port_counter *c, *v;
 	unsigned int n;
 
-	tap_plan(15);
+	tap_plan(19);
 	snprintf(root, sizeof(root), "/tmp/test-rdma-counters.XXXXXX");
 	if (!base || !mkdtemp(root) || rdma_counters_new(&rc, base, root)) {
 		tap_ok(0, "setup: loop, temporary directory, reader");
@@ -173,6 +187,49 @@ int main(void)
 	run(base, 150);
 	c = find(rc, "symbol_error");
 	tap_ok(c && c->total == 10, "interval 0: no more reads");
+
+	/* The device goes: its sysfs directory with it (rdma link delete). */
+	rdma_counters_configure(rc, 40, &none);
+	run(base, 150);
+	rdma_log_set(capture);
+	n_warn = n_lines = 0;
+	{
+		char dev[256];
+
+		snprintf(dev, sizeof(dev), "%s/class/infiniband/rxe0", root);
+		nftw(dev, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	}
+	run(base, 200);
+	tap_ok(count(rc) == 0 && n_warn == 0 && n_lines == 1 &&
+	       strstr(last_line, "device rxe0 is gone from sysfs: its 5 "
+		      "counters dropped"),
+	       "a removed device: its 5 counters dropped at once, one line, no "
+	       "warning (%u lines, %u warnings): %s", n_lines, n_warn,
+	       last_line);
+	/* It comes back (the registry sees it anew: port_seen), counters
+	 * at their new start. */
+	mkdirs();
+	put("counters", "symbol_error", "2\n");
+	put("hw_counters", "sent_pkts", "40\n");
+	rdma_counters_add_port(rc, "rxe0", 1);
+	run(base, 200);
+	c = find(rc, "sent_pkts");
+	v = find(rc, "symbol_error");
+	tap_ok(count(rc) == 2 && c && c->seen && c->total == 40 && v &&
+	       v->seen && v->total == 2, "the device back: listed and read "
+	       "again (%u counters)", count(rc));
+	/* The registry says the device went (fatal, removal): dropped at
+	 * once, one line; said again, nothing. */
+	n_lines = 0;
+	rdma_counters_drop_device(rc, "rxe0", "had a fatal error or was "
+				  "removed");
+	rdma_counters_drop_device(rc, "rxe0", "had a fatal error or was "
+				  "removed");
+	tap_ok(count(rc) == 0 && n_lines == 1, "dropped by the registry's "
+	       "word: once, one line: %s", last_line);
+	rdma_counters_add_port(rc, "rxe0", 1);
+	tap_ok(count(rc) == 2, "and listed again when it is seen again");
+	rdma_log_set(NULL);
 
 	rdma_counters_free(rc);
 	event_base_free(base);

@@ -10,14 +10,15 @@
 
 #define PORT 7471
 
-static char errbuf[512], warnbuf[512];
+static char errbuf[512], warnbuf[512], lastwarn[512];
 static unsigned int nwarn;
 
-/* Keeps the first warning, counts them all. */
+/* Keeps the first warning and the last, counts them all. */
 static void warn(void *arg, const char *msg)
 {
 	if (!nwarn++)
 		snprintf(arg, sizeof(warnbuf), "%s", msg);
+	snprintf(lastwarn, sizeof(lastwarn), "%s", msg);
 }
 
 /* Parse LEN bytes of TEXT as a whole file, at most MAX targets. */
@@ -30,7 +31,7 @@ static int read_len(const char *text, size_t len, unsigned int max,
 	in = fmemopen((void *)text, len, "r");
 	if (!in)
 		exit(99);
-	errbuf[0] = warnbuf[0] = '\0';
+	errbuf[0] = warnbuf[0] = lastwarn[0] = '\0';
 	nwarn = 0;
 	ret = targets_read(in, "list", PORT, max, tl, warn, warnbuf, errbuf,
 			   sizeof(errbuf));
@@ -210,11 +211,92 @@ static void test_files(void)
 	free(big);
 }
 
+/* One address in several spellings is one target: compared by value. */
+static void test_spellings(void)
+{
+	static const char *const shorthand[] = {
+		"10.2", "167772162", "0x0a.0.0.2", "010.0.0.2", "10.0.2:7471",
+	};
+	struct target_list tl;
+	size_t i;
+	int ret;
+
+	tap_ok(line_ok("[FD00:0::2]:7471", "fd00::2", 7471, true) &&
+	       line_ok("fd00:0:0:0:0:0:0:2", "fd00::2", PORT, false) &&
+	       line_ok("10.0.0.2:9", "10.0.0.2", 9, true),
+	       "a numeric address is kept in its canonical spelling");
+	for (i = 0; i < sizeof(shorthand) / sizeof(shorthand[0]); i++)
+		tap_ok(line_bad(shorthand[i], "an IPv4 shorthand"),
+		       "'%s' (inet_aton's shorthand) is refused", shorthand[i]);
+	tap_ok(line_ok("10.0.0.2.example", "10.0.0.2.example", PORT, false) &&
+	       line_ok("0x0a", "0x0a", PORT, false) == 0,
+	       "a name is a name; a bare hex number is a shorthand");
+	/* The file: 7 lines, 2 addresses. */
+	ret = read_text("10.0.0.2\n10.0.0.2:7471\nfd00::2\nfd00:0::2\n"
+			"FD00::2\n[fd00:0:0:0:0:0:0:2]:7471\nfd00::0:2\n", &tl);
+	tap_ok(ret == 0 && tl.n == 2 && nwarn == 5 &&
+	       !strcmp(warnbuf, "list:2: '10.0.0.2:7471': same target as "
+		       "line 1, probed once") &&
+	       !strcmp(lastwarn, "list:7: 'fd00::0:2': same target as line 3, "
+		       "probed once"),
+	       "7 lines of 2 addresses in several spellings: 2 targets, 5 "
+	       "warnings: %s", lastwarn);
+	if (!ret)
+		targets_free(&tl);
+	ret = read_text("10.0.0.1\n10.1\n", &tl);
+	tap_ok(ret == -EINVAL && strstr(errbuf, "list:2: '10.1': an IPv4 "
+					"shorthand"),
+	       "a shorthand in a file names FILE:LINE: %s", errbuf);
+}
+
+/* Repeats past TARGETS_WARN_FIRST: one line says how many more. */
+static void test_warn_summary(void)
+{
+	static const unsigned int repeats[] = {
+		1, TARGETS_WARN_FIRST - 1, TARGETS_WARN_FIRST,
+		TARGETS_WARN_FIRST + 1, 99999,
+	};
+	struct target_list tl;
+	char want[128], *text, *p;
+	unsigned int k, i, n;
+	int ret;
+
+	text = malloc(100000 * 16);
+	if (!text)
+		exit(99);
+	for (k = 0; k < sizeof(repeats) / sizeof(repeats[0]); k++) {
+		n = repeats[k];
+		p = text;
+		for (i = 0; i <= n; i++)
+			p += sprintf(p, "10.0.0.1\n");
+		ret = read_text(text, &tl);
+		if (n <= TARGETS_WARN_FIRST)
+			snprintf(want, sizeof(want), "list:%u: '10.0.0.1': same "
+				 "target as line 1, probed once", n + 1);
+		else
+			snprintf(want, sizeof(want), "list: ... and %u more like "
+				 "it (%u repeated targets in all, each probed "
+				 "once)", n - TARGETS_WARN_FIRST, n);
+		if (!tap_ok(ret == 0 && tl.n == 1 &&
+			    nwarn == (n <= TARGETS_WARN_FIRST ? n :
+				      TARGETS_WARN_FIRST + 1) &&
+			    !strcmp(lastwarn, want),
+			    "%u repeats: %u warnings, the last '%s'", n, nwarn,
+			    lastwarn))
+			tap_diag("want '%s'", want);
+		if (!ret)
+			targets_free(&tl);
+	}
+	free(text);
+}
+
 int main(void)
 {
-	tap_plan(36);
+	tap_plan(36 + 9 + 5);
 	test_forms();
 	test_bad_lines();
 	test_files();
+	test_spellings();
+	test_warn_summary();
 	return tap_done();
 }

@@ -35,6 +35,7 @@ struct mesh_peer {
 	 * figures count), not CONFIG_MESH_PATHS_MAX of them a peer */
 	struct mesh_path *path[CONFIG_MESH_PATHS_MAX];
 	bool keep;			/* reload: in the new file too */
+	bool remake;			/* reload: its sessions made anew */
 };
 
 struct mesh_agent {
@@ -385,7 +386,7 @@ static void mesh_agent_log_place(const struct mesh_agent *a)
 void mesh_agent_commit(struct mesh_agent *a)
 {
 	struct mesh_ctx *x = &a->x;
-	unsigned int i, j, added = 0, removed = 0, kept = 0;
+	unsigned int i, j, added = 0, removed = 0, kept = 0, moved = 0;
 	bool first = !x->cfg.targets[0] && !a->reloads && !a->peers;
 	bool remake, sizes_changed;
 	struct mesh_peer **v;
@@ -439,9 +440,20 @@ void mesh_agent_commit(struct mesh_agent *a)
 	memcpy(a->self, a->next.self, sizeof(a->self));
 	a->n_self = a->next.n_self < MESH_SELF_MAX ? a->next.n_self :
 		    MESH_SELF_MAX;
-	for (i = 0; i < a->n_peers; i++)
-		if (a->peers[i]->keep)
-			mesh_peer_place(a->peers[i], &a->next.v[i]);
+	for (i = 0; i < a->n_peers; i++) {
+		struct mesh_peer *peer = a->peers[i];
+
+		if (!peer->keep)
+			continue;
+		mesh_peer_place(peer, &a->next.v[i]);
+		/* a new source (rail address, renumbered inventory): its
+		 * paths bind it when they are made anew below */
+		peer->remake = mesh_peer_remake(remake, &peer->src,
+						&a->next.v[i].src);
+		if (peer->remake && !remake)
+			moved++;
+		peer->src = a->next.v[i].src;
+	}
 	if (!a->switching) {
 		/* a reload: its inventory and selection are in force now
 		 * (with the previous ones for the slots not handed over) */
@@ -466,7 +478,7 @@ void mesh_agent_commit(struct mesh_agent *a)
 			kept++;
 			peer->keep = false;
 			mesh_peers_plan(peer->n_paths, peer->n_figures,
-					x->cfg.paths, remake, &plan);
+					x->cfg.paths, peer->remake, &plan);
 			mesh_peer_stop(peer, plan.stop_from);
 			peer->n_figures = plan.n_figures;
 		}
@@ -496,6 +508,11 @@ void mesh_agent_commit(struct mesh_agent *a)
 			   added, removed, kept, remake ? " (their sessions "
 			   "are made anew: sizes, ops, tos, source or timeouts "
 			   "changed)" : "");
+		if (moved)
+			log_notice("mesh: reload: %u kept peers are probed from "
+				   "a new source address (a rail's address or "
+				   "the inventory changed): their paths are "
+				   "made anew", moved);
 	}
 	mesh_agent_log_place(a);
 	if (!first)

@@ -36,8 +36,7 @@ struct inv_ctx {
 	unsigned int first, first_rail, first_norail, first_pod, first_nopod;
 	char *err;
 	size_t errlen;
-	void (*warn)(void *arg, const char *msg);
-	void *arg;
+	struct targets_warn w;	/* the repeats' warnings, summarised */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -454,7 +453,8 @@ static int inv_parse_line(struct inv_ctx *c, char *text)
 	uint32_t pod = MESH_INV_NONE, tor = 0, host = 0, dup, off;
 	struct mesh_inv_addr *a;
 	struct inv_line l;
-	char msg[MESH_NAME_LEN + 128];
+	char msg[2 * MESH_NAME_LEN + 256];
+	bool same;
 	int r;
 
 	r = inv_split(c, text, &l);
@@ -462,16 +462,22 @@ static int inv_parse_line(struct inv_ctx *c, char *text)
 		return r;
 	if (inv_same_kind(c, &l))
 		return -EINVAL;
+	/* Labels are canonical (targets_parse_line): compared by value. */
 	dup = table_find(&inv->by_label, inv->pool, l.label);
 	if (dup != MESH_INV_NONE) {
+		/* Another spelling: name the address it is. */
+		same = !strcmp(l.t.text, l.label);
 		if (inv->topology)
-			return inv_fail(c, "'%s' listed twice (line %u)",
-					l.label, inv->addr[dup].line);
+			return inv_fail(c, "'%s' is %s%slisted on line %u "
+					"already (an address is listed once, "
+					"however it is spelled)", l.t.text,
+					same ? "" : l.label, same ? "" : ", ",
+					inv->addr[dup].line);
 		snprintf(msg, sizeof(msg), "%s:%u: '%s': same target as line "
-			 "%u, probed once", c->name, c->lineno, l.label,
-			 inv->addr[dup].line);
-		if (c->warn)
-			c->warn(c->arg, msg);
+			 "%u%s%s%s, probed once", c->name, c->lineno, l.t.text,
+			 inv->addr[dup].line, same ? "" : " (",
+			 same ? "" : l.label, same ? "" : ")");
+		targets_warn_say(&c->w, msg);
 		return 0;
 	}
 	if (l.pod) {
@@ -522,7 +528,7 @@ int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,
 	struct inv_ctx c = {
 		.inv = inv, .name = name, .port = port,
 		.max_hosts = max_hosts, .err = err, .errlen = errlen,
-		.warn = warn, .arg = arg,
+		.w = { warn, arg, 0 },
 	};
 	size_t linecap = 0;
 	char *line = NULL;
@@ -550,6 +556,8 @@ int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,
 	}
 	if (ret)
 		mesh_inventory_free(inv);
+	else
+		targets_warn_end(&c.w, name);
 	return ret;
 }
 

@@ -13,10 +13,13 @@
  * The address is a target as targets.h reads it (targets_parse_line).
  * Keys: host (default: the address as HOST:PORT), tor (required on every
  * line once a line has any key), pod (on every line or none), rail (0..7,
- * on every line or none).  A file of bare addresses is today's targets
- * file: no topology, a full mesh; a repeated address there is dropped
- * with a warning, as targets_read() does.  With topology every mistake
- * or contradiction is refused as "NAME:LINE: what".
+ * on every line or none).  Addresses are compared by value (the label
+ * is the canonical spelling: fd00:0::2 is [fd00::2]:PORT).  A file of
+ * bare addresses is today's targets file: no topology, a full mesh; a
+ * repeated address there is dropped with a warning, summarised past the
+ * first few as targets_read() does.  With topology every mistake or
+ * contradiction, a repeated address too, is refused as "NAME:LINE:
+ * what".
  *
  * Names (host, ToR, pod) are interned: each has an id, its text is in
  * one string pool, so 800,000 lines parse in well under a second.
@@ -89,8 +92,9 @@ struct mesh_inventory {
 /*
  * Read every line of IN (called NAME in messages) into *INV: at most
  * MAX_HOSTS hosts (0 or above MESH_INV_HOSTS_MAX: MESH_INV_HOSTS_MAX),
- * a port-less address getting PORT.  WARN (may be NULL) gets each
- * repeat dropped from a file without topology.  Returns 0, or -EINVAL,
+ * a port-less address getting PORT.  WARN (may be NULL) gets the
+ * repeats dropped from a file without topology (the first
+ * TARGETS_WARN_FIRST, then how many more: targets_warn_end()).  Returns 0, or -EINVAL,
  * -EIO or -ENOMEM with nothing kept and "NAME:LINE: problem" in ERR.
  */
 int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,

@@ -2,6 +2,7 @@
 /* mesh_peers_diff.c - a reload of [mesh], pure (see mesh_peers_diff.h). */
 #include <string.h>
 #include <strings.h>
+#include <netinet/in.h>
 
 #include "mesh/mesh_peers_diff.h"
 #include "mesh/mesh_targets_parse.h"
@@ -30,6 +31,28 @@ void mesh_peers_match(const char *const *old, unsigned int n_old,
 				break;
 			}
 	}
+}
+
+bool mesh_peer_remake(bool session_changed,
+		      const struct sockaddr_storage *old_src,
+		      const struct sockaddr_storage *new_src)
+{
+	const struct sockaddr_in *a4 = (const void *)old_src,
+				 *b4 = (const void *)new_src;
+	const struct sockaddr_in6 *a6 = (const void *)old_src,
+				  *b6 = (const void *)new_src;
+
+	if (session_changed || old_src->ss_family != new_src->ss_family)
+		return true;
+	if (old_src->ss_family == AF_INET)
+		return a4->sin_addr.s_addr != b4->sin_addr.s_addr ||
+		       a4->sin_port != b4->sin_port;
+	if (old_src->ss_family == AF_INET6)
+		return memcmp(&a6->sin6_addr, &b6->sin6_addr,
+			      sizeof(a6->sin6_addr)) ||
+		       a6->sin6_port != b6->sin6_port ||
+		       a6->sin6_scope_id != b6->sin6_scope_id;
+	return false;	/* neither has one: [mesh] source, compared above */
 }
 
 uint32_t mesh_session_timeout_ms(const struct config_mesh *m)

@@ -3,7 +3,8 @@
  * mesh_peers_diff.h - what a reload of [mesh] changes, pure: which peers
  * of the new targets were there before (they keep their sessions and
  * figures), what becomes of each kept peer's paths, and whether the
- * sessions must be made anew.  The agent (mesh_agent.c) carries it out.
+ * sessions must be made anew (all of them, or a kept peer's whose source
+ * address changed).  The agent (mesh_agent.c) carries it out.
  *
  * Counters never go back while a peer is configured: a path dropped by
  * a smaller [mesh] paths stops, but its figures stay in the peer's sums
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 #include "core/config.h"
 
@@ -38,6 +40,17 @@ void mesh_peers_plan(unsigned int n_paths, unsigned int n_figures,
  */
 void mesh_peers_match(const char *const *old, unsigned int n_old,
 		      const char *const *next, unsigned int n_new, int *map);
+
+/*
+ * A kept peer whose rounds left from OLD_SRC now leave from NEW_SRC (its
+ * rail's address here, port 0; ss_family 0: [mesh] source): its sessions
+ * are made anew if the source changed (a new rail address, a renumbered
+ * inventory), or if SESSION_CHANGED (mesh_session_changed()).  A live
+ * session keeps the address it was bound to.
+ */
+bool mesh_peer_remake(bool session_changed,
+		      const struct sockaddr_storage *old_src,
+		      const struct sockaddr_storage *new_src);
 
 /* The client's own deadline of a session (a connect, a round). */
 uint32_t mesh_session_timeout_ms(const struct config_mesh *m);
