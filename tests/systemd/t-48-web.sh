@@ -16,9 +16,11 @@
 #     mv'd over the old, and systemctl reload: the new one is served.
 #  4. PSI hidden twice (a drop-in with InaccessiblePaths= over the
 #     cgroup's file): the journal blames the sandbox, not the kernel.
-#  5. LoadCredential= instead of the group: the key 0600 root:root is
-#     served from /run/credentials; a rotation is not seen at a reload
-#     (the copies are made at start), and is after a restart.
+#  5. LoadCredential= instead of the group (with ExecStartPre= cleared:
+#     systemd 252 gives credentials to the first command only): the key
+#     0600 root:root is served from /run/credentials, and the PSK of
+#     deployment.md is used; a rotation is not seen at a reload (the
+#     copies are made at start), and is after a restart.
 source "$(dirname "$0")/lib.sh"
 sd_install
 CTL=$PREFIX/bin/rdmadctl
@@ -35,7 +37,8 @@ getent group ssl-cert >/dev/null || fail "no ssl-cert group (apt install ssl-cer
 cleanup() {
 	cleanup_jobs
 	rm -f "$DROPIN/tls.conf" "$DROPIN/psi-hidden.conf" "$DROPIN/cred.conf" \
-		"$WEB" "$KEY" "$CRT" /etc/rdmad/peers /etc/rdmad/tls.key /etc/rdmad/tls.crt
+		"$WEB" "$KEY" "$CRT" /etc/rdmad/peers /etc/rdmad/tls.key /etc/rdmad/tls.crt \
+		/etc/rdmad/psk
 	systemctl daemon-reload
 	systemctl stop rdmad
 }
@@ -86,7 +89,7 @@ journal() { journalctl -u rdmad --no-pager -o cat ${CURSOR:+--after-cursor "$CUR
 reloaded() {
 	mark
 	systemctl reload rdmad || fail "systemctl reload"
-	log_wait "reload: configuration re-read" || fail "no reload line in the journal: $(journal | tail -3)"
+	log_wait "reload: configuration re-read" || fail "no reload line in the journal: $(journal | tail -12)"
 }
 log_wait() { # log_wait PATTERN: the journal has it within 20 s
 	local end=$((SECONDS + 20))
@@ -134,7 +137,7 @@ put server.key 0640 root:ssl-cert "$KEY"
 mark
 sd_start
 pid=$(sd_pid)
-served ca || fail "rdmadctl metrics over TLS with the key 0640 root:ssl-cert: $(cat "$T/ctl.err"); $(journal | tail -3)"
+served ca || fail "rdmadctl metrics over TLS with the key 0640 root:ssl-cert: $(cat "$T/ctl.err"); $(journal | tail -12)"
 ctl ca status >"$T/status.txt" || fail "rdmadctl status over TLS"
 grep -q "^rdmad [0-9.]*, pid $pid, up " "$T/status.txt" || fail "rdmadctl status: $(head -1 "$T/status.txt")"
 RDMADCTL_PASSWORD=wrong "$CTL" --cacert "$C/ca.crt" --user prom metrics >/dev/null 2>&1 &&
@@ -163,7 +166,7 @@ log "process_*: start $got (btime + starttime $want), max fds $lim, rss $(prom_s
 end=$((SECONDS + 60))
 until [ "$(prom_sum "$T/metrics.prom" rdmad_mesh_rounds_total 'result="ok"')" -ge 3 ] &&
 	grep -q '^rdmad_mesh_round_cpu_pressure_seconds_total ' "$T/metrics.prom"; do
-	[ $SECONDS -lt $end ] || fail "after 60 s: $(grep -E '^rdmad_mesh_(rounds_total|round_)' "$T/metrics.prom"); journal: $(journal | grep mesh: | head -5)"
+	[ $SECONDS -lt $end ] || fail "after 60 s: ok rounds $(prom_sum "$T/metrics.prom" rdmad_mesh_rounds_total 'result="ok"'), $(grep -c '^rdmad_mesh_round_cpu_pressure_seconds_total ' "$T/metrics.prom") PSI sample; journal: $(journal | grep mesh: | head -5)"
 	sleep 0.5
 	ctl ca metrics >"$T/metrics.prom" || fail "rdmadctl metrics"
 done
@@ -203,7 +206,7 @@ log "rotation: the new key and certificate served after mv and systemctl reload"
 # --- 4. PSI hidden from both places ----------------------------------------
 dropin psi-hidden "InaccessiblePaths=/sys/fs/cgroup/cpu.pressure"
 mark
-systemctl restart rdmad || fail "restart with psi-hidden.conf: $(journal | tail -3)"
+systemctl restart rdmad || fail "restart with psi-hidden.conf: $(journal | tail -12)"
 served ca2 || fail "scrape with psi-hidden.conf: $(cat "$T/ctl.err")"
 log_wait "mesh: no CPU pressure (PSI)" ||
 	fail "no PSI line in the journal with both files hidden: $(journal | grep -i 'mesh:\|pressure' | head -5)"
@@ -215,20 +218,32 @@ grep -qi "kernel" <<<"$line" && fail "a hidden file is blamed on the kernel"
 rm -f "$DROPIN/psi-hidden.conf"
 
 # --- 5. LoadCredential= ------------------------------------------------------
+# systemd before 254 (Debian 12: 252) gives the credentials to the unit's
+# first command only (systemd issue #27275): the drop-in clears the
+# ExecStartPre= check so that rdmad is the first.  The PSK of
+# deployment.md comes the same way.
 rm -f "$DROPIN/tls.conf"
-dropin cred "LoadCredential=tls.key:/etc/rdmad/tls.key
-LoadCredential=tls.crt:/etc/rdmad/tls.crt"
+dropin cred "ExecStartPre=
+LoadCredential=tls.key:/etc/rdmad/tls.key
+LoadCredential=tls.crt:/etc/rdmad/tls.crt
+LoadCredential=psk:/etc/rdmad/psk"
 put server.key 0600 root:root /etc/rdmad/tls.key
 put server.crt 0644 root:root /etc/rdmad/tls.crt
+install -m 0600 /dev/null /etc/rdmad/psk
+head -c 32 /dev/urandom | base64 >/etc/rdmad/psk
 web "$CRED/tls.key" "$CRED/tls.crt"
+sd_conf "http.web_config = $WEB" "auth.psk_file = $CRED/psk"
 mark
-systemctl restart rdmad || fail "restart with LoadCredential=: $(journal | tail -3)"
-served ca || fail "the credential's key is not served: $(cat "$T/ctl.err"); $(journal | tail -3)"
+systemctl restart rdmad || fail "restart with LoadCredential=: $(journal | tail -12)"
+served ca || fail "the credential's key is not served: $(cat "$T/ctl.err"); $(journal | tail -12)"
+probe --psk-file /etc/rdmad/psk -s 4k -n 2 >"$T/probe-psk.log" 2>&1 ||
+	fail "a probe with the credential's PSK: $(tail -3 "$T/probe-psk.log")"
+probe -s 4k -n 2 >"$T/probe-nopsk.log" 2>&1 && fail "a probe without the PSK is served"
 put server2.key 0600 root:root /etc/rdmad/tls.key
 put server2.crt 0644 root:root /etc/rdmad/tls.crt
 reloaded
 served ca || fail "after a reload the credential (copied at start) changed: $(cat "$T/ctl.err")"
 systemctl restart rdmad || fail "systemctl restart"
 served ca2 || fail "after a restart the rotated credential is not served: $(cat "$T/ctl.err")"
-log "LoadCredential=: a rotation is served after a restart (a reload keeps the copies made at start)"
+log "LoadCredential= (ExecStartPre= cleared): the PSK and the TLS key served; a rotation is served after a restart (a reload keeps the copies made at start)"
 exit 0
