@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * test-proc-stat-parse.c - proc_stat_parse.c: /proc/PID/stat lines (a comm with
- * spaces and ')', negative fields, truncated or garbled lines) and
- * /proc/stat's btime.
+ * spaces and ')', negative fields, truncated or garbled lines).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -45,11 +44,10 @@ int main(void)
 	};
 	char buf[512];
 	struct proc_stat s;
-	uint64_t bt = 0;
 	size_t i;
 
 	tap_plan((int)(sizeof(comms) / sizeof(comms[0]) +
-		       sizeof(bad) / sizeof(bad[0])) + 6);
+		       sizeof(bad) / sizeof(bad[0])) + 1);
 	for (i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
 		line(buf, sizeof(buf), comms[i]);
 		tap_ok(!proc_stat_parse(buf, &s) && fields_ok(&s),
@@ -64,16 +62,5 @@ int main(void)
 	       s.utime == 7 && s.stime == 8 && s.starttime == 9 &&
 	       s.vsize == 10 && s.rss == 11,
 	       "a line ending at field 24, no newline");
-	tap_ok(!proc_stat_parse_btime("cpu  1 2 3\nintr 5 6\nbtime 1764000000\n"
-				"processes 9\n", &bt) && bt == 1764000000,
-	       "btime among other lines");
-	tap_ok(!proc_stat_parse_btime("btime 17\n", &bt) && bt == 17,
-	       "btime as one line");
-	tap_ok(proc_stat_parse_btime("cpu 1\nxbtime 5\n", &bt) == -EINVAL,
-	       "no btime line: refused");
-	tap_ok(proc_stat_parse_btime("btime x\n", &bt) == -EINVAL,
-	       "btime without a number: refused");
-	tap_ok(proc_stat_parse_btime("btime 12 13\n", &bt) == -EINVAL,
-	       "btime with trailing junk: refused");
 	return tap_done();
 }

@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 struct cpu_wait {
-	int psi_fd;			/* /proc/pressure/cpu; -1: none */
+	int psi_fd;			/* /proc/pressure/cpu, or
+					   /sys/fs/cgroup/cpu.pressure;
+					   -1: none */
 	int stat_fd;			/* /proc/self/schedstat; -1: none */
 };
 
@@ -23,9 +25,11 @@ struct cpu_wait_now {
 };
 
 /*
- * Open the files.  A host without PSI (CONFIG_PSI off, or psi=0 on the
- * kernel's command line) or without schedstat is said once in the log;
- * the reads then go without that figure.
+ * Open the files: the host's PSI from /proc/pressure/cpu or, where the
+ * sandbox hides it (ProcSubset=pid), from the root cgroup's
+ * cpu.pressure.  No PSI (the kernel's CONFIG_PSI off or psi=0, or both
+ * files hidden or unreadable: the log says which) or no schedstat is
+ * said once in the log; the reads then go without that figure.
  */
 void cpu_wait_open(struct cpu_wait *ps);
 /* The figures now into OUT (what could not be read: not known). */

@@ -2,16 +2,16 @@
 /*
  * proc_self.c - this process's CPU time, memory, file descriptors and
  * start time, read at each scrape (proc_self.h): /proc/self/stat,
- * /proc/stat, /proc/self/fd and getrlimit(RLIMIT_NOFILE), as Prometheus
- * client libraries read them.
+ * /proc/self/fd and getrlimit(RLIMIT_NOFILE), as Prometheus client
+ * libraries read them, and the boot time from the clocks (they read
+ * /proc/stat's btime, which the unit's ProcSubset=pid hides).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/resource.h>
 
 #include "core/proc_self.h"
@@ -41,23 +41,36 @@ static int read_text(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* The boot time from /proc/stat, line by line: its "intr" line alone
- * can be tens of kilobytes. */
-static int read_btime(uint64_t *btime)
+/*
+ * The boot time in unix seconds, truncated as /proc/stat's "btime" is
+ * (the kernel's is CLOCK_REALTIME's offset from CLOCK_BOOTTIME too), from
+ * the clocks: under the unit's ProcSubset=pid there is no /proc/stat.
+ * CLOCK_REALTIME is read between two reads of CLOCK_BOOTTIME; a pair
+ * more than a millisecond apart (preempted between them) is read again.
+ */
+static int boot_time(uint64_t *btime)
 {
-	FILE *f = fopen("/proc/stat", "re");
-	char *line = NULL;
-	size_t len = 0;
-	int ret = -EINVAL;
+	struct timespec b0, r, b1;
+	int64_t gap_ns, off_ns;
+	int tries;
 
-	if (!f)
-		return -errno;
-	while (ret && getline(&line, &len, f) > 0)
-		if (!strncmp(line, "btime ", 6))
-			ret = proc_stat_parse_btime(line, btime);
-	free(line);
-	fclose(f);
-	return ret;
+	for (tries = 0; tries < 3; tries++) {
+		if (clock_gettime(CLOCK_BOOTTIME, &b0) ||
+		    clock_gettime(CLOCK_REALTIME, &r) ||
+		    clock_gettime(CLOCK_BOOTTIME, &b1))
+			return -errno;
+		gap_ns = (int64_t)(b1.tv_sec - b0.tv_sec) * 1000000000 +
+			 (b1.tv_nsec - b0.tv_nsec);
+		if (gap_ns <= 1000000)
+			break;
+	}
+	/* REALTIME - (B0 + B1) / 2, in nanoseconds from whole seconds */
+	off_ns = (int64_t)(r.tv_sec - b0.tv_sec) * 1000000000 +
+		 r.tv_nsec - b0.tv_nsec - gap_ns / 2;
+	if (off_ns < 0)
+		return -ERANGE;	/* a clock before 1970 */
+	*btime = (uint64_t)(off_ns / 1000000000);
+	return 0;
 }
 
 /* Entries of /proc/self/fd but . and .. (and the one the walk opens). */
@@ -83,7 +96,7 @@ int proc_self_read(struct proc_self *out)
 	char stat[1024];
 	struct proc_stat ps;
 	struct rlimit rl;
-	uint64_t btime;
+	uint64_t btime = 0;
 	long tck = sysconf(_SC_CLK_TCK), page = sysconf(_SC_PAGESIZE);
 	int ret;
 
@@ -94,7 +107,7 @@ int proc_self_read(struct proc_self *out)
 	if (!ret)
 		ret = proc_stat_parse(stat, &ps);
 	if (!ret)
-		ret = read_btime(&btime);
+		ret = boot_time(&btime);
 	if (!ret)
 		ret = count_fds(&out->open_fds);
 	if (!ret && getrlimit(RLIMIT_NOFILE, &rl))

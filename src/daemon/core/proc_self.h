@@ -8,7 +8,8 @@
 
 #include "core/proc_stat_parse.h"
 
-/* Read this process's figures into OUT: 0, or -errno (/proc missing). */
+/* Read this process's figures into OUT: 0, or -errno (/proc/self
+ * missing or unreadable). */
 int proc_self_read(struct proc_self *out);
 
 #endif /* RDMAD_PROC_SELF_H */

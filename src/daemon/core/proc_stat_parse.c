@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * proc_stat_parse.c - the parsers of /proc/PID/stat and /proc/stat (see
- * proc_stat_parse.h), pure.
+ * proc_stat_parse.c - the parser of /proc/PID/stat (see proc_stat_parse.h),
+ * pure.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,17 +61,4 @@ int proc_stat_parse(const char *buf, struct proc_stat *out)
 		}
 	}
 	return *p == ' ' || *p == '\n' || !*p ? 0 : -EINVAL;
-}
-
-int proc_stat_parse_btime(const char *buf, uint64_t *btime)
-{
-	const char *p;
-
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, "btime ", 6))
-			continue;
-		p += 6;
-		return proc_parse_u64(&p, btime) && (*p == '\n' || !*p) ? 0 : -EINVAL;
-	}
-	return -EINVAL;
 }

@@ -2,8 +2,8 @@
 /*
  * proc_stat_parse.h - the process metrics Prometheus client libraries export
  * (process_cpu_seconds_total, process_resident_memory_bytes, ...): the
- * parsers of /proc/self/stat and /proc/stat's btime (pure), and the
- * figures the daemon reads with them (proc_self.h) for metrics_render.c.
+ * parser of /proc/self/stat (pure), and the figures the daemon reads
+ * with it (proc_self.h) for metrics_render.c.
  */
 #ifndef RDMAD_PROC_STAT_PARSE_H
 #define RDMAD_PROC_STAT_PARSE_H
@@ -40,7 +40,5 @@ int proc_stat_parse(const char *buf, struct proc_stat *out);
  * 0 if there is none (the parsers of /proc files share it).
  */
 int proc_parse_u64(const char **p, uint64_t *v);
-/* The "btime SECONDS" line of /proc/stat's text BUF: 0, or -EINVAL. */
-int proc_stat_parse_btime(const char *buf, uint64_t *btime);
 
 #endif /* RDMAD_PROC_STAT_PARSE_H */
