@@ -35,7 +35,7 @@ n=$(fab_sh 3 "grep -c 'open: native mesh' \$T/rdmad.log; grep -c ' close: ' \$T/
 [ "$n" = "1 0 " ] || fab_fail "host 3's rdmad saw (opens, closes) = ($n), want one session still open"
 fab_log "host 2 closed cleanly, host 4 up, host 3's session untouched (1 open, 0 closes)"
 
-fab_sh 1 "printf '%s\n' $P3 'not an address!' >\$T/peers && pkill -HUP -x rdmad; sleep 1; grep 'reload refused' \$T/rdmad.log" >"$T/refused.log" ||
+fab_sh 1 "printf '%s\n' $P3 'not an address!' >\$T/peers && pkill -HUP -x rdmad; for i in \$(seq 150); do grep -q 'reload refused' \$T/rdmad.log && break; sleep 0.2; done; grep 'reload refused' \$T/rdmad.log" >"$T/refused.log" ||
 	fab_fail "a bad targets file did not refuse the reload"
 fab_log "bad file: $(cat "$T/refused.log")"
 grep -q "peers:2:" "$T/refused.log" || fab_fail "the refusal does not name the file and line"
