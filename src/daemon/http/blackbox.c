@@ -340,9 +340,10 @@ static int blackbox_resolve(struct blackbox_probe *p)
 	char port[8];
 
 	/* /etc/hosts and /etc/resolv.conf at the first name (no
-	 * nameserver there: none, names from /etc/hosts only).  Read again
-	 * at each lookup, /etc/hosts came back empty in the test bed's
-	 * guest (t-69, a bind mount on 9p): once it is. */
+	 * nameserver there: none, names from /etc/hosts only).  Cleared
+	 * and read again at each lookup, /etc/hosts lost its entries from
+	 * the second reload on in t-69's guest (a bind mount on 9p; the
+	 * same calls kept them on a local file; cause not found): once. */
 	if (!bb->dns) {
 		bb->dns = evdns_base_new(bb->base,
 					 EVDNS_BASE_INITIALIZE_NAMESERVERS |
