@@ -301,7 +301,7 @@ web "  client_auth_type: RequireAndVerifyClientCert
   max_version: TLS12
   cipher_suites: [TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256]
   prefer_server_cipher_suites: true
-  curve_preferences: [CurveP384]
+  curve_preferences: [CurveP384, CurveP256]
 http_server_config:
   http2: false
   headers:
@@ -322,12 +322,13 @@ c0=$(refused tls-client-cert)
 	fail "a client certificate without the allowed SAN: $(cat "$T/nosan.code")"
 [ "$(refused tls-client-cert)" -gt "$c0" ] || fail "the SAN refusal was not counted"
 sc() { openssl s_client -connect 127.0.0.1:$hp -CAfile "$C/ca.crt" -cert "$C/sanclient.crt" -key "$C/sanclient.key" "$@" </dev/null >"$T/sc.out" 2>&1; }
-# (TLS 1.2: the client's groups also name the certificate's curve, P-256)
+# (TLS 1.2 with OpenSSL: the certificates' curve, P-256, must be in both
+# sides' groups; the server's preference picks P-384 for the ECDHE)
 sc -tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256 -groups P-256:P-384 || fail "s_client, the allowed suite and curve: $(tail -5 "$T/sc.out")"
 grep -q 'Cipher is ECDHE-ECDSA-AES128-GCM-SHA256' "$T/sc.out" && grep -q 'Server Temp Key: ECDH, secp384r1' "$T/sc.out" ||
 	fail "s_client: $(grep -i 'cipher is\|temp key' "$T/sc.out")"
 sc -tls1_2 -cipher ECDHE-ECDSA-AES256-GCM-SHA384 -groups P-256:P-384 && fail "a cipher suite not in cipher_suites was taken"
-sc -tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256 -groups P-256 && fail "a curve not in curve_preferences was taken"
+sc -tls1_2 -cipher ECDHE-ECDSA-AES128-GCM-SHA256 -groups X25519 && fail "a curve not in curve_preferences was taken"
 sc -tls1_3 && fail "TLS 1.3 was taken with max_version TLS12"
 log "hardened web config: suite, curve, version, SAN and headers hold"
 
