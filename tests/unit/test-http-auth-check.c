@@ -176,7 +176,9 @@ int main(void)
 		if (http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "x"), t0, &job) ==
 		    HTTP_AUTH_BUSY)
 			busy = i + 1;
-	tap_ok(busy > 1 && busy < 40, "wrong-password flood: busy after %u "
+	/* busy == 1 (no bcrypt of the flood) is right too: on a loaded
+	 * machine the good check's own bcrypt may take the whole 300 ms */
+	tap_ok(busy >= 1 && busy < 40, "wrong-password flood: busy after %u "
 	       "bcrypts", busy ? busy - 1 : 0);
 	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"), t0, &job) ==
 	       HTTP_AUTH_OK, "while busy, a cached credential passes");
