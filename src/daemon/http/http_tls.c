@@ -140,7 +140,9 @@ static long http_tls_bio_cb(BIO *b, int oper, const char *argp, size_t len,
 	struct http_tls_conn *c = (struct http_tls_conn *)BIO_get_callback_arg(b);
 	size_t k;
 
-	if (c && c->denied && oper == BIO_CB_READ) {
+	/* the operation first: at BIO_CB_FREE (SSL_free) C is already
+	 * gone with the SSL's ex_data */
+	if (oper == BIO_CB_READ && c && c->denied) {
 		BIO_clear_retry_flags(b);
 		return -1;	/* not a byte read: the SSL fails */
 	}
