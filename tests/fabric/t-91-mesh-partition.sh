@@ -5,7 +5,8 @@
 # pulled: within 3 intervals hosts 1 and 2 report it down (measured on
 # each host's own clock, from just before the pull to its "down" log
 # line; rdmad_mesh_peer_up turns 0), and the pair 1-2 keeps verifying
-# with no failed round.  During 20 s of partition the reconnects back off
+# with no failed round but a timeout on a loaded machine (at most one in
+# ten).  During 20 s of partition the reconnects back off
 # (the log shows the growing waits; no more failed attempts than the
 # backoff schedule allows in the time that passed, far fewer than rounds).
 # After the heal host 3 is up again on both, within the longest backoff.
@@ -53,7 +54,15 @@ done
 sleep 20
 fab_scrape 1 "$T/during1.prom"
 ok12=$(prom_sum "$T/during1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
-[ "$(failed12 "$T/during1.prom")" = "$failed12_before" ] || fab_fail "the pair 1-2 failed rounds during the partition of host 3"
+# A round of 1-2 may time out on a loaded machine (800 ms in TCG: before
+# the pull too, CI saw one); any other failure, or timeouts in more than
+# one round in ten, is the partition reaching the pair.
+timeouts12() { prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="timeout"'; }
+failed=$(( $(failed12 "$T/during1.prom") - failed12_before ))
+slow=$(( $(timeouts12 "$T/during1.prom") - $(timeouts12 "$T/before1.prom") ))
+[ "$failed" = "$slow" ] || fab_fail "the pair 1-2 failed $((failed - slow)) rounds (not timeouts) during the partition of host 3"
+[ "$((slow * 10))" -le "$((ok12 - ok12_before))" ] ||
+	fab_fail "the pair 1-2 timed out $slow rounds against $((ok12 - ok12_before)) verified during the partition of host 3"
 [ "$((ok12 - ok12_before))" -ge 18 ] || fab_fail "the pair 1-2 verified only $((ok12 - ok12_before)) rounds in ~22 s"
 [ "$(prom_sum "$T/during1.prom" rdmad_mesh_peer_up "peer=\"$P2\"")" = 1 ] || fab_fail "host 1 reports $P2 down"
 # Failed attempts since the pull, against what backoff 1 s doubling to 8 s
@@ -65,7 +74,7 @@ secs=$(fab_since "$t0")
 allowed=$(awk -v t="$secs" 'BEGIN { b = 1; at = 0; n = 0
 	while (1) { at += 0.9 * b; if (at > t) break; n++; if (b < 8) b *= 2 }
 	print n + 2 }')
-fab_log "pair 1-2: $((ok12 - ok12_before)) rounds verified during the partition, none failed; host 1 tried $P3 $tries times in ${secs}s (backoff allows $allowed)"
+fab_log "pair 1-2: $((ok12 - ok12_before)) rounds verified during the partition, $slow timed out, none failed otherwise; host 1 tried $P3 $tries times in ${secs}s (backoff allows $allowed)"
 [ "$tries" -le "$allowed" ] || fab_fail "host 1 tried $P3 $tries times in ${secs}s of partition, backoff allows $allowed: no backoff (a storm)"
 fab_sh 1 "grep 'backing off' \$T/rdmad.log | grep '$P3'" >"$T/backoff.log"
 fab_log "host 1's backoff:"$'\n'"$(cat "$T/backoff.log")"
