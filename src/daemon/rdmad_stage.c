@@ -18,7 +18,7 @@
 
 #include "auth.h"
 #include "core/log.h"
-#include "http/http.h"
+#include "http/http_web.h"
 #include "mesh/mesh_local.h"
 #include "rdmad_stage.h"
 

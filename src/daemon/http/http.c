@@ -60,6 +60,7 @@
 #include "http/http_auth.h"
 #include "http/http_auth_check.h"
 #include "http/http_tls.h"
+#include "http/http_web.h"
 #include "http/web_config_parse.h"
 #include "http/http_probe.h"
 #include "http/http_refuse.h"
@@ -560,101 +561,18 @@ static void rebind_old(struct http *h)
 		log_err("reload: status and metrics endpoint off: %s", err);
 }
 
-/* WC (read from PATH; NULL: none) built into *AUTH, *TLS (each NULL:
- * none) and *HDRS, its TLS connections admitted and their refusals
- * counted by H (NULL: a trial build, no connection).  0, or -errno with
- * the reason in ERR. */
-static int http_web_build(struct http *h, const char *path,
-			  const struct web_config *wc,
-			  struct http_auth **auth, struct http_tls **tls,
-			  struct web_config_http *hdrs, char *err,
-			  size_t errlen)
+/* WC built for H (http_web_build): its TLS connections admitted by
+ * [http] allow and their refusals counted here. */
+static int http_web_build_for(struct http *h, const char *path,
+			      const struct web_config *wc,
+			      struct http_auth **auth, struct http_tls **tls,
+			      struct web_config_http *hdrs, char *err,
+			      size_t errlen)
 {
-	struct http_tls_owner owner = { NULL, NULL, NULL };
-	char why[512];
-	int rc;
+	const struct http_tls_owner owner = { http_tls_admit,
+					      http_tls_refused, h };
 
-	*auth = NULL;
-	*tls = NULL;
-	memset(hdrs, 0, sizeof(*hdrs));
-	if (!wc)
-		return 0;
-	*hdrs = wc->http;
-	if (wc->n_users) {
-		*auth = http_auth_check_new(wc);
-		if (!*auth) {
-			snprintf(err, errlen, "[http] web_config: out of memory");
-			return -ENOMEM;
-		}
-	}
-	if (wc->tls) {
-		if (h) {
-			owner.admit = http_tls_admit;
-			owner.refuse = http_tls_refused;
-			owner.arg = h;
-		}
-		rc = http_tls_new(tls, wc, &owner, why, sizeof(why));
-		if (rc) {
-			snprintf(err, errlen, "[http] web_config %s: %s",
-				 path, why);
-			http_auth_check_free(*auth);
-			*auth = NULL;
-			return rc;
-		}
-	}
-	return 0;
-}
-
-int http_web_read(const char *path, struct web_config **out, char *err,
-		  size_t errlen)
-{
-	struct web_config_http hdrs;
-	struct http_auth *auth;
-	struct http_tls *tls;
-	struct web_config *wc;
-	char why[512];
-	FILE *f;
-	int rc;
-
-	*out = NULL;
-	if (!*path)
-		return 0;
-	wc = calloc(1, sizeof(*wc));
-	if (!wc) {
-		snprintf(err, errlen, "[http] web_config: out of memory");
-		return -ENOMEM;
-	}
-	f = fopen(path, "re");
-	if (!f) {
-		rc = -errno;
-		snprintf(err, errlen, "[http] web_config %s: %s", path,
-			 strerror(-rc));
-		goto fail;
-	}
-	rc = web_config_parse(f, path, wc, why, sizeof(why));
-	fclose(f);
-	if (rc) {
-		snprintf(err, errlen, "[http] web_config: %s", why);
-		goto fail;
-	}
-	/* Built once here, so that whatever the start or a reload would
-	 * refuse (a key that does not match, a CA that cannot be read) is
-	 * refused by the check too; the endpoint builds its own. */
-	rc = http_web_build(NULL, path, wc, &auth, &tls, &hdrs, err, errlen);
-	if (rc)
-		goto fail;
-	http_auth_check_free(auth);
-	http_tls_free(tls);
-	*out = wc;
-	return 0;
-fail:
-	free(wc);
-	return rc;
-}
-
-void http_web_free(struct web_config *wc)
-{
-	free(wc);
+	return http_web_build(path, wc, &owner, auth, tls, hdrs, err, errlen);
 }
 
 /* Serve with AUTH, TLS and HDRS from now on (the old ones are freed). */
@@ -716,7 +634,7 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
-	ret = http_web_build(h, cfg->http_web_config, wc, &auth, &tls, &hdrs,
+	ret = http_web_build_for(h, cfg->http_web_config, wc, &auth, &tls, &hdrs,
 			     err, errlen);
 	if (ret) {
 		http_stop(h);
@@ -761,7 +679,7 @@ int http_prepare(struct http *h, const struct rdmad_config *cfg,
 	http_tls_free(h->next_tls);
 	h->next_auth = NULL;
 	h->next_tls = NULL;
-	if (http_web_build(h, cfg->http_web_config, wc, &h->next_auth,
+	if (http_web_build_for(h, cfg->http_web_config, wc, &h->next_auth,
 			   &h->next_tls, &h->next_hdrs, err, errlen))
 		return -EINVAL;
 	h->prepared = 1;

@@ -39,20 +39,8 @@ struct http_ops {
 struct web_config;
 
 /*
- * [http] web_config: the file at PATH ("": none, *OUT NULL) read,
- * parsed and built once (its key, certificate and CA loaded), so that it
- * is refused here whenever the endpoint would refuse it; no loop, no
- * socket: a worker thread may call it.  0 and *OUT (http_web_free), or
- * -errno with the reason in ERR.
- */
-int http_web_read(const char *path, struct web_config **out, char *err,
-		  size_t errlen);
-/* Harmless on NULL. */
-void http_web_free(struct web_config *wc);
-
-/*
  * Serve in BASE's loop as CFG says (the owner's configuration, read at
- * each request for [http] allow), with WC (http_web_read of CFG's
+ * each request for [http] allow), with WC (http_web.h: http_web_read of CFG's
  * web_config; NULL: none).  0, or -errno with the reason in ERR.
  */
 int http_start(struct http **out, struct event_base *base,
@@ -62,7 +50,7 @@ int http_start(struct http **out, struct event_base *base,
 /* Harmless on NULL. */
 void http_stop(struct http *h);
 /*
- * Reload in two steps: http_prepare() builds WC (http_web_read of CFG's
+ * Reload in two steps: http_prepare() builds WC (http_web.h: http_web_read of CFG's
  * web_config) and binds CFG's address if it changed (nothing else
  * changes; -errno and ERR if it cannot), then either
  * http_commit() (the old address closes) or http_rollback().
