@@ -317,6 +317,31 @@ fab_crash() {
 	fab_log "host $1: crashed (QEMU killed)"
 }
 
+# fab_realtime PRIO|off HOST...: every thread of each host's QEMU in the
+# build host's real-time class at PRIO (SCHED_RR: it runs whenever it is
+# runnable, ahead of all normal work there and of lower PRIOs), or back
+# in the normal class.  Under TCG the guests share the build host's
+# cores, so its load (other suites, builds, another guest's hog) delays
+# every guest's clock and loop, which a real fabric's hosts never see.
+# The kernel keeps 5 % of each core for the normal class
+# (sched_rt_runtime_us).  1 when a host has no QEMU.
+fab_realtime() {
+	local mode=$1 i t p
+	shift
+	for i in "$@"; do
+		p=$(fab_pid "$i") && [ -n "$p" ] || { fab_log "host $i: no QEMU to reschedule"; return 1; }
+		for t in /proc/"$p"/task/*; do
+			if [ "$mode" != off ]; then
+				chrt -r -p "$mode" "${t##*/}"
+			else
+				chrt -o -p 0 "${t##*/}"
+			fi >/dev/null 2>&1 || [ ! -e "$t" ] ||
+				{ fab_log "host $i: cannot change the class of QEMU thread ${t##*/}"; return 1; }
+		done
+		fab_log "host $i: its QEMU in the build host's $([ "$mode" != off ] && echo "real-time class ($mode)" || echo normal class)"
+	done
+}
+
 fab_hang() { kill -STOP "$(fab_pid "$1")" && fab_log "host $1: hung (QEMU stopped)"; }
 fab_resume() { kill -CONT "$(fab_pid "$1")" && fab_log "host $1: resumed"; }
 

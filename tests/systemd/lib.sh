@@ -107,6 +107,19 @@ sd_start() {
 
 sd_pid() { systemctl show -p MainPID --value rdmad; }
 
+# Drop-ins for rdmad.service, under /etc (where an operator puts them)
+SD_DROPIN=/etc/systemd/system/rdmad.service.d
+sd_dropin() { # sd_dropin NAME TEXT: [Service] TEXT as NAME.conf, the unit reloaded
+	mkdir -p "$SD_DROPIN"
+	printf '[Service]\n%s\n' "$2" >"$SD_DROPIN/$1.conf"
+	systemctl daemon-reload
+}
+sd_dropin_rm() { # sd_dropin_rm NAME...: those drop-ins gone, the unit reloaded
+	local n
+	for n in "$@"; do rm -f "$SD_DROPIN/$n.conf"; done
+	systemctl daemon-reload
+}
+
 probe() { cli timeout 120 "$PROBE" -I "$RDMAD_CLI_ADDR" -p "$PORT" -t 20 "$@" "$RDMAD_SRV_ADDR"; }
 
 # The journal of this boot's rdmad.service as JSON lines.

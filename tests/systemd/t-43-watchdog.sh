@@ -4,9 +4,8 @@
 source "$(dirname "$0")/lib.sh"
 sd_install
 sd_conf
-mkdir -p /run/systemd/system/rdmad.service.d
-printf '[Service]\nWatchdogSec=4s\nRestartSec=1s\n' >/run/systemd/system/rdmad.service.d/watchdog.conf
-systemctl daemon-reload
+sd_dropin watchdog "WatchdogSec=4s
+RestartSec=1s"
 sd_start
 pid=$(sd_pid)
 journalctl -u rdmad --no-pager | grep -q "systemd watchdog: pinging every 2000 ms" ||
@@ -24,7 +23,6 @@ journalctl -u rdmad --no-pager | grep -qi "watchdog timeout" || fail "no 'Watchd
 wait_listen $PORT
 probe --op read -s 4k -n 2 >"$T/probe.log" 2>&1 || fail "the restarted rdmad does not serve"
 log "restarts: $(systemctl show -p NRestarts --value rdmad)"
-rm -rf /run/systemd/system/rdmad.service.d
-systemctl daemon-reload
+sd_dropin_rm watchdog
 systemctl stop rdmad
 exit 0

@@ -21,7 +21,7 @@
 source "$(dirname "$0")/lib.sh"
 sd_install
 CTL=$PREFIX/bin/rdmadctl
-DROPIN=/etc/systemd/system/rdmad.service.d
+DROPIN=$SD_DROPIN
 WEB=/etc/rdmad/web-config.yml
 KEY=/etc/ssl/private/rdmad.key
 CRT=/etc/rdmad/rdmad.crt
@@ -92,11 +92,6 @@ log_wait() { # log_wait PATTERN: the journal has it within 20 s
 		[ $SECONDS -lt $end ] || return 1
 		sleep 0.2
 	done
-}
-dropin() { # dropin NAME TEXT: a drop-in, the unit reloaded
-	mkdir -p "$DROPIN"
-	printf '[Service]\n%s\n' "$2" >"$DROPIN/$1.conf"
-	systemctl daemon-reload
 }
 
 # A peer for the mesh: the installed rdmad as a plain process.
@@ -199,7 +194,7 @@ ctl ca metrics >/dev/null 2>&1 && fail "the old certificate is still served afte
 log "rotation: the new key and certificate served after mv and systemctl reload"
 
 # --- 4. PSI hidden from both places ----------------------------------------
-dropin psi-hidden "InaccessiblePaths=/sys/fs/cgroup/cpu.pressure"
+sd_dropin psi-hidden "InaccessiblePaths=/sys/fs/cgroup/cpu.pressure"
 mark
 systemctl restart rdmad || fail "restart with psi-hidden.conf: $(journal | tail -12)"
 served ca2 || fail "scrape with psi-hidden.conf: $(cat "$T/ctl.err")"
