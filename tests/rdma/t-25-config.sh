@@ -6,7 +6,7 @@ port=7625
 
 expect78() {	# NAME TEXT WANT-IN-MESSAGE
 	printf '%b' "$2" >"$T/$1.ini"
-	srv timeout 10 "$RDMAD" -c "$T/$1.ini" >"$T/$1.log" 2>&1
+	srv timeout 120 "$RDMAD" -c "$T/$1.ini" >"$T/$1.log" 2>&1
 	rc=$?
 	[ $rc = 78 ] || { cat "$T/$1.log" >&2; fail "$1: exit $rc, want 78"; }
 	grep -qF "$T/$1.ini:$3" "$T/$1.log" ||
@@ -35,7 +35,7 @@ rc=$?
 
 # A valid file whose address no RDMA device has: 69, nothing listening.
 printf '[server]\nlisten = 192.0.2.77:%s\n' $port >"$T/noaddr.ini"
-srv timeout 10 "$RDMAD" -c "$T/noaddr.ini" >"$T/noaddr.log" 2>&1
+srv timeout 120 "$RDMAD" -c "$T/noaddr.ini" >"$T/noaddr.log" 2>&1
 rc=$?
 [ $rc = 69 ] || { cat "$T/noaddr.log" >&2; fail "unbindable address: exit $rc, want 69"; }
 grep -q 'cannot bind 192.0.2.77' "$T/noaddr.log" || fail "unbindable address: no clear message"

@@ -61,7 +61,7 @@ run_rc 2 noanswer cli "$PROBE" -I "$RDMAD_CLI_ADDR" -t 1 10.99.0.77
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 grep -q 'address resolution' "$T/noanswer.err" ||
 	fail "noanswer: message: $(cat "$T/noanswer.err")"
-[ "$ms" -lt 6000 ] || fail "noanswer: took ${ms} ms for -t 1"
+[ "$ms" -lt 15000 ] || fail "noanswer: took ${ms} ms for -t 1 (the default is 30 s)"
 log "silent address: exit 2 in ${ms} ms"
 
 # No route at all to the address: exit 2 at once.

@@ -73,7 +73,8 @@ ms=$(( ($(date +%s%N) - start) / 1000000 ))
 cat "$T/mesh.out" >&2
 [ "$rc" = 4 ] || fail "mesh: exit $rc, want 4 (connect, the worst class): $(cat "$T/mesh.err")"
 log "mesh of 6 targets: exit $rc in $ms ms"
-[ "$ms" -lt 7500 ] || fail "mesh took $ms ms: the targets did not run at once"
+# one after the other, the three served targets (about 3 s each) take 9 s
+[ "$ms" -lt 9000 ] || fail "mesh took $ms ms: the targets did not run at once"
 row() { grep -E "^$1 +$2( |\$)" "$T/mesh.out" >/dev/null || fail "row '$1' is not '$2': $(cat "$T/mesh.out")"; }
 row "$S:7490" ok
 row "$S:7491" ok

@@ -114,7 +114,7 @@ rm -rf "$K"
 # A second rdmad wanting the same endpoint does not start.
 rdmad_conf 7484 "http.listen = $http"
 mv "$T/rdmad.ini" "$T/second.ini"
-timeout 20 "$RDMAD" -c "$T/second.ini" >"$T/second.log" 2>&1
+timeout 120 "$RDMAD" -c "$T/second.ini" >"$T/second.log" 2>&1
 rc=$?
 [ "$rc" = 69 ] || fail "second rdmad on a taken [http] port: exit $rc, want 69: $(tail -3 "$T/second.log")"
 grep -q "\[http\] listen $http: cannot listen" "$T/second.log" || fail "second rdmad's message: $(cat "$T/second.log")"

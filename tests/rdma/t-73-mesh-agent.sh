@@ -129,7 +129,10 @@ t0=$(now_ms)
 kill -TERM "${SPID[7732]}"
 wait "${SPID[7732]}" 2>/dev/null
 took=$(($(now_ms) - t0))
-[ "$took" -lt 5000 ] || fail "7732's rdmad took $took ms to stop (drain_timeout 30 s held by mesh sessions)"
+# not held by the mesh sessions till the drain deadline (a loaded guest
+# takes seconds to stop, never the 30 s)
+[ "$took" -lt 30000 ] && ! grep -q "drain deadline passed" "$T/s7732.log" ||
+	fail "7732's rdmad took $took ms to stop (drain_timeout 30 s held by mesh sessions)"
 grep -q "ended 2 mesh sessions of peers" "$T/s7732.log" || fail "7732's rdmad did not end the mesh sessions: $(tail -3 "$T/s7732.log")"
 end=$(($(now_ms) + 10000))
 while :; do

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -30,8 +31,19 @@ static uint64_t later(void)
 	return t;
 }
 
-/* The least of 5 bcrypts' costs (ns) for USER:PW in A, each with a full
- * budget. */
+/* CPU time of this thread, ns: the work a check does, which a loaded
+ * machine does not stretch as it does the wall clock */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The least of 5 checks' costs (ns of CPU, measured around the call:
+ * the whole check, not what it says of itself) for USER:PW in A, each
+ * with a full budget. */
 static uint64_t least_cost(struct http_auth *a, struct http_auth_job *job,
 			   const char *user, const char *pw)
 {
@@ -40,10 +52,13 @@ static uint64_t least_cost(struct http_auth *a, struct http_auth_job *job,
 	unsigned int i;
 
 	for (i = 0; i < 5; i++) {
+		uint64_t t0 = cpu_ns(), t;
+
 		http_auth_check_now(a, basic(hb, sizeof(hb), user, pw),
 				    later(), job);
-		if (http_auth_check_last_cost(a) < c)
-			c = http_auth_check_last_cost(a);
+		t = cpu_ns() - t0;
+		if (t < c)
+			c = t;
 	}
 	return c;
 }
@@ -55,7 +70,7 @@ int main(void)
 	struct http_auth *a;
 	char hb[512];
 	uint64_t t0, cost_known, cost_unknown, cached;
-	unsigned int i, busy = 0;
+	unsigned int i, j, busy = 0;
 	enum http_auth_result r;
 
 	tap_plan(17);
@@ -88,29 +103,33 @@ int main(void)
 	tap_ok(http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "pw2"),
 			       clock_now_ns(), &job) == HTTP_AUTH_WRONG,
 	       "another user's password: wrong");
-	/* the least of 5 of each: the machine's noise is one-sided */
-	cost_known = cost_unknown = UINT64_MAX;
-	for (i = 0; i < 5; i++) {
-		http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "pw2"),
-				clock_now_ns(), &job);
-		if (http_auth_check_last_cost(a) < cost_known)
-			cost_known = http_auth_check_last_cost(a);
-		r = http_auth_check_now(a, basic(hb, sizeof(hb), "eve", "s3cret"),
-				    clock_now_ns(), &job);
-		if (http_auth_check_last_cost(a) < cost_unknown)
-			cost_unknown = http_auth_check_last_cost(a);
-	}
-	tap_ok(r == HTTP_AUTH_WRONG && cost_unknown * 2 > cost_known,
+	/* the least of 5 of each (the machine's noise is one-sided), each
+	 * with a full budget: on a loaded machine ten bcrypts at one
+	 * instant can run the budget out, and the last would be BUSY */
+	cost_known = least_cost(a, &job, "prom", "pw2");
+	cost_unknown = least_cost(a, &job, "eve", "s3cret");
+	r = http_auth_check_now(a, basic(hb, sizeof(hb), "eve", "s3cret"),
+				later(), &job);
+	/* without the dummy hash an unknown user costs a table miss, a
+	 * thousandth of a bcrypt: a 20th leaves room for a loaded machine */
+	tap_ok(r == HTTP_AUTH_WRONG && cost_unknown * 20 > cost_known,
 	       "unknown user: wrong, after a bcrypt as long (%llu vs %llu us)",
 	       (unsigned long long)cost_unknown / 1000,
 	       (unsigned long long)cost_known / 1000);
-	t0 = clock_now_ns();
-	for (i = 0; i < 1000; i++)
-		r = http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"),
-				    clock_now_ns(), &job);
-	cached = (clock_now_ns() - t0) / 1000;
+	/* the least of 10 batches of 100: a loaded machine's preemption
+	 * lands in some batch, not in all */
+	cached = UINT64_MAX;
+	for (j = 0; j < 10; j++) {
+		t0 = cpu_ns();
+		for (i = 0; i < 100; i++)
+			r = http_auth_check_now(a, basic(hb, sizeof(hb), "prom", "s3cret"),
+					    clock_now_ns(), &job);
+		if ((cpu_ns() - t0) / 100 < cached)
+			cached = (cpu_ns() - t0) / 100;
+	}
 	tap_ok(r == HTTP_AUTH_OK && cached * 20 < cost_known,
-	       "cached: 1,000 checks in %llu ns each", (unsigned long long)cached);
+	       "cached: the best of 10 batches of 100 checks in %llu ns each",
+	       (unsigned long long)cached);
 
 	/* a check without a job: a bcrypt would be needed, none runs */
 	tap_ok(http_auth_check(a, basic(hb, sizeof(hb), "prom", "new pw"),
