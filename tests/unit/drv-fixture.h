@@ -456,6 +456,7 @@ static inline double drv_metric(struct drv *d, const char *family,
 struct drv_client {
 	struct rdma_client *c;
 	bool done;
+	unsigned int ops;		/* operations completed */
 	struct rdma_client_outcome o;
 	char error[256];
 };
@@ -473,7 +474,7 @@ static inline void drv_client_done(void *arg, const struct rdma_client_outcome *
 static inline void drv_client_op(void *arg, enum rdma_client_op kind,
 			  uint32_t bytes, uint64_t posted, uint64_t done)
 {
-	(void)arg;
+	((struct drv_client *)arg)->ops++;
 	(void)kind;
 	(void)bytes;
 	(void)posted;
