@@ -13,7 +13,9 @@
  *     is closed cleanly on its side, the new one comes up, the one kept
  *     keeps its session (no new connect);
  *  5. a reload refused after the mesh was prepared (a listen address in
- *     use): rolled back, the peers and sessions as they were.
+ *     use): rolled back, the peers and sessions as they were;
+ *  6. the device removed under the sessions: the peers down; back with
+ *     it.
  * (was tests/rdma: t-66, t-67, t-73 in part; see docs/testbed.md)
  */
 #include "drv-fixture.h"
@@ -74,7 +76,7 @@ int main(void)
 	char ini[PATH_MAX + 1024], targets[PATH_MAX];
 	double ok2, conn2, gone_b;
 
-	tap_plan(14);
+	tap_plan(16);
 	/* B and E serve; nobody is on 7473; D listens but never answers */
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
@@ -149,6 +151,16 @@ int main(void)
 	       wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 1, 1) &&
 	       peer_metric(&a, P5, "rdmad_mesh_connects_total", NULL) == conn2,
 	       "rolled back: B and E still probed on their sessions");
+
+	/* 6. the device removed under the sessions, then back */
+	fake_dev_remove();
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 0, 0) &&
+	       wait_metric(&a, P5, "rdmad_mesh_peer_up", NULL, 0, 0),
+	       "device removed: B and E down");
+	fake_dev_restore();
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 1, 1) &&
+	       wait_metric(&a, P5, "rdmad_mesh_peer_up", NULL, 1, 1),
+	       "device back: B and E up again");
 
 	drv_stop(&a);
 	drv_stop(&b);
