@@ -79,7 +79,9 @@ int main(void)
 
 	/* 1. /status */
 	tap_ok(drv_get(&a, "/status", &r) == 200 && r.body[0] == '{' &&
-	       has(r.body, "10.0.0.1:7471") && has(r.body, "\"native\""),
+	       has(r.body, "10.0.0.1:7471") &&
+	       has(r.body, "\"active\":[{\"id\":1,") &&
+	       has(r.body, "\"state\":\"established/"),
 	       "GET /status: JSON with the listener and the live session");
 	tap_ok(drv_get(&a, "/status?format=text", &r) == 200 &&
 	       r.body[0] != '{' && has(r.body, "10.0.0.1:7471"),
