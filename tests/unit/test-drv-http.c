@@ -5,13 +5,15 @@
  * mesh agent and blackbox prober live):
  *  1. GET /status (JSON and text): the listener and a live connection;
  *  2. GET /metrics: the listener up, the live connection, the mesh peer;
- *  3. GET /peers: the peer, up, its verified rounds; GET /mesh: the page;
+ *  3. GET /peers: the peer, up; ?format=matrix (rdmadctl mesh --matrix):
+ *     DOWN for a dead port; GET /mesh: the heatmap, a cell a size and
+ *     all for each peer, the dead port's black, refresh= and from= and
+ *     their 400s, and an rdmad without [mesh] saying so;
  *  4. GET /probe (blackbox): a serving peer succeeds with its READ and
  *     WRITE timed; a port nobody listens on and a peer that never answers
  *     fail, each within its timeout; no target is a 400;
  *  5. an unknown path is a 404, a bad query a 400.
- * (was tests/rdma: t-69-blackbox, t-70-metrics, t-71-status in part; see
- * docs/testbed.md)
+ * (was tests/rdma/t-75-mesh-page; see docs/testbed.md)
  */
 #include "drv-fixture.h"
 
@@ -46,6 +48,44 @@ static bool has(const char *body, const char *what)
 	return strstr(body, what) != NULL;
 }
 
+/* The heatmap's cells of PEER in PAGE: how many, how many black with
+ * DOWN in their title. */
+static void cells(const char *page, const char *peer, unsigned int *n,
+		  unsigned int *down)
+{
+	char want[96], cell[2048];
+	const char *c, *e;
+
+	snprintf(want, sizeof(want), "data-peer=\"%s\"", peer);
+	*n = *down = 0;
+	for (c = strstr(page, "<rect class=\"c\""); c;
+	     c = strstr(c + 1, "<rect class=\"c\"")) {
+		e = strstr(c, "</rect>");
+		if (!e)
+			break;
+		snprintf(cell, sizeof(cell), "%.*s", (int)(e - c), c);
+		if (!strstr(cell, want))
+			continue;
+		(*n)++;
+		*down += strstr(cell, "fill=\"#141414\"") &&
+			 strstr(cell, "DOWN");
+	}
+}
+
+/* The line of PEER in the matrix TEXT has N "DOWN"s. */
+static bool matrix_down(const char *text, const char *peer, unsigned int n)
+{
+	const char *l = strstr(text, peer), *e, *d;
+	unsigned int k = 0;
+
+	if (!l)
+		return false;
+	e = strchr(l, '\n');
+	for (d = strstr(l, "DOWN"); d && (!e || d < e); d = strstr(d + 1, "DOWN"))
+		k++;
+	return k == n;
+}
+
 int main(void)
 {
 	struct event_base *base = event_base_new();
@@ -59,16 +99,17 @@ int main(void)
 	const char *want[1];
 	char path[128];
 
-	tap_plan(19);
+	tap_plan(24);
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&m, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
 		    !drv_start(&a, base, "[server]\nlisten = 10.0.0.1:7471\n") &&
 		    !rdma_cm_chan_open(&cm, base), "the rdmads start"))
 		return tap_done();
 	fake_mute(7474, true);
-	drv_file(&a, "peers", "10.0.0.2:7472\n", targets, sizeof(targets));
+	drv_file(&a, "peers", "10.0.0.2:7472\n10.0.0.3:7473\n", targets,
+		 sizeof(targets));
 	snprintf(ini, sizeof(ini), "[server]\nlisten = 10.0.0.1:7471\n"
-		 "[mesh]\ninterval = 20ms\ntargets = %s\n"
+		 "[mesh]\ninterval = 20ms\nsizes = 64 4k\ntargets = %s\n"
 		 "[module.quick]\ntimeout = 300ms\n", targets);
 	tap_ok(!drv_reload(&a, ini) && drv_wait(base, b_up, &u),
 	       "A's mesh sees B up");
@@ -95,7 +136,7 @@ int main(void)
 	       "/metrics: the listener up, one live connection");
 	want[0] = "peer=\"10.0.0.2:7472\"";
 	tap_ok(drv_prom(r.body, "rdmad_mesh_peer_up", want, 1) == 1 &&
-	       drv_prom(r.body, "rdmad_mesh_peers", NULL, 0) == 1,
+	       drv_prom(r.body, "rdmad_mesh_peers", NULL, 0) == 2,
 	       "/metrics: the mesh's peer up");
 
 	/* 3. /peers, /mesh */
@@ -104,8 +145,35 @@ int main(void)
 	tap_ok(drv_get(&a, "/peers?format=text", &r) == 200 &&
 	       has(r.body, "10.0.0.2:7472") && has(r.body, "up"),
 	       "GET /peers?format=text: B up");
-	tap_ok(drv_get(&a, "/mesh", &r) == 200 && has(r.body, "<html") &&
-	       has(r.body, "10.0.0.2:7472"), "GET /mesh: the page, with B");
+	tap_ok(drv_get(&a, "/mesh?refresh=5", &r) == 200 &&
+	       has(r.body, "<html") &&
+	       has(r.body, "<meta http-equiv=\"refresh\" content=\"5\"/>") &&
+	       !has(r.body, "<script"), "GET /mesh: the page, refreshed as "
+	       "asked, no script");
+	{
+		unsigned int nb, db, nc, dc;
+
+		cells(r.body, "10.0.0.2:7472", &nb, &db);
+		cells(r.body, "10.0.0.3:7473", &nc, &dc);
+		tap_ok(nb == 3 && db == 0 && nc == 3 && dc == 3,
+		       "/mesh: a cell a size and all for each peer; the dead "
+		       "port's black and DOWN, B's not (%u %u %u %u)", nb, db,
+		       nc, dc);
+	}
+	tap_ok(drv_get(&a, "/mesh?refresh=0", &r) == 200 &&
+	       !has(r.body, "http-equiv"), "/mesh?refresh=0: no reload");
+	tap_ok(drv_get(&a, "/mesh?refresh=9999", &r) == 400 &&
+	       has(r.body, "refresh=SECONDS") &&
+	       drv_get(&a, "/mesh?from=x", &r) == 400 && has(r.body, "from=N"),
+	       "/mesh: a bad refresh or from is a 400 naming it");
+	tap_ok(drv_get(&a, "/peers?format=matrix", &r) == 200 &&
+	       matrix_down(r.body, "10.0.0.3:7473", 3) &&
+	       matrix_down(r.body, "10.0.0.2:7472", 0),
+	       "/peers?format=matrix (rdmadctl mesh --matrix): DOWN for the "
+	       "dead port's sizes and all, p99s for B");
+	tap_ok(drv_get(&b, "/mesh", &r) == 200 &&
+	       has(r.body, "[mesh] targets is not set"),
+	       "/mesh of an rdmad without [mesh]: says so");
 
 	/* 4. /probe */
 	tap_ok(drv_get(&a, "/probe?target=10.0.0.2:7472", &r) == 200,
