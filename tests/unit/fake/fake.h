@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fake.h - a link-time fake of the RDMA layer's lowest files (rdma_cm.c,
- * rdma_qp.c, rdma_cq.c, rdma_buf.c, rdma_dev.c) and of the clock, for the
+ * rdma_qp.c, rdma_cq.c, rdma_buf.c, rdma_dev.c) and of the wall clock, for the
  * unit tests of the drivers above them (serve/, the mesh agent and its
  * paths, blackbox, http).  The drivers and rdma_client are the real ones.
  *

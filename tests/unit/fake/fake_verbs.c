@@ -3,7 +3,7 @@
  * fake_verbs.c - the fake's verbs: the device and its registry, CQs on an
  * eventfd in the loop, registered buffers, QPs and the work requests that
  * move bytes between them (see fake.h).  Stands in for rdma_cq.c,
- * rdma_qp.c, rdma_buf.c and rdma_dev.c.
+ * rdma_qp.c, rdma_buf.c and rdma_dev.c (rdma_qp_buf.c is the real one).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -733,34 +733,6 @@ void rdma_qp_destroy(struct rdma_qp *q)
 	rdma_cq_close(&q->cq);
 	free(q->pd);
 	q->pd = NULL;
-}
-
-int rdma_qp_buf(struct rdma_qp *q, struct rdma_buf *b, size_t len,
-		int access)
-{
-	int ret;
-
-	rdma_qp_buf_free(q, b);
-	ret = rdma_buf_alloc(b, q->pd, len, access);
-	if (ret)
-		return ret;
-	b->next = q->bufs;
-	q->bufs = b;
-	return 0;
-}
-
-void rdma_qp_buf_free(struct rdma_qp *q, struct rdma_buf *b)
-{
-	struct rdma_buf **pp;
-
-	for (pp = &q->bufs; *pp; pp = &(*pp)->next) {
-		if (*pp == b) {
-			*pp = b->next;
-			break;
-		}
-	}
-	b->next = NULL;
-	rdma_buf_free(b);
 }
 
 int rdma_qp_accept(struct rdma_qp *q, const struct rdma_cm_ev *req,
