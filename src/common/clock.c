@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* clock.c - the monotonic clock (see clock.h). */
+/* clock.c - the monotonic clock (see clock.h; the wall clock: clock_wall.c). */
 #include <time.h>
 
 #include "clock.h"
@@ -17,12 +17,4 @@ uint64_t clock_since_ns(uint64_t t0)
 	uint64_t now = clock_now_ns();
 
 	return now > t0 ? now - t0 : 0;
-}
-
-uint64_t clock_wall_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
 }
