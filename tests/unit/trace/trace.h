@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * trace.h - the call recorder of a traced test binary (trace.c): its
+ * files built with -finstrument-functions, RDMAD_TRACE=FILE names where
+ * the calls go at exit.
+ */
+#ifndef RDMAD_TRACE_H
+#define RDMAD_TRACE_H
+
+/* "= NAME" in the record: where the test is (NAME: a static string). */
+__attribute__((no_instrument_function))
+void trace_mark(const char *name);
+
+#endif /* RDMAD_TRACE_H */
