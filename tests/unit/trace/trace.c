@@ -12,7 +12,9 @@
  * relative to it), then a line a call: "> ADDR" (entered) and "< ADDR"
  * (left), ADDR the function's.  Without it nothing is recorded.
  * trace_mark(NAME) writes "= NAME" in between, for the test to say
- * where it is.  This file itself is not instrumented.
+ * where it is; trace_watch() counts a function's entries, so that a
+ * test can wait for them without calling anything traced.  This file itself is
+ * not instrumented.
  */
 #include "trace.h"
 
@@ -37,12 +39,18 @@ static const char *marks[64];
 static unsigned int nmarks;
 static pthread_t main_thread;
 static const char *out;
+static uintptr_t watch_fn;
+static unsigned long watch_n;
 
 #define NOTRACE __attribute__((no_instrument_function))
 
 NOTRACE static void trace_add(uint32_t kind, uintptr_t fn, uint32_t mark)
 {
-	if (!evs || !pthread_equal(pthread_self(), main_thread))
+	if (!pthread_equal(pthread_self(), main_thread))
+		return;
+	if (kind == '>' && fn == watch_fn)
+		watch_n++;
+	if (!evs)
 		return;
 	if (nevs == TRACE_MAX) {
 		lost++;
@@ -75,6 +83,17 @@ NOTRACE void trace_mark(const char *name)
 		marks[nmarks] = name;
 		trace_add('=', 0, nmarks++);
 	}
+}
+
+NOTRACE void trace_watch(uintptr_t fn)
+{
+	watch_fn = fn;
+	watch_n = 0;
+}
+
+NOTRACE unsigned long trace_watched(void)
+{
+	return watch_n;
 }
 
 NOTRACE static void trace_write(void)
@@ -112,10 +131,10 @@ NOTRACE static void trace_write(void)
 
 NOTRACE __attribute__((constructor)) static void trace_init(void)
 {
+	main_thread = pthread_self();
 	out = getenv("RDMAD_TRACE");
 	if (!out || !*out)
 		return;
-	main_thread = pthread_self();
 	evs = calloc(TRACE_MAX, sizeof(*evs));
 	if (evs)
 		atexit(trace_write);
