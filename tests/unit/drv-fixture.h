@@ -306,6 +306,15 @@ static inline int drv_reload(struct drv *d, const char *text)
 	return 0;
 }
 
+static inline bool drv_conns_gone(void *arg)
+{
+	return conn_set_empty(&((struct drv *)arg)->conns);
+}
+
+static inline bool drv_wait(struct event_base *base, bool (*cond)(void *),
+			    void *arg);
+
+/* D stops as rdmad does: its sessions closed, everything let go. */
 static inline void drv_stop(struct drv *d)
 {
 	char cmd[128];
@@ -314,12 +323,15 @@ static inline void drv_stop(struct drv *d)
 	if (d->mesh)
 		mesh_agent_stop(d->mesh);
 	conn_shutdown_all(&d->conns);
+	drv_wait(d->base, drv_conns_gone, d);
 	mesh_agent_free(d->mesh);
 	d->mesh = NULL;
 	http_stop(d->http);
 	d->http = NULL;
 	blackbox_fini(&d->probes);
 	rdma_counters_free(d->counters);
+	rdma_devs_fini(&d->devs);
+	rdma_cm_chan_close(&d->cm);
 	rdmad_stage_free(&d->stage);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d->dir);
 	if (system(cmd))

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-drv-mesh.c - the mesh agent and its paths (mesh_agent, mesh_path,
+ * rdma_client's mesh sessions) against real served rdmads over the fake
+ * RDMA layer; what is asserted is what /metrics says:
+ *  1. rounds to a serving peer verified (the bytes written and read back
+ *     through the fake), the peer up;
+ *  2. nobody on a peer's port (a reject): down, its attempts counted
+ *     unreachable; a peer that never answers the connect: down;
+ *  3. a peer that stops answering mid-session: its rounds fail, it goes
+ *     down, and comes back up when it answers again;
+ *  4. a reload that takes one peer out and brings one in: the one left
+ *     is closed cleanly on its side, the new one comes up, the one kept
+ *     keeps its session (no new connect);
+ *  5. a reload refused after the mesh was prepared (a listen address in
+ *     use): rolled back, the peers and sessions as they were;
+ *  6. the device removed under the sessions: the peers down; back with
+ *     it.
+ * (was tests/rdma: t-66, t-67, t-73 in part; see docs/testbed.md)
+ */
+#include "drv-fixture.h"
+
+#define A_INI	"[server]\nlisten = 10.0.0.1:7471\n[mesh]\n" \
+		"interval = 20ms\nsizes = 64 4k\nconnect_timeout = 300ms\n" \
+		"round_timeout = 300ms\nbackoff_min = 100ms\nbackoff_max = 1s\n"
+
+struct cond {
+	struct drv *d;
+	const char *peer;	/* "peer=\"10.0.0.2:7472\"" */
+	const char *family;
+	const char *label;	/* a second label, or NULL */
+	double at_least;
+	double equal;		/* <0: at_least */
+};
+
+static double peer_metric(struct drv *d, const char *peer, const char *family,
+			  const char *label)
+{
+	const char *want[2] = { peer, label };
+
+	return drv_metric(d, family, want, label ? 2 : 1);
+}
+
+static bool metric_holds(void *arg)
+{
+	static uint64_t last;
+	struct cond *c = arg;
+	double v;
+
+	/* a scrape each 10 ms of the loop's running at most */
+	if (last && clock_since_ns(last) < 10000000u)
+		return false;
+	last = clock_now_ns();
+	v = peer_metric(c->d, c->peer, c->family, c->label);
+	return c->equal >= 0 ? v == c->equal : v >= c->at_least;
+}
+
+/* Wait until FAMILY{PEER, LABEL} >= MIN (EQ < 0) or == EQ. */
+static bool wait_metric(struct drv *d, const char *peer, const char *family,
+			const char *label, double min, double eq)
+{
+	struct cond c = { d, peer, family, label, min, eq };
+
+	return drv_wait(d->base, metric_holds, &c);
+}
+
+#define P2 "peer=\"10.0.0.2:7472\""
+#define P3 "peer=\"10.0.0.3:7473\""
+#define P4 "peer=\"10.0.0.4:7474\""
+#define P5 "peer=\"10.0.0.5:7475\""
+
+int main(void)
+{
+	struct event_base *base = event_base_new();
+	struct drv a, b, d, e;
+	char ini[PATH_MAX + 1024], targets[PATH_MAX];
+	double ok2, conn2, gone_b;
+
+	tap_plan(16);
+	/* B and E serve; nobody is on 7473; D listens but never answers */
+	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
+		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
+		    !drv_start(&e, base, "[server]\nlisten = 10.0.0.5:7475\n"),
+		    "the peers start"))
+		return tap_done();
+	fake_mute(7474, true);
+	if (!tap_ok(!drv_start(&a, base, "[server]\nlisten = 10.0.0.1:7471\n"),
+		    "A starts"))
+		return tap_done();
+	drv_file(&a, "peers", "10.0.0.1:7471\n10.0.0.2:7472\n10.0.0.3:7473\n"
+		 "10.0.0.4:7474\n", targets, sizeof(targets));
+	snprintf(ini, sizeof(ini), A_INI "targets = %s\n", targets);
+	tap_ok(!drv_reload(&a, ini), "A's mesh on (itself, B, nobody, D)");
+
+	/* 1. verified rounds, both sizes */
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"ok\"",
+			   6, -1) &&
+	       peer_metric(&a, P2, "rdmad_mesh_peer_up", NULL) == 1 &&
+	       peer_metric(&a, P2, "rdmad_mesh_size_rounds_failed_total", NULL) == 0,
+	       "B: verified rounds, up, none failed");
+	tap_ok(peer_metric(&a, "peer=\"10.0.0.1:7471\"", "rdmad_mesh_peer_up",
+			   NULL) < 0, "A does not probe itself");
+
+	/* 2. a reject, and a peer that never answers the connect */
+	tap_ok(wait_metric(&a, P3, "rdmad_mesh_rounds_total",
+			   "result=\"unreachable\"", 2, -1) &&
+	       peer_metric(&a, P3, "rdmad_mesh_peer_up", NULL) == 0 &&
+	       peer_metric(&a, P3, "rdmad_mesh_rounds_total", "result=\"ok\"") == 0,
+	       "nobody on the port: down, its attempts unreachable");
+	tap_ok(wait_metric(&a, P4, "rdmad_mesh_rounds_total", NULL, 2, -1) &&
+	       peer_metric(&a, P4, "rdmad_mesh_peer_up", NULL) == 0 &&
+	       peer_metric(&a, P4, "rdmad_mesh_rounds_total", "result=\"ok\"") == 0,
+	       "a peer that never answers: down, attempts failed");
+
+	/* 3. B stops answering mid-session, then answers again */
+	fake_mute(7472, true);
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 0, 0) &&
+	       peer_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"timeout\"") >= 1,
+	       "B silent: a round times out, B down");
+	fake_mute(7472, false);
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 1, 1),
+	       "B answers again: up");
+
+	/* 4. reload: B stays, D out, E in */
+	ok2 = peer_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"ok\"");
+	conn2 = peer_metric(&a, P2, "rdmad_mesh_connects_total", NULL);
+	gone_b = b.gone;
+	drv_file(&a, "peers", "10.0.0.2:7472\n10.0.0.3:7473\n10.0.0.5:7475\n",
+		 targets, sizeof(targets));
+	tap_ok(!drv_reload(&a, ini), "reload: D out, E in");
+	tap_ok(wait_metric(&a, P5, "rdmad_mesh_rounds_total", "result=\"ok\"",
+			   2, -1) &&
+	       peer_metric(&a, P4, "rdmad_mesh_peer_up", NULL) < 0,
+	       "E verified, D's series gone");
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"ok\"",
+			   ok2 + 2, -1) &&
+	       peer_metric(&a, P2, "rdmad_mesh_connects_total", NULL) == conn2 &&
+	       b.gone == gone_b,
+	       "B kept its session through the reload (connects %g)", conn2);
+
+	/* 5. a reload refused after the mesh was prepared: rolled back */
+	drv_file(&a, "peers", "10.0.0.3:7473\n", targets, sizeof(targets));
+	snprintf(ini, sizeof(ini), A_INI "targets = %s\n[server]\n"
+		 "listen = 10.0.0.5:7475\n", targets);
+	tap_ok(drv_reload(&a, ini) != 0, "a reload whose listen is in use is "
+	       "refused");
+	conn2 = peer_metric(&a, P5, "rdmad_mesh_connects_total", NULL);
+	tap_ok(wait_metric(&a, P5, "rdmad_mesh_rounds_total", "result=\"ok\"",
+			   peer_metric(&a, P5, "rdmad_mesh_rounds_total",
+				       "result=\"ok\"") + 2, -1) &&
+	       wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 1, 1) &&
+	       peer_metric(&a, P5, "rdmad_mesh_connects_total", NULL) == conn2,
+	       "rolled back: B and E still probed on their sessions");
+
+	/* 6. the device removed under the sessions, then back */
+	fake_dev_remove();
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 0, 0) &&
+	       wait_metric(&a, P5, "rdmad_mesh_peer_up", NULL, 0, 0),
+	       "device removed: B and E down");
+	fake_dev_restore();
+	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 1, 1) &&
+	       wait_metric(&a, P5, "rdmad_mesh_peer_up", NULL, 1, 1),
+	       "device back: B and E up again");
+
+	drv_stop(&a);
+	drv_stop(&b);
+	drv_stop(&d);
+	drv_stop(&e);
+	event_base_free(base);
+	return tap_done();
+}
