@@ -9,7 +9,14 @@
  * started from a timer, --interval apart (start to start), and it is
  * closed once the last one is checked.
  */
-#include "probe.h"
+#include "probe_ctx.h"
+#include "probe_log.h"
+#include "probe_opstat.h"
+#include "probe_opts.h"
+#include "probe_dest.h"
+#include "probe_rounds.h"
+#include "probe_run.h"
+#include "probe_report_text.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,10 +3,11 @@
  * probe_dest.c - where rdma-probe's connections go: HOST and PORT (and -I)
  * resolved to socket addresses, and their numeric text for reports.
  */
-#include "probe.h"
+#include "probe_dest.h"
 
 #include <errno.h>
 #include <netdb.h>
+#include <stdio.h>
 #include <string.h>
 
 /* NAME (and PORT) -> *ss; FAMILY AF_UNSPEC or the one to match. */

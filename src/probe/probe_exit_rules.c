@@ -5,7 +5,9 @@
  * (rdma_client_fsm_fail_worse) over the connections, a round's mismatch
  * counted.  Pure: part of probe_lib, unit-tested by test-probe-report.c.
  */
-#include "probe.h"
+#include "probe_exit_rules.h"
+#include "probe_rounds.h"
+#include "probe_run.h"
 
 /* The outcome's class, a round's mismatch counted. */
 enum rdma_client_fail probe_exit_rules_outcome(const struct probe_outcome *o)

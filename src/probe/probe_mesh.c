@@ -6,7 +6,10 @@
  * rdma_cm event channel of the context.  A target whose name does not
  * resolve, or whose connections cannot be set up, fails alone.
  */
-#include "probe.h"
+#include "probe_mesh.h"
+#include "probe_ctx.h"
+#include "probe_log.h"
+#include "probe_opts.h"
 
 #include <errno.h>
 #include <stdlib.h>

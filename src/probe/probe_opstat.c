@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe_opstat.c - the operations of one kind of a connection, or of a
- * run once merged (see probe.h).  Pure: part of probe_lib.
+ * run once merged (see probe_opstat.h).  Pure: part of probe_lib.
  */
 #include <string.h>
 
-#include "probe.h"
+#include "probe_opstat.h"
 
 void probe_opstat_init(struct probe_opstat *s)
 {

@@ -3,7 +3,8 @@
  * probe_opts.c - rdma-probe's command line: getopt_long, value parsing
  * and validation.  No I/O besides the messages; unit-tested.
  */
-#include "probe.h"
+#include "probe_opts.h"
+#include "rdma_client_fsm.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "probe_report.h"
+#include "probe_opstat.h"
+#include "probe_opts.h"
 
 const char *const probe_report_kind_names[PROBE_K__COUNT] = {
 	"read", "write", "ping"

@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "probe.h"
+#include "probe_run.h"
+
+struct probe_opts;
 
 enum probe_report_kind {
 	PROBE_K_READ, PROBE_K_WRITE, PROBE_K_PING, PROBE_K__COUNT
@@ -64,9 +66,5 @@ const char *probe_report_fmt_ns(char *buf, size_t len, uint64_t ns);
 /* " x N", or " for S s (at most N)" with -D. */
 void probe_report_fmt_count(char *buf, size_t len,
 			    const struct probe_opts *opts);
-
-/* A --targets row's result: "ok", or the class and a short reason. */
-void probe_report_matrix_result(const struct probe_mesh_row *row, char *buf,
-				size_t len);
 
 #endif /* RDMAD_PROBE_REPORT_H */

@@ -11,6 +11,11 @@
 #include <string.h>
 
 #include "probe_report.h"
+#include "probe_report_json.h"
+#include "probe_exit_rules.h"
+#include "probe_opts.h"
+#include "probe_report_matrix.h"
+#include "probe_rounds.h"
 #include "json.h"
 #include "proto.h"
 #include "targets.h"

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "probe_report.h"
+#include "probe_report_matrix.h"
+#include "probe_exit_rules.h"
+#include "probe_opts.h"
 #include <strings.h>
 
 #include "targets.h"

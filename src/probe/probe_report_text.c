@@ -10,6 +10,11 @@
 #include <string.h>
 
 #include "probe_report.h"
+#include "probe_report_text.h"
+#include "probe_exit_rules.h"
+#include "probe_opstat.h"
+#include "probe_opts.h"
+#include "probe_rounds.h"
 #include "proto.h"
 
 /* probe_report_fmt_ns into the array BUF. */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * probe_rounds.c - the rounds of one --rounds connection: how many were
- * checked, the first mismatch, their times (see probe.h).  Pure: part of
+ * checked, the first mismatch, their times (see probe_rounds.h).  Pure: part of
  * probe_lib.
  */
 #include <string.h>
 
-#include "probe.h"
+#include "probe_rounds.h"
+#include "rdma_client_types.h"
 
 void probe_rounds_init(struct probe_rounds *s, uint32_t want)
 {

@@ -3,14 +3,24 @@
  * rdma-probe.c - main: options, destination (or the --targets list),
  * event_base, signals, report and exit status.  See docs/rdma-probe.md.
  */
-#include "probe.h"
+#include "probe_ctx.h"
+#include "probe_dest.h"
+#include "probe_exit_rules.h"
+#include "probe_log.h"
+#include "probe_mesh.h"
+#include "probe_opts.h"
+#include "probe_report_json.h"
+#include "probe_report_matrix.h"
+#include "probe_report_text.h"
+#include "probe_rounds.h"
+#include "probe_run.h"
+#include "auth.h"
 #include "targets.h"
 #include "clock.h"
 #include "fdlimit.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,32 +29,6 @@
 #include <unistd.h>
 
 #include <event2/event.h>
-
-int probe_verbosity;
-
-void probe_err(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rdma-probe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-void probe_dbg(int level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (probe_verbosity < level)
-		return;
-	fputs("rdma-probe: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static uint64_t random_seed(void)
 {

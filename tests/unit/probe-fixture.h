@@ -16,7 +16,15 @@
 #include <string.h>
 
 #include "capture.h"
-#include "probe.h"
+#include "probe_exit_rules.h"
+#include "probe_opstat.h"
+#include "probe_opts.h"
+#include "probe_report.h"
+#include "probe_report_json.h"
+#include "probe_report_matrix.h"
+#include "probe_report_text.h"
+#include "probe_rounds.h"
+#include "probe_run.h"
 #include "proto.h"
 #include "tap.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe.h"
+#include "probe_opts.h"
 #include "units.h"
 #include "proto.h"
 #include "tap.h"
