@@ -1,33 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * http_probe.h - GET /probe of rdmad's HTTP endpoint (http_probe.c).
+ * blackbox_http.h - GET /probe on rdmad's HTTP endpoint: the blackbox
+ * wing's route (blackbox_http.c).
  */
-#ifndef RDMAD_HTTP_PROBE_H
-#define RDMAD_HTTP_PROBE_H
+#ifndef RDMAD_BLACKBOX_HTTP_H
+#define RDMAD_BLACKBOX_HTTP_H
 
-#include <sys/socket.h>
+#include "blackbox/blackbox.h"
+#include "http/http.h"
 
-#include <event2/event.h>
-#include <event2/http.h>
+/* Serve GET /probe on H with BB's probes (BB outlives H's requests:
+ * blackbox_fini after http_stop).  0, or http_route_add's -errno. */
+int blackbox_http_routes(struct http *h, struct blackbox *bb);
 
-#include "http/blackbox.h"
-#include "core/config.h"
-
-/* Probe what ASK asks for (blackbox_start's contract: 0, -EBUSY,
- * -ENOMEM); the asker went away: cancel P (blackbox_cancel). */
-typedef int http_probe_start_fn(void *arg, const struct blackbox_ask *ask,
-				blackbox_done_fn done, void *darg,
-				struct blackbox_probe **out);
-typedef void http_probe_cancel_fn(void *arg, struct blackbox_probe *p);
-
-/* Start the probe REQ asks for with START (NULL: 404); the reply goes
- * out when it is over: 200 whenever a probe was asked for properly (run
- * or not: probe_success 0 and why), 400 for a malformed request. */
-void http_probe_request(struct event_base *base,
-			const struct rdmad_config *cfg,
-			http_probe_start_fn *start,
-			http_probe_cancel_fn *cancel, void *arg,
-			struct evhttp_request *req,
-			const struct evhttp_uri *uri);
-
-#endif /* RDMAD_HTTP_PROBE_H */
+#endif /* RDMAD_BLACKBOX_HTTP_H */
