@@ -341,7 +341,7 @@ static int rdmad_routes(struct rdmad *d)
 {
 	const struct http_route metrics = {
 		.path = "/metrics",
-		.methods = EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
+		.methods = HTTP_GET | HTTP_HEAD,
 		.serve = rdmad_serve_metrics,
 		.owner = d,
 		.what = "metrics for Prometheus (text format, or OpenMetrics "
@@ -349,7 +349,7 @@ static int rdmad_routes(struct rdmad *d)
 	};
 	const struct http_route status = {
 		.path = "/status",
-		.methods = EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
+		.methods = HTTP_GET | HTTP_HEAD,
 		.serve = rdmad_serve_status,
 		.owner = d,
 		.formats = rdmad_status_formats,

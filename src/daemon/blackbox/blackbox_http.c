@@ -228,7 +228,7 @@ int blackbox_http_routes(struct http *h, struct blackbox *bb)
 {
 	const struct http_route probe = {
 		.path = "/probe",
-		.methods = EVHTTP_REQ_GET,
+		.methods = HTTP_GET,
 		/* A HEAD would run a probe (one RDMA session) to answer with
 		 * no body: the probe is what GET asks for, HEAD may not. */
 		.not_method = "HEAD /probe would run a probe: use GET",

@@ -51,6 +51,7 @@
 #include "http/web_config_parse.h"
 #include "http/http_refuse.h"
 #include "http/http_reply.h"
+#include "http/http_route_match.h"
 #include "http/index_render.h"
 #include "core/log.h"
 #include "version.h"
@@ -58,7 +59,6 @@
 #define HTTP_TIMEOUT_S		10
 #define HTTP_MAX_HEADERS	8192
 #define HTTP_MAX_BODY		1024
-#define HTTP_GET_HEAD		(EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)
 
 struct http {
 	struct event_base *base;
@@ -80,49 +80,26 @@ struct http {
 	struct web_config_http next_hdrs;
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
-	struct http_route routes[HTTP_ROUTES_MAX];	/* [0]: / */
-	unsigned int n_routes;
-	char not_found[160];		/* the 404's text, the paths served */
+	struct http_routes routes;		/* [0]: / */
 };
 
 /* Q from QUERY as route R takes it; -EINVAL for anything else. */
 static int http_query_parse(const struct http_route *r, const char *query,
 			    struct http_query *q)
 {
-	const struct http_format *fm;
-	const struct http_param *pm;
 	struct evkeyvalq kv;
 	struct evkeyval *e;
-	unsigned int i;
 	int ret = 0;
 
-	memset(q, 0, sizeof(*q));
-	q->format = r->formats;
-	for (i = 0; r->params && r->params[i].name; i++)
-		q->param[i] = r->params[i].dflt;
+	http_route_match_query_init(r, q);
 	if (!query || !*query)
 		return 0;
 	TAILQ_INIT(&kv);
 	if (evhttp_parse_query_str(query, &kv))
 		return -EINVAL;
-	TAILQ_FOREACH(e, &kv, next) {
-		if (r->formats && !strcmp(e->key, "format")) {
-			for (fm = r->formats; fm->name; fm++)
-				if (!strcmp(fm->name, e->value))
-					break;
-			if (fm->name)
-				q->format = fm;
-			else
-				ret = -EINVAL;
-			continue;
-		}
-		for (i = 0, pm = r->params; pm && pm[i].name; i++)
-			if (!strcmp(e->key, pm[i].name))
-				break;
-		if (!pm || !pm[i].name ||
-		    pm[i].parse(e->value, pm[i].max, &q->param[i]))
+	TAILQ_FOREACH(e, &kv, next)
+		if (http_route_match_query(r, e->key, e->value, q))
 			ret = -EINVAL;
-	}
 	evhttp_clear_headers(&kv);
 	return ret;
 }
@@ -134,10 +111,10 @@ static int render_index(FILE *f, const void *arg, int unused)
 	struct index_entry e[HTTP_ROUTES_MAX];
 	unsigned int i, n = 0;
 
-	for (i = 0; i < h->n_routes; i++)
-		if (h->routes[i].what)
-			e[n++] = (struct index_entry){ h->routes[i].path,
-						       h->routes[i].what };
+	for (i = 0; i < h->routes.n; i++)
+		if (h->routes.r[i].what)
+			e[n++] = (struct index_entry){ h->routes.r[i].path,
+						       h->routes.r[i].what };
 	return index_render(f, RDMAD_VERSION, e, n);
 }
 
@@ -148,35 +125,9 @@ static void serve_index(void *owner, struct evhttp_request *req,
 			  owner, 0);
 }
 
-/* The 404's text: "not found: rdmad serves /, /a and /b". */
-static void http_not_found_text(struct http *h)
-{
-	size_t len = sizeof(h->not_found);
-	unsigned int i;
-	int off;
-
-	off = snprintf(h->not_found, len, "not found: rdmad serves ");
-	for (i = 0; i < h->n_routes && off > 0 && (size_t)off < len; i++)
-		off += snprintf(h->not_found + off, len - off, "%s%s",
-				!i ? "" : i + 1 < h->n_routes ? ", " :
-				" and ", h->routes[i].path);
-}
-
 int http_route_add(struct http *h, const struct http_route *r)
 {
-	unsigned int i;
-
-	for (i = 0; i < h->n_routes; i++)
-		if (!strcmp(h->routes[i].path, r->path))
-			return -EEXIST;
-	if (h->n_routes == HTTP_ROUTES_MAX)
-		return -ENOSPC;
-	for (i = 0; r->params && r->params[i].name; i++)
-		if (i == HTTP_PARAMS_MAX)
-			return -EINVAL;
-	h->routes[h->n_routes++] = *r;
-	http_not_found_text(h);
-	return 0;
+	return http_route_match_add(&h->routes, r);
 }
 
 const uint64_t *http_refused(const struct http *h)
@@ -312,9 +263,7 @@ static void http_serve(struct http *h, struct evhttp_request *req)
 	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
 	const struct http_route *r;
 	struct http_query q;
-	size_t i;
 
-	memset(&q, 0, sizeof(q));
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		http_refuse_count(&h->refuse, STATS_HTTP_METHOD, sa);
@@ -326,31 +275,29 @@ static void http_serve(struct http *h, struct evhttp_request *req)
 	}
 	if (!path || !*path)
 		path = "/";
-	for (i = 0; i < h->n_routes; i++) {
-		r = &h->routes[i];
-		if (strcmp(path, r->path))
-			continue;
-		/* GET or HEAD, which the route does not take (HEAD /probe
-		 * would run a probe): its own 405, not a refusal */
-		if (!(r->methods & evhttp_request_get_command(req))) {
-			evhttp_add_header(evhttp_request_get_output_headers(req),
-					  "Allow", r->methods & EVHTTP_REQ_GET ?
-					  "GET" : "HEAD");
-			http_reply_text(req, 405, "Method Not Allowed",
-					r->not_method);
-			return;
-		}
-		if (r->usage && http_query_parse(r, uri ?
-				evhttp_uri_get_query(uri) : NULL, &q)) {
-			http_refuse_count(&h->refuse, STATS_HTTP_BAD_QUERY, sa);
-			http_reply_text(req, 400, "Bad Request", r->usage);
-			return;
-		}
-		r->serve(r->owner, req, &q);
+	r = http_route_match_find(&h->routes, path);
+	if (!r) {
+		http_refuse_count(&h->refuse, STATS_HTTP_NOT_FOUND, sa);
+		http_reply_text(req, 404, "Not Found", h->routes.not_found);
 		return;
 	}
-	http_refuse_count(&h->refuse, STATS_HTTP_NOT_FOUND, sa);
-	http_reply_text(req, 404, "Not Found", h->not_found);
+	/* GET or HEAD, which the route does not take (HEAD /probe would run
+	 * a probe): its own 405, not a refusal */
+	if (!(r->methods & (evhttp_request_get_command(req) == EVHTTP_REQ_GET ?
+			    HTTP_GET : HTTP_HEAD))) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Allow", http_route_match_allow(r));
+		http_reply_text(req, 405, "Method Not Allowed", r->not_method);
+		return;
+	}
+	http_route_match_query_init(r, &q);
+	if (r->usage && http_query_parse(r, uri ?
+			evhttp_uri_get_query(uri) : NULL, &q)) {
+		http_refuse_count(&h->refuse, STATS_HTTP_BAD_QUERY, sa);
+		http_reply_text(req, 400, "Bad Request", r->usage);
+		return;
+	}
+	r->serve(r->owner, req, &q);
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -434,7 +381,8 @@ int http_start(struct http **out, struct event_base *base,
 	       char *err, size_t errlen)
 {
 	const struct http_route root = {
-		.path = "/", .methods = HTTP_GET_HEAD, .serve = serve_index,
+		.path = "/", .methods = HTTP_GET | HTTP_HEAD,
+		.serve = serve_index,
 	};
 	struct web_config_http hdrs;
 	struct http_auth *auth;
@@ -471,10 +419,9 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
-	h->routes[0] = root;
-	h->routes[0].owner = h;
-	h->n_routes = 1;
-	http_not_found_text(h);
+	http_route_match_init(&h->routes);
+	http_route_match_add(&h->routes, &root);
+	h->routes.r[0].owner = h;
 	ret = http_web_build_for(h, cfg->http_web_config, wc, &auth, &tls, &hdrs,
 			     err, errlen);
 	if (ret) {

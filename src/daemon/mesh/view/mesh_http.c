@@ -31,10 +31,9 @@ static const struct http_format mesh_http_peers_formats[] = {
 	{ NULL, 0, NULL },
 };
 
-static const struct http_format mesh_http_page_formats[] = {
-	{ "html", MESH_FORMAT_PAGE, "text/html; charset=utf-8" },
-	{ NULL, 0, NULL },
-};
+/* /mesh has one format, which its query does not name. */
+static const struct http_format mesh_http_page =
+	{ "html", MESH_FORMAT_PAGE, "text/html; charset=utf-8" };
 
 /* /mesh's query: param[0] refresh=S, param[1] from=N. */
 static const struct http_param mesh_http_page_params[] = {
@@ -65,24 +64,24 @@ static int mesh_http_render(FILE *f, const void *arg, int fmt)
 	return mesh_render(f, r->mesh, (enum mesh_format)fmt, &o);
 }
 
-/* /peers in each of its formats, /mesh. */
+/* /peers in each of its formats, /mesh (no format=: the page). */
 static void mesh_http_serve(void *owner, struct evhttp_request *req,
 			    const struct http_query *q)
 {
+	const struct http_format *fm = q->format ? q->format : &mesh_http_page;
 	struct mesh_view mv;
 	struct mesh_http_render r = { &mv, q };
 
 	memset(&mv, 0, sizeof(mv));
 	mesh_agent_view(owner, &mv);
-	http_reply_render(req, q->format->ctype, mesh_http_render, &r,
-			  q->format->fmt);
+	http_reply_render(req, fm->ctype, mesh_http_render, &r, fm->fmt);
 }
 
 int mesh_http_routes(struct http *h, struct mesh_agent *a)
 {
 	const struct http_route peers = {
 		.path = "/peers",
-		.methods = EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
+		.methods = HTTP_GET | HTTP_HEAD,
 		.serve = mesh_http_serve,
 		.owner = a,
 		.formats = mesh_http_peers_formats,
@@ -93,10 +92,9 @@ int mesh_http_routes(struct http *h, struct mesh_agent *a)
 	};
 	const struct http_route page = {
 		.path = "/mesh",
-		.methods = EVHTTP_REQ_GET | EVHTTP_REQ_HEAD,
+		.methods = HTTP_GET | HTTP_HEAD,
 		.serve = mesh_http_serve,
 		.owner = a,
-		.formats = mesh_http_page_formats,
 		.params = mesh_http_page_params,
 		.usage = "bad query: the parameters are refresh=SECONDS, 0 "
 			 "(no reload) or 1..3600, and from=N, the first peer "
