@@ -83,7 +83,8 @@ struct http {
 	struct http_routes routes;		/* [0]: / */
 };
 
-/* Q from QUERY as route R takes it; -EINVAL for anything else. */
+/* Q (its defaults set) from QUERY as route R takes it; -EINVAL for
+ * anything else. */
 static int http_query_parse(const struct http_route *r, const char *query,
 			    struct http_query *q)
 {
@@ -91,7 +92,6 @@ static int http_query_parse(const struct http_route *r, const char *query,
 	struct evkeyval *e;
 	int ret = 0;
 
-	http_route_match_query_init(r, q);
 	if (!query || !*query)
 		return 0;
 	TAILQ_INIT(&kv);
@@ -105,7 +105,7 @@ static int http_query_parse(const struct http_route *r, const char *query,
 }
 
 /* The page at /: rdmad, its version, each route with its line. */
-static int render_index(FILE *f, const void *arg, int unused)
+static int http_index_render(FILE *f, const void *arg, int unused)
 {
 	const struct http *h = arg;
 	struct index_entry e[HTTP_ROUTES_MAX];
@@ -118,10 +118,10 @@ static int render_index(FILE *f, const void *arg, int unused)
 	return index_render(f, RDMAD_VERSION, e, n);
 }
 
-static void serve_index(void *owner, struct evhttp_request *req,
+static void http_index_serve(void *owner, struct evhttp_request *req,
 			const struct http_query *q)
 {
-	http_reply_render(req, "text/html; charset=utf-8", render_index,
+	http_reply_render(req, "text/html; charset=utf-8", http_index_render,
 			  owner, 0);
 }
 
@@ -382,7 +382,7 @@ int http_start(struct http **out, struct event_base *base,
 {
 	const struct http_route root = {
 		.path = "/", .methods = HTTP_GET | HTTP_HEAD,
-		.serve = serve_index,
+		.serve = http_index_serve,
 	};
 	struct web_config_http hdrs;
 	struct http_auth *auth;

@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 #include <event2/event.h>
-#include <event2/http.h>
 
 #include "core/config.h"
 #include "http/http_route_match.h"
