@@ -36,11 +36,17 @@
 #include "core/config.h"
 #include "serve/conn.h"
 #include "fdlimit.h"
-#include "http/blackbox.h"
+#include "blackbox/blackbox.h"
+#include "blackbox/blackbox_http.h"
+#include "core/proc_self.h"
 #include "http/http.h"
+#include "http/http_reply.h"
 #include "serve/listener.h"
 #include "core/log.h"
 #include "mesh/mesh_agent.h"
+#include "mesh/mesh_stats.h"
+#include "mesh/view/mesh_http.h"
+#include "metrics_render.h"
 #include "mesh/mesh_targets_parse.h"
 #include "rdma_buf.h"
 #include "rdma_cm.h"
@@ -49,6 +55,7 @@
 #include "rdma_log.h"
 #include "rdmad_stage.h"
 #include "core/stats.h"
+#include "serve/status_render.h"
 #include "version.h"
 
 /* The daemon: one event loop; everything hangs off it. */
@@ -258,42 +265,109 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->registered_max = d->cfg.max_registered_bytes;
 }
 
-/* What the mesh agent sees (metrics, /peers). */
-static void rdmad_mesh_view(void *arg, struct mesh_view *v)
-{
-	struct rdmad *d = arg;
+#define RDMAD_CONNS_SHOWN	4096	/* /status lists at most this many */
 
+static int rdmad_render_metrics(FILE *f, const void *v, int fmt)
+{
+	return metrics_render(f, v, (enum metrics_format)fmt);
+}
+
+/* GET /metrics: the daemon's families, the endpoint's refusals, the
+ * mesh's (metrics_render.c). */
+static void rdmad_serve_metrics(void *arg, struct evhttp_request *req,
+				const struct http_query *q)
+{
+	const char *acc = evhttp_find_header(
+		evhttp_request_get_input_headers(req), "Accept");
+	enum metrics_format fmt = metrics_negotiate(acc);
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct rdmad *d = arg;
+	struct proc_self ps;
+	struct mesh_view mv;
+	struct stats_view v;
+
+	rdmad_view(d, &v, ls, NULL, 0);
+	memset(&mv, 0, sizeof(mv));
 	if (d->mesh)
-		mesh_agent_view(d->mesh, v);
+		mesh_agent_view(d->mesh, &mv);
+	v.mesh = &mv;
+	v.proc = proc_self_read(&ps) ? NULL : &ps;
+	v.http_refused = http_refused(d->http);
+	http_reply_render(req, metrics_content_type(fmt),
+			  rdmad_render_metrics, &v, (int)fmt);
 }
 
-static unsigned int rdmad_n_conns(void *arg)
+static int rdmad_render_status(FILE *f, const void *v, int fmt)
 {
+	return status_render(f, v, (enum status_format)fmt);
+}
+
+/* GET /status: the served side's state and live connections
+ * (status_render.c). */
+static void rdmad_serve_status(void *arg, struct evhttp_request *req,
+			       const struct http_query *q)
+{
+	struct stats_listener ls[CONFIG_MAX_LISTEN];
+	struct stats_conn *conns;
 	struct rdmad *d = arg;
+	struct stats_view v;
+	unsigned int n;
 
-	return conn_set_count(&d->conns);
+	/* As many rows as there are connections (+1: never 0). */
+	n = conn_set_count(&d->conns);
+	if (n > RDMAD_CONNS_SHOWN)
+		n = RDMAD_CONNS_SHOWN;
+	conns = calloc(n + 1, sizeof(*conns));
+	if (!conns) {
+		http_reply_text(req, 500, "Internal Server Error",
+				"out of memory");
+		return;
+	}
+	rdmad_view(d, &v, ls, conns, n);
+	http_reply_render(req, q->format->ctype, rdmad_render_status, &v,
+			  q->format->fmt);
+	free(conns);
 }
 
-static int rdmad_probe(void *arg, const struct blackbox_ask *ask,
-		       blackbox_done_fn done, void *darg,
-		       struct blackbox_probe **out)
-{
-	return blackbox_start(&((struct rdmad *)arg)->probes, ask, done, darg,
-			      out);
-}
-
-static void rdmad_probe_cancel(void *arg, struct blackbox_probe *p)
-{
-	blackbox_cancel(p);
-}
-
-static const struct http_ops rdmad_http_ops = {
-	.probe = rdmad_probe,
-	.probe_cancel = rdmad_probe_cancel,
-	.view = rdmad_view,
-	.n_conns = rdmad_n_conns,
-	.mesh_view = rdmad_mesh_view,
+static const struct http_format rdmad_status_formats[] = {
+	{ "json", STATUS_FORMAT_JSON, "application/json" },
+	{ "text", STATUS_FORMAT_TEXT, "text/plain; charset=utf-8" },
+	{ NULL, 0, NULL },
 };
+
+/* The endpoint's routes, in the order of the page at /: the daemon's
+ * own, the mesh's, the blackbox's. */
+static int rdmad_routes(struct rdmad *d)
+{
+	const struct http_route metrics = {
+		.path = "/metrics",
+		.methods = HTTP_GET | HTTP_HEAD,
+		.serve = rdmad_serve_metrics,
+		.owner = d,
+		.what = "metrics for Prometheus (text format, or OpenMetrics "
+			"when asked)",
+	};
+	const struct http_route status = {
+		.path = "/status",
+		.methods = HTTP_GET | HTTP_HEAD,
+		.serve = rdmad_serve_status,
+		.owner = d,
+		.formats = rdmad_status_formats,
+		.usage = "bad query: the only parameter is format=json|text",
+		.what = "the daemon's state and live connections, JSON "
+			"(?format=text for people)",
+	};
+	int ret;
+
+	ret = http_route_add(d->http, &metrics);
+	if (!ret)
+		ret = http_route_add(d->http, &status);
+	if (!ret)
+		ret = mesh_http_routes(d->http, d->mesh);
+	if (!ret)
+		ret = blackbox_http_routes(d->http, &d->probes);
+	return ret;
+}
 
 static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
@@ -587,8 +661,8 @@ int main(int argc, char **argv)
 		code = EX_UNAVAILABLE;
 		goto out;
 	}
-	ret = http_start(&d->http, d->base, &d->cfg, stage->web,
-			 &rdmad_http_ops, d, err, sizeof(err));
+	ret = http_start(&d->http, d->base, &d->cfg, stage->web, err,
+			 sizeof(err));
 	if (ret) {
 		log_err("not started: %s", err);
 		code = EX_UNAVAILABLE;
@@ -598,6 +672,8 @@ int main(int argc, char **argv)
 			     d->counters);
 	if (ret)
 		fatal(EX_OSERR, "cannot start the mesh agent");
+	if (rdmad_routes(d))
+		fatal(EX_SOFTWARE, "cannot add the HTTP endpoint's routes");
 	mesh_agent_prepare(d->mesh, &d->cfg, &stage->targets);
 	rdmad_stage_free(stage);
 	free(stage);

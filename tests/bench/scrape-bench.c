@@ -4,7 +4,7 @@
  * the renderers of GET /metrics (both formats), GET /peers (JSON, text,
  * matrix) and GET /mesh run over a view of PEERS peers (PATHS paths
  * each, SIZES sizes, every series and size window filled), into memory
- * as http.c does.  Prints time per render (median wall and CPU time,
+ * as the routes do.  Prints time per render (median wall and CPU time,
  * worst wall time of RUNS), bytes, and the sample lines of /metrics;
  * for /metrics also its size gzip-compressed as http_reply.c sends it
  * (GZIP_RENDER_LEVEL) and at zlib's default level 6, with the median CPU
@@ -24,9 +24,9 @@
 #include <time.h>
 
 #include "http/gzip_render.h"
-#include "http/mesh_render.h"
+#include "mesh/view/mesh_render.h"
 #include "mesh/mesh_stats.h"
-#include "http/metrics_render.h"
+#include "metrics_render.h"
 #include "core/stats.h"
 
 static const uint32_t sizes_4[] = { 64, 1100, 4096, 65536 };

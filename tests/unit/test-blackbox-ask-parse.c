@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "http/blackbox_ask_parse.h"
+#include "blackbox/blackbox_ask_parse.h"
 #include "tap.h"
 
 static struct rdmad_config cfg;

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "http/blackbox_render.h"
+#include "blackbox/blackbox_render.h"
 #include "capture.h"
 #include "tap.h"
 

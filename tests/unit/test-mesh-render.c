@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "mesh-fixture.h"
-#include "http/mesh_render.h"
+#include "mesh/view/mesh_render.h"
 #include "tap.h"
 
 #define US	1000ull

@@ -15,7 +15,7 @@
 #include "core/proc_stat_parse.h"
 #include "mesh/mesh_inventory_parse.h"
 #include "mesh/mesh_stats.h"
-#include "http/metrics_render.h"
+#include "metrics_render.h"
 #include "core/stats.h"
 #include "capture.h"
 #include "mesh-fixture.h"

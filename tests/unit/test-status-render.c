@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "core/stats.h"
-#include "http/mesh_render.h"
-#include "http/status_render.h"
+#include "mesh/view/mesh_render.h"
+#include "serve/status_render.h"
 #include "capture.h"
 #include "mesh-fixture.h"
 #include "tap.h"

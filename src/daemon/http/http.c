@@ -1,29 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * http.c - rdmad's status and metrics endpoint: libevent's evhttp on the
- * daemon's one event loop, bound to [http] listen (the loopback by
- * default), answering only the networks of [http] allow.
+ * http.c - rdmad's HTTP endpoint: libevent's evhttp on the daemon's one
+ * event loop, bound to [http] listen (the loopback by default), answering
+ * only the networks of [http] allow, with TLS and basic auth as [http]
+ * web_config asks (http_tls.c, http_auth.c).
  *
- *   GET /                     a page naming rdmad and linking the others
- *   GET /metrics              Prometheus text, or OpenMetrics when the
- *                             Accept header asks for it (metrics_render.c)
- *   GET /status               JSON document (status_render.c)
- *   GET /status?format=text   the same for people (rdmadctl status)
- *   GET /peers                the mesh agent's peers, JSON (mesh_render.c)
- *   GET /peers?format=text    the same for people (rdmadctl mesh)
- *   GET /peers?format=matrix  peers by sizes (rdmadctl mesh --matrix)
- *   GET /mesh[?refresh=S][&from=N]
- *                             the mesh as a heatmap, HTML (mesh_render.c),
- *                             at most MESH_RENDER_PEERS_MAX peers a page
- *   GET /probe?target=HOST:PORT[&module=NAME]
- *                             one RDMA probe of the target, answered when
- *                             it is over (blackbox.h, http_probe.c),
- *                             Prometheus text
- *
- * The paths are a table (routes[]): each names its handler and the
- * formats it renders (format=NAME, an enum of its renderer).  A refused
- * request (403, 405, 400, 404, 401, 429, TLS) is counted by reason and
- * the ones an operator acts on are logged, rate-limited (http_refuse.c).
+ * The paths are a table the wings fill (http_route_add): each route names
+ * its methods, its handler and its owner, the formats it renders
+ * (format=NAME, an enum of its renderer) and the numbers its query takes.
+ * The endpoint serves only / itself (index_render.c: rdmad, its version,
+ * each route's line); rdmad.c adds /metrics and /status, the mesh wing
+ * /peers and /mesh (mesh/view/mesh_http.c), the blackbox wing /probe
+ * (blackbox/blackbox_http.c).  A refused request (403, 405, 400, 404,
+ * 401, 429, TLS) is counted by reason and the ones an operator acts on
+ * are logged, rate-limited (http_refuse.c).
  *
  * Every rendered answer (all but the one-line errors) is gzip-compressed
  * when the request's Accept-Encoding asks for it (http_reply.c).
@@ -40,7 +30,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
@@ -54,36 +43,26 @@
 
 #include "core/acl_match.h"
 #include "addr.h"
-#include "clock.h"
-#include "proto.h"
 #include "http/http.h"
 #include "http/http_auth.h"
 #include "http/http_auth_check.h"
 #include "http/http_tls.h"
 #include "http/http_web.h"
 #include "http/web_config_parse.h"
-#include "http/http_probe.h"
 #include "http/http_refuse.h"
 #include "http/http_reply.h"
+#include "http/http_route_match.h"
 #include "http/index_render.h"
 #include "core/log.h"
-#include "core/proc_self.h"
-#include "http/mesh_render.h"
-#include "mesh/mesh_stats.h"
-#include "http/metrics_render.h"
-#include "http/status_render.h"
 #include "version.h"
 
 #define HTTP_TIMEOUT_S		10
 #define HTTP_MAX_HEADERS	8192
 #define HTTP_MAX_BODY		1024
-#define HTTP_MAX_CONNS_SHOWN	4096	/* status lists at most this many */
 
 struct http {
 	struct event_base *base;
 	const struct rdmad_config *cfg;
-	const struct http_ops *ops;
-	void *arg;
 	struct evhttp *eh;
 	struct evhttp_bound_socket *bound;	/* serving now, NULL: off */
 	struct config_listen addr;
@@ -101,259 +80,59 @@ struct http {
 	struct web_config_http next_hdrs;
 	struct http_auth *next_auth;		/* http_prepare()d */
 	struct http_tls *next_tls;
+	struct http_routes routes;		/* [0]: / */
 };
 
-static int render_metrics(FILE *f, const void *v, int fmt)
-{
-	return metrics_render(f, v, (enum metrics_format)fmt);
-}
-
-static int render_status(FILE *f, const void *v, int fmt)
-{
-	return status_render(f, v, (enum status_format)fmt);
-}
-
-/* A request's query: what its route's keys said. */
-struct http_query {
-	const struct http_format *format;
-	unsigned int refresh;		/* refresh=S of /mesh */
-	unsigned int from;		/* from=N of /mesh */
-	const struct mesh_view *mesh;	/* for render_mesh */
-};
-
-static int render_mesh(FILE *f, const void *arg, int fmt)
-{
-	const struct http_query *q = arg;
-	struct mesh_render_opts o = { "", time(NULL), q->refresh, q->from };
-	char host[256] = "";
-
-	if (fmt == MESH_FORMAT_PAGE && !gethostname(host, sizeof(host) - 1))
-		o.host = host;
-	return mesh_render(f, q->mesh, (enum mesh_format)fmt, &o);
-}
-
-/* A format a route renders, format=NAME in the query; the first of a
- * route's is its default. */
-struct http_format {
-	const char *name;
-	int fmt;			/* the renderer's enum */
-	const char *ctype;
-};
-
-#define CT_TEXT	"text/plain; charset=utf-8"
-#define CT_JSON	"application/json"
-
-static const struct http_format status_formats[] = {
-	{ "json", STATUS_FORMAT_JSON, CT_JSON },
-	{ "text", STATUS_FORMAT_TEXT, CT_TEXT },
-	{ NULL, 0, NULL },
-};
-
-static const struct http_format peers_formats[] = {
-	{ "json", MESH_FORMAT_JSON, CT_JSON },
-	{ "text", MESH_FORMAT_TEXT, CT_TEXT },
-	{ "matrix", MESH_FORMAT_MATRIX, CT_TEXT },
-	{ NULL, 0, NULL },
-};
-
-static const struct http_format page_formats[] = {
-	{ "html", MESH_FORMAT_PAGE, "text/html; charset=utf-8" },
-	{ NULL, 0, NULL },
-};
-
-/* Query keys a route takes (others are refused with its usage). */
-enum { Q_FORMAT = 1, Q_REFRESH = 2, Q_FROM = 4 };
-
-struct http_route;
-typedef void http_serve_fn(struct http *h, struct evhttp_request *req,
-			   const struct evhttp_uri *uri,
-			   const struct http_route *r,
-			   const struct http_query *q);
-
-struct http_route {
-	const char *path;
-	http_serve_fn *serve;
-	const struct http_format *formats;	/* NULL: no format= */
-	unsigned int keys;			/* Q_* */
-	const char *usage;			/* the 400's text */
-	const char *what;			/* its line on the page at / */
-};
-
-/* Q from QUERY as route R takes it; -EINVAL for anything else. */
+/* Q (its defaults set) from QUERY as route R takes it; -EINVAL for
+ * anything else. */
 static int http_query_parse(const struct http_route *r, const char *query,
 			    struct http_query *q)
 {
-	const struct http_format *fm;
 	struct evkeyvalq kv;
 	struct evkeyval *e;
 	int ret = 0;
 
-	memset(q, 0, sizeof(*q));
-	q->format = r->formats;
-	q->refresh = MESH_RENDER_REFRESH_DEFAULT;
 	if (!query || !*query)
 		return 0;
 	TAILQ_INIT(&kv);
 	if (evhttp_parse_query_str(query, &kv))
 		return -EINVAL;
-	TAILQ_FOREACH(e, &kv, next) {
-		if ((r->keys & Q_FORMAT) && !strcmp(e->key, "format")) {
-			for (fm = r->formats; fm->name; fm++)
-				if (!strcmp(fm->name, e->value))
-					break;
-			if (fm->name)
-				q->format = fm;
-			else
-				ret = -EINVAL;
-		} else if ((r->keys & Q_REFRESH) && !strcmp(e->key, "refresh")) {
-			if (mesh_render_number_parse(e->value,
-						   MESH_RENDER_REFRESH_MAX,
-						   &q->refresh))
-				ret = -EINVAL;
-		} else if ((r->keys & Q_FROM) && !strcmp(e->key, "from")) {
-			if (mesh_render_number_parse(e->value, MESH_RENDER_FROM_MAX,
-						   &q->from))
-				ret = -EINVAL;
-		} else {
+	TAILQ_FOREACH(e, &kv, next)
+		if (http_route_match_query(r, e->key, e->value, q))
 			ret = -EINVAL;
-		}
-	}
 	evhttp_clear_headers(&kv);
 	return ret;
 }
 
-/* The mesh agent's view into MV (off when the owner has none). */
-static const struct mesh_view *http_mesh(struct http *h, struct mesh_view *mv)
+/* The page at /: rdmad, its version, each route with its line. */
+static int http_index_render(FILE *f, const void *arg, int unused)
 {
-	memset(mv, 0, sizeof(*mv));
-	if (h->ops->mesh_view)
-		h->ops->mesh_view(h->arg, mv);
-	return mv;
-}
-
-static void serve_metrics(struct http *h, struct evhttp_request *req,
-			  const struct evhttp_uri *uri,
-			  const struct http_route *r,
-			  const struct http_query *q)
-{
-	const char *acc = evhttp_find_header(
-		evhttp_request_get_input_headers(req), "Accept");
-	enum metrics_format fmt = metrics_negotiate(acc);
-	struct stats_listener ls[CONFIG_MAX_LISTEN];
-	struct proc_self ps;
-	struct mesh_view mv;
-	struct stats_view v;
-
-	memset(&v, 0, sizeof(v));
-	h->ops->view(h->arg, &v, ls, NULL, 0);
-	v.mesh = http_mesh(h, &mv);
-	v.proc = proc_self_read(&ps) ? NULL : &ps;
-	v.http_refused = h->refuse.n;
-	http_reply_render(req, metrics_content_type(fmt), render_metrics, &v,
-			  (int)fmt);
-}
-
-static void serve_status(struct http *h, struct evhttp_request *req,
-			 const struct evhttp_uri *uri,
-			 const struct http_route *r,
-			 const struct http_query *q)
-{
-	struct stats_listener ls[CONFIG_MAX_LISTEN];
-	struct stats_conn *conns;
-	struct stats_view v;
-	unsigned int n;
-
-	/* As many rows as there are connections (+1: never 0). */
-	n = h->ops->n_conns(h->arg);
-	if (n > HTTP_MAX_CONNS_SHOWN)
-		n = HTTP_MAX_CONNS_SHOWN;
-	conns = calloc(n + 1, sizeof(*conns));
-	if (!conns) {
-		http_reply_text(req, 500, "Internal Server Error",
-				"out of memory");
-		return;
-	}
-	memset(&v, 0, sizeof(v));
-	h->ops->view(h->arg, &v, ls, conns, n);
-	http_reply_render(req, q->format->ctype, render_status, &v,
-			  q->format->fmt);
-	free(conns);
-}
-
-/* /peers in each of its formats, /mesh. */
-static void serve_mesh(struct http *h, struct evhttp_request *req,
-		       const struct evhttp_uri *uri,
-		       const struct http_route *r,
-		       const struct http_query *q)
-{
-	struct http_query mq = *q;
-	struct mesh_view mv;
-
-	mq.mesh = http_mesh(h, &mv);
-	http_reply_render(req, q->format->ctype, render_mesh, &mq,
-			  q->format->fmt);
-}
-
-static void serve_probe(struct http *h, struct evhttp_request *req,
-			const struct evhttp_uri *uri,
-			const struct http_route *r,
-			const struct http_query *q)
-{
-	http_probe_request(h->base, h->cfg, h->ops->probe,
-			   h->ops->probe_cancel, h->arg, req, uri);
-}
-
-static void serve_index(struct http *h, struct evhttp_request *req,
-			const struct evhttp_uri *uri,
-			const struct http_route *r,
-			const struct http_query *q);
-
-/* Every path rdmad serves; /probe parses its own query. */
-static const struct http_route routes[] = {
-	{ "/", serve_index, NULL, 0, NULL, NULL },
-	{ "/metrics", serve_metrics, NULL, 0, NULL,
-	  "metrics for Prometheus (text format, or OpenMetrics when asked)" },
-	{ "/status", serve_status, status_formats, Q_FORMAT,
-	  "bad query: the only parameter is format=json|text",
-	  "the daemon's state and live connections, JSON (?format=text for "
-	  "people)" },
-	{ "/peers", serve_mesh, peers_formats, Q_FORMAT,
-	  "bad query: the only parameter is format=json|text|matrix",
-	  "the mesh agent's peers and their paths, JSON (?format=text, "
-	  "?format=matrix)" },
-	{ "/mesh", serve_mesh, page_formats, Q_REFRESH | Q_FROM,
-	  "bad query: the parameters are refresh=SECONDS, 0 (no reload) or "
-	  "1..3600, and from=N, the first peer shown (0..99999)",
-	  "the mesh as a heatmap page" },
-	{ "/probe", serve_probe, NULL, 0, NULL,
-	  "one RDMA probe of ?target=HOST:PORT (&amp;module=NAME), answered in "
-	  "Prometheus text when it is over" },
-};
-
-#define N_ROUTES	(sizeof(routes) / sizeof(routes[0]))
-
-/* The page at /: rdmad, its version, each other path with its line
- * (WITH_PROBE: /probe too). */
-static int render_index(FILE *f, const void *arg, int with_probe)
-{
-	struct index_entry e[N_ROUTES];
+	const struct http *h = arg;
+	struct index_entry e[HTTP_ROUTES_MAX];
 	unsigned int i, n = 0;
 
-	for (i = 0; i < N_ROUTES; i++)
-		if (routes[i].what &&
-		    (routes[i].serve != serve_probe || with_probe))
-			e[n++] = (struct index_entry){ routes[i].path,
-						       routes[i].what };
+	for (i = 0; i < h->routes.n; i++)
+		if (h->routes.r[i].what)
+			e[n++] = (struct index_entry){ h->routes.r[i].path,
+						       h->routes.r[i].what };
 	return index_render(f, RDMAD_VERSION, e, n);
 }
 
-static void serve_index(struct http *h, struct evhttp_request *req,
-			const struct evhttp_uri *uri,
-			const struct http_route *r,
+static void http_index_serve(void *owner, struct evhttp_request *req,
 			const struct http_query *q)
 {
-	http_reply_render(req, "text/html; charset=utf-8", render_index, NULL,
-			  h->ops->probe != NULL);
+	http_reply_render(req, "text/html; charset=utf-8", http_index_render,
+			  owner, 0);
+}
+
+int http_route_add(struct http *h, const struct http_route *r)
+{
+	return http_route_match_add(&h->routes, r);
+}
+
+const uint64_t *http_refused(const struct http *h)
+{
+	return h->refuse.n;
 }
 
 /* http_tls's report of a connection it refused. */
@@ -484,9 +263,7 @@ static void http_serve(struct http *h, struct evhttp_request *req)
 	const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
 	const struct http_route *r;
 	struct http_query q;
-	size_t i;
 
-	memset(&q, 0, sizeof(q));
 	if (evhttp_request_get_command(req) != EVHTTP_REQ_GET &&
 	    evhttp_request_get_command(req) != EVHTTP_REQ_HEAD) {
 		http_refuse_count(&h->refuse, STATS_HTTP_METHOD, sa);
@@ -498,22 +275,29 @@ static void http_serve(struct http *h, struct evhttp_request *req)
 	}
 	if (!path || !*path)
 		path = "/";
-	for (i = 0; i < N_ROUTES; i++) {
-		r = &routes[i];
-		if (strcmp(path, r->path))
-			continue;
-		if (r->usage && http_query_parse(r, uri ?
-				evhttp_uri_get_query(uri) : NULL, &q)) {
-			http_refuse_count(&h->refuse, STATS_HTTP_BAD_QUERY, sa);
-			http_reply_text(req, 400, "Bad Request", r->usage);
-			return;
-		}
-		r->serve(h, req, uri, r, &q);
+	r = http_route_match_find(&h->routes, path);
+	if (!r) {
+		http_refuse_count(&h->refuse, STATS_HTTP_NOT_FOUND, sa);
+		http_reply_text(req, 404, "Not Found", h->routes.not_found);
 		return;
 	}
-	http_refuse_count(&h->refuse, STATS_HTTP_NOT_FOUND, sa);
-	http_reply_text(req, 404, "Not Found", "not found: rdmad serves "
-			"/, /metrics, /status, /peers, /mesh and /probe");
+	/* GET or HEAD, which the route does not take (HEAD /probe would run
+	 * a probe): its own 405, not a refusal */
+	if (!(r->methods & (evhttp_request_get_command(req) == EVHTTP_REQ_GET ?
+			    HTTP_GET : HTTP_HEAD))) {
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+				  "Allow", http_route_match_allow(r));
+		http_reply_text(req, 405, "Method Not Allowed", r->not_method);
+		return;
+	}
+	http_route_match_query_init(r, &q);
+	if (r->usage && http_query_parse(r, uri ?
+			evhttp_uri_get_query(uri) : NULL, &q)) {
+		http_refuse_count(&h->refuse, STATS_HTTP_BAD_QUERY, sa);
+		http_reply_text(req, 400, "Bad Request", r->usage);
+		return;
+	}
+	r->serve(r->owner, req, &q);
 }
 
 /* Bind ADDR on h->eh; the handle, or NULL with ERR filled in. */
@@ -594,9 +378,12 @@ static void http_web_apply(struct http *h, struct http_auth *auth,
 
 int http_start(struct http **out, struct event_base *base,
 	       const struct rdmad_config *cfg, const struct web_config *wc,
-	       const struct http_ops *ops, void *arg, char *err,
-	       size_t errlen)
+	       char *err, size_t errlen)
 {
+	const struct http_route root = {
+		.path = "/", .methods = HTTP_GET | HTTP_HEAD,
+		.serve = http_index_serve,
+	};
 	struct web_config_http hdrs;
 	struct http_auth *auth;
 	struct http_tls *tls;
@@ -610,8 +397,6 @@ int http_start(struct http **out, struct event_base *base,
 	}
 	h->base = base;
 	h->cfg = cfg;
-	h->ops = ops;
-	h->arg = arg;
 	h->eh = http_refuse_init(&h->refuse, base) ||
 		http_auth_gate_new(&h->gate, base, http_auth_done, h) ? NULL :
 		evhttp_new(base);
@@ -634,6 +419,9 @@ int http_start(struct http **out, struct event_base *base,
 	evhttp_set_max_body_size(h->eh, HTTP_MAX_BODY);
 	evhttp_set_gencb(h->eh, request_cb, h);
 	*out = h;
+	http_route_match_init(&h->routes);
+	http_route_match_add(&h->routes, &root);
+	h->routes.r[0].owner = h;
 	ret = http_web_build_for(h, cfg->http_web_config, wc, &auth, &tls, &hdrs,
 			     err, errlen);
 	if (ret) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * http_reply.h - the replies of rdmad's HTTP endpoint (http.c,
- * http_probe.c).
+ * http_reply.h - the replies of rdmad's HTTP endpoint: http.c's own and
+ * every route handler's (the wings').
  */
 #ifndef RDMAD_HTTP_REPLY_H
 #define RDMAD_HTTP_REPLY_H

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mw_render.h - the metrics writer: families, series and samples of the
- * Prometheus and OpenMetrics text formats, for metrics_render.c and
- * metrics_mesh_render.c.
+ * Prometheus and OpenMetrics text formats (the endpoint's encoding of
+ * metrics), for whoever writes families: metrics_render.c (the daemon's
+ * document) and the wings' sections (mesh/view/metrics_mesh_render.c).
  */
 #ifndef RDMAD_HTTP_MW_RENDER_H
 #define RDMAD_HTTP_MW_RENDER_H
@@ -11,7 +12,6 @@
 #include <stdio.h>
 
 #include "core/stats.h"
-#include "mesh/mesh_stats.h"
 
 enum metrics_format {
 	METRICS_PROMETHEUS,	/* text/plain; version=0.0.4 */
@@ -21,9 +21,9 @@ enum metrics_format {
 struct mw {
 	FILE *f;
 	enum metrics_format fmt;
-	/* the le values of both histograms' bounds, made once a render */
+	/* the le values of the counters' histograms (stats.h), made once
+	 * a render; a section with other bounds makes its own */
 	char stats_le[STATS_HIST_BUCKETS][24];
-	char mesh_le[MESH_HIST_BUCKETS][24];
 };
 
 enum family_type { FT_GAUGE, FT_COUNTER, FT_HISTOGRAM, FT_INFO };

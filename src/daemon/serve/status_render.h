@@ -2,8 +2,9 @@
 /*
  * status_render.h - rdmad's live status (uptime, listeners, counters, the
  * connections of the moment) as a JSON document or a text table for
- * people, rendered from a stats_view (pure).  Served on GET /status by
- * http.c and printed by `rdmadctl status` (the mesh's peers: mesh_render.h).
+ * people, rendered from a stats_view (pure).  Served on GET /status (the
+ * route rdmad.c adds) and printed by `rdmadctl status` (the mesh's peers:
+ * mesh/view/mesh_render.h).
  */
 #ifndef RDMAD_STATUS_RENDER_H
 #define RDMAD_STATUS_RENDER_H

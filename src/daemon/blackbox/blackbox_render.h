@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "http/blackbox_ask_parse.h"
+#include "blackbox/blackbox_ask_parse.h"
 
 #define BLACKBOX_LOG_MAX	4096	/* the steps of one probe, as text */
 

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * metrics_render.h - rdmad's metrics as Prometheus text (format 0.0.4) or
- * OpenMetrics 1.0.0 text, rendered from a stats_view (pure).  Served on
- * GET /metrics by http.c; docs/monitoring.md lists the families.
+ * OpenMetrics 1.0.0 text, rendered from a stats_view (pure): the whole
+ * document, the daemon's families, the endpoint's refusals, then the
+ * mesh's (mesh/view/metrics_mesh_render.c), written with the endpoint's
+ * metrics writer (http/mw_render.h).  Served on GET /metrics (the route
+ * rdmad.c adds); docs/monitoring.md lists the families.
  */
 #ifndef RDMAD_METRICS_RENDER_H
 #define RDMAD_METRICS_RENDER_H

@@ -20,7 +20,7 @@
 #include <event2/util.h>
 
 #include "core/acl_match.h"
-#include "http/blackbox.h"
+#include "blackbox/blackbox.h"
 #include "clock.h"
 #include "proto.h"
 #include "rdma_client.h"

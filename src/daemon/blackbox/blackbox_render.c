@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "http/blackbox_render.h"
+#include "blackbox/blackbox_render.h"
 #include "proto.h"
 
 static const char *const op_names[2] = { "read", "write" };

@@ -12,8 +12,10 @@
  *   blackbox.c            runs the probes, at most BLACKBOX_MAX at once
  *   blackbox_ask_parse.c  what a request asks for (pure)
  *   blackbox_render.c     a result as the reply (pure)
+ *   blackbox_http.c       the route GET /probe: the query, the wait, the
+ *                         answer
  *
- * The HTTP side (http.c) knows probes only through its http_ops.
+ * The HTTP endpoint (http/) knows no probe: the wing adds its route.
  */
 #ifndef RDMAD_BLACKBOX_H
 #define RDMAD_BLACKBOX_H
@@ -26,7 +28,7 @@
 #include <event2/event.h>
 
 #include "core/config.h"
-#include "http/blackbox_render.h"
+#include "blackbox/blackbox_render.h"
 
 #define BLACKBOX_MAX	16	/* probes at once; more: 503 */
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * http_probe.c - GET /probe?target=HOST:PORT[&module=NAME][&debug=true]
+ * blackbox_http.c - GET /probe?target=HOST:PORT[&module=NAME][&debug=true]
  * of rdmad's HTTP endpoint (http.c): one RDMA probe of the target by
  * blackbox.c, answered when it is over in Prometheus text (at the latest
  * when its timeout passes: the module's, bounded by the scrape's header),
  * or with debug=true its steps; a client that leaves first aborts it.
  * As blackbox_exporter: a probe that ran, or could not (busy), answers
  * 200 with probe_success 0 and why; only a malformed request gets 400.
- * HEAD runs nothing: 405.
+ * HEAD runs nothing: 405 (the route takes GET only).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,29 +20,27 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
-#include "http/http_probe.h"
+#include "blackbox/blackbox_http.h"
 #include "http/http_reply.h"
 #include "http/http_tls.h"
 
 #define STR(x)	#x
 #define XSTR(x)	STR(x)
 
-static int render_probe(FILE *f, const void *r, int unused)
+static int blackbox_http_render(FILE *f, const void *r, int unused)
 {
 	return blackbox_render(f, r);
 }
 
-struct http_probe {
+struct blackbox_http {
 	struct blackbox_ask ask;
-	http_probe_cancel_fn *cancel;
-	void *arg;
 	struct evhttp_request *req;
 	struct evhttp_connection *ec;
 	struct blackbox_probe *bp;
 	struct event *watch;	/* the client's socket, for its close */
 };
 
-static void http_probe_end(struct http_probe *hp)
+static void blackbox_http_end(struct blackbox_http *hp)
 {
 	evhttp_connection_set_closecb(hp->ec, NULL, NULL);
 	if (hp->watch)
@@ -55,7 +53,7 @@ struct debug_arg {
 	const struct blackbox_ask *ask;
 };
 
-static int render_debug(FILE *f, const void *arg, int unused)
+static int blackbox_http_render_debug(FILE *f, const void *arg, int unused)
 {
 	const struct debug_arg *d = arg;
 
@@ -63,7 +61,7 @@ static int render_debug(FILE *f, const void *arg, int unused)
 }
 
 /* The answer to ASK: its metrics, or its steps. */
-static void http_probe_reply(struct evhttp_request *req,
+static void blackbox_http_reply(struct evhttp_request *req,
 			     const struct blackbox_ask *ask,
 			     const struct blackbox_result *r)
 {
@@ -71,24 +69,24 @@ static void http_probe_reply(struct evhttp_request *req,
 
 	if (ask->debug)
 		http_reply_render(req, "text/plain; charset=utf-8",
-				  render_debug, &d, 0);
+				  blackbox_http_render_debug, &d, 0);
 	else
 		http_reply_render(req, "text/plain; version=0.0.4; "
-				  "charset=utf-8", render_probe, r, 0);
+				  "charset=utf-8", blackbox_http_render, r, 0);
 }
 
-static void http_probe_done(void *arg, const struct blackbox_result *r)
+static void blackbox_http_done(void *arg, const struct blackbox_result *r)
 {
-	struct http_probe *hp = arg;
+	struct blackbox_http *hp = arg;
 
-	http_probe_end(hp);
-	http_probe_reply(hp->req, &hp->ask, r);
+	blackbox_http_end(hp);
+	blackbox_http_reply(hp->req, &hp->ask, r);
 	free(hp);
 }
 
 /* A probe asked for properly that did not start (RET: -EBUSY,
  * -ENOMEM...): 200, probe_success 0, and why. */
-static void http_probe_not_run(struct evhttp_request *req,
+static void blackbox_http_not_run(struct evhttp_request *req,
 			       const struct blackbox_ask *ask, int ret)
 {
 	struct blackbox_result r;
@@ -100,17 +98,17 @@ static void http_probe_not_run(struct evhttp_request *req,
 		  "not run: cannot start the probe (out of memory)";
 	blackbox_render_step(&r, 0, "probe of %s, module %s: %s", ask->target,
 			     ask->m.name, r.error);
-	http_probe_reply(req, ask, &r);
+	blackbox_http_reply(req, ask, &r);
 }
 
 /* The client went away first: the probe is aborted, nobody answered. */
-static void http_probe_closed(struct evhttp_connection *ec, void *arg)
+static void blackbox_http_closed(struct evhttp_connection *ec, void *arg)
 {
-	struct http_probe *hp = arg;
+	struct blackbox_http *hp = arg;
 
 	if (hp->watch)
 		event_free(hp->watch);
-	hp->cancel(hp->arg, hp->bp);
+	blackbox_cancel(hp->bp);
 	free(hp);
 }
 
@@ -122,9 +120,9 @@ static void http_probe_closed(struct evhttp_connection *ec, void *arg)
  * stop watching.  Over TLS, bytes may be the client's close_notify:
  * http_tls_peer_left() reads them.
  */
-static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
+static void blackbox_http_watch_cb(evutil_socket_t fd, short what, void *arg)
 {
-	struct http_probe *hp = arg;
+	struct blackbox_http *hp = arg;
 	char c;
 	ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
 
@@ -142,8 +140,8 @@ static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 	}
-	http_probe_end(hp);
-	hp->cancel(hp->arg, hp->bp);
+	blackbox_http_end(hp);
+	blackbox_cancel(hp->bp);
 	http_reply_text(hp->req, 503, "Service Unavailable", "the client left");
 	free(hp);
 }
@@ -152,7 +150,7 @@ static void http_probe_watch_cb(evutil_socket_t fd, short what, void *arg)
  * What REQ asks for (blackbox_ask_parse): the query decoded here, the
  * scrape's timeout header.  0, or -EINVAL with ERR.
  */
-static int probe_query(const struct rdmad_config *cfg,
+static int blackbox_http_query(const struct rdmad_config *cfg,
 		       struct evhttp_request *req, const char *query,
 		       struct blackbox_ask *ask, char *err, size_t errlen)
 {
@@ -184,59 +182,61 @@ static int probe_query(const struct rdmad_config *cfg,
 	return ret;
 }
 
-void http_probe_request(struct event_base *base,
-			const struct rdmad_config *cfg,
-			http_probe_start_fn *start,
-			http_probe_cancel_fn *cancel, void *arg,
-			struct evhttp_request *req,
-			const struct evhttp_uri *uri)
+/* GET /probe: start the probe REQ asks for; the reply goes out when it
+ * is over: 200 whenever a probe was asked for properly (run or not:
+ * probe_success 0 and why), 400 for a malformed request. */
+static void blackbox_http_serve(void *owner, struct evhttp_request *req,
+				const struct http_query *q)
 {
-	struct http_probe *hp;
+	const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+	struct blackbox *bb = owner;
+	struct blackbox_http *hp;
 	evutil_socket_t fd;
 	char err[160];
 	int ret;
 
-	/* A HEAD would run a probe (one RDMA session) to answer with no
-	 * body: the probe is what GET asks for, HEAD may not. */
-	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
-		evhttp_add_header(evhttp_request_get_output_headers(req),
-				  "Allow", "GET");
-		http_reply_text(req, 405, "Method Not Allowed", "HEAD /probe "
-				"would run a probe: use GET");
-		return;
-	}
-	if (!start) {
-		http_reply_text(req, 404, "Not Found", "not found: this rdmad does "
-			   "not run probes");
-		return;
-	}
 	hp = calloc(1, sizeof(*hp));
 	if (!hp) {
 		http_reply_text(req, 500, "Internal Server Error", "out of memory");
 		return;
 	}
-	if (probe_query(cfg, req, evhttp_uri_get_query(uri), &hp->ask, err,
-			sizeof(err))) {
+	if (blackbox_http_query(bb->cfg, req, uri ? evhttp_uri_get_query(uri) : NULL,
+			&hp->ask, err, sizeof(err))) {
 		free(hp);
 		http_reply_text(req, 400, "Bad Request", err);
 		return;
 	}
-	hp->cancel = cancel;
-	hp->arg = arg;
 	hp->req = req;
 	hp->ec = evhttp_request_get_connection(req);
-	ret = start(arg, &hp->ask, http_probe_done, hp, &hp->bp);
+	ret = blackbox_start(bb, &hp->ask, blackbox_http_done, hp, &hp->bp);
 	if (ret) {
-		http_probe_not_run(req, &hp->ask, ret);
+		blackbox_http_not_run(req, &hp->ask, ret);
 		free(hp);
 		return;
 	}
-	evhttp_connection_set_closecb(hp->ec, http_probe_closed, hp);
+	evhttp_connection_set_closecb(hp->ec, blackbox_http_closed, hp);
 	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(hp->ec));
-	hp->watch = event_new(base, fd, EV_READ | EV_PERSIST,
-			      http_probe_watch_cb, hp);
+	hp->watch = event_new(bb->base, fd, EV_READ | EV_PERSIST,
+			      blackbox_http_watch_cb, hp);
 	if (hp->watch && event_add(hp->watch, NULL)) {
 		event_free(hp->watch);
 		hp->watch = NULL;
 	}
+}
+
+int blackbox_http_routes(struct http *h, struct blackbox *bb)
+{
+	const struct http_route probe = {
+		.path = "/probe",
+		.methods = HTTP_GET,
+		/* A HEAD would run a probe (one RDMA session) to answer with
+		 * no body: the probe is what GET asks for, HEAD may not. */
+		.not_method = "HEAD /probe would run a probe: use GET",
+		.serve = blackbox_http_serve,
+		.owner = bb,
+		.what = "one RDMA probe of ?target=HOST:PORT (&amp;module=NAME), "
+			"answered in Prometheus text when it is over",
+	};
+
+	return http_route_add(h, &probe);
 }

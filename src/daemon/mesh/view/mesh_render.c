@@ -21,8 +21,8 @@
 
 #include "core/config.h"
 #include "json.h"
-#include "http/mesh_render.h"
-#include "http/peers_render.h"
+#include "mesh/view/mesh_render.h"
+#include "mesh/view/peers_render.h"
 #include "mesh/mesh_stats.h"
 
 #define HEAD_H		76	/* header lines */

@@ -14,9 +14,8 @@
 #include <string.h>
 
 #include "core/proc_stat_parse.h"
-#include "mesh/mesh_stats.h"
-#include "http/metrics_mesh_render.h"
-#include "http/metrics_render.h"
+#include "mesh/view/metrics_mesh_render.h"
+#include "metrics_render.h"
 #include "http/mw_render.h"
 
 static void render_process(struct mw *w, const struct stats_view *v)
@@ -301,9 +300,6 @@ int metrics_render(FILE *f, const struct stats_view *v,
 	for (i = 0; i < STATS_HIST_BUCKETS; i++)
 		mw_fmt_seconds(w.stats_le[i], sizeof(w.stats_le[i]),
 			       stats_hist_bounds_ns[i]);
-	for (i = 0; i < MESH_HIST_BUCKETS; i++)
-		mw_fmt_seconds(w.mesh_le[i], sizeof(w.mesh_le[i]),
-			       mesh_hist_bounds_ns[i]);
 
 	render_process(&w, v);
 	render_self(&w, v->proc);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "http/status_render.h"
+#include "serve/status_render.h"
 
 /* ---- JSON ------------------------------------------------------------- */
 

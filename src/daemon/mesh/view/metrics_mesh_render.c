@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http/metrics_mesh_render.h"
+#include "mesh/view/metrics_mesh_render.h"
 
 /* One peer's paths added up. */
 struct peer_sum {
@@ -49,7 +49,8 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
  * Families of one peer at a time would interleave families, which the
  * formats forbid: each family walks every peer.  The sums are made once.
  */
-static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
+static void render_mesh_peers(struct mw *w, char (*le)[24],
+			      const struct mesh_view *m,
 			      const struct peer_sum *sum)
 {
 	unsigned int i, j;
@@ -110,7 +111,7 @@ static void render_mesh_peers(struct mw *w, const struct mesh_view *m,
 		  "completion, all paths.");
 	for (i = 0; i < m->n_peers; i++)
 		mw_histogram_of(w, "rdmad_mesh_round_duration_seconds", "peer",
-				m->peers[i].name, w->mesh_le, MESH_HIST_BUCKETS, sum[i].rtt.bucket,
+				m->peers[i].name, le, MESH_HIST_BUCKETS, sum[i].rtt.bucket,
 				sum[i].rtt.count, sum[i].rtt.sum_ns);
 	mw_family(w, "rdmad_mesh_bandwidth_bytes_per_second", FT_GAUGE,
 		  "bytes_per_second", "The peer's last bandwidth sample "
@@ -187,7 +188,8 @@ static void render_mesh_compact(struct mw *w, const struct mesh_view *m,
 }
 
 /* Compact: each rail's rounds since start, every peer that was on it. */
-static void render_mesh_rails(struct mw *w, const struct mesh_view *m)
+static void render_mesh_rails(struct mw *w, char (*le)[24],
+			      const struct mesh_view *m)
 {
 	char label[12];
 	unsigned int r, j;
@@ -214,7 +216,7 @@ static void render_mesh_rails(struct mw *w, const struct mesh_view *m)
 			continue;
 		snprintf(label, sizeof(label), "%u", r);
 		mw_histogram_of(w, "rdmad_mesh_rail_round_duration_seconds",
-				"rail", label, w->mesh_le, MESH_HIST_BUCKETS,
+				"rail", label, le, MESH_HIST_BUCKETS,
 				h->bucket, h->count, h->sum_ns);
 	}
 }
@@ -264,7 +266,8 @@ static void render_mesh_place(struct mw *w, const struct mesh_view *m)
  * rounds spent waiting for a CPU (docs/monitoring.md, "The prober's
  * share").  The PSI family is absent on a host without PSI.
  */
-static void render_mesh_load(struct mw *w, const struct mesh_view *m)
+static void render_mesh_load(struct mw *w, char (*le)[24],
+			     const struct mesh_view *m)
 {
 	static const struct mesh_hist none;
 	const struct mesh_hist *h = m->lag ? m->lag : &none;
@@ -274,7 +277,7 @@ static void render_mesh_load(struct mw *w, const struct mesh_view *m)
 		  "50 ms while the mesh is on): this host's delay of any "
 		  "round.");
 	mw_histogram_of(w, "rdmad_mesh_loop_lag_seconds", NULL, NULL,
-			w->mesh_le, MESH_HIST_BUCKETS, h->bucket, h->count,
+			le, MESH_HIST_BUCKETS, h->bucket, h->count,
 			h->sum_ns);
 	mw_family(w, "rdmad_mesh_round_run_delay_seconds", FT_COUNTER,
 		  "seconds", "Time rdmad's loop waited on a CPU run queue "
@@ -306,9 +309,12 @@ static void render_mesh_load(struct mw *w, const struct mesh_view *m)
 int metrics_mesh_render(struct mw *w, const struct mesh_view *m)
 {
 	static const struct mesh_view off;
+	char le[MESH_HIST_BUCKETS][24];	/* the histograms' le values */
 	struct peer_sum *sum = NULL;
 	unsigned int i;
 
+	for (i = 0; i < MESH_HIST_BUCKETS; i++)
+		mw_fmt_seconds(le[i], sizeof(le[i]), mesh_hist_bounds_ns[i]);
 	if (!m || !m->on)
 		m = &off;
 	if (m->n_peers) {
@@ -331,11 +337,11 @@ int metrics_mesh_render(struct mw *w, const struct mesh_view *m)
 	if (m->compact)
 		render_mesh_compact(w, m, sum);
 	else
-		render_mesh_peers(w, m, sum);
+		render_mesh_peers(w, le, m, sum);
 	free(sum);
 	render_mesh_place(w, m);
 	if (m->compact)
-		render_mesh_rails(w, m);
+		render_mesh_rails(w, le, m);
 	mw_family(w, "rdmad_mesh_bandwidth_samples", FT_COUNTER, NULL,
 		  "Bandwidth samples taken, all peers.");
 	mw_u64(w, "rdmad_mesh_bandwidth_samples", "_total", NULL, NULL,
@@ -346,7 +352,7 @@ int metrics_mesh_render(struct mw *w, const struct mesh_view *m)
 	mw_series(w, "rdmad_mesh_bandwidth_seconds", "_total", NULL, NULL, NULL,
 		  NULL);
 	mw_seconds_line(w, m->bw_ns);
-	render_mesh_load(w, m);
+	render_mesh_load(w, le, m);
 	mw_family(w, "rdmad_mesh_targets_reloads", FT_COUNTER, NULL,
 		  "Times the targets file was read again (reload).");
 	mw_u64(w, "rdmad_mesh_targets_reloads", "_total", NULL, NULL,

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/config.h"
-#include "http/peers_render.h"
+#include "mesh/view/peers_render.h"
 #include "json.h"
 #include "mesh/mesh_stats.h"
 

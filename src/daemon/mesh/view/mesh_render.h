@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mesh_render.h - every rendering of this host's view of the mesh, chosen
- * by enum mesh_format (http.c's route table maps requests to it):
+ * by enum mesh_format (mesh_http.c maps the requests to it):
  *
  *   JSON     GET /peers: the agent and a row per path (rdmadctl --json mesh)
  *   TEXT     GET /peers?format=text: the same as a table (rdmadctl mesh)

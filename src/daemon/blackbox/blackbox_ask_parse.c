@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "http/blackbox_ask_parse.h"
+#include "blackbox/blackbox_ask_parse.h"
 #include "proto.h"
 #include "units.h"
 
