@@ -53,6 +53,7 @@
 #include "rdma_counters.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
+#include "rdmad_pages.h"
 #include "rdmad_stage.h"
 #include "core/stats.h"
 #include "serve/status_render.h"
@@ -77,6 +78,7 @@ struct rdmad {
 	struct http *http;		/* status and metrics, NULL: off */
 	struct mesh_agent *mesh;	/* probes the [mesh] peers */
 	struct blackbox probes;		/* GET /probe */
+	struct rdmad_pages pages;	/* GET /metrics, /status */
 	struct rdmad_stager *stager;	/* a reload's read, off the loop */
 	bool reload_again;		/* SIGHUP during that read */
 
@@ -265,103 +267,20 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->registered_max = d->cfg.max_registered_bytes;
 }
 
-#define RDMAD_CONNS_SHOWN	4096	/* /status lists at most this many */
-
-static int rdmad_render_metrics(FILE *f, const void *v, int fmt)
-{
-	return metrics_render(f, v, (enum metrics_format)fmt);
-}
-
-/* GET /metrics: the daemon's families, the endpoint's refusals, the
- * mesh's (metrics_render.c). */
-static void rdmad_serve_metrics(void *arg, struct evhttp_request *req,
-				const struct http_query *q)
-{
-	const char *acc = evhttp_find_header(
-		evhttp_request_get_input_headers(req), "Accept");
-	enum metrics_format fmt = metrics_negotiate(acc);
-	struct stats_listener ls[CONFIG_MAX_LISTEN];
-	struct rdmad *d = arg;
-	struct proc_self ps;
-	struct mesh_view mv;
-	struct stats_view v;
-
-	rdmad_view(d, &v, ls, NULL, 0);
-	memset(&mv, 0, sizeof(mv));
-	if (d->mesh)
-		mesh_agent_view(d->mesh, &mv);
-	v.mesh = &mv;
-	v.proc = proc_self_read(&ps) ? NULL : &ps;
-	v.http_refused = http_refused(d->http);
-	http_reply_render(req, metrics_content_type(fmt),
-			  rdmad_render_metrics, &v, (int)fmt);
-}
-
-static int rdmad_render_status(FILE *f, const void *v, int fmt)
-{
-	return status_render(f, v, (enum status_format)fmt);
-}
-
-/* GET /status: the served side's state and live connections
- * (status_render.c). */
-static void rdmad_serve_status(void *arg, struct evhttp_request *req,
-			       const struct http_query *q)
-{
-	struct stats_listener ls[CONFIG_MAX_LISTEN];
-	struct stats_conn *conns;
-	struct rdmad *d = arg;
-	struct stats_view v;
-	unsigned int n;
-
-	/* As many rows as there are connections (+1: never 0). */
-	n = conn_set_count(&d->conns);
-	if (n > RDMAD_CONNS_SHOWN)
-		n = RDMAD_CONNS_SHOWN;
-	conns = calloc(n + 1, sizeof(*conns));
-	if (!conns) {
-		http_reply_text(req, 500, "Internal Server Error",
-				"out of memory");
-		return;
-	}
-	rdmad_view(d, &v, ls, conns, n);
-	http_reply_render(req, q->format->ctype, rdmad_render_status, &v,
-			  q->format->fmt);
-	free(conns);
-}
-
-static const struct http_format rdmad_status_formats[] = {
-	{ "json", STATUS_FORMAT_JSON, "application/json" },
-	{ "text", STATUS_FORMAT_TEXT, "text/plain; charset=utf-8" },
-	{ NULL, 0, NULL },
-};
-
 /* The endpoint's routes, in the order of the page at /: the daemon's
  * own, the mesh's, the blackbox's. */
 static int rdmad_routes(struct rdmad *d)
 {
-	const struct http_route metrics = {
-		.path = "/metrics",
-		.methods = HTTP_GET | HTTP_HEAD,
-		.serve = rdmad_serve_metrics,
-		.owner = d,
-		.what = "metrics for Prometheus (text format, or OpenMetrics "
-			"when asked)",
-	};
-	const struct http_route status = {
-		.path = "/status",
-		.methods = HTTP_GET | HTTP_HEAD,
-		.serve = rdmad_serve_status,
-		.owner = d,
-		.formats = rdmad_status_formats,
-		.usage = "bad query: the only parameter is format=json|text",
-		.what = "the daemon's state and live connections, JSON "
-			"(?format=text for people)",
-	};
 	int ret;
 
-	ret = http_route_add(d->http, &metrics);
-	if (!ret)
-		ret = http_route_add(d->http, &status);
+	d->pages = (struct rdmad_pages){
+		.view = rdmad_view,
+		.arg = d,
+		.conns = &d->conns,
+		.mesh = &d->mesh,
+		.http = d->http,
+	};
+	ret = rdmad_pages_routes(&d->pages);
 	if (!ret)
 		ret = mesh_http_routes(d->http, d->mesh);
 	if (!ret)

@@ -39,14 +39,17 @@
 #include "core/log.h"
 #include "core/stats.h"
 #include "fake.h"
-#include "http/blackbox.h"
+#include "blackbox/blackbox.h"
+#include "blackbox/blackbox_http.h"
 #include "http/http.h"
 #include "mesh/mesh_agent.h"
+#include "mesh/view/mesh_http.h"
 #include "rdma_buf.h"
 #include "rdma_client.h"
 #include "rdma_counters.h"
 #include "clock.h"
 #include "rdma_log.h"
+#include "rdmad_pages.h"
 #include "rdmad_stage.h"
 #include "serve/conn.h"
 #include "serve/conn_set.h"
@@ -70,6 +73,7 @@ struct drv {
 	struct rdma_counters *counters;
 	struct mesh_agent *mesh;
 	struct blackbox probes;
+	struct rdmad_pages pages;
 	struct http *http;
 	unsigned int fatal;		/* device fatal heard */
 	unsigned int gone;		/* connections freed */
@@ -176,41 +180,6 @@ static inline void drv_view(void *arg, struct stats_view *v,
 	v->registered_max = d->cfg.max_registered_bytes;
 }
 
-static inline void drv_mesh_view(void *arg, struct mesh_view *v)
-{
-	struct drv *d = arg;
-
-	if (d->mesh)
-		mesh_agent_view(d->mesh, v);
-}
-
-static inline unsigned int drv_n_conns(void *arg)
-{
-	return conn_set_count(&((struct drv *)arg)->conns);
-}
-
-static inline int drv_probe(void *arg, const struct blackbox_ask *ask,
-		     blackbox_done_fn done, void *darg,
-		     struct blackbox_probe **out)
-{
-	return blackbox_start(&((struct drv *)arg)->probes, ask, done, darg,
-			      out);
-}
-
-static inline void drv_probe_cancel(void *arg, struct blackbox_probe *p)
-{
-	(void)arg;
-	blackbox_cancel(p);
-}
-
-static const struct http_ops drv_http_ops = {
-	.probe = drv_probe,
-	.probe_cancel = drv_probe_cancel,
-	.view = drv_view,
-	.n_conns = drv_n_conns,
-	.mesh_view = drv_mesh_view,
-};
-
 /* Read D's rdmad.ini (TEXT, "[http] listen" added) into D->stage. */
 static inline int drv_read(struct drv *d, const char *text)
 {
@@ -265,14 +234,29 @@ static inline int drv_start(struct drv *d, struct event_base *base, const char *
 		ret = listener_start(&d->ls, &d->cfg);
 	if (ret)
 		return ret;
-	ret = http_start(&d->http, base, &d->cfg, d->stage.web, &drv_http_ops,
-			 d, err, sizeof(err));
+	ret = http_start(&d->http, base, &d->cfg, d->stage.web, err,
+			 sizeof(err));
 	if (ret) {
 		tap_diag("http_start: %s", err);
 		return ret;
 	}
 	ret = mesh_agent_new(&d->mesh, base, &d->cm, &d->devs, &d->cfg.psk,
 			     d->counters);
+	if (ret)
+		return ret;
+	/* the routes as rdmad.c's rdmad_routes adds them */
+	d->pages = (struct rdmad_pages){
+		.view = drv_view,
+		.arg = d,
+		.conns = &d->conns,
+		.mesh = &d->mesh,
+		.http = d->http,
+	};
+	ret = rdmad_pages_routes(&d->pages);
+	if (!ret)
+		ret = mesh_http_routes(d->http, d->mesh);
+	if (!ret)
+		ret = blackbox_http_routes(d->http, &d->probes);
 	if (ret)
 		return ret;
 	mesh_agent_prepare(d->mesh, &d->cfg, &d->stage.targets);
