@@ -213,14 +213,14 @@ static int mesh_path_connect(struct mesh_path *p)
 	o.dst = *p->dst;
 	o.src = p->src && p->src->ss_family ? *p->src : x->cfg.source;
 	o.mesh = true;
-	o.ops = x->cfg.ops;
-	o.size = mesh_session_size(&x->cfg);
+	o.ops = x->pol.session.ops;
+	o.size = x->pol.session.size;
 	o.iters = 1;
-	o.timeout_ms = mesh_session_timeout_ms(&x->cfg);
-	o.depth = 4;
+	o.timeout_ms = x->pol.session.timeout_ms;
+	o.depth = x->pol.session.depth;
 	o.seed = clock_now_ns() ^ (++x->seq * 0x9e3779b97f4a7c15ull);
 	o.verify = true;
-	o.tos = x->cfg.tos;
+	o.tos = x->pol.session.tos;
 	o.psk = x->psk && x->psk->len ? x->psk : NULL;
 	o.devs = x->devs;
 	o.log_prio = -1;	/* the agent speaks for its sessions */
@@ -319,10 +319,6 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 			       uint64_t rtt_ns, uint64_t now)
 {
 	struct mesh_ctx *x = p->x;
-	struct mesh_load_cfg cfg = {
-		.lag_max_ns = (uint64_t)x->cfg.prober_lag_max_ms * 1000000ull,
-		.wait_max_pct = x->cfg.prober_wait_max_pct,
-	};
 	struct mesh_load_round lr;
 	struct cpu_wait_now end;
 	uint64_t period = MESH_LAG_PERIOD_MS * 1000000ull;
@@ -344,7 +340,7 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 	x->load_delay_ns += lr.run_delay_ns;
 	x->load_psi_us += lr.psi_us;
 	x->psi = lr.psi_known;
-	why = mesh_load_check(&cfg, &lr);
+	why = mesh_load_check(&x->pol.load, &lr);
 	if (!why)
 		return false;
 	x->pressured++;
@@ -425,8 +421,8 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
 			 sized ? m->sizes[p->slot] : 0, r->result, rtt,
 			 fig->bad_offset, now);
-		if (!pressured && m->slow_round_ms &&
-		    rtt > (uint64_t)m->slow_round_ms * 1000000ull)
+		if (!pressured && p->x->pol.slow_round_ns &&
+		    rtt > p->x->pol.slow_round_ns)
 			mesh_path_slow_log(p, fig->size, rtt, now);
 	}
 	if (r->what & MESH_REC_DOWN)
@@ -482,8 +478,8 @@ static void mesh_path_round(struct mesh_path *p, bool bw, uint64_t due,
 	if (!p->link)
 		ret = -ENOTCONN;
 	else if (bw)
-		ret = rdma_client_bw(p->link->c, m->bw_size,
-				     m->bw_duration_ms);
+		ret = rdma_client_bw(p->link->c, p->x->pol.session.bw_size,
+				     p->x->pol.session.bw_duration_ms);
 	else
 		ret = rdma_client_round(p->link->c, m->sizes[p->slot]);
 	if (!ret)
@@ -539,7 +535,7 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 	struct mesh_step st;
 	int ret;
 
-	ret = mesh_sched_feed(&p->s, &x->scfg, &x->budget, ev, cls, now, &st);
+	ret = mesh_sched_feed(&p->s, &x->pol.sched, &x->budget, ev, cls, now, &st);
 	if (ret) {
 		log_debug("mesh: %s/%u: %s ignored in %s", p->peer, p->idx,
 			  mesh_event_name(ev), mesh_state_name(p->s.state));
@@ -627,8 +623,8 @@ static void mesh_admit_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	while ((!x->scfg.connects_max ||
-		x->budget.connecting < x->scfg.connects_max) &&
+	while ((!x->pol.sched.connects_max ||
+		x->budget.connecting < x->pol.sched.connects_max) &&
 	       (p = TAILQ_FIRST(&x->waiting))) {
 		TAILQ_REMOVE(&x->waiting, p, wait);
 		p->queued = false;

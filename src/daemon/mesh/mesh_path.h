@@ -25,6 +25,7 @@
 #include "core/log_limit.h"
 #include "core/cpu_wait.h"
 #include "mesh/mesh_load_check.h"
+#include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
 #include "mesh/mesh_targets_parse.h"
@@ -55,7 +56,7 @@ struct mesh_ctx {
 	const struct auth_key *psk;
 	const struct rdma_counters *counters;	/* NULL: none */
 	struct config_mesh cfg;		/* in force */
-	struct mesh_sched_cfg scfg;
+	struct mesh_policy pol;		/* what cfg means: mesh_policy_of() */
 	struct mesh_budget budget;
 	struct mesh_links links;	/* every client not yet freed */
 	struct event *reap;		/* frees the detached, done ones */

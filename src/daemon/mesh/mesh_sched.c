@@ -6,22 +6,6 @@
 #include "mesh/mesh_sched.h"
 
 #define PPM		1000000ull
-#define NS_PER_MS	1000000ull
-
-void mesh_sched_cfg_of(const struct config_mesh *m, struct mesh_sched_cfg *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->interval_ns = (uint64_t)m->interval_ms * NS_PER_MS;
-	s->jitter_pct = m->jitter_pct;
-	s->connect_timeout_ns = (uint64_t)m->connect_timeout_ms * NS_PER_MS;
-	s->round_timeout_ns = (uint64_t)m->round_timeout_ms * NS_PER_MS;
-	s->backoff_min_ns = (uint64_t)m->backoff_min_ms * NS_PER_MS;
-	s->backoff_max_ns = (uint64_t)m->backoff_max_ms * NS_PER_MS;
-	s->bw_every_ns = (uint64_t)m->bw_every_ms * NS_PER_MS;
-	s->bw_duration_ns = (uint64_t)m->bw_duration_ms * NS_PER_MS;
-	s->bw_share_ppm = m->bw_share_ppm;
-	s->connects_max = MESH_CONNECTS_MAX;
-}
 
 const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg)
 {

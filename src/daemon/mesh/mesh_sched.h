@@ -165,15 +165,13 @@ struct mesh_step {
 };
 
 /*
- * The schedule's settings from [mesh] (ms into ns).  The configuration's
- * key limits and checks (core/config.c, config_check.c) are the one place
- * that refuses an operator's values; whatever they accept meets
- * mesh_sched_cfg_check() (test-mesh-targets proves it at the keys'
- * bounds), so the agent converts once, at commit, and checks nothing.
+ * What the schedule assumes of CFG: NULL, or what is wrong (a static
+ * string).  The settings come from [mesh] through mesh_policy_of()
+ * (mesh_policy_rules.h); the configuration's key limits and checks are
+ * the one place that refuses an operator's values, and whatever they
+ * accept passes (test-mesh-targets proves it at the keys' bounds), so the
+ * agent converts once, at commit, and checks nothing.
  */
-void mesh_sched_cfg_of(const struct config_mesh *m, struct mesh_sched_cfg *s);
-/* What the schedule assumes of CFG: NULL, or what is wrong (a static
- * string).  For tests: settings from mesh_sched_cfg_of() always pass. */
 const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg);
 
 /* A peer's schedule, idle; SEED (any value) drives its jitter. */
