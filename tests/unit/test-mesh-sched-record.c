@@ -51,6 +51,83 @@ static void test_bw_reload(void)
 	       "(%llu ns, each ran 1 ms)", (unsigned long long)bud.took_ns);
 }
 
+/* A path's round from TIMER in "wait" at NOW, ended by EV at NOW + 1 ms:
+ * the size it was started with; *OUT the record. */
+static uint32_t round_of(struct mesh_sched *s, struct mesh_sched_cfg *cfg,
+			 struct mesh_budget *b, enum mesh_event ev,
+			 struct mesh_step *out)
+{
+	uint32_t size;
+
+	mesh_sched_step(s, cfg, b, MESH_EV_TIMER, s->due, out);
+	*s = out->next;
+	size = out->act & MESH_ACT_BW ? 0 : out->size;
+	mesh_sched_step(s, cfg, b, ev, s->round_at + MS, out);
+	*s = out->next;
+	return size;
+}
+
+/* The schedule says each round's size: the sizes in turn, a sample
+ * taking a turn, a reload's sizes from the next round on. */
+static void test_sizes(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	struct mesh_budget b;
+	struct mesh_sched s;
+	struct mesh_step out;
+	uint32_t got[4];
+	unsigned int i;
+
+	cfg.sizes[2] = 65536;
+	cfg.n_sizes = 3;
+	mesh_budget_init(&b, &cfg, 0);
+	mesh_sched_init(&s, 5);
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_START, 0, &out);
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, s.due, &out);
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_CONNECTED, s.due, &out);
+	tap_ok((out.act & MESH_ACT_ROUND) && out.size == 64 &&
+	       out.next.slot == 0, "the first round: the first size");
+	s = out.next;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, s.round_at + MS,
+			&out);
+	tap_ok(out.rec.sized && out.rec.slot == 0 && out.rec.size == 64,
+	       "its record: slot 0, 64 bytes");
+	s = out.next;
+	for (i = 0; i < 4; i++)
+		got[i] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	tap_ok(got[0] == 4096 && got[1] == 65536 && got[2] == 64 &&
+	       got[3] == 4096 && out.rec.slot == 1 && out.rec.size == 4096,
+	       "then each size in turn, round the list (%u %u %u %u)",
+	       got[0], got[1], got[2], got[3]);
+	/* a sample takes the next turn: the round after it skips 65536 */
+	cfg.bw_every_ns = SEC;
+	cfg.bw_share_ppm = 1000000;
+	s.bw_due = 1;
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	tap_ok(got[0] == 0 && (out.rec.what & MESH_REC_SAMPLE) &&
+	       !out.rec.sized, "a sample: no size of the list, no sized "
+	       "record");
+	cfg.bw_every_ns = 0;
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	tap_ok(got[0] == 64, "the round after the sample: the turn after "
+	       "the one it took (%u)", got[0]);
+	/* a reload to one size while a round of slot 1 is in flight */
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, s.due, &out);
+	s = out.next;
+	cfg.n_sizes = 1;
+	cfg.sizes[0] = 128;
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, s.round_at + MS,
+			&out);
+	s = out.next;
+	tap_ok(!out.rec.sized && out.rec.slot == CONFIG_MESH_SIZES_MAX,
+	       "its size gone by a reload: recorded without a size");
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	tap_ok(got[0] == 128 && out.rec.sized && out.rec.size == 128,
+	       "the next round: the new size");
+}
+
 /* What each step tells the driver to record. */
 static void test_records(void)
 {
@@ -177,6 +254,7 @@ int main(void)
 {
 	test_bw_reload();
 	test_records();
+	test_sizes();
 	test_connect_slots();
 	test_bw_max_age();
 	return tap_done();

@@ -400,8 +400,6 @@ static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
 static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			     const struct mesh_figures *fig, uint64_t now)
 {
-	const struct config_mesh *m = &p->x->cfg;
-	bool sized = r->sized && m->n_sizes && p->slot < m->n_sizes;
 	bool round = (r->what & MESH_REC_ROUND) && !(r->what & MESH_REC_SAMPLE);
 	uint64_t rtt = r->result == MESH_RES_OK ? fig->rtt_ns : 0;
 
@@ -418,8 +416,8 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 				 mesh_path_load_end(p, r->result, rtt, now);
 
 		(pressured ? mesh_stats_round_pressured : mesh_stats_round)
-			(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
-			 sized ? m->sizes[p->slot] : 0, r->result, rtt,
+			(&p->st, r->sized ? r->slot : CONFIG_MESH_SIZES_MAX,
+			 r->size, r->result, rtt,
 			 fig->bad_offset, now);
 		if (!pressured && p->x->pol.slow_round_ns &&
 		    rtt > p->x->pol.slow_round_ns)
@@ -464,14 +462,11 @@ static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 	}
 }
 
-static void mesh_path_round(struct mesh_path *p, bool bw, uint64_t due,
-			    uint64_t now)
+static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
+			    uint64_t due, uint64_t now)
 {
-	const struct config_mesh *m = &p->x->cfg;
 	int ret;
 
-	p->slot = m->n_sizes ? p->turn % m->n_sizes : 0;
-	p->turn++;
 	p->load.on = false;
 	if (!bw)
 		mesh_path_load_start(p, due, now);
@@ -481,7 +476,7 @@ static void mesh_path_round(struct mesh_path *p, bool bw, uint64_t due,
 		ret = rdma_client_bw(p->link->c, p->x->pol.session.bw_size,
 				     p->x->pol.session.bw_duration_ms);
 	else
-		ret = rdma_client_round(p->link->c, m->sizes[p->slot]);
+		ret = rdma_client_round(p->link->c, size);
 	if (!ret)
 		return;
 	log_err("mesh: %s/%u: cannot start a round: %s", p->peer, p->idx,
@@ -571,7 +566,7 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		}
 	}
 	if (st.act & MESH_ACT_ROUND)
-		mesh_path_round(p, st.act & MESH_ACT_BW, due, now);
+		mesh_path_round(p, st.act & MESH_ACT_BW, st.size, due, now);
 }
 
 /* Run EV, and whatever it queues, one at a time. */
@@ -737,7 +732,6 @@ void mesh_path_start(struct mesh_path *p)
 	mesh_sched_init(&p->s, clock_now_ns() ^
 			((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
 	p->error[0] = '\0';
-	p->turn = 0;
 	p->load.on = false;
 	if (!evtimer_pending(p->x->lag_ev, NULL))
 		mesh_lag_arm(p->x, clock_now_ns());

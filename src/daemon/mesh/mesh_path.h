@@ -99,8 +99,6 @@ struct mesh_path {
 	struct mesh_path_stats st;
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
-	uint32_t turn;			/* rounds asked for: the size's turn */
-	unsigned int slot;		/* size slot of the round in flight */
 	bool queued;			/* waiting for a connect slot */
 	struct {			/* the round under way, measured */
 		bool on;

@@ -155,6 +155,8 @@ static void mesh_sched_round(struct mesh_step *out,
 
 	n->state = MESH_ST_ROUND;
 	n->round_at = now;
+	n->slot = cfg->n_sizes ? n->turn % cfg->n_sizes : 0;
+	n->turn++;
 	/* Samples turned on by a reload: this path's first one within
 	 * one period, spread as at START. */
 	if (cfg->bw_every_ns && !n->bw_due)
@@ -163,6 +165,8 @@ static void mesh_sched_round(struct mesh_step *out,
 	n->bw = cfg->bw_every_ns && n->bw_due && now >= n->bw_due &&
 		mesh_budget_take(b, cfg, now);
 	out->act |= MESH_ACT_ROUND;
+	if (!n->bw && n->slot < cfg->n_sizes)
+		out->size = cfg->sizes[n->slot];
 	if (n->bw) {
 		out->act |= MESH_ACT_BW;
 		deadline += cfg->bw_duration_ns;
@@ -183,12 +187,17 @@ static void mesh_sched_round_end(struct mesh_step *out,
 
 /* Record a round of class R (sized: of the size in turn). */
 static void mesh_sched_rec_round(struct mesh_step *out,
+				 const struct mesh_sched_cfg *cfg,
 				 const struct mesh_sched *cur,
 				 enum mesh_result r)
 {
 	out->rec.what |= MESH_REC_ROUND;
 	out->rec.result = r;
-	out->rec.sized = cur->state == MESH_ST_ROUND && !cur->bw;
+	/* a reload may have taken the round's size away meanwhile */
+	out->rec.sized = cur->state == MESH_ST_ROUND && !cur->bw &&
+			 cur->slot < cfg->n_sizes;
+	out->rec.slot = out->rec.sized ? cur->slot : CONFIG_MESH_SIZES_MAX;
+	out->rec.size = out->rec.sized ? cfg->sizes[cur->slot] : 0;
 	if (cur->state == MESH_ST_ROUND && cur->bw)
 		out->rec.what |= MESH_REC_SAMPLE;
 }
@@ -306,7 +315,7 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		    ev != MESH_EV_LOST)
 			break;
 		mesh_sched_slot_free(out, cur, b);
-		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
+		mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_TIMER ?
 				     MESH_RES_TIMEOUT : cls);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
@@ -322,7 +331,7 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		return 0;
 	case MESH_ST_ROUND:
 		if (ev == MESH_EV_ROUND_OK || ev == MESH_EV_ROUND_BAD) {
-			mesh_sched_rec_round(out, cur, ev == MESH_EV_ROUND_OK ?
+			mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_ROUND_OK ?
 					     MESH_RES_OK : MESH_RES_MISMATCH);
 			mesh_sched_round_end(out, cfg, b, now);
 			mesh_sched_next_round(out, cfg, now);
@@ -330,7 +339,7 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		}
 		if (ev != MESH_EV_TIMER && ev != MESH_EV_LOST)
 			break;
-		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
+		mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_TIMER ?
 				     MESH_RES_TIMEOUT : cls);
 		mesh_sched_round_end(out, cfg, b, now);
 		mesh_sched_fail(out, cfg, now);

@@ -10,6 +10,9 @@
  * In "connecting" and "round" the timer is the deadline of that step;
  * in "pending", "wait" and "backoff" it is when the next one starts.
  *
+ * Sizes: rounds take cfg.sizes in turn (a sample takes a turn too); the
+ * step that starts a round says its size, the record its slot.
+ *
  *   idle -START-> pending -TIMER-> connecting -CONNECTED-> round
  *   round -ROUND_OK/ROUND_BAD-> wait -TIMER-> round ...
  *   connecting -CONNECT_FAILED/TIMER-> backoff -TIMER-> connecting
@@ -120,7 +123,10 @@ enum mesh_rec {
 struct mesh_record {
 	unsigned int what;		/* enum mesh_rec bits */
 	enum mesh_result result;	/* with ROUND */
-	bool sized;			/* with ROUND: of the size in turn */
+	bool sized;			/* with ROUND: a round of size slot
+					   SLOT of the sizes in force */
+	unsigned int slot;
+	uint32_t size;			/* with sized: that slot's size */
 };
 
 struct mesh_sched_cfg {
@@ -134,6 +140,8 @@ struct mesh_sched_cfg {
 	uint64_t bw_duration_ns;	/* a sample's planned link time */
 	uint32_t bw_share_ppm;		/* of all time, for all samples */
 	unsigned int connects_max;	/* at once, all peers; 0: no limit */
+	uint32_t sizes[CONFIG_MESH_SIZES_MAX];	/* rounds' sizes, in turn */
+	unsigned int n_sizes;
 };
 
 /* Shared by every peer of one rdmad. */
@@ -155,12 +163,17 @@ struct mesh_sched {
 	unsigned int fails;	/* connects failed/lost since a good round */
 	bool bw;		/* the round in flight is a sample */
 	uint64_t rng;		/* the jitter's random state */
+	uint32_t turn;		/* rounds started (samples too): whose
+				   size is next */
+	unsigned int slot;	/* the size slot of the round in flight */
 };
 
 struct mesh_step {
 	struct mesh_sched next;
 	unsigned int act;	/* enum mesh_action bits */
 	uint64_t wait_ns;	/* with TIMER: next.due - now, for the log */
+	uint32_t size;		/* with ROUND and no BW: its size (the
+				   sizes in turn, a sample taking one) */
 	struct mesh_record rec;	/* what to record */
 };
 
