@@ -24,7 +24,7 @@
 #include "clock.h"
 #include "proto.h"
 #include "rdma_client.h"
-#include "rdma_client_result.h"
+#include "mesh/mesh_result_rules.h"
 
 struct blackbox_probe {
 	struct blackbox *bb;

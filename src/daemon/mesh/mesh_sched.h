@@ -57,7 +57,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
-#include "rdma_client_result.h"
+#include "mesh/mesh_result_rules.h"
 
 /* Connects under way at once on one rdmad (cfg.connects_max). */
 #define MESH_CONNECTS_MAX	32

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rdma_client_result.c - result classes (see rdma_client_result.h). */
-#include "rdma_client_result.h"
+/* mesh_result_rules.c - result classes (see mesh_result_rules.h). */
+#include "mesh/mesh_result_rules.h"
 
 #define X_NAME(id, name)	name,
 static const char *const result_names[] = { MESH_RESULTS(X_NAME) };

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rdma_client_result.h - how a mesh round (or a connect in its place)
- * ended, as a class an operator alerts on: the metrics' label result of
- * rdmad's mesh agent and of GET /probe.  Pure: the class of each
+ * mesh_result_rules.h - how a probe's round (or a connect in its place)
+ * ended, as a class an operator alerts on: the mesh's vocabulary, which
+ * the daemon's views and GET /probe name too.  Pure: the class of each
  * rdma_client_fail (rdma_client_fsm.h), and the classes' names.
  */
-#ifndef RDMAD_RDMA_CLIENT_RESULT_H
-#define RDMAD_RDMA_CLIENT_RESULT_H
+#ifndef RDMAD_MESH_RESULT_RULES_H
+#define RDMAD_MESH_RESULT_RULES_H
 
 #include "rdma_client_fsm.h"
 
@@ -29,4 +29,4 @@ enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
 enum mesh_result mesh_result_of(enum rdma_client_fail f);
 const char *mesh_result_name(enum mesh_result r);
 
-#endif /* RDMAD_RDMA_CLIENT_RESULT_H */
+#endif /* RDMAD_MESH_RESULT_RULES_H */
