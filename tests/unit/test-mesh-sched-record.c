@@ -36,7 +36,7 @@ static void test_bw_reload(void)
 	now = s.round_at;
 	end = now + 150 * SEC;
 	while (now < end) {
-		mesh_sched_step(&s, &cfg, &bud, MESH_EV_ROUND_OK, now + MS,
+		mesh_sched_step(&s, &cfg, &bud, MESH_EV_ROUND_DONE, now + MS,
 				&out);
 		s = out.next;
 		now = s.due;
@@ -90,13 +90,13 @@ static void test_sizes(void)
 	tap_ok((out.act & MESH_ACT_ROUND) && out.size == 64 &&
 	       out.next.slot == 0, "the first round: the first size");
 	s = out.next;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, s.round_at + MS,
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, s.round_at + MS,
 			&out);
 	tap_ok(out.rec.sized && out.rec.slot == 0 && out.rec.size == 64,
 	       "its record: slot 0, 64 bytes");
 	s = out.next;
 	for (i = 0; i < 4; i++)
-		got[i] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+		got[i] = round_of(&s, &cfg, &b, MESH_EV_ROUND_DONE, &out);
 	tap_ok(got[0] == 4096 && got[1] == 65536 && got[2] == 64 &&
 	       got[3] == 4096 && out.rec.slot == 1 && out.rec.size == 4096,
 	       "then each size in turn, round the list (%u %u %u %u)",
@@ -105,12 +105,12 @@ static void test_sizes(void)
 	cfg.bw_every_ns = SEC;
 	cfg.bw_share_ppm = 1000000;
 	s.bw_due = 1;
-	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_DONE, &out);
 	tap_ok(got[0] == 0 && (out.rec.what & MESH_REC_SAMPLE) &&
 	       !out.rec.sized, "a sample: no size of the list, no sized "
 	       "record");
 	cfg.bw_every_ns = 0;
-	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_DONE, &out);
 	tap_ok(got[0] == 64, "the round after the sample: the turn after "
 	       "the one it took (%u)", got[0]);
 	/* a reload to one size while a round of slot 1 is in flight */
@@ -118,12 +118,12 @@ static void test_sizes(void)
 	s = out.next;
 	cfg.n_sizes = 1;
 	cfg.sizes[0] = 128;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, s.round_at + MS,
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, s.round_at + MS,
 			&out);
 	s = out.next;
 	tap_ok(!out.rec.sized && out.rec.slot == CONFIG_MESH_SIZES_MAX,
 	       "its size gone by a reload: recorded without a size");
-	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_OK, &out);
+	got[0] = round_of(&s, &cfg, &b, MESH_EV_ROUND_DONE, &out);
 	tap_ok(got[0] == 128 && out.rec.sized && out.rec.size == 128,
 	       "the next round: the new size");
 }
@@ -145,7 +145,7 @@ static void test_records(void)
 	ok &= out.rec.what == MESH_REC_ROUND &&
 	      out.rec.result == MESH_RES_TIMEOUT && !out.rec.sized;
 	mesh_sched_feed(&s, &cfg, &b, MESH_EV_CONNECT_FAILED,
-			MESH_RES_REFUSED, now, &out);
+			RDMA_CLIENT_FAIL_REJECTED, now, &out);
 	ok &= out.rec.what == MESH_REC_ROUND &&
 	      out.rec.result == MESH_RES_REFUSED && !out.rec.sized;
 	tap_ok(ok, "a connect timed out or refused: a round of that class, "
@@ -153,19 +153,25 @@ static void test_records(void)
 	mesh_sched_step(&s, &cfg, &b, MESH_EV_CONNECTED, now, &out);
 	tap_ok(out.rec.what == MESH_REC_CONNECTED, "connected: a session");
 	s = out.next;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now, &out);
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, now, &out);
 	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
 	       out.rec.result == MESH_RES_OK, "a good round: ok, sized");
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_BAD, now, &out);
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_ROUND_DONE,
+			RDMA_CLIENT_FAIL_MISMATCH, now, &out);
 	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
 	       out.rec.result == MESH_RES_MISMATCH, "a bad round: mismatch");
-	mesh_sched_feed(&s, &cfg, &b, MESH_EV_LOST, MESH_RES_COMPLETION_ERROR,
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_LOST, RDMA_CLIENT_FAIL_NONE,
 			now, &out);
 	tap_ok(out.rec.what == MESH_REC_ROUND && out.rec.sized &&
 	       out.rec.result == MESH_RES_COMPLETION_ERROR,
+	       "lost in a round without a failure: a completion error");
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_LOST, RDMA_CLIENT_FAIL_KEY,
+			now, &out);
+	tap_ok(out.rec.what == MESH_REC_ROUND &&
+	       out.rec.result == MESH_RES_AUTH_FAILED,
 	       "lost in a round: a round of the loss's class");
 	s.bw = true;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now, &out);
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, now, &out);
 	ok = out.rec.what == (MESH_REC_ROUND | MESH_REC_SAMPLE) &&
 	     out.rec.result == MESH_RES_OK && !out.rec.sized;
 	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);

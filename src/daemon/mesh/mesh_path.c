@@ -31,8 +31,8 @@ struct mesh_link {
 
 static const struct mesh_figures mesh_no_figures;
 
-static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
-			       enum mesh_result cls,
+static void mesh_path_feed_end(struct mesh_path *p, enum mesh_event ev,
+			       enum rdma_client_fail fail,
 			       const struct mesh_figures *fig);
 
 static void mesh_path_name(const struct mesh_path *p, char *buf, size_t len)
@@ -131,7 +131,7 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 	if (!p)
 		return;
 	if (r->result == RDMA_CLIENT_FAIL_NONE) {
-		mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+		mesh_path_feed_end(p, MESH_EV_ROUND_DONE, r->result, &fig);
 		return;
 	}
 	mesh_path_name(p, name, sizeof(name));
@@ -143,7 +143,7 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 	snprintf(p->error, sizeof(p->error), "round %u: data mismatch, %u "
 		 "bytes, first bad byte at offset %u", r->round, r->size,
 		 r->bad_offset);
-	mesh_path_feed_cls(p, MESH_EV_ROUND_BAD, MESH_RES_MISMATCH, &fig);
+	mesh_path_feed_end(p, MESH_EV_ROUND_DONE, r->result, &fig);
 }
 
 static void mesh_client_bw(void *arg, const struct rdma_client_bw *b)
@@ -160,7 +160,7 @@ static void mesh_client_bw(void *arg, const struct rdma_client_bw *b)
 		 "%.1f ms, %.1f MB/s", name, (unsigned long long)b->ops,
 		 b->size, (double)b->ns / 1e6,
 		 b->ns ? (double)b->bytes * 1e3 / (double)b->ns : 0.0);
-	mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+	mesh_path_feed_end(p, MESH_EV_ROUND_DONE, RDMA_CLIENT_FAIL_NONE, &fig);
 }
 
 static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
@@ -168,15 +168,12 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 	struct mesh_link *l = arg;
 	struct mesh_path *p = l->p;
 	const char *error = NULL;
-	enum mesh_result r;
 
 	l->done = true;
 	if (!p) {
 		mesh_reap_soon(l->x);
 		return;
 	}
-	r = o->fail == RDMA_CLIENT_FAIL_NONE ? MESH_RES_COMPLETION_ERROR :
-	    mesh_result_of(o->fail);
 	/* The client's own words name rdma-probe's options. */
 	if (o->fail == RDMA_CLIENT_FAIL_KEY && !(p->x->psk && p->x->psk->len))
 		error = "the peer requires a pre-shared key: set [auth] "
@@ -190,8 +187,8 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 	p->link = NULL;
 	l->p = NULL;
 	mesh_reap_soon(p->x);
-	mesh_path_feed_cls(p, p->s.state == MESH_ST_CONNECTING ?
-			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, r,
+	mesh_path_feed_end(p, p->s.state == MESH_ST_CONNECTING ?
+			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, o->fail,
 			   &mesh_no_figures);
 }
 
@@ -483,7 +480,7 @@ static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
 		strerror(-ret));
 	snprintf(p->error, sizeof(p->error), "%s", strerror(-ret));
 	mesh_path_detach(p, "mesh: cannot start a round");
-	mesh_path_feed_cls(p, MESH_EV_LOST, MESH_RES_LOCAL_ERROR,
+	mesh_path_feed_end(p, MESH_EV_LOST, RDMA_CLIENT_FAIL_LOCAL,
 			   &mesh_no_figures);
 }
 
@@ -520,7 +517,7 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 }
 
 static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
-			   enum mesh_result cls,
+			   enum rdma_client_fail fail,
 			   const struct mesh_figures *fig)
 {
 	struct mesh_ctx *x = p->x;
@@ -530,7 +527,8 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 	struct mesh_step st;
 	int ret;
 
-	ret = mesh_sched_feed(&p->s, &x->pol.sched, &x->budget, ev, cls, now, &st);
+	ret = mesh_sched_feed(&p->s, &x->pol.sched, &x->budget, ev, fail, now,
+			      &st);
 	if (ret) {
 		log_debug("mesh: %s/%u: %s ignored in %s", p->peer, p->idx,
 			  mesh_event_name(ev), mesh_state_name(p->s.state));
@@ -560,8 +558,8 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		if (ret) {
 			snprintf(p->error, sizeof(p->error), "%s",
 				 strerror(-ret));
-			mesh_path_feed_cls(p, MESH_EV_CONNECT_FAILED,
-					   MESH_RES_LOCAL_ERROR,
+			mesh_path_feed_end(p, MESH_EV_CONNECT_FAILED,
+					   RDMA_CLIENT_FAIL_LOCAL,
 					   &mesh_no_figures);
 		}
 	}
@@ -570,8 +568,8 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 }
 
 /* Run EV, and whatever it queues, one at a time. */
-static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
-			       enum mesh_result cls,
+static void mesh_path_feed_end(struct mesh_path *p, enum mesh_event ev,
+			       enum rdma_client_fail fail,
 			       const struct mesh_figures *fig)
 {
 	if (p->q_n == MESH_QUEUE) {
@@ -581,26 +579,26 @@ static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
 	}
 	if (p->feeding) {
 		p->q[p->q_n].ev = ev;
-		p->q[p->q_n].cls = cls;
+		p->q[p->q_n].fail = fail;
 		p->q[p->q_n++].fig = *fig;
 		return;
 	}
 	p->feeding = true;
-	mesh_path_step(p, ev, cls, fig);
+	mesh_path_step(p, ev, fail, fig);
 	while (p->q_n) {
 		struct mesh_figures f = p->q[0].fig;
 
 		ev = p->q[0].ev;
-		cls = p->q[0].cls;
+		fail = p->q[0].fail;
 		memmove(p->q, p->q + 1, --p->q_n * sizeof(p->q[0]));
-		mesh_path_step(p, ev, cls, &f);
+		mesh_path_step(p, ev, fail, &f);
 	}
 	p->feeding = false;
 }
 
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev)
 {
-	mesh_path_feed_cls(p, ev, MESH_RES_LOCAL_ERROR, &mesh_no_figures);
+	mesh_path_feed_end(p, ev, RDMA_CLIENT_FAIL_NONE, &mesh_no_figures);
 }
 
 static void mesh_timer_cb(evutil_socket_t fd, short what, void *arg)

@@ -108,7 +108,7 @@ struct mesh_path {
 	TAILQ_ENTRY(mesh_path) wait;
 	struct {			/* events waiting for the feed */
 		enum mesh_event ev;
-		enum mesh_result cls;	/* of CONNECT_FAILED, LOST */
+		enum rdma_client_fail fail;	/* the client's report */
 		struct mesh_figures fig;
 	} q[MESH_QUEUE];
 	unsigned int q_n;

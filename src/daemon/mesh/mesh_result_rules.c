@@ -33,6 +33,16 @@ enum mesh_result mesh_result_of(enum rdma_client_fail f)
 	}
 }
 
+enum mesh_result mesh_result_class(enum rdma_client_fail fail, bool expired,
+				   bool session_end)
+{
+	if (fail == RDMA_CLIENT_FAIL_NONE)
+		return session_end ? MESH_RES_COMPLETION_ERROR : MESH_RES_OK;
+	if (expired)
+		return MESH_RES_TIMEOUT;
+	return mesh_result_of(fail);
+}
+
 const char *mesh_result_name(enum mesh_result r)
 {
 	return (unsigned int)r < MESH_RES_N ? result_names[r] : "?";

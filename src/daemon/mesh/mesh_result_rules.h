@@ -8,6 +8,8 @@
 #ifndef RDMAD_MESH_RESULT_RULES_H
 #define RDMAD_MESH_RESULT_RULES_H
 
+#include <stdbool.h>
+
 #include "rdma_client_fsm.h"
 
 #define MESH_RESULTS(X)					\
@@ -27,6 +29,16 @@ enum mesh_result { MESH_RESULTS(X_RES) MESH_RES_N };
 
 /* The class of a connection's failure (RDMA_CLIENT_FAIL_NONE: OK). */
 enum mesh_result mesh_result_of(enum rdma_client_fail f);
+/*
+ * The class of a probe's step, every rule in one place (the schedule's
+ * and GET /probe's): FAIL, what the client reported (NONE: no failure);
+ * EXPIRED, the prober's own deadline passed first (whatever the client
+ * then failed with, a timeout); SESSION_END, the client's session ended,
+ * which a mesh path keeps open (an end without a failure is then a
+ * completion error, not a success).
+ */
+enum mesh_result mesh_result_class(enum rdma_client_fail fail, bool expired,
+				   bool session_end);
 const char *mesh_result_name(enum mesh_result r);
 
 #endif /* RDMAD_MESH_RESULT_RULES_H */

@@ -267,12 +267,24 @@ static int mesh_sched_stop(const struct mesh_sched *cur,
 	return 0;
 }
 
+/* The class of EV's end: the schedule's deadline is a timeout, a round's
+ * end the client's verdict, anything else the end of its session. */
+static enum mesh_result mesh_sched_class(enum mesh_event ev,
+					 enum rdma_client_fail fail)
+{
+	if (ev == MESH_EV_TIMER)
+		return mesh_result_class(RDMA_CLIENT_FAIL_TIMEOUT, true,
+					 false);
+	return mesh_result_class(fail, false, ev != MESH_EV_ROUND_DONE);
+}
+
 int mesh_sched_feed(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
-		    struct mesh_step *out)
+		    enum mesh_event ev, enum rdma_client_fail fail,
+		    uint64_t now, struct mesh_step *out)
 {
 	struct mesh_sched *n = &out->next;
+	enum mesh_result cls = mesh_sched_class(ev, fail);
 
 	memset(out, 0, sizeof(*out));
 	*n = *cur;
@@ -315,8 +327,7 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		    ev != MESH_EV_LOST)
 			break;
 		mesh_sched_slot_free(out, cur, b);
-		mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_TIMER ?
-				     MESH_RES_TIMEOUT : cls);
+		mesh_sched_rec_round(out, cfg, cur, cls);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_WAIT:
@@ -330,17 +341,16 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_ROUND:
-		if (ev == MESH_EV_ROUND_OK || ev == MESH_EV_ROUND_BAD) {
-			mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_ROUND_OK ?
-					     MESH_RES_OK : MESH_RES_MISMATCH);
+		if (ev == MESH_EV_ROUND_DONE) {
+			/* verified or not, the connection held */
+			mesh_sched_rec_round(out, cfg, cur, cls);
 			mesh_sched_round_end(out, cfg, b, now);
 			mesh_sched_next_round(out, cfg, now);
 			return 0;
 		}
 		if (ev != MESH_EV_TIMER && ev != MESH_EV_LOST)
 			break;
-		mesh_sched_rec_round(out, cfg, cur, ev == MESH_EV_TIMER ?
-				     MESH_RES_TIMEOUT : cls);
+		mesh_sched_rec_round(out, cfg, cur, cls);
 		mesh_sched_round_end(out, cfg, b, now);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
@@ -356,7 +366,7 @@ int mesh_sched_step(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
 		    enum mesh_event ev, uint64_t now, struct mesh_step *out)
 {
-	return mesh_sched_feed(cur, cfg, b, ev, MESH_RES_LOCAL_ERROR, now,
+	return mesh_sched_feed(cur, cfg, b, ev, RDMA_CLIENT_FAIL_NONE, now,
 			       out);
 }
 

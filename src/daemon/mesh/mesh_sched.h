@@ -14,7 +14,7 @@
  * step that starts a round says its size, the record its slot.
  *
  *   idle -START-> pending -TIMER-> connecting -CONNECTED-> round
- *   round -ROUND_OK/ROUND_BAD-> wait -TIMER-> round ...
+ *   round -ROUND_DONE-> wait -TIMER-> round ...
  *   connecting -CONNECT_FAILED/TIMER-> backoff -TIMER-> connecting
  *   round, wait -LOST-> backoff; round -TIMER (deadline)-> backoff
  *   any -STOP-> idle
@@ -75,8 +75,7 @@
 	X(TIMER, "timer")			\
 	X(CONNECTED, "connected")		\
 	X(CONNECT_FAILED, "connect-failed")	\
-	X(ROUND_OK, "round-ok")			\
-	X(ROUND_BAD, "round-bad")		\
+	X(ROUND_DONE, "round-done")		\
 	X(LOST, "lost")				\
 	X(STOP, "stop")
 
@@ -194,24 +193,25 @@ void mesh_budget_init(struct mesh_budget *b, const struct mesh_sched_cfg *cfg,
 		      uint64_t now);
 
 /*
- * The transition for EV at NOW.  0 with *out filled, or -EPROTO when EV
- * does not belong in that state (a stale completion, say): *out then
- * holds CUR unchanged and no action.  B is updated when a bandwidth
- * sample starts or ends.
- */
-int mesh_sched_step(const struct mesh_sched *cur,
-		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
-/*
- * The same, with the class of a CONNECT_FAILED or LOST (what the round
- * in flight, or the connect, is recorded as; mesh_sched_step() takes
- * MESH_RES_LOCAL_ERROR).  ROUND_BAD is a mismatch, TIMER in
- * "connecting" or "round" a timeout.
+ * The transition for EV at NOW, with FAIL, what the client reported with
+ * a ROUND_DONE (NONE: verified; MISMATCH: bad bytes), a CONNECT_FAILED
+ * or a LOST (the driver's own failures: RDMA_CLIENT_FAIL_LOCAL).  The
+ * schedule alone decides the class recorded (mesh_result_class(): TIMER
+ * in "connecting" or "round" is a timeout, a session that ended without
+ * a failure a completion error, a round that did not verify keeps the
+ * connection).  0 with *out filled, or -EPROTO when EV does not belong
+ * in that state (a stale completion, say): *out then holds CUR
+ * unchanged and no action.  B is updated when a bandwidth sample starts
+ * or ends.
  */
 int mesh_sched_feed(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
-		    struct mesh_step *out);
+		    enum mesh_event ev, enum rdma_client_fail fail,
+		    uint64_t now, struct mesh_step *out);
+/* The same with no failure reported (RDMA_CLIENT_FAIL_NONE). */
+int mesh_sched_step(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
 
 /* The wait around BASE_NS with CFG's jitter (advances *RNG). */
 uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,
