@@ -38,7 +38,8 @@ static void test_schedule(void)
 	tap_ok(!policy_of("interval = 2s\njitter = 20\nconnect_timeout = 4s\n"
 			  "round_timeout = 700ms\nbackoff_min = 3s\n"
 			  "backoff_max = 90s\nbandwidth_every = 60s\n"
-			  "bandwidth_duration = 150ms\nbandwidth_share = 2",
+			  "bandwidth_duration = 150ms\nbandwidth_share = 2\n"
+			  "down_after = 3\nsizes = 64 1k 2k",
 			  &c, &p) &&
 	       p.sched.interval_ns == 2000 * MS && p.sched.jitter_pct == 20 &&
 	       p.sched.connect_timeout_ns == 4000 * MS &&
@@ -48,8 +49,11 @@ static void test_schedule(void)
 	       p.sched.bw_every_ns == 60000 * MS &&
 	       p.sched.bw_duration_ns == 150 * MS &&
 	       p.sched.bw_share_ppm == c.mesh.bw_share_ppm &&
-	       p.sched.connects_max == MESH_CONNECTS_MAX,
-	       "the schedule: each key in ns, the connect slots");
+	       p.sched.connects_max == MESH_CONNECTS_MAX &&
+	       p.sched.down_after == 3 && p.sched.n_sizes == 3 &&
+	       p.sched.sizes[0] == 64 && p.sched.sizes[2] == 2048,
+	       "the schedule: each key in ns, the connect slots, down_after, "
+	       "the sizes");
 	tap_ok(!mesh_sched_cfg_check(&p.sched), "a schedule it accepts");
 }
 

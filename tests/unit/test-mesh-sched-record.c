@@ -128,6 +128,131 @@ static void test_sizes(void)
 	       "the next round: the new size");
 }
 
+/* Run a path at S up to "wait" after a good round at *NOW. */
+static void up_and_wait(struct mesh_sched *s, struct mesh_sched_cfg *cfg,
+			struct mesh_budget *b, uint64_t *now)
+{
+	struct mesh_step out;
+
+	mesh_sched_step(s, cfg, b, MESH_EV_TIMER, *now, &out);
+	*s = out.next;
+	mesh_sched_step(s, cfg, b, MESH_EV_CONNECTED, *now, &out);
+	*s = out.next;
+	mesh_sched_step(s, cfg, b, MESH_EV_ROUND_DONE, *now + MS, &out);
+	*s = out.next;
+	*now = s->due;
+}
+
+/*
+ * Failures in a row before a path is down (down_after = N): how many of
+ * N failures of an up path, lost rounds and failed reconnects mixed, it
+ * takes to report DOWN (0: not within N + 1).
+ */
+static unsigned int fails_to_down(unsigned int n, enum mesh_reach *before)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	struct mesh_budget b;
+	struct mesh_sched s;
+	struct mesh_step out;
+	uint64_t now = 10 * SEC;
+	unsigned int i;
+
+	cfg.down_after = n;
+	mesh_budget_init(&b, &cfg, 0);
+	mesh_sched_init(&s, 11);
+	s.state = MESH_ST_BACKOFF;
+	up_and_wait(&s, &cfg, &b, &now);
+	/* a lost round first, then connects that fail */
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);
+	s = out.next;
+	for (i = 1; i <= n + 1; i++) {
+		*before = s.reach;
+		if (i == 1)
+			mesh_sched_feed(&s, &cfg, &b, MESH_EV_LOST,
+					RDMA_CLIENT_FAIL_COMPLETION,
+					s.round_at + MS, &out);
+		else
+			mesh_sched_feed(&s, &cfg, &b, MESH_EV_CONNECT_FAILED,
+					RDMA_CLIENT_FAIL_REJECTED, s.due, &out);
+		if (out.next.state != MESH_ST_BACKOFF ||
+		    !(out.rec.what & MESH_REC_ROUND))
+			return 0;
+		if (out.act & MESH_ACT_DOWN)
+			return (out.rec.what & MESH_REC_DOWN) &&
+			       out.next.reach == MESH_REACH_DOWN ? i : 0;
+		if (out.rec.what & MESH_REC_DOWN)
+			return 0;
+		s = out.next;
+		mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, s.due, &out);
+		s = out.next;
+	}
+	return 0;
+}
+
+/* The count of failures is the schedule's: [mesh] down_after at its
+ * bounds (1, max - 1, max), a good round resets it, a path never up stays
+ * unknown until then. */
+static void test_down_after(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	enum mesh_reach before = MESH_REACH_UNKNOWN;
+	unsigned int n, got;
+	struct mesh_budget b;
+	struct mesh_sched s;
+	struct mesh_step out;
+	uint64_t now = 10 * SEC;
+
+	got = fails_to_down(1, &before);
+	tap_ok(got == 1, "down_after 1: down at the first failure (%u)", got);
+	n = CONFIG_MESH_DOWN_AFTER_MAX - 1;
+	got = fails_to_down(n, &before);
+	tap_ok(got == n && before == MESH_REACH_UP, "down_after %u: up "
+	       "through %u failures, down at the %uth (%u)", n, n - 1, n, got);
+	n = CONFIG_MESH_DOWN_AFTER_MAX;
+	got = fails_to_down(n, &before);
+	tap_ok(got == n, "down_after %u: down at the %uth (%u)", n, n, got);
+	got = fails_to_down(3, &before);
+	tap_ok(got == 3, "down_after 3: down at the third (%u)", got);
+
+	/* two failures, a good round, two more: never three in a row */
+	cfg.down_after = 3;
+	mesh_budget_init(&b, &cfg, 0);
+	mesh_sched_init(&s, 12);
+	s.state = MESH_ST_BACKOFF;
+	up_and_wait(&s, &cfg, &b, &now);
+	for (n = 0, got = 0; n < 2; n++) {
+		mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);
+		s = out.next;
+		mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, s.due, &out);
+		got |= out.act & MESH_ACT_DOWN;	/* the round timed out */
+		s = out.next;
+		now = s.due;
+		if (n == 0)
+			up_and_wait(&s, &cfg, &b, &now);
+	}
+	tap_ok(!got && s.reach == MESH_REACH_UP && s.fails == 1,
+	       "down_after 3: a good round between failures resets the count "
+	       "(%u in a row)", s.fails);
+
+	/* never up: unknown until down_after connects failed */
+	mesh_sched_init(&s, 13);
+	s.state = MESH_ST_BACKOFF;
+	for (n = 1; n <= 3; n++) {
+		mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, now, &out);
+		s = out.next;
+		mesh_sched_step(&s, &cfg, &b, MESH_EV_CONNECT_FAILED, now,
+				&out);
+		if (n < 3 && out.next.reach != MESH_REACH_UNKNOWN)
+			break;
+		s = out.next;
+		now = s.due;
+	}
+	tap_ok(n == 4 && s.reach == MESH_REACH_DOWN &&
+	       (out.act & MESH_ACT_DOWN) && !(out.rec.what & MESH_REC_DOWN),
+	       "never up: unknown through 2 failed connects, down at the "
+	       "third (not from up: no up -> down recorded)");
+}
+
 /* What each step tells the driver to record. */
 static void test_records(void)
 {
@@ -261,6 +386,7 @@ int main(void)
 	test_bw_reload();
 	test_records();
 	test_sizes();
+	test_down_after();
 	test_connect_slots();
 	test_bw_max_age();
 	return tap_done();

@@ -506,6 +506,14 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 			 "%.1f s (attempt %u)%s", name,
 			 p->error[0] ? p->error : "no answer",
 			 (double)st->wait_ns / 1e9, st->next.fails, moved);
+	/* A session of a path still up failed: not yet down_after. */
+	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
+	    p->s.state != MESH_ST_CONNECTING)
+		log_info("mesh: %s: failed (%s), %u of [mesh] down_after %u "
+			 "before down; reconnecting in %.1f s", name,
+			 p->error[0] ? p->error : "no answer", st->next.fails,
+			 p->x->pol.sched.down_after,
+			 (double)st->wait_ns / 1e9);
 	if (st->act & MESH_ACT_UP)
 		log_notice("mesh: %s up: connected, first round done in "
 			   "%.1f ms", name,

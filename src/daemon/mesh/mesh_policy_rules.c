@@ -25,6 +25,7 @@ static void mesh_policy_sched(const struct config_mesh *m,
 	s->bw_duration_ns = mesh_policy_ns(m->bw_duration_ms);
 	s->bw_share_ppm = m->bw_share_ppm;
 	s->connects_max = MESH_CONNECTS_MAX;
+	s->down_after = m->down_after;
 	memcpy(s->sizes, m->sizes, sizeof(s->sizes));
 	s->n_sizes = m->n_sizes < CONFIG_MESH_SIZES_MAX ? m->n_sizes :
 		     CONFIG_MESH_SIZES_MAX;

@@ -221,10 +221,12 @@ static void mesh_sched_fail(struct mesh_step *out,
 	struct mesh_sched *n = &out->next;
 
 	out->act |= MESH_ACT_CLOSE;
-	if (n->reach == MESH_REACH_UP)
-		out->rec.what |= MESH_REC_DOWN;
-	mesh_sched_reach(out, MESH_REACH_DOWN);
 	n->fails++;
+	if (n->fails >= cfg->down_after) {
+		if (n->reach == MESH_REACH_UP)
+			out->rec.what |= MESH_REC_DOWN;
+		mesh_sched_reach(out, MESH_REACH_DOWN);
+	}
 	n->state = MESH_ST_BACKOFF;
 	mesh_sched_timer(out, now, mesh_sched_jitter(cfg, &n->rng,
 				mesh_sched_backoff(cfg, n->fails)));

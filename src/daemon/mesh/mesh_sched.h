@@ -22,6 +22,11 @@
  * Spreading: a started peer first waits a random part of one interval,
  * so a thousand peers configured at once do not connect at once; every
  * wait between rounds is the interval give or take jitter_pct percent.
+ * Down: a path is up after a round that kept its connection, and down
+ * after cfg.down_after failures in a row (failed connects, lost
+ * connections, rounds past their deadline: what backs off); fewer leave
+ * it as it was (up, or unknown before its first round).
+ *
  * Backoff: failed connects (or lost connections) since the last good
  * round double the wait from backoff_min up to backoff_max, with the same
  * jitter, so a healed partition brings peers back spread out, not as a
@@ -139,6 +144,8 @@ struct mesh_sched_cfg {
 	uint64_t bw_duration_ns;	/* a sample's planned link time */
 	uint32_t bw_share_ppm;		/* of all time, for all samples */
 	unsigned int connects_max;	/* at once, all peers; 0: no limit */
+	unsigned int down_after;	/* failures in a row take the path
+					   down (0 and 1: the first) */
 	uint32_t sizes[CONFIG_MESH_SIZES_MAX];	/* rounds' sizes, in turn */
 	unsigned int n_sizes;
 };
@@ -159,7 +166,8 @@ struct mesh_sched {
 	uint64_t due;		/* the timer, absolute ns; 0: off */
 	uint64_t round_at;	/* when the round in flight started */
 	uint64_t bw_due;	/* a sample is wanted from then on; 0: never */
-	unsigned int fails;	/* connects failed/lost since a good round */
+	unsigned int fails;	/* connects failed/lost since a good round:
+				   the failures in a row */
 	bool bw;		/* the round in flight is a sample */
 	uint64_t rng;		/* the jitter's random state */
 	uint32_t turn;		/* rounds started (samples too): whose
