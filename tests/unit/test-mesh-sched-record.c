@@ -253,6 +253,53 @@ static void test_down_after(void)
 	       "third (not from up: no up -> down recorded)");
 }
 
+/* The kind of the path's error text is the schedule's. */
+static void test_error_kinds(void)
+{
+	struct mesh_sched_cfg cfg = base_cfg();
+	struct mesh_budget b;
+	struct mesh_sched s, up;
+	struct mesh_step out;
+	uint64_t now = 10 * SEC;
+	unsigned int bad = 0;
+
+	mesh_budget_init(&b, &cfg, 0);
+	mesh_sched_init(&s, 21);
+#define KIND(ev, fail, want) do {					\
+		mesh_sched_feed(&s, &cfg, &b, MESH_EV_##ev,		\
+				RDMA_CLIENT_FAIL_##fail, now, &out);	\
+		if (out.rec.error != MESH_ERROR_##want) {		\
+			tap_diag("%s in %s: error kind %d, want %s",	\
+				 #ev, mesh_state_name(s.state),		\
+				 out.rec.error, #want);			\
+			bad++;						\
+		}							\
+		s = out.next;						\
+	} while (0)
+	KIND(START, NONE, CLEAR);
+	KIND(TIMER, NONE, KEEP);		/* connecting */
+	KIND(TIMER, NONE, CONNECT_TIMEOUT);	/* its deadline */
+	KIND(TIMER, NONE, KEEP);
+	KIND(CONNECT_FAILED, KEY, KEY);
+	KIND(TIMER, NONE, KEEP);
+	KIND(CONNECT_FAILED, REJECTED, FAILED);
+	KIND(TIMER, NONE, KEEP);
+	KIND(CONNECTED, NONE, KEEP);
+	KIND(ROUND_DONE, MISMATCH, CLEAR);	/* up: its line, then none */
+	up = s;
+	KIND(TIMER, NONE, KEEP);
+	KIND(ROUND_DONE, MISMATCH, MISMATCH);
+	KIND(TIMER, NONE, KEEP);
+	KIND(ROUND_DONE, NONE, KEEP);
+	KIND(TIMER, NONE, KEEP);
+	KIND(TIMER, NONE, ROUND_TIMEOUT);	/* the round's deadline */
+	s = up;
+	KIND(LOST, NONE, FAILED);		/* between rounds */
+#undef KIND
+	tap_ok(!bad, "error text kinds: cleared at start and up, each "
+	       "deadline, a key, the client's words, a mismatch");
+}
+
 /* What each step tells the driver to record. */
 static void test_records(void)
 {
@@ -387,6 +434,7 @@ int main(void)
 	test_records();
 	test_sizes();
 	test_down_after();
+	test_error_kinds();
 	test_connect_slots();
 	test_bw_max_age();
 	return tap_done();

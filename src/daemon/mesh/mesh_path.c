@@ -125,6 +125,7 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		.rtt_ns = r->write_ns + r->read_ns,
 		.size = r->size,
 		.bad_offset = r->bad_offset,
+		.round = r->round,
 	};
 	char name[MESH_NAME_LEN + 16], moved[360];
 
@@ -140,9 +141,6 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		"read back, the first bad byte at offset %u (the peer's memory "
 		"or the path corrupts data)%s", name, r->round, r->size,
 		r->bad_offset, moved);
-	snprintf(p->error, sizeof(p->error), "round %u: data mismatch, %u "
-		 "bytes, first bad byte at offset %u", r->round, r->size,
-		 r->bad_offset);
 	mesh_path_feed_end(p, MESH_EV_ROUND_DONE, r->result, &fig);
 }
 
@@ -167,29 +165,21 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 {
 	struct mesh_link *l = arg;
 	struct mesh_path *p = l->p;
-	const char *error = NULL;
+	struct mesh_figures fig;
 
 	l->done = true;
 	if (!p) {
 		mesh_reap_soon(l->x);
 		return;
 	}
-	/* The client's own words name rdma-probe's options. */
-	if (o->fail == RDMA_CLIENT_FAIL_KEY && !(p->x->psk && p->x->psk->len))
-		error = "the peer requires a pre-shared key: set [auth] "
-			"psk_file (the fabric's key)";
-	else if (o->fail == RDMA_CLIENT_FAIL_KEY)
-		error = "the peer refused our key ([auth] psk_file): the "
-			"fabric's hosts must share one key";
-	if (!error)
-		error = o->error ? o->error : "failed";
-	snprintf(p->error, sizeof(p->error), "%s", error);
+	memset(&fig, 0, sizeof(fig));
+	snprintf(fig.why, sizeof(fig.why), "%s", o->error ? o->error : "");
 	p->link = NULL;
 	l->p = NULL;
 	mesh_reap_soon(p->x);
 	mesh_path_feed_end(p, p->s.state == MESH_ST_CONNECTING ?
 			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, o->fail,
-			   &mesh_no_figures);
+			   &fig);
 }
 
 static const struct rdma_client_ops mesh_client_ops = {
@@ -422,10 +412,45 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 	}
 	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
-	if ((r->what & MESH_REC_ROUND) && r->result == MESH_RES_TIMEOUT)
+}
+
+/* The one writer of the path's error text: of the kind the schedule
+ * said, in words only the driver has.  The client's own words would
+ * name rdma-probe's options: a key's failure names rdmad's. */
+static void mesh_path_error(struct mesh_path *p, enum mesh_error kind,
+			    const struct mesh_figures *fig)
+{
+	const struct auth_key *psk = p->x->psk;
+
+	switch (kind) {
+	case MESH_ERROR_KEEP:
+		return;
+	case MESH_ERROR_CLEAR:
+		p->error[0] = '\0';
+		return;
+	case MESH_ERROR_CONNECT_TIMEOUT:
+	case MESH_ERROR_ROUND_TIMEOUT:
 		snprintf(p->error, sizeof(p->error), "%s timed out",
-			 p->s.state == MESH_ST_CONNECTING ? "connect" :
+			 kind == MESH_ERROR_CONNECT_TIMEOUT ? "connect" :
 			 "round");
+		return;
+	case MESH_ERROR_MISMATCH:
+		snprintf(p->error, sizeof(p->error), "round %u: data mismatch, "
+			 "%u bytes, first bad byte at offset %u", fig->round,
+			 fig->size, fig->bad_offset);
+		return;
+	case MESH_ERROR_KEY:
+		snprintf(p->error, sizeof(p->error), "%s", psk && psk->len ?
+			 "the peer refused our key ([auth] psk_file): the "
+			 "fabric's hosts must share one key" :
+			 "the peer requires a pre-shared key: set [auth] "
+			 "psk_file (the fabric's key)");
+		return;
+	case MESH_ERROR_FAILED:
+		snprintf(p->error, sizeof(p->error), "%s",
+			 fig->why[0] ? fig->why : "failed");
+		return;
+	}
 }
 
 void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
@@ -436,6 +461,16 @@ void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
 }
 
 /* ---- the schedule ---------------------------------------------------- */
+
+/* The driver itself failed P's EV (CONNECT_FAILED, LOST) with -ERR. */
+static void mesh_path_local(struct mesh_path *p, enum mesh_event ev, int err)
+{
+	struct mesh_figures fig;
+
+	memset(&fig, 0, sizeof(fig));
+	snprintf(fig.why, sizeof(fig.why), "%s", strerror(-err));
+	mesh_path_feed_end(p, ev, RDMA_CLIENT_FAIL_LOCAL, &fig);
+}
 
 static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 {
@@ -478,10 +513,8 @@ static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
 		return;
 	log_err("mesh: %s/%u: cannot start a round: %s", p->peer, p->idx,
 		strerror(-ret));
-	snprintf(p->error, sizeof(p->error), "%s", strerror(-ret));
 	mesh_path_detach(p, "mesh: cannot start a round");
-	mesh_path_feed_end(p, MESH_EV_LOST, RDMA_CLIENT_FAIL_LOCAL,
-			   &mesh_no_figures);
+	mesh_path_local(p, MESH_EV_LOST, ret);
 }
 
 /* The schedule's transition, for people. */
@@ -543,10 +576,14 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		return;
 	}
 	mesh_path_record(p, &st.rec, fig, now);
+	/* before the log: a path's down line says why */
+	if (!(st.act & MESH_ACT_UP))
+		mesh_path_error(p, st.rec.error, fig);
 	mesh_path_log(p, &st, ev, now);
 	p->s = st.next;
+	/* after it: the up line follows the failures it ends */
 	if (st.act & MESH_ACT_UP)
-		p->error[0] = '\0';
+		mesh_path_error(p, st.rec.error, fig);
 	if ((st.act & MESH_ACT_QUEUE) && !p->queued) {
 		TAILQ_INSERT_TAIL(&x->waiting, p, wait);
 		p->queued = true;
@@ -563,13 +600,8 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		mesh_path_arm(p, now);
 	if (st.act & MESH_ACT_CONNECT) {
 		ret = mesh_path_connect(p);
-		if (ret) {
-			snprintf(p->error, sizeof(p->error), "%s",
-				 strerror(-ret));
-			mesh_path_feed_end(p, MESH_EV_CONNECT_FAILED,
-					   RDMA_CLIENT_FAIL_LOCAL,
-					   &mesh_no_figures);
-		}
+		if (ret)
+			mesh_path_local(p, MESH_EV_CONNECT_FAILED, ret);
 	}
 	if (st.act & MESH_ACT_ROUND)
 		mesh_path_round(p, st.act & MESH_ACT_BW, st.size, due, now);
@@ -737,7 +769,6 @@ void mesh_path_start(struct mesh_path *p)
 {
 	mesh_sched_init(&p->s, clock_now_ns() ^
 			((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
-	p->error[0] = '\0';
 	p->load.on = false;
 	if (!evtimer_pending(p->x->lag_ev, NULL))
 		mesh_lag_arm(p->x, clock_now_ns());

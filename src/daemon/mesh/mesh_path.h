@@ -40,7 +40,10 @@ struct mesh_figures {
 	uint64_t rtt_ns;
 	uint32_t size;
 	uint32_t bad_offset;
+	uint32_t round;			/* the client's count, for the text */
 	uint64_t bytes, ns;		/* a sample's */
+	char why[160];			/* a failure in the client's words,
+					   or the driver's own */
 };
 
 struct mesh_link;

@@ -280,13 +280,34 @@ static enum mesh_result mesh_sched_class(enum mesh_event ev,
 	return mesh_result_class(fail, false, ev != MESH_EV_ROUND_DONE);
 }
 
-int mesh_sched_feed(const struct mesh_sched *cur,
-		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, enum rdma_client_fail fail,
-		    uint64_t now, struct mesh_step *out)
+/* The kind of error text the step leaves on the path. */
+static enum mesh_error mesh_sched_error(const struct mesh_sched *cur,
+					enum mesh_event ev,
+					enum rdma_client_fail fail,
+					enum mesh_result cls,
+					const struct mesh_step *out)
+{
+	if (ev == MESH_EV_START || (out->act & MESH_ACT_UP))
+		return MESH_ERROR_CLEAR;
+	if (ev == MESH_EV_TIMER && (out->rec.what & MESH_REC_ROUND))
+		return cur->state == MESH_ST_CONNECTING ?
+		       MESH_ERROR_CONNECT_TIMEOUT : MESH_ERROR_ROUND_TIMEOUT;
+	if (ev == MESH_EV_ROUND_DONE)
+		return cls == MESH_RES_OK ? MESH_ERROR_KEEP :
+		       MESH_ERROR_MISMATCH;
+	if (ev == MESH_EV_CONNECT_FAILED || ev == MESH_EV_LOST)
+		return fail == RDMA_CLIENT_FAIL_KEY ? MESH_ERROR_KEY :
+		       MESH_ERROR_FAILED;
+	return MESH_ERROR_KEEP;
+}
+
+static int mesh_sched_switch(const struct mesh_sched *cur,
+			     const struct mesh_sched_cfg *cfg,
+			     struct mesh_budget *b, enum mesh_event ev,
+			     enum mesh_result cls, uint64_t now,
+			     struct mesh_step *out)
 {
 	struct mesh_sched *n = &out->next;
-	enum mesh_result cls = mesh_sched_class(ev, fail);
 
 	memset(out, 0, sizeof(*out));
 	*n = *cur;
@@ -362,6 +383,19 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 	memset(out, 0, sizeof(*out));
 	*n = *cur;
 	return -EPROTO;
+}
+
+int mesh_sched_feed(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, enum rdma_client_fail fail,
+		    uint64_t now, struct mesh_step *out)
+{
+	enum mesh_result cls = mesh_sched_class(ev, fail);
+	int ret = mesh_sched_switch(cur, cfg, b, ev, cls, now, out);
+
+	if (!ret)
+		out->rec.error = mesh_sched_error(cur, ev, fail, cls, out);
+	return ret;
 }
 
 int mesh_sched_step(const struct mesh_sched *cur,

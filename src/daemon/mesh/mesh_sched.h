@@ -124,8 +124,22 @@ enum mesh_rec {
 	MESH_REC_DOWN	= 1u << 3,	/* the path went from up to down */
 };
 
+/* The kind of the path's error text (the last failure, for the table);
+ * the driver's one writer words it with what only it knows. */
+enum mesh_error {
+	MESH_ERROR_KEEP,		/* as it is */
+	MESH_ERROR_CLEAR,		/* started, or up: none */
+	MESH_ERROR_CONNECT_TIMEOUT,	/* the connect's deadline passed */
+	MESH_ERROR_ROUND_TIMEOUT,	/* the round's (or sample's) */
+	MESH_ERROR_MISMATCH,		/* a round's bytes came back wrong */
+	MESH_ERROR_KEY,			/* the pre-shared key: ours or none */
+	MESH_ERROR_FAILED,		/* the client's words, or the
+					   driver's own failure */
+};
+
 struct mesh_record {
 	unsigned int what;		/* enum mesh_rec bits */
+	enum mesh_error error;		/* the error text's kind */
 	enum mesh_result result;	/* with ROUND */
 	bool sized;			/* with ROUND: a round of size slot
 					   SLOT of the sizes in force */
