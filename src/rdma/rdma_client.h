@@ -22,10 +22,11 @@
  *   rdma_client_native.c  the native session: HELLO, welcome, AUTH, DESC,
  *                         READ/WRITE posting and checks, DONE, RESULT
  *   rdma_client_rping.c   the rping session: adverts, sink check
- *   rdma_client_mesh.c    mesh sessions: rdma_client_round, _bw and
- *                         _close (rdma_client_mesh.h); rounds (WRITE,
- *                         READ back, check, report) and bandwidth samples
- *                         (rdma_client_mesh_act.h)
+ *   rdma_client_mesh.c    mesh sessions' actions, called by the client's
+ *                         only: rounds (WRITE, READ back, check, report)
+ *                         and bandwidth samples (rdma_client_mesh_act.h);
+ *                         the requests (rdma_client_round, _bw, _close,
+ *                         below) are rdma_client.c's
  *
  * A mesh session (opts.mesh) stays up after DESC: the connection is READY
  * and runs a round (WRITE of pattern(seed, round), READ back, check) each
@@ -53,12 +54,11 @@
 
 #include <event2/event.h>
 
-#include "rdma_client_mesh.h"
 #include "rdma_client_types.h"
 #include "rdma_cm.h"
 
-/* The mesh session's requests (rdma_client_round, rdma_client_bw,
- * rdma_client_close) are in rdma_client_mesh.h, included above. */
+struct rdma_client;
+
 
 /*
  * A connection on CHAN (whose loop is BASE) with options O, reporting to
@@ -82,5 +82,27 @@ void rdma_client_outcome(const struct rdma_client *c,
 /* Free the RDMA resources and events now, keep the outcome. */
 void rdma_client_release(struct rdma_client *c);
 void rdma_client_free(struct rdma_client *c);
+
+/* ---- a mesh session's requests (opts.mesh) ---- */
+/*
+ * Mesh: run one round of SIZE bytes (1 .. the DESC buffer's length, and at
+ * most opts.size).  0, -ENOTCONN (not a mesh session, or not READY yet or
+ * any more), -EBUSY (a round is in flight), -EINVAL (size).
+ */
+int rdma_client_round(struct rdma_client *c, uint32_t size);
+/*
+ * Mesh: a bandwidth sample: RDMA WRITEs of SIZE bytes (1 .. the DESC
+ * buffer's length, and at most opts.size: they are sent from the round
+ * buffer), opts.depth of them in flight, for DURATION_MS (>= 1); then no
+ * more are posted and, once those in flight completed, the result
+ * through ops->bw.  Each completion has the step deadline (opts.
+ * timeout_ms); an error ends the connection (ops->done).  0, -ENOTCONN,
+ * -EBUSY (a round or sample in flight), -EINVAL (size, duration).
+ */
+int rdma_client_bw(struct rdma_client *c, uint32_t size,
+		   uint32_t duration_ms);
+/* Mesh: end a READY session cleanly (disconnect; done with
+ * RDMA_CLIENT_FAIL_NONE).  0, -ENOTCONN or -EBUSY as above. */
+int rdma_client_close(struct rdma_client *c);
 
 #endif /* RDMAD_RDMA_CLIENT_H */

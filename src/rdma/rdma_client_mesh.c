@@ -14,9 +14,10 @@
  * in flight, unchecked.  They write what the slot holds, so the pattern a
  * READ-only session checks stays in the server's buffer.
  *
- * The state machine decides when; these carry it out.  The embedder's
- * side of a mesh session (rdma_client.h: rdma_client_round,
- * rdma_client_bw, rdma_client_close) asks the machine for them.
+ * The state machine decides when; these carry it out, called only by the
+ * client's actions (rdma_client_act), never calling back into it.  The
+ * embedder's side of a mesh session (rdma_client_round, rdma_client_bw,
+ * rdma_client_close) is rdma_client.c's: it asks the machine for them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,7 +25,6 @@
 
 #include "clock.h"
 #include "pattern.h"
-#include "rdma_client_mesh.h"
 #include "rdma_client_mesh_act.h"
 #include "rdma_log.h"
 
@@ -180,67 +180,4 @@ void rdma_client_mesh_bw_report(struct rdma_client *c)
 			     c->bw.ops, c->bw.size, c->bw.ns);
 	if (c->ops->bw)
 		c->ops->bw(c->arg, &c->bw);
-}
-
-/* ---- the embedder's requests ---------------------------------------- */
-
-/* Whether the embedder may ask C for a round or its close now. */
-static int rdma_client_mesh_ready(const struct rdma_client *c)
-{
-	if (!c->o.mesh)
-		return -ENOTCONN;
-	switch (c->fsm.state) {
-	case RDMA_CLIENT_ST_READY:
-		return c->finished ? -ENOTCONN : 0;
-	case RDMA_CLIENT_ST_ROUND_WRITE:
-	case RDMA_CLIENT_ST_ROUND_READ:
-	case RDMA_CLIENT_ST_ROUND_CHECK:
-	case RDMA_CLIENT_ST_BW_WRITE:
-		return -EBUSY;
-	default:
-		return -ENOTCONN;
-	}
-}
-
-int rdma_client_round(struct rdma_client *c, uint32_t size)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	if (!size || size > c->o.size || size > c->desc.len)
-		return -EINVAL;
-	memset(&c->rnd, 0, sizeof(c->rnd));
-	c->rnd.size = size;
-	rdma_client_feed(c, RDMA_CLIENT_EV_ROUND);
-	return 0;
-}
-
-int rdma_client_bw(struct rdma_client *c, uint32_t size,
-		   uint32_t duration_ms)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	if (!size || size > c->o.size || size > c->desc.len || !duration_ms)
-		return -EINVAL;
-	memset(&c->bw, 0, sizeof(c->bw));
-	c->bw.size = size;
-	c->bw_ms = duration_ms;
-	c->bw_first = c->bw_last = 0;
-	rdma_client_feed(c, RDMA_CLIENT_EV_BW);
-	return 0;
-}
-
-int rdma_client_close(struct rdma_client *c)
-{
-	int ret = rdma_client_mesh_ready(c);
-
-	if (ret)
-		return ret;
-	rdma_client_conn_log(c, LOG_INFO, "closing after %u rounds",
-			     c->fsm.rounds);
-	rdma_client_feed(c, RDMA_CLIENT_EV_CLOSE);
-	return 0;
 }

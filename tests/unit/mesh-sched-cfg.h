@@ -2,7 +2,8 @@
 /*
  * mesh-sched-cfg.h - the schedule settings the mesh_sched tests start
  * from: 1 s rounds, 10 % jitter, 2 s connect and 1 s round deadlines,
- * backoff 1..30 s, samples off (100 ms at 1 % when turned on).
+ * backoff 1..30 s, samples off (100 ms at 1 % when turned on), rounds of
+ * 64 and 4096 bytes in turn, down at the first failure.
  */
 #ifndef RDMAD_TEST_MESH_SCHED_CFG_H
 #define RDMAD_TEST_MESH_SCHED_CFG_H
@@ -24,6 +25,9 @@ static struct mesh_sched_cfg base_cfg(void)
 		.bw_every_ns = 0,
 		.bw_duration_ns = 100 * MS,
 		.bw_share_ppm = 10000,		/* 1 % */
+		.down_after = 1,
+		.sizes = { 64, 4096 },
+		.n_sizes = 2,
 	};
 	return c;
 }

@@ -622,6 +622,17 @@ static void test_mesh(void)
 	bad("[mesh]\nprober_wait_max = -1\n", "t.ini:2: prober_wait_max:",
 	    "mesh: prober_wait_max -1");
 
+	/* failures in a row that take a path down: 1 by default, 1..10 */
+	tap_ok(valid(&c, "[mesh]\n") && m->down_after == 1 &&
+	       valid(&c, "[mesh]\ndown_after = 1\n") && m->down_after == 1 &&
+	       valid(&c, "[mesh]\ndown_after = 9\n") && m->down_after == 9 &&
+	       valid(&c, "[mesh]\ndown_after = 10\n") && m->down_after == 10,
+	       "mesh: down_after 1 by default, 1, 9 and 10");
+	bad("[mesh]\ndown_after = 11\n", "t.ini:2: down_after: 11 is out of "
+	    "range 1..10", "mesh: down_after 11");
+	bad("[mesh]\ndown_after = 0\n", "t.ini:2: down_after: 0 is out of "
+	    "range 1..10", "mesh: down_after 0");
+
 	/* a slow round's log line: 250ms by default, 0 (off), 1ms..1h */
 	tap_ok(valid(&c, "[mesh]\n") && m->slow_round_ms == 250,
 	       "mesh: slow_round 250ms by default");

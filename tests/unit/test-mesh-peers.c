@@ -90,8 +90,7 @@ static void test_session(void)
 	tap_ok(!mesh_session_changed(&a.mesh, &b.mesh), "same [mesh]: the "
 	       "sessions stay");
 	b.mesh.round_timeout_ms = 5000;	/* above connect_timeout 3000 */
-	tap_ok(mesh_session_changed(&a.mesh, &b.mesh) &&
-	       mesh_session_timeout_ms(&b.mesh) == 5000,
+	tap_ok(mesh_session_changed(&a.mesh, &b.mesh),
 	       "round_timeout raised past the session's deadline: made anew "
 	       "(live sessions would keep the old one)");
 	b = a;

@@ -51,8 +51,7 @@ static const struct row rows[] = {
 	{ ST(WAIT), EV(TIMER), ST(ROUND), A(ROUND) | A(TIMER) },
 	{ ST(WAIT), EV(LOST), ST(BACKOFF), A(CLOSE) | A(DOWN) | A(TIMER) },
 	{ ST(WAIT), EV(STOP), ST(IDLE), A(CLOSE) | A(TIMER) },
-	{ ST(ROUND), EV(ROUND_OK), ST(WAIT), A(TIMER) },
-	{ ST(ROUND), EV(ROUND_BAD), ST(WAIT), A(TIMER) },
+	{ ST(ROUND), EV(ROUND_DONE), ST(WAIT), A(TIMER) },
 	{ ST(ROUND), EV(TIMER), ST(BACKOFF), A(CLOSE) | A(DOWN) | A(TIMER) },
 	{ ST(ROUND), EV(LOST), ST(BACKOFF), A(CLOSE) | A(DOWN) | A(TIMER) },
 	{ ST(ROUND), EV(STOP), ST(IDLE), A(CLOSE) | A(TIMER) },
@@ -157,7 +156,7 @@ static void test_timers(void)
 	       out.next.round_at == now,
 	       "connected: a round at once, its deadline armed");
 	s = out.next;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now + 2 * MS, &out);
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, now + 2 * MS, &out);
 	tap_ok(out.next.state == MESH_ST_WAIT &&
 	       out.next.due >= now + 900 * MS &&
 	       out.next.due <= now + 1100 * MS &&
@@ -169,16 +168,16 @@ static void test_timers(void)
 	mesh_sched_step(&s, &cfg, &b, MESH_EV_TIMER, s.due, &out);
 	s = out.next;
 	now = s.round_at;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, now + 1500 * MS,
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, now + 1500 * MS,
 			&out);
 	tap_ok(out.next.due == now + 1500 * MS && out.wait_ns == 0 &&
 	       !(out.act & MESH_ACT_UP),
 	       "a round longer than the interval: the next one at once, "
 	       "no second UP");
 	s = out.next;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_OK, s.due, &out);
+	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_DONE, s.due, &out);
 	tap_ok(out.next.state == MESH_ST_WAIT && out.act == 0,
-	       "a stale ROUND_OK in wait is refused, nothing done");
+	       "a stale ROUND_DONE in wait is refused, nothing done");
 }
 
 /* ---- jitter and backoff ------------------------------------------------ */
@@ -328,7 +327,7 @@ static void fleet_feed(struct fleet *f, unsigned int i, enum mesh_event ev)
 		}
 		if (up) {
 			p->done_at = f->now + t;
-			p->done_ev = MESH_EV_ROUND_OK;
+			p->done_ev = MESH_EV_ROUND_DONE;
 		}
 	}
 }
@@ -491,7 +490,8 @@ static void test_backoff_reset(void)
 	       "off (%u failures counted)", s.fails);
 	mesh_sched_step(&s, &cfg, &b, MESH_EV_CONNECTED, now, &out);
 	s = out.next;
-	mesh_sched_step(&s, &cfg, &b, MESH_EV_ROUND_BAD, now, &out);
+	mesh_sched_feed(&s, &cfg, &b, MESH_EV_ROUND_DONE,
+			RDMA_CLIENT_FAIL_MISMATCH, now, &out);
 	s = out.next;
 	mesh_sched_step(&s, &cfg, &b, MESH_EV_LOST, now, &out);
 	tap_ok(out.next.fails == 1 && out.wait_ns >= 900 * MS &&
@@ -594,7 +594,7 @@ static void test_budget_burst(void)
 	tap_ok(out.act & MESH_ACT_BW, "after ten idle hours a sample starts");
 	a = out.next;
 	now += cfg.bw_duration_ns;
-	mesh_sched_step(&a, &cfg, &bud, MESH_EV_ROUND_OK, now, &out);
+	mesh_sched_step(&a, &cfg, &bud, MESH_EV_ROUND_DONE, now, &out);
 	mesh_sched_step(&b, &cfg, &bud, MESH_EV_TIMER, now + 1, &out);
 	tap_ok(!(out.act & MESH_ACT_BW) && (out.act & MESH_ACT_ROUND),
 	       "but not a second one right after it: a plain round");
@@ -623,7 +623,7 @@ static void test_cfg_check(void)
 static void test_names(void)
 {
 	tap_ok(!strcmp(mesh_state_name(MESH_ST_BACKOFF), "backoff") &&
-	       !strcmp(mesh_event_name(MESH_EV_ROUND_BAD), "round-bad") &&
+	       !strcmp(mesh_event_name(MESH_EV_ROUND_DONE), "round-done") &&
 	       !strcmp(mesh_reach_name(MESH_REACH_DOWN), "down") &&
 	       !strcmp(mesh_state_name(MESH_ST__COUNT), "?"),
 	       "names from the X-macro lists");

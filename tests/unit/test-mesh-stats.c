@@ -3,8 +3,8 @@
  * test-mesh-stats.c - mesh_stats.c: counts by result and size, the
  * histogram's bounds, the window's p50/p99 (nearest rank) and loss as it
  * rolls over, the per-size windows of the heatmap (by slot, over paths,
- * mismatches, reset on a sizes change), bandwidth samples, and the
- * failure class of each rdma_client failure; a rail's counts, the compact
+ * mismatches, reset on a sizes change), bandwidth samples; a rail's
+ * counts, the compact
  * classes, a peer's pooled window; loss that is recent (failed rounds at
  * start leave the windows as good ones, pressured or not, come in) and
  * the windows' marks never taken for a latency.
@@ -289,50 +289,6 @@ static void test_bw(void)
 	mesh_stats_bw(&s, 1000, 0, 99);
 	tap_ok(s.bw_samples == 2 && s.bw_at == 88,
 	       "bw: a sample of no time is ignored");
-}
-
-static void test_classes(void)
-{
-	static const struct {
-		enum rdma_client_fail f;
-		enum mesh_result r;
-	} map[] = {
-		{ RDMA_CLIENT_FAIL_NONE, MESH_RES_OK },
-		{ RDMA_CLIENT_FAIL_LOCAL, MESH_RES_LOCAL_ERROR },
-		{ RDMA_CLIENT_FAIL_ADDR, MESH_RES_UNREACHABLE },
-		{ RDMA_CLIENT_FAIL_ROUTE, MESH_RES_UNREACHABLE },
-		{ RDMA_CLIENT_FAIL_CONNECT, MESH_RES_UNREACHABLE },
-		{ RDMA_CLIENT_FAIL_REJECTED, MESH_RES_REFUSED },
-		{ RDMA_CLIENT_FAIL_TIMEOUT, MESH_RES_TIMEOUT },
-		{ RDMA_CLIENT_FAIL_COMPLETION, MESH_RES_COMPLETION_ERROR },
-		{ RDMA_CLIENT_FAIL_PROTOCOL, MESH_RES_PROTOCOL_ERROR },
-		{ RDMA_CLIENT_FAIL_MISMATCH, MESH_RES_MISMATCH },
-		{ RDMA_CLIENT_FAIL_KEY, MESH_RES_AUTH_FAILED },
-	};
-	static const char *const names[MESH_RES_N] = {
-		"ok", "mismatch", "timeout", "completion-error", "refused",
-		"unreachable", "auth-failed", "protocol-error", "local-error",
-	};
-	unsigned int i;
-	int ok = 1;
-
-	tap_ok(sizeof(map) / sizeof(map[0]) == RDMA_CLIENT_FAIL__COUNT,
-	       "classes: every rdma_client failure in the table");
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (mesh_result_of(map[i].f) != map[i].r) {
-			tap_diag("fail %d -> %s", map[i].f,
-				 mesh_result_name(mesh_result_of(map[i].f)));
-			ok = 0;
-		}
-	tap_ok(ok, "classes: each failure's result class");
-	tap_ok(mesh_result_of(RDMA_CLIENT_FAIL__COUNT) == MESH_RES_LOCAL_ERROR,
-	       "classes: an unknown failure is a local error");
-	ok = 1;
-	for (i = 0; i < MESH_RES_N; i++)
-		if (strcmp(mesh_result_name(i), names[i]))
-			ok = 0;
-	tap_ok(ok && !strcmp(mesh_result_name(MESH_RES_N), "?"),
-	       "names: the metrics' result label values");
 }
 
 static void test_paths_up(void)
@@ -643,7 +599,6 @@ int main(void)
 	test_window_ranks();
 	test_size_window();
 	test_bw();
-	test_classes();
 	test_paths_up();
 	test_sample_round();
 	test_sizes_remap();

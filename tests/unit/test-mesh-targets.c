@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 #include "tap.h"
@@ -183,7 +184,7 @@ static void test_sched_bounds(void)
 		"bandwidth_share = 50%",
 		"bandwidth_every = 0",
 	};
-	struct mesh_sched_cfg s;
+	struct mesh_policy pol;
 	struct rdmad_config c;
 	char text[256], label[256], err[256];
 	const char *why;
@@ -202,8 +203,8 @@ static void test_sched_bounds(void)
 			tap_ok(0, "accepted: %s (%s)", label, err);
 			continue;
 		}
-		mesh_sched_cfg_of(&c.mesh, &s);
-		why = mesh_sched_cfg_check(&s);
+		mesh_policy_of(&c.mesh, &pol);
+		why = mesh_sched_cfg_check(&pol.sched);
 		tap_ok(!why, "accepted at a bound, a valid schedule: %s (%s)",
 		       label, why ? why : "ok");
 	}

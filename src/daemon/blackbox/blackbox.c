@@ -24,7 +24,7 @@
 #include "clock.h"
 #include "proto.h"
 #include "rdma_client.h"
-#include "rdma_client_result.h"
+#include "mesh/mesh_result_rules.h"
 
 struct blackbox_probe {
 	struct blackbox *bb;
@@ -187,13 +187,10 @@ static void blackbox_fill(struct blackbox_probe *p,
 {
 	struct blackbox_result *r = &p->r;
 	const struct rdma_client_times *t = o->times;
-	enum rdma_client_fail fail = o->fail;
+	enum mesh_result cls = mesh_result_class(o->fail, p->timed_out, false);
 
-	if (p->timed_out && fail != RDMA_CLIENT_FAIL_NONE)
-		fail = RDMA_CLIENT_FAIL_TIMEOUT;
-	r->success = fail == RDMA_CLIENT_FAIL_NONE;
-	r->failed = r->success ? NULL :
-		    mesh_result_name(mesh_result_of(fail));
+	r->success = cls == MESH_RES_OK;
+	r->failed = r->success ? NULL : mesh_result_name(cls);
 	r->error = r->success ? NULL : o->error;
 	r->duration_s = (double)(clock_now_ns() - p->start) / 1e9;
 	r->connect_s = t->established && t->start ?

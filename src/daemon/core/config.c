@@ -86,6 +86,7 @@ static void config_mesh_defaults(struct config_mesh *m)
 	m->round_timeout_ms = 900;
 	m->backoff_min_ms = 1000;
 	m->backoff_max_ms = 60000;
+	m->down_after = CONFIG_MESH_DOWN_AFTER_DEFAULT;
 	m->tos = -1;
 	m->bw_every_ms = 0;
 	m->bw_duration_ms = 200;
@@ -501,6 +502,8 @@ static const struct config_key keys[] = {
 	  OFF(mesh.backoff_min_ms), MS(10, 3600000) },
 	{ "mesh", "backoff_max", config_key_uint,
 	  OFF(mesh.backoff_max_ms), MS(10, 3600000) },
+	{ "mesh", "down_after", config_key_uint,
+	  OFF(mesh.down_after), COUNT(1, CONFIG_MESH_DOWN_AFTER_MAX) },
 	{ "mesh", "tos", config_key_tos, OFF(mesh.tos), CODE(0, 255) },
 	{ "mesh", "bandwidth_every", config_key_uint,
 	  OFF(mesh.bw_every_ms), MS_OFF(1000, 86400000) },

@@ -45,6 +45,13 @@
 #define CONFIG_MESH_EPOCH_MIN_MS	60000u
 #define CONFIG_MESH_EPOCH_MAX_MS	86400000u
 #define CONFIG_MESH_EPOCH_DEFAULT_MS	300000u
+/* [mesh] down_after: failures in a row that take a path down.  1: the
+ * first, as the mesh always did (a verified round's failure is rarely
+ * noise, and the alerts and tests count on a dead port showing within
+ * one deadline).  10 at most: at the default backoff (1 s doubling to
+ * 60 s) ten failures span about 5 minutes, longer would hide an outage. */
+#define CONFIG_MESH_DOWN_AFTER_DEFAULT	1u
+#define CONFIG_MESH_DOWN_AFTER_MAX	10u
 /* [mesh] peer_series: what /metrics shows of each peer (docs/monitoring.md,
  * "Cardinality is bounded"); unset: compact with an inventory that has
  * topology, full otherwise (config_mesh_compact). */
@@ -75,6 +82,7 @@ struct config_mesh {
 	unsigned int round_timeout_ms;
 	unsigned int backoff_min_ms;
 	unsigned int backoff_max_ms;
+	unsigned int down_after;	/* failures in a row: path down */
 	int tos;			/* IP TOS byte; -1: not set */
 	unsigned int bw_every_ms;	/* per peer; 0: no samples */
 	unsigned int bw_duration_ms;	/* one sample's length */

@@ -431,9 +431,9 @@ void mesh_agent_commit(struct mesh_agent *a)
 				mesh_path_sizes(v[i]->path[j], &x->cfg,
 						&a->next_cfg);
 	x->cfg = a->next_cfg;
-	mesh_sched_cfg_of(&x->cfg, &x->scfg);
+	mesh_policy_of(&x->cfg, &x->pol);
 	if (first || !a->peers)
-		mesh_budget_init(&x->budget, &x->scfg, clock_now_ns());
+		mesh_budget_init(&x->budget, &x->pol.sched, clock_now_ns());
 	free(a->peers);
 	a->peers = v;
 	a->n_peers = a->next.n;
@@ -563,7 +563,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	}
 	for (i = 0; i < a->n_peers; i++)
 		n += a->peers[i]->n_paths;
-	max_age = mesh_sched_bw_max_age(&a->x.scfg, n, a->x.budget.took_ns);
+	max_age = mesh_sched_bw_max_age(&a->x.pol.sched, n, a->x.budget.took_ns);
 	for (i = 0; i < a->n_peers; i++) {
 		struct mesh_peer *peer = a->peers[i];
 		struct mesh_view_peer *vp = &a->view[i];

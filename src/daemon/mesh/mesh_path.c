@@ -31,8 +31,8 @@ struct mesh_link {
 
 static const struct mesh_figures mesh_no_figures;
 
-static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
-			       enum mesh_result cls,
+static void mesh_path_feed_end(struct mesh_path *p, enum mesh_event ev,
+			       enum rdma_client_fail fail,
 			       const struct mesh_figures *fig);
 
 static void mesh_path_name(const struct mesh_path *p, char *buf, size_t len)
@@ -125,13 +125,14 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		.rtt_ns = r->write_ns + r->read_ns,
 		.size = r->size,
 		.bad_offset = r->bad_offset,
+		.round = r->round,
 	};
 	char name[MESH_NAME_LEN + 16], moved[360];
 
 	if (!p)
 		return;
 	if (r->result == RDMA_CLIENT_FAIL_NONE) {
-		mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+		mesh_path_feed_end(p, MESH_EV_ROUND_DONE, r->result, &fig);
 		return;
 	}
 	mesh_path_name(p, name, sizeof(name));
@@ -140,10 +141,7 @@ static void mesh_client_round(void *arg, const struct rdma_client_round *r)
 		"read back, the first bad byte at offset %u (the peer's memory "
 		"or the path corrupts data)%s", name, r->round, r->size,
 		r->bad_offset, moved);
-	snprintf(p->error, sizeof(p->error), "round %u: data mismatch, %u "
-		 "bytes, first bad byte at offset %u", r->round, r->size,
-		 r->bad_offset);
-	mesh_path_feed_cls(p, MESH_EV_ROUND_BAD, MESH_RES_MISMATCH, &fig);
+	mesh_path_feed_end(p, MESH_EV_ROUND_DONE, r->result, &fig);
 }
 
 static void mesh_client_bw(void *arg, const struct rdma_client_bw *b)
@@ -160,39 +158,28 @@ static void mesh_client_bw(void *arg, const struct rdma_client_bw *b)
 		 "%.1f ms, %.1f MB/s", name, (unsigned long long)b->ops,
 		 b->size, (double)b->ns / 1e6,
 		 b->ns ? (double)b->bytes * 1e3 / (double)b->ns : 0.0);
-	mesh_path_feed_cls(p, MESH_EV_ROUND_OK, MESH_RES_OK, &fig);
+	mesh_path_feed_end(p, MESH_EV_ROUND_DONE, RDMA_CLIENT_FAIL_NONE, &fig);
 }
 
 static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 {
 	struct mesh_link *l = arg;
 	struct mesh_path *p = l->p;
-	const char *error = NULL;
-	enum mesh_result r;
+	struct mesh_figures fig;
 
 	l->done = true;
 	if (!p) {
 		mesh_reap_soon(l->x);
 		return;
 	}
-	r = o->fail == RDMA_CLIENT_FAIL_NONE ? MESH_RES_COMPLETION_ERROR :
-	    mesh_result_of(o->fail);
-	/* The client's own words name rdma-probe's options. */
-	if (o->fail == RDMA_CLIENT_FAIL_KEY && !(p->x->psk && p->x->psk->len))
-		error = "the peer requires a pre-shared key: set [auth] "
-			"psk_file (the fabric's key)";
-	else if (o->fail == RDMA_CLIENT_FAIL_KEY)
-		error = "the peer refused our key ([auth] psk_file): the "
-			"fabric's hosts must share one key";
-	if (!error)
-		error = o->error ? o->error : "failed";
-	snprintf(p->error, sizeof(p->error), "%s", error);
+	memset(&fig, 0, sizeof(fig));
+	snprintf(fig.why, sizeof(fig.why), "%s", o->error ? o->error : "");
 	p->link = NULL;
 	l->p = NULL;
 	mesh_reap_soon(p->x);
-	mesh_path_feed_cls(p, p->s.state == MESH_ST_CONNECTING ?
-			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, r,
-			   &mesh_no_figures);
+	mesh_path_feed_end(p, p->s.state == MESH_ST_CONNECTING ?
+			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, o->fail,
+			   &fig);
 }
 
 static const struct rdma_client_ops mesh_client_ops = {
@@ -213,14 +200,14 @@ static int mesh_path_connect(struct mesh_path *p)
 	o.dst = *p->dst;
 	o.src = p->src && p->src->ss_family ? *p->src : x->cfg.source;
 	o.mesh = true;
-	o.ops = x->cfg.ops;
-	o.size = mesh_session_size(&x->cfg);
+	o.ops = x->pol.session.ops;
+	o.size = x->pol.session.size;
 	o.iters = 1;
-	o.timeout_ms = mesh_session_timeout_ms(&x->cfg);
-	o.depth = 4;
+	o.timeout_ms = x->pol.session.timeout_ms;
+	o.depth = x->pol.session.depth;
 	o.seed = clock_now_ns() ^ (++x->seq * 0x9e3779b97f4a7c15ull);
 	o.verify = true;
-	o.tos = x->cfg.tos;
+	o.tos = x->pol.session.tos;
 	o.psk = x->psk && x->psk->len ? x->psk : NULL;
 	o.devs = x->devs;
 	o.log_prio = -1;	/* the agent speaks for its sessions */
@@ -319,10 +306,6 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 			       uint64_t rtt_ns, uint64_t now)
 {
 	struct mesh_ctx *x = p->x;
-	struct mesh_load_cfg cfg = {
-		.lag_max_ns = (uint64_t)x->cfg.prober_lag_max_ms * 1000000ull,
-		.wait_max_pct = x->cfg.prober_wait_max_pct,
-	};
 	struct mesh_load_round lr;
 	struct cpu_wait_now end;
 	uint64_t period = MESH_LAG_PERIOD_MS * 1000000ull;
@@ -344,7 +327,7 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 	x->load_delay_ns += lr.run_delay_ns;
 	x->load_psi_us += lr.psi_us;
 	x->psi = lr.psi_known;
-	why = mesh_load_check(&cfg, &lr);
+	why = mesh_load_check(&x->pol.load, &lr);
 	if (!why)
 		return false;
 	x->pressured++;
@@ -404,8 +387,6 @@ static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
 static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			     const struct mesh_figures *fig, uint64_t now)
 {
-	const struct config_mesh *m = &p->x->cfg;
-	bool sized = r->sized && m->n_sizes && p->slot < m->n_sizes;
 	bool round = (r->what & MESH_REC_ROUND) && !(r->what & MESH_REC_SAMPLE);
 	uint64_t rtt = r->result == MESH_RES_OK ? fig->rtt_ns : 0;
 
@@ -422,19 +403,54 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 				 mesh_path_load_end(p, r->result, rtt, now);
 
 		(pressured ? mesh_stats_round_pressured : mesh_stats_round)
-			(&p->st, sized ? p->slot : CONFIG_MESH_SIZES_MAX,
-			 sized ? m->sizes[p->slot] : 0, r->result, rtt,
+			(&p->st, r->sized ? r->slot : CONFIG_MESH_SIZES_MAX,
+			 r->size, r->result, rtt,
 			 fig->bad_offset, now);
-		if (!pressured && m->slow_round_ms &&
-		    rtt > (uint64_t)m->slow_round_ms * 1000000ull)
+		if (!pressured && p->x->pol.slow_round_ns &&
+		    rtt > p->x->pol.slow_round_ns)
 			mesh_path_slow_log(p, fig->size, rtt, now);
 	}
 	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
-	if ((r->what & MESH_REC_ROUND) && r->result == MESH_RES_TIMEOUT)
+}
+
+/* The one writer of the path's error text: of the kind the schedule
+ * said, in words only the driver has.  The client's own words would
+ * name rdma-probe's options: a key's failure names rdmad's. */
+static void mesh_path_error(struct mesh_path *p, enum mesh_error kind,
+			    const struct mesh_figures *fig)
+{
+	const struct auth_key *psk = p->x->psk;
+
+	switch (kind) {
+	case MESH_ERROR_KEEP:
+		return;
+	case MESH_ERROR_CLEAR:
+		p->error[0] = '\0';
+		return;
+	case MESH_ERROR_CONNECT_TIMEOUT:
+	case MESH_ERROR_ROUND_TIMEOUT:
 		snprintf(p->error, sizeof(p->error), "%s timed out",
-			 p->s.state == MESH_ST_CONNECTING ? "connect" :
+			 kind == MESH_ERROR_CONNECT_TIMEOUT ? "connect" :
 			 "round");
+		return;
+	case MESH_ERROR_MISMATCH:
+		snprintf(p->error, sizeof(p->error), "round %u: data mismatch, "
+			 "%u bytes, first bad byte at offset %u", fig->round,
+			 fig->size, fig->bad_offset);
+		return;
+	case MESH_ERROR_KEY:
+		snprintf(p->error, sizeof(p->error), "%s", psk && psk->len ?
+			 "the peer refused our key ([auth] psk_file): the "
+			 "fabric's hosts must share one key" :
+			 "the peer requires a pre-shared key: set [auth] "
+			 "psk_file (the fabric's key)");
+		return;
+	case MESH_ERROR_FAILED:
+		snprintf(p->error, sizeof(p->error), "%s",
+			 fig->why[0] ? fig->why : "failed");
+		return;
+	}
 }
 
 void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
@@ -445,6 +461,16 @@ void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
 }
 
 /* ---- the schedule ---------------------------------------------------- */
+
+/* The driver itself failed P's EV (CONNECT_FAILED, LOST) with -ERR. */
+static void mesh_path_local(struct mesh_path *p, enum mesh_event ev, int err)
+{
+	struct mesh_figures fig;
+
+	memset(&fig, 0, sizeof(fig));
+	snprintf(fig.why, sizeof(fig.why), "%s", strerror(-err));
+	mesh_path_feed_end(p, ev, RDMA_CLIENT_FAIL_LOCAL, &fig);
+}
 
 static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 {
@@ -468,32 +494,27 @@ static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 	}
 }
 
-static void mesh_path_round(struct mesh_path *p, bool bw, uint64_t due,
-			    uint64_t now)
+static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
+			    uint64_t due, uint64_t now)
 {
-	const struct config_mesh *m = &p->x->cfg;
 	int ret;
 
-	p->slot = m->n_sizes ? p->turn % m->n_sizes : 0;
-	p->turn++;
 	p->load.on = false;
 	if (!bw)
 		mesh_path_load_start(p, due, now);
 	if (!p->link)
 		ret = -ENOTCONN;
 	else if (bw)
-		ret = rdma_client_bw(p->link->c, m->bw_size,
-				     m->bw_duration_ms);
+		ret = rdma_client_bw(p->link->c, p->x->pol.session.bw_size,
+				     p->x->pol.session.bw_duration_ms);
 	else
-		ret = rdma_client_round(p->link->c, m->sizes[p->slot]);
+		ret = rdma_client_round(p->link->c, size);
 	if (!ret)
 		return;
 	log_err("mesh: %s/%u: cannot start a round: %s", p->peer, p->idx,
 		strerror(-ret));
-	snprintf(p->error, sizeof(p->error), "%s", strerror(-ret));
 	mesh_path_detach(p, "mesh: cannot start a round");
-	mesh_path_feed_cls(p, MESH_EV_LOST, MESH_RES_LOCAL_ERROR,
-			   &mesh_no_figures);
+	mesh_path_local(p, MESH_EV_LOST, ret);
 }
 
 /* The schedule's transition, for people. */
@@ -518,6 +539,14 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 			 "%.1f s (attempt %u)%s", name,
 			 p->error[0] ? p->error : "no answer",
 			 (double)st->wait_ns / 1e9, st->next.fails, moved);
+	/* A session of a path still up failed: not yet down_after. */
+	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
+	    p->s.state != MESH_ST_CONNECTING)
+		log_info("mesh: %s: failed (%s), %u of [mesh] down_after %u "
+			 "before down; reconnecting in %.1f s", name,
+			 p->error[0] ? p->error : "no answer", st->next.fails,
+			 p->x->pol.sched.down_after,
+			 (double)st->wait_ns / 1e9);
 	if (st->act & MESH_ACT_UP)
 		log_notice("mesh: %s up: connected, first round done in "
 			   "%.1f ms", name,
@@ -529,7 +558,7 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 }
 
 static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
-			   enum mesh_result cls,
+			   enum rdma_client_fail fail,
 			   const struct mesh_figures *fig)
 {
 	struct mesh_ctx *x = p->x;
@@ -539,17 +568,22 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 	struct mesh_step st;
 	int ret;
 
-	ret = mesh_sched_feed(&p->s, &x->scfg, &x->budget, ev, cls, now, &st);
+	ret = mesh_sched_feed(&p->s, &x->pol.sched, &x->budget, ev, fail, now,
+			      &st);
 	if (ret) {
 		log_debug("mesh: %s/%u: %s ignored in %s", p->peer, p->idx,
 			  mesh_event_name(ev), mesh_state_name(p->s.state));
 		return;
 	}
 	mesh_path_record(p, &st.rec, fig, now);
+	/* before the log: a path's down line says why */
+	if (!(st.act & MESH_ACT_UP))
+		mesh_path_error(p, st.rec.error, fig);
 	mesh_path_log(p, &st, ev, now);
 	p->s = st.next;
+	/* after it: the up line follows the failures it ends */
 	if (st.act & MESH_ACT_UP)
-		p->error[0] = '\0';
+		mesh_path_error(p, st.rec.error, fig);
 	if ((st.act & MESH_ACT_QUEUE) && !p->queued) {
 		TAILQ_INSERT_TAIL(&x->waiting, p, wait);
 		p->queued = true;
@@ -566,21 +600,16 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		mesh_path_arm(p, now);
 	if (st.act & MESH_ACT_CONNECT) {
 		ret = mesh_path_connect(p);
-		if (ret) {
-			snprintf(p->error, sizeof(p->error), "%s",
-				 strerror(-ret));
-			mesh_path_feed_cls(p, MESH_EV_CONNECT_FAILED,
-					   MESH_RES_LOCAL_ERROR,
-					   &mesh_no_figures);
-		}
+		if (ret)
+			mesh_path_local(p, MESH_EV_CONNECT_FAILED, ret);
 	}
 	if (st.act & MESH_ACT_ROUND)
-		mesh_path_round(p, st.act & MESH_ACT_BW, due, now);
+		mesh_path_round(p, st.act & MESH_ACT_BW, st.size, due, now);
 }
 
 /* Run EV, and whatever it queues, one at a time. */
-static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
-			       enum mesh_result cls,
+static void mesh_path_feed_end(struct mesh_path *p, enum mesh_event ev,
+			       enum rdma_client_fail fail,
 			       const struct mesh_figures *fig)
 {
 	if (p->q_n == MESH_QUEUE) {
@@ -590,26 +619,26 @@ static void mesh_path_feed_cls(struct mesh_path *p, enum mesh_event ev,
 	}
 	if (p->feeding) {
 		p->q[p->q_n].ev = ev;
-		p->q[p->q_n].cls = cls;
+		p->q[p->q_n].fail = fail;
 		p->q[p->q_n++].fig = *fig;
 		return;
 	}
 	p->feeding = true;
-	mesh_path_step(p, ev, cls, fig);
+	mesh_path_step(p, ev, fail, fig);
 	while (p->q_n) {
 		struct mesh_figures f = p->q[0].fig;
 
 		ev = p->q[0].ev;
-		cls = p->q[0].cls;
+		fail = p->q[0].fail;
 		memmove(p->q, p->q + 1, --p->q_n * sizeof(p->q[0]));
-		mesh_path_step(p, ev, cls, &f);
+		mesh_path_step(p, ev, fail, &f);
 	}
 	p->feeding = false;
 }
 
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev)
 {
-	mesh_path_feed_cls(p, ev, MESH_RES_LOCAL_ERROR, &mesh_no_figures);
+	mesh_path_feed_end(p, ev, RDMA_CLIENT_FAIL_NONE, &mesh_no_figures);
 }
 
 static void mesh_timer_cb(evutil_socket_t fd, short what, void *arg)
@@ -627,8 +656,8 @@ static void mesh_admit_cb(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	while ((!x->scfg.connects_max ||
-		x->budget.connecting < x->scfg.connects_max) &&
+	while ((!x->pol.sched.connects_max ||
+		x->budget.connecting < x->pol.sched.connects_max) &&
 	       (p = TAILQ_FIRST(&x->waiting))) {
 		TAILQ_REMOVE(&x->waiting, p, wait);
 		p->queued = false;
@@ -740,8 +769,6 @@ void mesh_path_start(struct mesh_path *p)
 {
 	mesh_sched_init(&p->s, clock_now_ns() ^
 			((uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull));
-	p->error[0] = '\0';
-	p->turn = 0;
 	p->load.on = false;
 	if (!evtimer_pending(p->x->lag_ev, NULL))
 		mesh_lag_arm(p->x, clock_now_ns());

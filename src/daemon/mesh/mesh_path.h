@@ -25,6 +25,7 @@
 #include "core/log_limit.h"
 #include "core/cpu_wait.h"
 #include "mesh/mesh_load_check.h"
+#include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
 #include "mesh/mesh_targets_parse.h"
@@ -39,7 +40,10 @@ struct mesh_figures {
 	uint64_t rtt_ns;
 	uint32_t size;
 	uint32_t bad_offset;
+	uint32_t round;			/* the client's count, for the text */
 	uint64_t bytes, ns;		/* a sample's */
+	char why[160];			/* a failure in the client's words,
+					   or the driver's own */
 };
 
 struct mesh_link;
@@ -55,7 +59,7 @@ struct mesh_ctx {
 	const struct auth_key *psk;
 	const struct rdma_counters *counters;	/* NULL: none */
 	struct config_mesh cfg;		/* in force */
-	struct mesh_sched_cfg scfg;
+	struct mesh_policy pol;		/* what cfg means: mesh_policy_of() */
 	struct mesh_budget budget;
 	struct mesh_links links;	/* every client not yet freed */
 	struct event *reap;		/* frees the detached, done ones */
@@ -98,8 +102,6 @@ struct mesh_path {
 	struct mesh_path_stats st;
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
-	uint32_t turn;			/* rounds asked for: the size's turn */
-	unsigned int slot;		/* size slot of the round in flight */
 	bool queued;			/* waiting for a connect slot */
 	struct {			/* the round under way, measured */
 		bool on;
@@ -109,7 +111,7 @@ struct mesh_path {
 	TAILQ_ENTRY(mesh_path) wait;
 	struct {			/* events waiting for the feed */
 		enum mesh_event ev;
-		enum mesh_result cls;	/* of CONNECT_FAILED, LOST */
+		enum rdma_client_fail fail;	/* the client's report */
 		struct mesh_figures fig;
 	} q[MESH_QUEUE];
 	unsigned int q_n;

@@ -5,7 +5,7 @@
 #include <netinet/in.h>
 
 #include "mesh/mesh_peers_diff.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_policy_rules.h"
 
 void mesh_peers_plan(unsigned int n_paths, unsigned int n_figures,
 		     unsigned int paths, bool remake,
@@ -55,12 +55,6 @@ bool mesh_peer_remake(bool session_changed,
 	return false;	/* neither has one: [mesh] source, compared above */
 }
 
-uint32_t mesh_session_timeout_ms(const struct config_mesh *m)
-{
-	return m->connect_timeout_ms > m->round_timeout_ms ?
-	       m->connect_timeout_ms : m->round_timeout_ms;
-}
-
 bool mesh_sizes_changed(const struct config_mesh *a,
 			const struct config_mesh *b)
 {
@@ -71,9 +65,11 @@ bool mesh_sizes_changed(const struct config_mesh *a,
 bool mesh_session_changed(const struct config_mesh *a,
 			  const struct config_mesh *b)
 {
-	return mesh_session_size(a) != mesh_session_size(b) ||
-	       mesh_session_timeout_ms(a) != mesh_session_timeout_ms(b) ||
-	       a->ops != b->ops || a->tos != b->tos ||
+	struct mesh_policy pa, pb;
+
+	mesh_policy_of(a, &pa);
+	mesh_policy_of(b, &pb);
+	return !mesh_policy_same_session(&pa, &pb) ||
 	       memcmp(&a->source, &b->source, sizeof(a->source)) ||
 	       mesh_sizes_changed(a, b);
 }

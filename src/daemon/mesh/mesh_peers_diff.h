@@ -52,9 +52,8 @@ bool mesh_peer_remake(bool session_changed,
 		      const struct sockaddr_storage *old_src,
 		      const struct sockaddr_storage *new_src);
 
-/* The client's own deadline of a session (a connect, a round). */
-uint32_t mesh_session_timeout_ms(const struct config_mesh *m);
-/* What a session is made of changed from A to B: made anew. */
+/* What a session is made of changed from A to B (its policy's session,
+ * mesh_policy_rules.h, its source, its sizes): made anew. */
 bool mesh_session_changed(const struct config_mesh *a,
 			  const struct config_mesh *b);
 bool mesh_sizes_changed(const struct config_mesh *a,

@@ -6,22 +6,6 @@
 #include "mesh/mesh_sched.h"
 
 #define PPM		1000000ull
-#define NS_PER_MS	1000000ull
-
-void mesh_sched_cfg_of(const struct config_mesh *m, struct mesh_sched_cfg *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->interval_ns = (uint64_t)m->interval_ms * NS_PER_MS;
-	s->jitter_pct = m->jitter_pct;
-	s->connect_timeout_ns = (uint64_t)m->connect_timeout_ms * NS_PER_MS;
-	s->round_timeout_ns = (uint64_t)m->round_timeout_ms * NS_PER_MS;
-	s->backoff_min_ns = (uint64_t)m->backoff_min_ms * NS_PER_MS;
-	s->backoff_max_ns = (uint64_t)m->backoff_max_ms * NS_PER_MS;
-	s->bw_every_ns = (uint64_t)m->bw_every_ms * NS_PER_MS;
-	s->bw_duration_ns = (uint64_t)m->bw_duration_ms * NS_PER_MS;
-	s->bw_share_ppm = m->bw_share_ppm;
-	s->connects_max = MESH_CONNECTS_MAX;
-}
 
 const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg)
 {
@@ -171,6 +155,8 @@ static void mesh_sched_round(struct mesh_step *out,
 
 	n->state = MESH_ST_ROUND;
 	n->round_at = now;
+	n->slot = cfg->n_sizes ? n->turn % cfg->n_sizes : 0;
+	n->turn++;
 	/* Samples turned on by a reload: this path's first one within
 	 * one period, spread as at START. */
 	if (cfg->bw_every_ns && !n->bw_due)
@@ -179,6 +165,8 @@ static void mesh_sched_round(struct mesh_step *out,
 	n->bw = cfg->bw_every_ns && n->bw_due && now >= n->bw_due &&
 		mesh_budget_take(b, cfg, now);
 	out->act |= MESH_ACT_ROUND;
+	if (!n->bw && n->slot < cfg->n_sizes)
+		out->size = cfg->sizes[n->slot];
 	if (n->bw) {
 		out->act |= MESH_ACT_BW;
 		deadline += cfg->bw_duration_ns;
@@ -199,12 +187,17 @@ static void mesh_sched_round_end(struct mesh_step *out,
 
 /* Record a round of class R (sized: of the size in turn). */
 static void mesh_sched_rec_round(struct mesh_step *out,
+				 const struct mesh_sched_cfg *cfg,
 				 const struct mesh_sched *cur,
 				 enum mesh_result r)
 {
 	out->rec.what |= MESH_REC_ROUND;
 	out->rec.result = r;
-	out->rec.sized = cur->state == MESH_ST_ROUND && !cur->bw;
+	/* a reload may have taken the round's size away meanwhile */
+	out->rec.sized = cur->state == MESH_ST_ROUND && !cur->bw &&
+			 cur->slot < cfg->n_sizes;
+	out->rec.slot = out->rec.sized ? cur->slot : CONFIG_MESH_SIZES_MAX;
+	out->rec.size = out->rec.sized ? cfg->sizes[cur->slot] : 0;
 	if (cur->state == MESH_ST_ROUND && cur->bw)
 		out->rec.what |= MESH_REC_SAMPLE;
 }
@@ -228,10 +221,12 @@ static void mesh_sched_fail(struct mesh_step *out,
 	struct mesh_sched *n = &out->next;
 
 	out->act |= MESH_ACT_CLOSE;
-	if (n->reach == MESH_REACH_UP)
-		out->rec.what |= MESH_REC_DOWN;
-	mesh_sched_reach(out, MESH_REACH_DOWN);
 	n->fails++;
+	if (n->fails >= cfg->down_after) {
+		if (n->reach == MESH_REACH_UP)
+			out->rec.what |= MESH_REC_DOWN;
+		mesh_sched_reach(out, MESH_REACH_DOWN);
+	}
 	n->state = MESH_ST_BACKOFF;
 	mesh_sched_timer(out, now, mesh_sched_jitter(cfg, &n->rng,
 				mesh_sched_backoff(cfg, n->fails)));
@@ -274,10 +269,43 @@ static int mesh_sched_stop(const struct mesh_sched *cur,
 	return 0;
 }
 
-int mesh_sched_feed(const struct mesh_sched *cur,
-		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
-		    struct mesh_step *out)
+/* The class of EV's end: the schedule's deadline is a timeout, a round's
+ * end the client's verdict, anything else the end of its session. */
+static enum mesh_result mesh_sched_class(enum mesh_event ev,
+					 enum rdma_client_fail fail)
+{
+	if (ev == MESH_EV_TIMER)
+		return mesh_result_class(RDMA_CLIENT_FAIL_TIMEOUT, true,
+					 false);
+	return mesh_result_class(fail, false, ev != MESH_EV_ROUND_DONE);
+}
+
+/* The kind of error text the step leaves on the path. */
+static enum mesh_error mesh_sched_error(const struct mesh_sched *cur,
+					enum mesh_event ev,
+					enum rdma_client_fail fail,
+					enum mesh_result cls,
+					const struct mesh_step *out)
+{
+	if (ev == MESH_EV_START || (out->act & MESH_ACT_UP))
+		return MESH_ERROR_CLEAR;
+	if (ev == MESH_EV_TIMER && (out->rec.what & MESH_REC_ROUND))
+		return cur->state == MESH_ST_CONNECTING ?
+		       MESH_ERROR_CONNECT_TIMEOUT : MESH_ERROR_ROUND_TIMEOUT;
+	if (ev == MESH_EV_ROUND_DONE)
+		return cls == MESH_RES_OK ? MESH_ERROR_KEEP :
+		       MESH_ERROR_MISMATCH;
+	if (ev == MESH_EV_CONNECT_FAILED || ev == MESH_EV_LOST)
+		return fail == RDMA_CLIENT_FAIL_KEY ? MESH_ERROR_KEY :
+		       MESH_ERROR_FAILED;
+	return MESH_ERROR_KEEP;
+}
+
+static int mesh_sched_switch(const struct mesh_sched *cur,
+			     const struct mesh_sched_cfg *cfg,
+			     struct mesh_budget *b, enum mesh_event ev,
+			     enum mesh_result cls, uint64_t now,
+			     struct mesh_step *out)
 {
 	struct mesh_sched *n = &out->next;
 
@@ -322,8 +350,7 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		    ev != MESH_EV_LOST)
 			break;
 		mesh_sched_slot_free(out, cur, b);
-		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
-				     MESH_RES_TIMEOUT : cls);
+		mesh_sched_rec_round(out, cfg, cur, cls);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_WAIT:
@@ -337,17 +364,16 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 		mesh_sched_fail(out, cfg, now);
 		return 0;
 	case MESH_ST_ROUND:
-		if (ev == MESH_EV_ROUND_OK || ev == MESH_EV_ROUND_BAD) {
-			mesh_sched_rec_round(out, cur, ev == MESH_EV_ROUND_OK ?
-					     MESH_RES_OK : MESH_RES_MISMATCH);
+		if (ev == MESH_EV_ROUND_DONE) {
+			/* verified or not, the connection held */
+			mesh_sched_rec_round(out, cfg, cur, cls);
 			mesh_sched_round_end(out, cfg, b, now);
 			mesh_sched_next_round(out, cfg, now);
 			return 0;
 		}
 		if (ev != MESH_EV_TIMER && ev != MESH_EV_LOST)
 			break;
-		mesh_sched_rec_round(out, cur, ev == MESH_EV_TIMER ?
-				     MESH_RES_TIMEOUT : cls);
+		mesh_sched_rec_round(out, cfg, cur, cls);
 		mesh_sched_round_end(out, cfg, b, now);
 		mesh_sched_fail(out, cfg, now);
 		return 0;
@@ -359,11 +385,24 @@ int mesh_sched_feed(const struct mesh_sched *cur,
 	return -EPROTO;
 }
 
+int mesh_sched_feed(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, enum rdma_client_fail fail,
+		    uint64_t now, struct mesh_step *out)
+{
+	enum mesh_result cls = mesh_sched_class(ev, fail);
+	int ret = mesh_sched_switch(cur, cfg, b, ev, cls, now, out);
+
+	if (!ret)
+		out->rec.error = mesh_sched_error(cur, ev, fail, cls, out);
+	return ret;
+}
+
 int mesh_sched_step(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
 		    enum mesh_event ev, uint64_t now, struct mesh_step *out)
 {
-	return mesh_sched_feed(cur, cfg, b, ev, MESH_RES_LOCAL_ERROR, now,
+	return mesh_sched_feed(cur, cfg, b, ev, RDMA_CLIENT_FAIL_NONE, now,
 			       out);
 }
 

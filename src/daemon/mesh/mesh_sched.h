@@ -10,8 +10,11 @@
  * In "connecting" and "round" the timer is the deadline of that step;
  * in "pending", "wait" and "backoff" it is when the next one starts.
  *
+ * Sizes: rounds take cfg.sizes in turn (a sample takes a turn too); the
+ * step that starts a round says its size, the record its slot.
+ *
  *   idle -START-> pending -TIMER-> connecting -CONNECTED-> round
- *   round -ROUND_OK/ROUND_BAD-> wait -TIMER-> round ...
+ *   round -ROUND_DONE-> wait -TIMER-> round ...
  *   connecting -CONNECT_FAILED/TIMER-> backoff -TIMER-> connecting
  *   round, wait -LOST-> backoff; round -TIMER (deadline)-> backoff
  *   any -STOP-> idle
@@ -19,6 +22,11 @@
  * Spreading: a started peer first waits a random part of one interval,
  * so a thousand peers configured at once do not connect at once; every
  * wait between rounds is the interval give or take jitter_pct percent.
+ * Down: a path is up after a round that kept its connection, and down
+ * after cfg.down_after failures in a row (failed connects, lost
+ * connections, rounds past their deadline: what backs off); fewer leave
+ * it as it was (up, or unknown before its first round).
+ *
  * Backoff: failed connects (or lost connections) since the last good
  * round double the wait from backoff_min up to backoff_max, with the same
  * jitter, so a healed partition brings peers back spread out, not as a
@@ -54,7 +62,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
-#include "rdma_client_result.h"
+#include "mesh/mesh_result_rules.h"
 
 /* Connects under way at once on one rdmad (cfg.connects_max). */
 #define MESH_CONNECTS_MAX	32
@@ -72,8 +80,7 @@
 	X(TIMER, "timer")			\
 	X(CONNECTED, "connected")		\
 	X(CONNECT_FAILED, "connect-failed")	\
-	X(ROUND_OK, "round-ok")			\
-	X(ROUND_BAD, "round-bad")		\
+	X(ROUND_DONE, "round-done")		\
 	X(LOST, "lost")				\
 	X(STOP, "stop")
 
@@ -117,10 +124,27 @@ enum mesh_rec {
 	MESH_REC_DOWN	= 1u << 3,	/* the path went from up to down */
 };
 
+/* The kind of the path's error text (the last failure, for the table);
+ * the driver's one writer words it with what only it knows. */
+enum mesh_error {
+	MESH_ERROR_KEEP,		/* as it is */
+	MESH_ERROR_CLEAR,		/* started, or up: none */
+	MESH_ERROR_CONNECT_TIMEOUT,	/* the connect's deadline passed */
+	MESH_ERROR_ROUND_TIMEOUT,	/* the round's (or sample's) */
+	MESH_ERROR_MISMATCH,		/* a round's bytes came back wrong */
+	MESH_ERROR_KEY,			/* the pre-shared key: ours or none */
+	MESH_ERROR_FAILED,		/* the client's words, or the
+					   driver's own failure */
+};
+
 struct mesh_record {
 	unsigned int what;		/* enum mesh_rec bits */
+	enum mesh_error error;		/* the error text's kind */
 	enum mesh_result result;	/* with ROUND */
-	bool sized;			/* with ROUND: of the size in turn */
+	bool sized;			/* with ROUND: a round of size slot
+					   SLOT of the sizes in force */
+	unsigned int slot;
+	uint32_t size;			/* with sized: that slot's size */
 };
 
 struct mesh_sched_cfg {
@@ -134,6 +158,10 @@ struct mesh_sched_cfg {
 	uint64_t bw_duration_ns;	/* a sample's planned link time */
 	uint32_t bw_share_ppm;		/* of all time, for all samples */
 	unsigned int connects_max;	/* at once, all peers; 0: no limit */
+	unsigned int down_after;	/* failures in a row take the path
+					   down (0 and 1: the first) */
+	uint32_t sizes[CONFIG_MESH_SIZES_MAX];	/* rounds' sizes, in turn */
+	unsigned int n_sizes;
 };
 
 /* Shared by every peer of one rdmad. */
@@ -152,28 +180,32 @@ struct mesh_sched {
 	uint64_t due;		/* the timer, absolute ns; 0: off */
 	uint64_t round_at;	/* when the round in flight started */
 	uint64_t bw_due;	/* a sample is wanted from then on; 0: never */
-	unsigned int fails;	/* connects failed/lost since a good round */
+	unsigned int fails;	/* connects failed/lost since a good round:
+				   the failures in a row */
 	bool bw;		/* the round in flight is a sample */
 	uint64_t rng;		/* the jitter's random state */
+	uint32_t turn;		/* rounds started (samples too): whose
+				   size is next */
+	unsigned int slot;	/* the size slot of the round in flight */
 };
 
 struct mesh_step {
 	struct mesh_sched next;
 	unsigned int act;	/* enum mesh_action bits */
 	uint64_t wait_ns;	/* with TIMER: next.due - now, for the log */
+	uint32_t size;		/* with ROUND and no BW: its size (the
+				   sizes in turn, a sample taking one) */
 	struct mesh_record rec;	/* what to record */
 };
 
 /*
- * The schedule's settings from [mesh] (ms into ns).  The configuration's
- * key limits and checks (core/config.c, config_check.c) are the one place
- * that refuses an operator's values; whatever they accept meets
- * mesh_sched_cfg_check() (test-mesh-targets proves it at the keys'
- * bounds), so the agent converts once, at commit, and checks nothing.
+ * What the schedule assumes of CFG: NULL, or what is wrong (a static
+ * string).  The settings come from [mesh] through mesh_policy_of()
+ * (mesh_policy_rules.h); the configuration's key limits and checks are
+ * the one place that refuses an operator's values, and whatever they
+ * accept passes (test-mesh-targets proves it at the keys' bounds), so the
+ * agent converts once, at commit, and checks nothing.
  */
-void mesh_sched_cfg_of(const struct config_mesh *m, struct mesh_sched_cfg *s);
-/* What the schedule assumes of CFG: NULL, or what is wrong (a static
- * string).  For tests: settings from mesh_sched_cfg_of() always pass. */
 const char *mesh_sched_cfg_check(const struct mesh_sched_cfg *cfg);
 
 /* A peer's schedule, idle; SEED (any value) drives its jitter. */
@@ -183,24 +215,25 @@ void mesh_budget_init(struct mesh_budget *b, const struct mesh_sched_cfg *cfg,
 		      uint64_t now);
 
 /*
- * The transition for EV at NOW.  0 with *out filled, or -EPROTO when EV
- * does not belong in that state (a stale completion, say): *out then
- * holds CUR unchanged and no action.  B is updated when a bandwidth
- * sample starts or ends.
- */
-int mesh_sched_step(const struct mesh_sched *cur,
-		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
-/*
- * The same, with the class of a CONNECT_FAILED or LOST (what the round
- * in flight, or the connect, is recorded as; mesh_sched_step() takes
- * MESH_RES_LOCAL_ERROR).  ROUND_BAD is a mismatch, TIMER in
- * "connecting" or "round" a timeout.
+ * The transition for EV at NOW, with FAIL, what the client reported with
+ * a ROUND_DONE (NONE: verified; MISMATCH: bad bytes), a CONNECT_FAILED
+ * or a LOST (the driver's own failures: RDMA_CLIENT_FAIL_LOCAL).  The
+ * schedule alone decides the class recorded (mesh_result_class(): TIMER
+ * in "connecting" or "round" is a timeout, a session that ended without
+ * a failure a completion error, a round that did not verify keeps the
+ * connection).  0 with *out filled, or -EPROTO when EV does not belong
+ * in that state (a stale completion, say): *out then holds CUR
+ * unchanged and no action.  B is updated when a bandwidth sample starts
+ * or ends.
  */
 int mesh_sched_feed(const struct mesh_sched *cur,
 		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
-		    enum mesh_event ev, enum mesh_result cls, uint64_t now,
-		    struct mesh_step *out);
+		    enum mesh_event ev, enum rdma_client_fail fail,
+		    uint64_t now, struct mesh_step *out);
+/* The same with no failure reported (RDMA_CLIENT_FAIL_NONE). */
+int mesh_sched_step(const struct mesh_sched *cur,
+		    const struct mesh_sched_cfg *cfg, struct mesh_budget *b,
+		    enum mesh_event ev, uint64_t now, struct mesh_step *out);
 
 /* The wait around BASE_NS with CFG's jitter (advances *RNG). */
 uint64_t mesh_sched_jitter(const struct mesh_sched_cfg *cfg, uint64_t *rng,

@@ -18,9 +18,9 @@
 
 #include "core/config.h"
 #include "mesh/mesh_sched.h"
-#include "rdma_client_result.h"
+#include "mesh/mesh_result_rules.h"
 
-/* How a round ended: enum mesh_result (rdma_client_result.h). */
+/* How a round ended: enum mesh_result (mesh_result_rules.h). */
 
 /* Good rounds' latency (WRITE posted to READ back), fixed bounds. */
 #define MESH_HIST_BUCKETS	12

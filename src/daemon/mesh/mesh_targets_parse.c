@@ -9,22 +9,12 @@
 #include <netinet/in.h>
 
 #include "mesh/mesh_inventory_parse.h"
+#include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_select_sched.h"
 #include "mesh/mesh_targets_parse.h"
 
 _Static_assert(CONFIG_MESH_RAILS_MAX <= MESH_INV_RAILS_MAX,
 	       "[mesh] rails: more rails than an inventory has");
-
-uint32_t mesh_session_size(const struct config_mesh *m)
-{
-	uint32_t max = m->bw_every_ms ? m->bw_size : 0;
-	unsigned int i;
-
-	for (i = 0; i < m->n_sizes; i++)
-		if (m->sizes[i] > max)
-			max = m->sizes[i];
-	return max ? max : 64;
-}
 
 int mesh_target_addr(const struct target *t, struct sockaddr_storage *ss,
 		     const char **why)
@@ -123,9 +113,11 @@ int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
 			  unsigned int n_in, char *err, size_t errlen)
 {
 	const struct config_mesh *m = &cfg->mesh;
-	uint64_t served = (uint64_t)n_in * m->paths;
-	uint64_t bytes = ((uint64_t)n_in + n_out) * m->paths *
-			 mesh_session_size(m);
+	struct mesh_policy pol;
+	uint64_t served = (uint64_t)n_in * m->paths, bytes;
+
+	mesh_policy_of(m, &pol);
+	bytes = ((uint64_t)n_in + n_out) * m->paths * pol.session.size;
 
 	if (!m->targets[0] || (!n_out && !n_in))
 		return 0;
@@ -146,7 +138,7 @@ int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
 		snprintf(err, errlen, "[mesh]: (%u peers + %u probers) x %u "
 			 "paths x %u bytes need %llu registered bytes, "
 			 "[limits] max_registered_bytes is %llu", n_out, n_in,
-			 m->paths, mesh_session_size(m),
+			 m->paths, pol.session.size,
 			 (unsigned long long)bytes,
 			 (unsigned long long)cfg->max_registered_bytes);
 		return -EINVAL;
@@ -543,16 +535,6 @@ static int mesh_targets_full(const struct rdmad_config *cfg,
 	return 0;
 }
 
-void mesh_select_params_of(const struct config_mesh *m,
-			   struct mesh_select_params *p)
-{
-	mesh_select_params_default(p);
-	p->cross_tor = m->cross_tor;
-	p->epoch_s = m->epoch_ms / 1000;
-	p->max_peers = m->max_peers;
-	p->max_inbound = m->max_inbound;
-}
-
 int mesh_targets_check(const struct rdmad_config *cfg,
 		       const struct mesh_locals *locals, FILE *in,
 		       uint64_t now_ms, struct mesh_targets *out,
@@ -560,7 +542,7 @@ int mesh_targets_check(const struct rdmad_config *cfg,
 		       char *err, size_t errlen)
 {
 	const struct config_mesh *m = &cfg->mesh;
-	struct mesh_select_params p;
+	struct mesh_policy pol;
 	struct mesh_select_bounds b;
 	char why[160];
 	int ret;
@@ -612,8 +594,9 @@ int mesh_targets_check(const struct rdmad_config *cfg,
 	ret = -ENOMEM;
 	if (!out->sel)
 		goto fail;
-	mesh_select_params_of(m, &p);
-	ret = mesh_select_init(out->sel, out->inv, &p, why, sizeof(why));
+	mesh_policy_of(m, &pol);
+	ret = mesh_select_init(out->sel, out->inv, &pol.select, why,
+			       sizeof(why));
 	if (ret) {
 		free(out->sel);
 		out->sel = NULL;

@@ -86,15 +86,6 @@ bool mesh_target_is_self(const struct rdmad_config *cfg,
 			 const struct mesh_locals *locals,
 			 const struct sockaddr_storage *addr);
 
-struct mesh_select_params;
-/* [mesh]'s keys for the selection (cross_tor, epoch, max_peers,
- * max_inbound). */
-void mesh_select_params_of(const struct config_mesh *m,
-			   struct mesh_select_params *p);
-
-/* The size a mesh session registers: the largest round or sample. */
-uint32_t mesh_session_size(const struct config_mesh *m);
-
 /*
  * Can this rdmad probe N_OUT peers and serve N_IN probers, each with
  * CFG's paths?  0, or -EINVAL with the numbers in ERR (needed,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* rdma_client_result.c - result classes (see rdma_client_result.h). */
-#include "rdma_client_result.h"
+/* mesh_result_rules.c - result classes (see mesh_result_rules.h). */
+#include "mesh/mesh_result_rules.h"
 
 #define X_NAME(id, name)	name,
 static const char *const result_names[] = { MESH_RESULTS(X_NAME) };
@@ -31,6 +31,16 @@ enum mesh_result mesh_result_of(enum rdma_client_fail f)
 	default:
 		return MESH_RES_LOCAL_ERROR;
 	}
+}
+
+enum mesh_result mesh_result_class(enum rdma_client_fail fail, bool expired,
+				   bool session_end)
+{
+	if (fail == RDMA_CLIENT_FAIL_NONE)
+		return session_end ? MESH_RES_COMPLETION_ERROR : MESH_RES_OK;
+	if (expired)
+		return MESH_RES_TIMEOUT;
+	return mesh_result_of(fail);
 }
 
 const char *mesh_result_name(enum mesh_result r)
