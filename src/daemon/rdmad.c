@@ -37,16 +37,11 @@
 #include "serve/conn.h"
 #include "fdlimit.h"
 #include "blackbox/blackbox.h"
-#include "blackbox/blackbox_http.h"
-#include "core/proc_self.h"
 #include "http/http.h"
-#include "http/http_reply.h"
 #include "serve/listener.h"
 #include "core/log.h"
 #include "mesh/mesh_agent.h"
 #include "mesh/mesh_stats.h"
-#include "mesh/view/mesh_http.h"
-#include "metrics_render.h"
 #include "mesh/mesh_targets_parse.h"
 #include "rdma_buf.h"
 #include "rdma_cm.h"
@@ -56,7 +51,6 @@
 #include "rdmad_pages.h"
 #include "rdmad_stage.h"
 #include "core/stats.h"
-#include "serve/status_render.h"
 #include "version.h"
 
 /* The daemon: one event loop; everything hangs off it. */
@@ -267,25 +261,18 @@ static void rdmad_view(void *arg, struct stats_view *v,
 	v->registered_max = d->cfg.max_registered_bytes;
 }
 
-/* The endpoint's routes, in the order of the page at /: the daemon's
- * own, the mesh's, the blackbox's. */
+/* The endpoint's routes (rdmad_pages.c). */
 static int rdmad_routes(struct rdmad *d)
 {
-	int ret;
-
 	d->pages = (struct rdmad_pages){
 		.view = rdmad_view,
 		.arg = d,
 		.conns = &d->conns,
 		.mesh = &d->mesh,
 		.http = d->http,
+		.probes = &d->probes,
 	};
-	ret = rdmad_pages_routes(&d->pages);
-	if (!ret)
-		ret = mesh_http_routes(d->http, d->mesh);
-	if (!ret)
-		ret = blackbox_http_routes(d->http, &d->probes);
-	return ret;
+	return rdmad_pages_routes(&d->pages);
 }
 
 static void stop_timer_cb(evutil_socket_t fd, short what, void *arg)

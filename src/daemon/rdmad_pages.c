@@ -10,11 +10,13 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 
+#include "blackbox/blackbox_http.h"
 #include "core/config.h"
 #include "core/proc_self.h"
 #include "http/http.h"
 #include "http/http_reply.h"
 #include "mesh/mesh_agent.h"
+#include "mesh/view/mesh_http.h"
 #include "metrics_render.h"
 #include "rdmad_pages.h"
 #include "serve/conn_set.h"
@@ -115,5 +117,9 @@ int rdmad_pages_routes(struct rdmad_pages *p)
 	ret = http_route_add(p->http, &metrics);
 	if (!ret)
 		ret = http_route_add(p->http, &status);
+	if (!ret)
+		ret = mesh_http_routes(p->http, *p->mesh);
+	if (!ret)
+		ret = blackbox_http_routes(p->http, p->probes);
 	return ret;
 }

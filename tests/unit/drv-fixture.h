@@ -40,10 +40,8 @@
 #include "core/stats.h"
 #include "fake.h"
 #include "blackbox/blackbox.h"
-#include "blackbox/blackbox_http.h"
 #include "http/http.h"
 #include "mesh/mesh_agent.h"
-#include "mesh/view/mesh_http.h"
 #include "rdma_buf.h"
 #include "rdma_client.h"
 #include "rdma_counters.h"
@@ -244,19 +242,16 @@ static inline int drv_start(struct drv *d, struct event_base *base, const char *
 			     d->counters);
 	if (ret)
 		return ret;
-	/* the routes as rdmad.c's rdmad_routes adds them */
+	/* the routes, as rdmad.c adds them */
 	d->pages = (struct rdmad_pages){
 		.view = drv_view,
 		.arg = d,
 		.conns = &d->conns,
 		.mesh = &d->mesh,
 		.http = d->http,
+		.probes = &d->probes,
 	};
 	ret = rdmad_pages_routes(&d->pages);
-	if (!ret)
-		ret = mesh_http_routes(d->http, d->mesh);
-	if (!ret)
-		ret = blackbox_http_routes(d->http, &d->probes);
 	if (ret)
 		return ret;
 	mesh_agent_prepare(d->mesh, &d->cfg, &d->stage.targets);

@@ -4,9 +4,8 @@
  *
  * inih hands us one key at a time; we track the line number ourselves
  * (a reader that counts lines) so every message can say FILE:LINE.  The
- * key table (keys[]) has a row per key naming its parser
- * (config_key_parse.c) and its field; the whole is checked after by
- * config_validate() (config_check.c).
+ * key table (keys[]) has a row per key naming its parser (config_key_
+ * parse.c) and its field; config_validate() (config_check.c) checks all.
  */
 #include "core/config.h"
 #include "core/config_key_parse.h"
