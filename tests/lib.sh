@@ -233,3 +233,53 @@ d = json.loads(text[text.index('\n{') + 1 if not text.startswith('{') else 0:])
 print(eval(sys.argv[2], {"d": d}))
 PY
 }
+
+# The lifecycle of the rdmad under test, for the suites that define
+# RDMAD, T, srv and rdmad_wait_up PORT (tests/rdma/lib.sh, tests/host/lib.sh).
+# cleanup_jobs: kill the test's background jobs (the suites' EXIT trap).
+cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+
+# rdmad_start [CONF [LOG]]: start $RDMAD as the server host (srv), wait until
+# it serves the port of its config (the suite's rdmad_wait_up PORT); sets
+# RDMAD_PID, RDMAD_CONF and RDMAD_LOG.
+rdmad_start() {
+	local conf=${1:-$T/rdmad.ini} logf=${2:-$T/rdmad.log} port
+	[ -x "$RDMAD" ] || fail "rdmad not built ($RDMAD)"
+	port=$(sed -n 's/^listen *= *.*:\([0-9]*\) *$/\1/p' "$conf" | head -1)
+	[ -n "$port" ] || fail "no listen ADDRESS:PORT in $conf"
+	srv exec "$RDMAD" -c "$conf" >"$logf" 2>&1 &
+	RDMAD_PID=$!
+	RDMAD_CONF=$conf
+	RDMAD_LOG=$logf
+	rdmad_wait_up "$port"
+	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"
+}
+
+# wait_log PATTERN SECS [FILE]: wait until FILE (rdmad's log) has a line
+# matching PATTERN (grep basic regex).
+wait_log() {
+	local f=${3:-$T/rdmad.log}
+	log_has "$1" "$2" "$f" && return 0
+	tail -20 "$f" >&2
+	fail "rdmad did not log '$1' within $2s"
+}
+
+# rdmad_reload [SECS]: SIGHUP the rdmad of rdmad_start and wait (SECS,
+# default 10) until its log has one more "reload: configuration re-read"
+# line than before (an earlier reload's line does not count).
+rdmad_reload() {
+	local n i
+	n=$(grep -c 'reload: configuration re-read' "$T/rdmad.log")
+	kill -HUP "$RDMAD_PID"
+	for ((i = 0; i < ${1:-10} * 10; i++)); do
+		[ "$(grep -c 'reload: configuration re-read' "$T/rdmad.log")" -gt "$n" ] && return 0
+		sleep 0.1
+	done
+	tail -5 "$T/rdmad.log" >&2
+	fail "rdmad did not finish a reload within ${1:-10}s"
+}
+
+# rdmad_alive: fail unless the rdmad of rdmad_start still runs.
+rdmad_alive() {
+	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad (pid $RDMAD_PID) died: $(tail -5 "$T/rdmad.log")"
+}

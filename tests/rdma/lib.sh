@@ -56,8 +56,6 @@ real_pid() {
 	fail "no $2 process under pid $1"
 }
 
-# Kill background jobs of this test on exit.
-cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup_jobs EXIT
 
 # rdmad_conf PORT [LINE...]: write $T/rdmad.ini listening on the server
@@ -110,45 +108,6 @@ rdmad_serve() {
 	SPID[$1]=$RDMAD_PID
 }
 
-# rdmad_start [CONF [LOG]]: start rdmad as the server host, wait until it
-# listens on the port of its config; sets RDMAD_PID and RDMAD_CONF.
-rdmad_start() {
-	local conf=${1:-$T/rdmad.ini} logf=${2:-$T/rdmad.log} port
-	[ -x "$RDMAD" ] || fail "rdmad not built ($RDMAD)"
-	port=$(sed -n 's/^listen *= *.*:\([0-9]*\) *$/\1/p' "$conf" | head -1)
-	[ -n "$port" ] || fail "no listen ADDRESS:PORT in $conf"
-	srv exec "$RDMAD" -c "$conf" >"$logf" 2>&1 &
-	RDMAD_PID=$!
-	RDMAD_CONF=$conf
-	wait_listen "$port"
-	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad exited at start (log: $logf): $(tail -3 "$logf")"
-}
-
-# wait_log PATTERN SECS [FILE]: wait until FILE (rdmad's log) has a line
-# matching PATTERN (grep basic regex).
-wait_log() {
-	local f=${3:-$T/rdmad.log}
-	log_has "$1" "$2" "$f" && return 0
-	tail -20 "$f" >&2
-	fail "rdmad did not log '$1' within $2s"
-}
-
-# rdmad_reload [SECS]: SIGHUP the rdmad of rdmad_start and wait (SECS,
-# default 10) until its log has one more "reload: configuration re-read"
-# line than before (an earlier reload's line does not count).
-rdmad_reload() {
-	local n i
-	n=$(grep -c 'reload: configuration re-read' "$T/rdmad.log")
-	kill -HUP "$RDMAD_PID"
-	for ((i = 0; i < ${1:-10} * 10; i++)); do
-		[ "$(grep -c 'reload: configuration re-read' "$T/rdmad.log")" -gt "$n" ] && return 0
-		sleep 0.1
-	done
-	tail -5 "$T/rdmad.log" >&2
-	fail "rdmad did not finish a reload within ${1:-10}s"
-}
-
-# rdmad_alive: fail unless the rdmad of rdmad_start still runs.
-rdmad_alive() {
-	kill -0 "$RDMAD_PID" 2>/dev/null || fail "rdmad (pid $RDMAD_PID) died: $(tail -5 "$T/rdmad.log")"
-}
+# rdmad_wait_up PORT: rdmad_start's wait (tests/lib.sh): its rdma_cm
+# listener shows up in the device's resources.
+rdmad_wait_up() { wait_listen "$1"; }

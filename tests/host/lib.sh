@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# tests/host/lib.sh - helpers for the host suite: rdmad with its RDMA layer
+# faked at link time (tests/unit/fake: rdmad-fake), run on the build
+# machine, no guest.  For what needs no real verbs: HTTP, TLS, auth,
+# configuration refusals, reloads, /probe of the same process (every
+# address resolves to the fake's one device, inside the process: an RDMA
+# peer is this rdmad's own listener, never another process).
+# $RDMAD_BUILD_DIR and $RDMAD_SOURCE_DIR as in the rdma suite (meson sets
+# them); $T is this test's scratch directory, kept when it fails.
+# The helpers every suite shares are in tests/lib.sh, sourced here.
+
+set -u
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+: "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
+: "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
+T=$(mktemp -d "${TMPDIR:-/tmp}/rdmad-host.XXXXXX")
+
+RDMAD=$RDMAD_BUILD_DIR/tests/unit/fake/rdmad-fake
+REAL_RDMAD=$RDMAD_BUILD_DIR/src/daemon/rdmad
+CTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
+RDMAD_SRV_ADDR=127.0.0.1
+
+srv() { "$@"; }
+
+host_cleanup() {
+	local rc=$?
+	cleanup_jobs
+	if [ "$rc" = 0 ]; then rm -rf "$T"; else echo "# kept: $T" >&2; fi
+}
+trap host_cleanup EXIT
+
+# rdmad_wait_up PORT: rdmad_start's wait (tests/lib.sh): the fake has no
+# device resources to list; rdmad says it is ready once it listens.
+rdmad_wait_up() {
+	log_has 'ready:' 20 "$RDMAD_LOG" && return 0
+	tail -5 "$RDMAD_LOG" >&2
+	fail "rdmad-fake not ready within 20s (port $1)"
+}
+
+# free_port: a TCP port free on the loopback now (the kernel's pick), for
+# [http] listen: the host suite's tests run side by side.
+free_port() {
+	python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
