@@ -43,3 +43,61 @@ free_port() {
 	python3 -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# http_get NAME [CURL ARG...]: one request; its status on stdout (000:
+# no HTTP answer), its headers in $T/NAME.hdr, its body in $T/NAME.body,
+# curl's complaints in $T/NAME.err.
+http_get() {
+	local n=$1
+	shift
+	curl -s -o "$T/$n.body" -D "$T/$n.hdr" -w '%{http_code}' --max-time 30 "$@" \
+		>"$T/$n.code" 2>"$T/$n.err"
+	cat "$T/$n.code"
+}
+# http_hdr NAME FIELD: the value of header FIELD in $T/NAME.hdr
+http_hdr() { grep -i "^$2:" "$T/$1.hdr" | tr -d '\r' | sed 's/^[^:]*: *//'; }
+
+# The TLS tests' endpoint.  https_conf [LINE...]: in $C ($T/tls) a CA
+# "ca" and the server's certificate (SAN IP 127.0.0.1), served from
+# cur.crt and cur.key; user prom, password 's3cret pw' (bcrypt cost 04:
+# $H); $T/rdmad.ini with [http] on a free port $hp (url
+# https://127.0.0.1:$hp), web_config $C/web.yml (web_yml ""), allow
+# 127.0.0.1/32, and each LINE.
+https_conf() {
+	C=$T/tls
+	mkdir -p "$C"
+	command -v openssl >/dev/null || fail "no openssl command"
+	tls_ca "$C" ca
+	tls_leaf "$C" server ca "subjectAltName=IP:127.0.0.1"
+	cp "$C/server.crt" "$C/cur.crt"
+	cp "$C/server.key" "$C/cur.key"
+	H=$(bcrypt_hash 's3cret pw' 16)
+	case $H in '$2b$04$'*) ;; *) fail "python3 crypt gave no bcrypt hash: '$H'" ;; esac
+	web_yml ""
+	hp=$(free_port)
+	url=https://127.0.0.1:$hp
+	HTTPS_AUTH=(--cacert "$C/ca.crt" -u 'prom:s3cret pw')
+	ini_text "$RDMAD_SRV_ADDR:7471" "http.listen = 127.0.0.1:$hp" "http.web_config = $C/web.yml" \
+		"http.allow = 127.0.0.1/32" "$@" >"$T/rdmad.ini"
+}
+# web_yml TLS-LINES [USER-LINES]: $C/web.yml: cur.crt and cur.key, the
+# lines of TLS-LINES in tls_server_config, user prom and USER-LINES.
+web_yml() {
+	cat >"$C/web.yml" <<YML
+tls_server_config:
+  cert_file: cur.crt
+  key_file: cur.key
+$1
+basic_auth_users:
+  prom: '$H'
+${2:-}
+YML
+}
+# https_ok [CURL ARG...]: a request with prom's password (and whatever
+# else HTTPS_AUTH holds: a test with client certificates adds its own);
+# fails (curl -f) unless it got a 2xx.
+https_ok() { curl -sf --max-time 30 "${HTTPS_AUTH[@]}" "$@"; }
+# https_refused REASON: rdmad_http_requests_refused_total{reason=REASON}
+https_refused() {
+	https_ok "$url/metrics" | prom_sum - rdmad_http_requests_refused_total "reason=\"$1\""
+}
