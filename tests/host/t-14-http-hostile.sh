@@ -1,32 +1,34 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # Bad HTTP clients of the status endpoint never hurt rdmad: garbage
-# request lines, oversized headers, a body on GET, 200 idle connections
-# held open and a client that never reads its answer.  Meanwhile real
-# probes pass, the endpoint keeps answering, and the idle connections are
-# dropped after the endpoint's timeout (10 s): rdmad's open files return
-# to where they were.  N requests from outside [http] allow are all
-# refused and counted (rdmad_http_requests_refused_total), but logged at
-# most 10 times, and one summary line tells how many were not.
-# shellcheck source=tests/rdma/lib.sh
+# request lines, oversized headers, a body on GET, a path out of the
+# tree, 200 idle connections held open and a client that never reads
+# its answer.  Meanwhile a /probe of rdmad-fake's own listener passes,
+# the endpoint keeps answering, and the idle connections are dropped
+# after the endpoint's timeout (10 s) while their client still holds
+# them: rdmad's open files return to where they were.  N requests from
+# outside [http] allow are all refused and counted
+# (rdmad_http_requests_refused_total), but logged at most 10 times a
+# minute, and the summary lines tell how many were not.
+# shellcheck source=tests/host/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 PY=/usr/bin/python3
-need ctl
-http=127.0.0.1:9485
-
-# On every address: the server address is outside the default allow.
-rdmad_up 7485 "http.listen = 0.0.0.0:9485"
+hp=$(free_port)
+http=127.0.0.1:$hp
+# 127.0.0.2 (the refused requests' source) is outside allow
+ini_text "$RDMAD_SRV_ADDR:7471" "http.listen = $http" "http.allow = 127.0.0.1/32" >"$T/rdmad.ini"
+rdmad_start
 nfd() { ls /proc/"$RDMAD_PID"/fd | wc -l; }
-"$CTL" -a $http status >/dev/null || fail "endpoint not answering at start"
+"$CTL" -a "$http" status >/dev/null || fail "endpoint not answering at start"
 fd0=$(nfd)
 
-"$PY" - 127.0.0.1 9485 <<'PY' || fail "bad HTTP clients"
-import socket, sys, time
+"$PY" - 127.0.0.1 "$hp" <<'PY' || fail "bad HTTP clients"
+import socket, sys
 host, port = sys.argv[1], int(sys.argv[2])
 
 def talk(data, read=True):
-    s = socket.create_connection((host, port), timeout=15)
+    s = socket.create_connection((host, port), timeout=30)
     s.sendall(data)
     out = b""
     if read:
@@ -58,57 +60,61 @@ for _ in range(50):
     nr.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
 print("malformed requests handled")
 PY
-[ $? = 0 ] || fail "bad HTTP clients"
 rdmad_alive
 
-# 200 idle connections held open by one process for 20 s.
+# 200 idle connections held open by one process until it is killed:
+# only rdmad's side can drop them.
 "$PY" -c '
-import socket, time
-socks = [socket.create_connection(("127.0.0.1", 9485)) for _ in range(200)]
-time.sleep(20)
-' &
+import socket, sys, time
+socks = [socket.create_connection(("127.0.0.1", int(sys.argv[1]))) for _ in range(200)]
+time.sleep(3600)
+' "$hp" &
 idle=$!
-sleep 2
-"$CTL" -a $http status >"$T/during.txt" || fail "endpoint does not answer beside 200 idle connections"
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -n 20 "$RDMAD_SRV_ADDR" >"$T/probe.out" 2>&1 ||
-	fail "probe beside 200 idle HTTP connections: $(cat "$T/probe.out")"
-log "fds: $fd0 at start, $(nfd) with 200 idle HTTP connections"
-# The endpoint's 10 s timeout closes them; the process holding them
-# lives on (20 s), so only rdmad's side can have dropped them.
 for ((i = 0; i < 300; i++)); do
+	[ "$(nfd)" -ge $((fd0 + 200)) ] && break
+	sleep 0.1
+done
+held=$(nfd)
+[ "$held" -ge $((fd0 + 200)) ] || fail "rdmad holds $held fds ($fd0 at start): the 200 idle connections are not all taken"
+"$CTL" -a "$http" status >"$T/during.txt" || fail "endpoint does not answer beside 200 idle connections"
+curl -sf --max-time 30 "http://$http/probe?target=$RDMAD_SRV_ADDR:7471" >"$T/probe.prom" ||
+	fail "/probe beside 200 idle HTTP connections: no answer"
+grep -q '^probe_success 1' "$T/probe.prom" || fail "/probe beside 200 idle HTTP connections: $(cat "$T/probe.prom")"
+log "fds: $fd0 at start, $held with 200 idle HTTP connections"
+# The endpoint's 10 s timeout closes them; the process holding them
+# lives on.
+for ((i = 0; i < 600; i++)); do
 	[ "$(nfd)" -le $((fd0 + 2)) ] && break
 	sleep 0.1
 done
 n=$(nfd)
 log "fds: $n after the endpoint timeout"
+kill -0 "$idle" 2>/dev/null || fail "the holder of the idle connections left early"
 [ "$n" -le $((fd0 + 2)) ] || fail "rdmad still holds $n fds ($fd0 at start): idle HTTP connections not timed out"
-kill $idle 2>/dev/null
-"$CTL" -a $http status >/dev/null || fail "endpoint not answering at the end"
+kill $idle
+"$CTL" -a "$http" status >/dev/null || fail "endpoint not answering at the end"
 rdmad_alive
 
-# N requests from the server address, outside [http] allow: each a 403.
+# N requests from 127.0.0.2, outside [http] allow: each a 403.
 N=300
 t0=$SECONDS
-"$PY" - "$RDMAD_SRV_ADDR" 9485 $N <<'PY' || fail "requests from outside [http] allow"
+"$PY" - 127.0.0.1 "$hp" $N <<'PY' || fail "requests from outside [http] allow"
 import socket, sys
 host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 for i in range(n):
-    s = socket.create_connection((host, port), timeout=15)
+    s = socket.create_connection((host, port), timeout=30, source_address=("127.0.0.2", 0))
     s.sendall(b"GET /status HTTP/1.0\r\n\r\n")
     r = s.recv(200)
     s.close()
     assert b" 403 " in r.split(b"\r\n")[0], "request %d: %r" % (i, r[:80])
 print("%d requests refused" % n)
 PY
-sample() { "$PY" -c 'import sys, urllib.request
-print(urllib.request.urlopen("http://" + sys.argv[1] + "/metrics").read().decode())' $http |
-	sed -n "s/^$1 //p"; }
-got=$(sample 'rdmad_http_requests_refused_total{reason="forbidden"}')
+got=$(curl -sf --max-time 30 "http://$http/metrics" | prom_sum - rdmad_http_requests_refused_total 'reason="forbidden"')
 log "rdmad_http_requests_refused_total{reason=\"forbidden\"} $got after $N refused requests"
 [ "$got" = $N ] || fail "forbidden requests counted $got, want $N"
-# 10 lines a minute (a slow guest may take more than one).
+# 10 lines a minute
 max=$((10 * (1 + (SECONDS - t0) / 60)))
-lines=$(grep -c "request from .* refused: not in \[http\] allow" "$T/rdmad.log")
+lines=$(grep -c "request from 127\.0\.0\.2:[0-9]* refused: not in \[http\] allow" "$T/rdmad.log")
 log "$lines log lines for $N refused requests in $((SECONDS - t0)) s"
 [ "$lines" -ge 1 ] && [ "$lines" -le $max ] ||
 	fail "$lines log lines for $N refused requests (want 1..$max)"
