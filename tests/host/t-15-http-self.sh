@@ -102,10 +102,10 @@ now=$(date +%s)
 st=$(m process_start_time_seconds)
 awk -v st="$st" -v a="$t0" -v b="$now" 'BEGIN { exit !(st != "" && a - 2 <= st && st <= b + 1) }' ||
 	fail "process_start_time_seconds $st not between the start ($t0) and now ($now)"
-fds=$(m process_open_fds)
+nopen=$(m process_open_fds)
 real=$(ls /proc/"$RDMAD_PID"/fd | wc -l)
-[ "${fds:-0}" -gt 0 ] && [ $((fds - real)) -le 4 ] && [ $((real - fds)) -le 4 ] ||
-	fail "process_open_fds $fds, /proc/$RDMAD_PID/fd has $real"
+[ "${nopen:-0}" -gt 0 ] && [ $((nopen - real)) -le 4 ] && [ $((real - nopen)) -le 4 ] ||
+	fail "process_open_fds $nopen, /proc/$RDMAD_PID/fd has $real"
 max=$(awk '/^Max open files/ {print $4}' /proc/"$RDMAD_PID"/limits)
 [ "$(m process_max_fds)" = "$max" ] || fail "process_max_fds $(m process_max_fds), limits say $max"
 rss=$(m process_resident_memory_bytes)
