@@ -155,7 +155,8 @@ static void rdma_counters_list_port(struct rdma_counters *rc,
 {
 	rdma_counters_list(rc, p->device, p->port, PORT_COUNTER_PMA);
 	rdma_counters_list(rc, p->device, p->port, PORT_COUNTER_HW);
-	qsort(rc->c, rc->n, sizeof(*rc->c), rdma_counters_cmp);
+	if (rc->n)	/* rc->c may be NULL: qsort takes no NULL base */
+		qsort(rc->c, rc->n, sizeof(*rc->c), rdma_counters_cmp);
 }
 
 /* C's port directory is gone from sysfs: its device is being removed. */
