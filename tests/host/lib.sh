@@ -37,6 +37,15 @@ rdmad_wait_up() {
 	fail "rdmad-fake not ready within 20s (port $1)"
 }
 
+# need_root WHAT: skip the test (exit 77, meson's skip) unless it runs as
+# root, which WHAT needs (CI runs as root).
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	echo "# skipped: $1 needs root" >&2
+	rm -rf "$T"
+	exit 77
+}
+
 # real_start_traced CONF OUT: start the real rdmad on CONF under strace
 # (its output in OUT, its openat calls in OUT.trace), its exit status in
 # rc; fail if it went for RDMA: an infiniband or rdma_cm path (here

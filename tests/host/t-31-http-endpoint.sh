@@ -13,6 +13,7 @@
 # keeps the live connections' listing (real RDMA clients).
 # shellcheck source=tests/host/lib.sh
 source "$(dirname "$0")/lib.sh"
+need_root "rdmadctl run as nobody (setpriv)"
 
 PY=/usr/bin/python3
 port=7483

@@ -24,6 +24,7 @@
 # rdmad-hostile, the stopped target and the RDMA resources).
 # shellcheck source=tests/host/lib.sh
 source "$(dirname "$0")/lib.sh"
+need_root "its mount namespace (its own /etc/hosts)"
 
 port=7494
 http=127.0.0.1:$(free_port)
