@@ -37,6 +37,31 @@ rdmad_wait_up() {
 	fail "rdmad-fake not ready within 20s (port $1)"
 }
 
+# need_root WHAT: skip the test (exit 77, meson's skip) unless it runs as
+# root, which WHAT needs (CI runs as root).
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	echo "# skipped: $1 needs root" >&2
+	rm -rf "$T"
+	exit 77
+}
+
+# real_start_traced CONF OUT: start the real rdmad on CONF under strace
+# (its output in OUT, its openat calls in OUT.trace), its exit status in
+# rc; fail if it went for RDMA: an infiniband or rdma_cm path (here
+# /sys/class/infiniband*, on a host with a device /dev/infiniband too).
+# For a start that must refuse before any RDMA resource.
+real_start_traced() {
+	# LeakSanitizer cannot run under ptrace: off for this start
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		timeout 120 strace -f -qq -e trace=openat -o "$2.trace" \
+		"$REAL_RDMAD" -c "$1" >"$2" 2>&1
+	rc=$?
+	[ -s "$2.trace" ] || fail "strace wrote no trace of the start on $1"
+	! grep -q 'infiniband\|/rdma_cm' "$2.trace" ||
+		fail "the start on $1 went for RDMA: $(grep 'infiniband\|/rdma_cm' "$2.trace" | head -2)"
+}
+
 # free_port: a TCP port free on the loopback now (the kernel's pick), for
 # [http] listen: the host suite's tests run side by side.
 free_port() {

@@ -5,8 +5,9 @@
 # prometheus_client parsers (Debian's python3-prometheus-client), and the
 # counters move by exactly the sessions run: accepted, sessions by
 # protocol and result, rejects by reason, RDMA bytes and operations (from
-# rdma-probe's own JSON figures), histogram counts.  Plus the HTTP edges:
-# 404, 405, HEAD, a bad query.
+# rdma-probe's own JSON figures), histogram counts.  The HTTP edges
+# (404, 405, HEAD, a bad query, content types) are the host suite's
+# t-34-http-edges.
 # shellcheck source=tests/rdma/lib.sh
 source "$(dirname "$0")/lib.sh"
 
@@ -73,18 +74,6 @@ cli timeout 60 "$HOSTILE" -p $port -I "$RDMAD_CLI_ADDR" -t 10 rping-bad-rkey "$R
 wait_idle
 scrape after
 
-# HTTP edges.
-code() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
-[ "$(code http://$http/nothing)" = 404 ] || fail "unknown path: want 404"
-[ "$(code -X POST http://$http/metrics)" = 405 ] || fail "POST: want 405"
-curl -s -D "$T/post.hdr" -o /dev/null -X DELETE "http://$http/status"
-grep -qi '^Allow: GET, HEAD' "$T/post.hdr" || fail "405 without an Allow header: $(cat "$T/post.hdr")"
-[ "$(code -I http://$http/metrics)" = 200 ] || fail "HEAD /metrics: want 200"
-[ "$(code "http://$http/status?format=xml")" = 400 ] || fail "bad query: want 400"
-ctype=$(curl -s -o /dev/null -w '%{content_type}' -H 'Accept: application/openmetrics-text; version=1.0.0' "http://$http/metrics")
-[[ $ctype == application/openmetrics-text* ]] || fail "OpenMetrics content type: '$ctype'"
-ctype=$(curl -s -o /dev/null -w '%{content_type}' "http://$http/metrics")
-[[ $ctype == "text/plain; version=0.0.4"* ]] || fail "Prometheus content type: '$ctype'"
 rdmad_alive
 
 "$PY" - "$T" <<'PY' || fail "metrics checks failed"

@@ -131,8 +131,20 @@ static void blackbox_fill(struct blackbox_probe *p,
 static void blackbox_timer_cb(evutil_socket_t fd, short what, void *arg)
 {
 	struct blackbox_probe *p = arg;
+	uint64_t due = p->start + (uint64_t)p->ask.timeout_ms * 1000000;
+	uint64_t now = clock_now_ns();
 	struct rdma_client_outcome o;
 
+	/* Armed from the loop's cached time on a coarse clock, the timer
+	 * can run a little before the timeout has passed: wait the rest. */
+	if (now < due) {
+		struct timeval tv = { (time_t)((due - now) / 1000000000),
+				      (suseconds_t)((due - now) % 1000000000 /
+						    1000 + 1) };
+
+		if (!evtimer_add(p->timer, &tv))
+			return;
+	}
 	p->timed_out = true;
 	STEP(p, "the probe's timeout (%u ms) passed", p->ask.timeout_ms);
 	if (!p->c) {

@@ -1,29 +1,41 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
 # One check for the start, a reload and --check-config (rdmad_stage.h).
 #  1. Every refusal fixture below is fed to all three, at the same path:
-#     rdmad --check-config, a start (rdmad -c, under strace) and a reload
-#     of a running rdmad (the file written over its configuration, then
-#     SIGHUP).  The three must give the same message; the check and the
-#     start exit 78, the start before it opens anything of RDMA (no
-#     /dev/infiniband in its trace), the reload is refused and rdmad
-#     keeps serving.  The fixtures cover each thing the three read: the
-#     file's keys and rules, the web config (missing, unknown key, a
-#     clear-text password, a key that is not the certificate's), the
-#     targets file (missing, a bad line), the inventory (a contradiction,
-#     no line for this rdmad) and the capacity the peers need.
+#     rdmad --check-config and a start (rdmad -c, under strace), both of
+#     the real rdmad, and a reload of a running rdmad-fake (the file
+#     written over its configuration, then SIGHUP).  The three must give
+#     the same message; the check and the start exit 78, the start before
+#     it tries anything of RDMA (no infiniband or rdma_cm path in its
+#     trace: a start that went on would look for /sys/class/infiniband*
+#     here, /dev/infiniband on a host with a device), the reload is
+#     refused and rdmad keeps serving (a /probe of itself).  The fixtures
+#     cover each thing the three read: the file's keys and rules, the web
+#     config (missing, unknown key, a clear-text password, a key that is
+#     not the certificate's), the targets file (missing, a bad line), the
+#     inventory (a contradiction, no line for this rdmad) and the
+#     capacity the peers need.
 #  2. A reload reads off the loop: with its targets file a FIFO that no
 #     one writes yet, the read waits, and meanwhile rdmad answers /status
-#     and serves a probe; once the file is written, the reload applies.
+#     and a /probe of itself; once the file is written, the reload
+#     applies and `rdmadctl mesh` lists the new targets' peer.
+# shellcheck source=tests/host/lib.sh
 source "$(dirname "$0")/lib.sh"
-need probe strace openssl curl
+
 port=7791
-http=127.0.0.1:9491
+http=127.0.0.1:$(free_port)
 A=$RDMAD_SRV_ADDR
 base_lines=("http.listen = $http")
 
-rdmad_conf $port "${base_lines[@]}"
+ini_text "$A:$port" "${base_lines[@]}" >"$T/rdmad.ini"
 rdmad_start
 rpid=$RDMAD_PID
+# probe_self NAME: a /probe of rdmad-fake's own listener must succeed.
+probe_self() {
+	curl -sf --max-time 60 "http://$http/probe?target=$A:$port" >"$T/$1.probe" &&
+		grep -q '^probe_success 1$' "$T/$1.probe" ||
+		fail "$1: /probe of rdmad itself did not succeed: $(cat "$T/$1.probe")"
+}
 
 # The fixtures' files.
 C=$T/pki
@@ -68,24 +80,18 @@ for f in "${fixtures[@]}"; do
 	t0=$(now_ms)
 	name=${f%%|*}
 	IFS=';' read -r -a lines <<<"${f#*|}"
-	rdmad_conf $port "${base_lines[@]}" "${lines[@]}"
+	ini_text "$A:$port" "${base_lines[@]}" "${lines[@]}" >"$T/rdmad.ini"
 
-	"$RDMAD" --check-config -c "$T/rdmad.ini" >"$T/$name.check" 2>&1
+	"$REAL_RDMAD" --check-config -c "$T/rdmad.ini" >"$T/$name.check" 2>&1
 	rc=$?
 	[ $rc = 78 ] || fail "$name: --check-config exit $rc, want 78: $(cat "$T/$name.check")"
 	want=$(answer "$T/$name.check")
 	[ -n "$want" ] || fail "$name: --check-config gave no message: $(cat "$T/$name.check")"
 
-	# LeakSanitizer cannot run under ptrace: off for this start
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
-		timeout 120 strace -f -qq -e trace=openat -o "$T/$name.trace" \
-		"$RDMAD" -c "$T/rdmad.ini" >"$T/$name.start" 2>&1
-	rc=$?
+	real_start_traced "$T/rdmad.ini" "$T/$name.start"
 	[ $rc = 78 ] || fail "$name: the start exit $rc, want 78: $(tail -3 "$T/$name.start")"
 	[ "$(answer "$T/$name.start")" = "$want" ] ||
 		fail "$name: the start said '$(answer "$T/$name.start")', --check-config '$want'"
-	! grep -q '/dev/infiniband' "$T/$name.trace" ||
-		fail "$name: the start opened RDMA before refusing: $(grep /dev/infiniband "$T/$name.trace" | head -2)"
 
 	before=$(grep -c 'reload refused: ' "$T/rdmad.log")
 	kill -HUP "$rpid"
@@ -101,28 +107,28 @@ for f in "${fixtures[@]}"; do
 	log "$name: all three ($(($(now_ms) - t0)) ms): $want"
 	n=$((n + 1))
 done
-probe_ok after.out -s 4k -n 2
-log "$n fixtures: the same refusal from --check-config, the start (exit 78, no RDMA opened) and a reload"
+probe_self after
+log "$n fixtures: the same refusal from --check-config, the start (exit 78, no RDMA tried) and a reload"
 
-# 2. Off the loop: a reload whose targets file is a FIFO nobody writes yet
-# (in the guest's own /tmp: $T's 9p takes no FIFO).
-F=$(mktemp -d)/targets
+# 2. Off the loop: a reload whose targets file is a FIFO nobody writes yet.
+F=$T/fifo/targets
+mkdir -p "$T/fifo"
 mkfifo "$F" || fail "mkfifo $F"
 # on a failure, open the FIFO for the reader, or a blocked loop never
 # takes the SIGTERM of the cleanup
-trap 'timeout 10 cp /dev/null "$F" 2>/dev/null; cleanup_jobs' EXIT
-rdmad_serve 7792
-rdmad_conf $port "${base_lines[@]}" "mesh.targets = $F" "mesh.interval = 200ms"
+trap 'timeout 10 cp /dev/null "$F" 2>/dev/null; host_cleanup' EXIT
+ini_text "$A:$port" "${base_lines[@]}" "mesh.targets = $F" "mesh.interval = 200ms" >"$T/rdmad.ini"
 kill -HUP "$rpid"
 # the read waits in open(): the loop must go on without it
 curl -sf --max-time 20 "http://$http/status" >"$T/status.json" ||
 	fail "/status did not answer while a reload read its targets"
-probe_ok during.out -s 4k -n 2
+probe_self during
 grep -q 'reload: configuration re-read' "$T/rdmad.log" &&
 	fail "the reload applied before its targets file was written"
 printf '%s:%s\n%s:%s\n' "$A" $port "$A" 7792 >"$T/targets"
 # the writer waits for the reader: bounded, in case it never opens it
 timeout 60 cp "$T/targets" "$F" || fail "rdmad never read its targets FIFO"
+trap host_cleanup EXIT
 wait_log 'reload: configuration re-read' 60
 "$CTL" -a "$http" mesh >"$T/mesh.txt" 2>&1 || fail "rdmadctl mesh: $(cat "$T/mesh.txt")"
 grep -q "$A:7792" "$T/mesh.txt" || fail "the reloaded targets' peer is not probed: $(cat "$T/mesh.txt")"
