@@ -77,18 +77,17 @@ static void rdma_client_arm_timer(struct rdma_client *c)
 				     "deadline");
 }
 
+/* The end, told from the loop (rdma_client_report.c). */
 static void rdma_client_finish(struct rdma_client *c)
 {
-	struct rdma_client_outcome o;
-
 	if (c->finished)
 		return;
 	c->finished = true;
 	evtimer_del(c->timer);
 	evtimer_del(c->dur_timer);
-	if (c->started && c->ops->done) {
-		rdma_client_outcome(c, &o);
-		c->ops->done(c->arg, &o);
+	if (c->started) {
+		rdma_client_outcome(c, &c->rep_out);
+		rdma_client_report_post(c, RDMA_CLIENT_REPORT_DONE);
 	}
 }
 
@@ -342,7 +341,10 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 	}
 	if (a & RDMA_CLIENT_ACT_FINISH)
 		rdma_client_finish(c);
-	/* Last: the embedder may ask for the next round from it. */
+	/* Told from the loop, after this transition (rdma_client_report.c):
+	 * the embedder may ask for the next round from them. */
+	if (a & RDMA_CLIENT_ACT_READY_REPORT)
+		rdma_client_report_post(c, RDMA_CLIENT_REPORT_READY);
 	if (a & RDMA_CLIENT_ACT_ROUND_REPORT)
 		rdma_client_mesh_report(c, st->iter);
 	if (a & RDMA_CLIENT_ACT_BW_REPORT) {
@@ -590,7 +592,7 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 	ret = -ENOMEM;
 	c->timer = evtimer_new(base, rdma_client_timer_cb, c);
 	c->dur_timer = evtimer_new(base, rdma_client_dur_cb, c);
-	if (!c->timer || !c->dur_timer)
+	if (!c->timer || !c->dur_timer || rdma_client_report_init(c))
 		goto err;
 	ret = rdma_cm_id_new(chan, &c->cmh, &c->id);
 	if (ret) {
@@ -652,40 +654,6 @@ void rdma_client_outcome(const struct rdma_client *c,
 	o->pings_verified = f->pings_done;
 	o->rounds = f->rounds;
 	o->rounds_bad = f->rounds_bad;
-}
-
-/* The layer's teardown order: events, QP with its buffers, CQ and PD,
- * then the cm_id; a second call finds nothing left. */
-void rdma_client_release(struct rdma_client *c)
-{
-	if (c->timer)
-		event_free(c->timer);
-	if (c->dur_timer)
-		event_free(c->dur_timer);
-	c->timer = c->dur_timer = NULL;
-	if (c->qp)
-		rdma_qp_destroy(&c->q);
-	c->qp = false;
-	free(c->ref);
-	free(c->sges);
-	free(c->wrs);
-	free(c->slot_posted);
-	c->ref = NULL;
-	c->sges = NULL;
-	c->wrs = NULL;
-	c->slot_posted = NULL;
-	if (c->id)
-		rdma_destroy_id(c->id);
-	c->id = NULL;
-	c->finished = true;
-}
-
-void rdma_client_free(struct rdma_client *c)
-{
-	if (!c)
-		return;
-	rdma_client_release(c);
-	free(c);
 }
 
 /* ---- a mesh session: the embedder's requests ------------------------ */

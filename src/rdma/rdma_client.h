@@ -27,6 +27,9 @@
  *                         and bandwidth samples (rdma_client_mesh_act.h);
  *                         the requests (rdma_client_round, _bw, _close,
  *                         below) are rdma_client.c's
+ *   rdma_client_report.c  what the embedder is told (ops->ready, ->round,
+ *                         ->bw, ->done): from the loop, after the
+ *                         transition that made it; release and free
  *
  * A mesh session (opts.mesh) stays up after DESC: the connection is READY
  * and runs a round (WRITE of pattern(seed, round), READ back, check) each
@@ -43,9 +46,11 @@
  *
  * Life: rdma_client_new(), rdma_client_start(), then callbacks from the
  * loop until ops->done; rdma_client_release() frees the RDMA resources at
- * once and keeps the figures; rdma_client_free().  Neither release nor
- * free may be called from inside one of the client's own callbacks
- * (defer them to the loop).
+ * once and keeps the figures; rdma_client_free().  The reports (ready,
+ * round, bw, done) are never made inside the client's own transition or a
+ * call into it: the embedder may call the client from them, and release
+ * or free it there (carried out once the report returns, nothing told
+ * after).  ops->op and ops->state come from inside: they only look.
  */
 #ifndef RDMAD_RDMA_CLIENT_H
 #define RDMAD_RDMA_CLIENT_H
@@ -79,7 +84,8 @@ int rdma_client_poll(struct rdma_client *c);
 bool rdma_client_finished(const struct rdma_client *c);
 void rdma_client_outcome(const struct rdma_client *c,
 			 struct rdma_client_outcome *o);
-/* Free the RDMA resources and events now, keep the outcome. */
+/* Free the RDMA resources and events now (asked from inside a report:
+ * once it returns), keep the outcome; no report is told after. */
 void rdma_client_release(struct rdma_client *c);
 void rdma_client_free(struct rdma_client *c);
 

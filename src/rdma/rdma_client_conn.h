@@ -76,6 +76,16 @@ struct rdma_client {
 	uint64_t bw_first;		/* first post, ns */
 	uint64_t bw_last;		/* last completion, ns */
 
+	/* What the embedder is told from the loop (rdma_client_report.c):
+	 * RDMA_CLIENT_REPORT_* due, each one's figures as they were. */
+	struct event *report_ev;
+	unsigned int report;
+	struct rdma_client_round rep_rnd;
+	struct rdma_client_bw rep_bw;
+	struct rdma_client_outcome rep_out;
+	bool reporting;			/* inside one of them */
+	unsigned int end_asked;		/* release or free, asked inside */
+
 	struct rdma_client_times t;
 	uint64_t ping_posted;
 	uint32_t pings_timed;
@@ -99,6 +109,17 @@ uint8_t *rdma_client_conn_send_slot(struct rdma_client *c);
 int rdma_client_conn_send(struct rdma_client *c, uint32_t len, uint32_t idx);
 /* Receive slot SLOT (again). */
 int rdma_client_conn_post_recv(struct rdma_client *c, uint32_t slot);
+
+/* rdma_client_report.c: the embedder's reports, lowest bit first. */
+#define RDMA_CLIENT_REPORT_READY	(1u << 0)	/* ops->ready */
+#define RDMA_CLIENT_REPORT_ROUND	(1u << 1)	/* ops->round: rep_rnd */
+#define RDMA_CLIENT_REPORT_BW		(1u << 2)	/* ops->bw: rep_bw */
+#define RDMA_CLIENT_REPORT_DONE		(1u << 3)	/* ops->done: rep_out */
+/* C's report event.  0 or -ENOMEM. */
+int rdma_client_report_init(struct rdma_client *c);
+/* WHAT (RDMA_CLIENT_REPORT_*, its figures in place) told from the loop,
+ * once the transition under way is over. */
+void rdma_client_report_post(struct rdma_client *c, unsigned int what);
 
 /* rdma_client.c: EV to the state machine, then its actions and the
  * events they lead to, until none is left. */

@@ -15,7 +15,8 @@
  * READ-only session checks stays in the server's buffer.
  *
  * The state machine decides when; these carry it out, called only by the
- * client's actions (rdma_client_act), never calling back into it.  The
+ * client's actions (rdma_client_act), never calling back into it; the
+ * results reach the embedder from the loop (rdma_client_report.c).  The
  * embedder's side of a mesh session (rdma_client_round, rdma_client_bw,
  * rdma_client_close) is rdma_client.c's: it asks the machine for them.
  */
@@ -130,8 +131,8 @@ enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
 void rdma_client_mesh_report(struct rdma_client *c, uint32_t round)
 {
 	c->rnd.round = round;
-	if (c->ops->round)
-		c->ops->round(c->arg, &c->rnd);
+	c->rep_rnd = c->rnd;
+	rdma_client_report_post(c, RDMA_CLIENT_REPORT_ROUND);
 }
 
 enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
@@ -178,6 +179,6 @@ void rdma_client_mesh_bw_report(struct rdma_client *c)
 	rdma_client_conn_log(c, LOG_INFO, "bandwidth sample: %" PRIu64
 			     " WRITEs of %u bytes in %" PRIu64 " ns",
 			     c->bw.ops, c->bw.size, c->bw.ns);
-	if (c->ops->bw)
-		c->ops->bw(c->arg, &c->bw);
+	c->rep_bw = c->bw;
+	rdma_client_report_post(c, RDMA_CLIENT_REPORT_BW);
 }

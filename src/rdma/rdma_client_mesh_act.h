@@ -23,13 +23,13 @@ void rdma_client_mesh_done(struct rdma_client *c, uint64_t done);
 /* What the READ got, against what was written: CHECK_OK or CHECK_BAD. */
 enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
 					      uint32_t round);
-/* The round's result to the embedder. */
+/* The round's result to the embedder (posted: told from the loop). */
 void rdma_client_mesh_report(struct rdma_client *c, uint32_t round);
 /* A bandwidth sample's WRITEs ITER .. ITER + COUNT - 1 (c->bw.size
  * bytes each, COUNT <= depth), as one chain. */
 enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
 						uint32_t iter, uint32_t count);
-/* The sample's figures to the embedder. */
+/* The sample's figures to the embedder (posted, as a round's). */
 void rdma_client_mesh_bw_report(struct rdma_client *c);
 
 #endif /* RDMAD_RDMA_CLIENT_MESH_ACT_H */
