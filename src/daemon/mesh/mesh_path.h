@@ -28,7 +28,7 @@
 #include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_sched.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"
