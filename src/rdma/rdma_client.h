@@ -16,17 +16,21 @@
  * machine's (rdma_client_fsm.h); this module carries out its actions:
  *
  *   rdma_client_types.h   options, callbacks, moments, outcome
- *   rdma_client.c         life cycle, deadlines, completions, actions
+ *   rdma_client.c         life cycle, deadlines, completions, actions;
+ *                         the session's through its protocol's table
  *   rdma_client_cm.c      CM events, rejections and disconnects in words
  *   rdma_client_conn.c    the connection object, its messages and sends
+ *   rdma_client_proto.c   the protocol of a connection's options (struct
+ *                         rdma_client_proto: native, mesh, rping), as the
+ *                         served side's conn_proto.c
  *   rdma_client_native.c  the native session: HELLO, welcome, AUTH, DESC,
  *                         READ/WRITE posting and checks, DONE, RESULT
  *   rdma_client_rping.c   the rping session: adverts, sink check
- *   rdma_client_mesh.c    mesh sessions' actions, called by the client's
- *                         only: rounds (WRITE, READ back, check, report)
- *                         and bandwidth samples (rdma_client_mesh_act.h);
- *                         the requests (rdma_client_round, _bw, _close,
- *                         below) are rdma_client.c's
+ *   rdma_client_mesh.c    mesh sessions (the native one's HELLO, welcome,
+ *                         AUTH, DESC): rounds (WRITE, READ back, check,
+ *                         report) and bandwidth samples; the requests
+ *                         (rdma_client_round, _bw, _close, below) are
+ *                         rdma_client.c's
  *   rdma_client_report.c  what the embedder is told (ops->ready, ->round,
  *                         ->bw, ->done): from the loop, after the
  *                         transition that made it; release and free
