@@ -178,25 +178,17 @@ static int targets_grow(struct target_list *tl, unsigned int *cap,
 	return 0;
 }
 
-int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
-		 struct target_list *tl,
-		 void (*warn)(void *arg, const char *msg), void *arg,
-		 char *err, size_t errlen)
+int targets_scan(FILE *in, const char *name, uint16_t port,
+		 targets_line_fn *fn, void *arg, char *err, size_t errlen)
 {
-	struct targets_warn w = { warn, arg, 0 };
-	const struct target *dup;
-	struct target t;
 	const char *why = NULL;
-	unsigned int lineno = 0, cap = 0;
-	char msg[TARGET_HOST_MAX + 128];
+	unsigned int lineno = 0;
+	struct target t;
 	size_t linecap = 0;
+	char *line = NULL, *s, *tok, *end;
 	ssize_t got;
-	char *line = NULL;
-	int ret = 0, r;
+	int ret = 0;
 
-	if (!max || max > TARGETS_MAX)
-		max = TARGETS_MAX;
-	memset(tl, 0, sizeof(*tl));
 	while ((got = getline(&line, &linecap, in)) >= 0) {
 		lineno++;
 		if (memchr(line, '\0', (size_t)got)) {
@@ -205,8 +197,24 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 			ret = -EINVAL;
 			break;
 		}
-		r = targets_parse_line(line, port, &t, &why);
-		if (r < 0) {
+		s = strchr(line, '#');
+		if (s)
+			*s = '\0';
+		for (s = line; isspace((unsigned char)*s); s++)
+			;
+		if (!*s)
+			continue;
+		for (tok = s; *s && !isspace((unsigned char)*s); s++)
+			;
+		if (*s)
+			*s++ = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		for (end = s + strlen(s); end > s &&
+		     isspace((unsigned char)end[-1]); end--)
+			;
+		*end = '\0';
+		if (targets_parse_line(tok, port, &t, &why) < 0) {
 			if (t.text[0])
 				snprintf(err, errlen, "%s:%u: '%s': %s", name,
 					 lineno, t.text, why);
@@ -216,39 +224,82 @@ int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
 			ret = -EINVAL;
 			break;
 		}
-		if (!r)
-			continue;
 		t.line = lineno;
-		dup = targets_find(tl, &t);
-		if (dup) {
-			snprintf(msg, sizeof(msg), "%s:%u: '%s': same target "
-				 "as line %u, probed once", name, lineno,
-				 t.text, dup->line);
-			targets_warn_say(&w, msg);
-			continue;
-		}
-		if (tl->n == max) {
-			snprintf(err, errlen, "%s:%u: too many targets (at "
-				 "most %u)", name, lineno, max);
-			ret = -EINVAL;
+		ret = fn(arg, &t, s);
+		if (ret)
 			break;
-		}
-		if (targets_grow(tl, &cap, max)) {
-			snprintf(err, errlen, "%s: out of memory", name);
-			ret = -ENOMEM;
-			break;
-		}
-		tl->v[tl->n++] = t;
 	}
 	free(line);
 	if (!ret && ferror(in)) {
 		snprintf(err, errlen, "%s: read error", name);
 		ret = -EIO;
 	}
+	return ret;
+}
+
+/* targets_read's list in the making. */
+struct targets_rd {
+	struct target_list *tl;
+	const char *name;
+	unsigned int max, cap;
+	struct targets_warn w;
+	char *err;
+	size_t errlen;
+};
+
+static int targets_read_line(void *arg, struct target *t, char *rest)
+{
+	struct targets_rd *rd = arg;
+	char msg[TARGET_HOST_MAX + 128];
+	const struct target *dup;
+
+	if (*rest) {
+		snprintf(rd->err, rd->errlen, "%s:%u: '%s %s': one target a "
+			 "line (text after it; '#' starts a comment)",
+			 rd->name, t->line, t->text, rest);
+		return -EINVAL;
+	}
+	dup = targets_find(rd->tl, t);
+	if (dup) {
+		snprintf(msg, sizeof(msg), "%s:%u: '%s': same target as line "
+			 "%u, probed once", rd->name, t->line, t->text,
+			 dup->line);
+		targets_warn_say(&rd->w, msg);
+		return 0;
+	}
+	if (rd->tl->n == rd->max) {
+		snprintf(rd->err, rd->errlen, "%s:%u: too many targets (at "
+			 "most %u)", rd->name, t->line, rd->max);
+		return -EINVAL;
+	}
+	if (targets_grow(rd->tl, &rd->cap, rd->max)) {
+		snprintf(rd->err, rd->errlen, "%s: out of memory", rd->name);
+		return -ENOMEM;
+	}
+	rd->tl->v[rd->tl->n++] = *t;
+	return 0;
+}
+
+int targets_read(FILE *in, const char *name, uint16_t port, unsigned int max,
+		 struct target_list *tl,
+		 void (*warn)(void *arg, const char *msg), void *arg,
+		 char *err, size_t errlen)
+{
+	struct targets_rd rd = {
+		.tl = tl, .name = name, .max = max, .w = { warn, arg, 0 },
+		.err = err, .errlen = errlen,
+	};
+	int ret;
+
+	if (!rd.max || rd.max > TARGETS_MAX)
+		rd.max = TARGETS_MAX;
+	memset(tl, 0, sizeof(*tl));
+	ret = targets_scan(in, name, port, targets_read_line, &rd, err,
+			   errlen);
 	if (ret)
 		targets_free(tl);
 	else
-		targets_warn_end(&w, name);
+		targets_warn_end(&rd.w, name);
 	return ret;
 }
 

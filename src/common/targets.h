@@ -2,7 +2,10 @@
 /*
  * targets.h - a list of hosts to probe, one a line: rdma-probe --targets
  * FILE and rdmad's [mesh] targets.  Pure: reads a FILE *, reports through
- * the caller's buffer and callback; no name resolution.
+ * the caller's buffer and callback; no name resolution.  The one reader
+ * of the format is targets_scan(): targets_read() (rdma-probe) and the
+ * mesh's inventory (mesh_inventory_parse.c, whose lines may carry KEY=VALUE
+ * words after the address) both read through it.
  *
  * One target a line: HOST, HOST:PORT, [IPV6]:PORT or a bare IPv6 address
  * (two colons or more, no port).  '#' starts a comment; blank lines are
@@ -45,6 +48,19 @@ struct target_list {
  */
 int targets_parse_line(const char *line, uint16_t port, struct target *t,
 		       const char **why);
+
+/*
+ * The reader: each line of IN (called NAME in messages) read, a NUL byte
+ * refused, its comment and blanks dropped, its first word read as a
+ * target (targets_parse_line, T->line set) and handed to FN with the rest
+ * of the line (its words after the target, blanks around them dropped;
+ * "" for none).  FN returns 0 to go on, or -errno with ERR written ("NAME:
+ * LINE: problem").  Returns 0, -EINVAL (ERR: "NAME:LINE: 'x': problem"),
+ * -EIO ("NAME: read error") or FN's.
+ */
+typedef int targets_line_fn(void *arg, struct target *t, char *rest);
+int targets_scan(FILE *in, const char *name, uint16_t port,
+		 targets_line_fn *fn, void *arg, char *err, size_t errlen);
 
 /*
  * Read every line of IN (called NAME in messages) into *tl, at most MAX

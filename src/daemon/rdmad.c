@@ -42,7 +42,7 @@
 #include "core/log.h"
 #include "mesh/mesh_agent.h"
 #include "mesh/mesh_stats.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_check.h"
 #include "rdma_buf.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"

@@ -18,7 +18,7 @@
 #include <event2/event.h>
 
 #include "core/config.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_check.h"
 
 struct web_config;
 

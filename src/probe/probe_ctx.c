@@ -125,16 +125,12 @@ static void probe_ctx_round_cb(evutil_socket_t fd, short what, void *arg)
 		rdma_client_abort(c->cl, "cannot start a round");
 }
 
-/* The session is READY for the first time: the first round at once. */
-static void probe_ctx_state(void *arg, enum rdma_client_state from,
-			    enum rdma_client_state to,
-			    enum rdma_client_event ev)
+/* The session is READY: the first round at once. */
+static void probe_ctx_ready(void *arg)
 {
 	struct probe_conn *c = arg;
 
-	(void)from;
-	(void)ev;
-	if (to != RDMA_CLIENT_ST_READY || c->rounds_begun || !c->round_timer)
+	if (c->rounds_begun || !c->round_timer)
 		return;
 	c->rounds_begun = true;
 	probe_ctx_round_later(c, 0);
@@ -172,7 +168,7 @@ static void probe_ctx_done(void *arg, const struct rdma_client_outcome *o)
 
 static const struct rdma_client_ops probe_ctx_ops = {
 	.op = probe_ctx_op,
-	.state = probe_ctx_state,
+	.ready = probe_ctx_ready,
 	.round = probe_ctx_round,
 	.done = probe_ctx_done,
 };

@@ -6,8 +6,9 @@
  * rdma_client_cm.c), completions (rdma_qp's callback: its channel in the
  * loop, or rdma_client_poll), verification results and timer expiries
  * become RDMA_CLIENT_EV_* for the state machine; rdma_client_act()
- * carries out the actions it returns, the sessions' through
- * rdma_client_native.c, rdma_client_rping.c and rdma_client_mesh.c.
+ * carries out the actions it returns, the session's through its
+ * protocol's table (struct rdma_client_proto: native, mesh or rping,
+ * rdma_client_proto.c), naming none of them.
  * Resources live until rdma_client_release, which frees whatever exists
  * in the layer's one teardown order.
  */
@@ -20,9 +21,7 @@
 #include "rdma_client.h"
 #include "rdma_client_cm.h"
 #include "rdma_client_conn.h"
-#include "rdma_client_mesh_act.h"
-#include "rdma_client_native.h"
-#include "rdma_client_rping.h"
+#include "rdma_client_proto.h"
 #include "rdma_dev.h"
 #include "rdma_log.h"
 
@@ -77,18 +76,17 @@ static void rdma_client_arm_timer(struct rdma_client *c)
 				     "deadline");
 }
 
+/* The end, told from the loop (rdma_client_report.c). */
 static void rdma_client_finish(struct rdma_client *c)
 {
-	struct rdma_client_outcome o;
-
 	if (c->finished)
 		return;
 	c->finished = true;
 	evtimer_del(c->timer);
 	evtimer_del(c->dur_timer);
-	if (c->started && c->ops->done) {
-		rdma_client_outcome(c, &o);
-		c->ops->done(c->arg, &o);
+	if (c->started) {
+		rdma_client_outcome(c, &c->rep_out);
+		rdma_client_report_post(c, RDMA_CLIENT_REPORT_DONE);
 	}
 }
 
@@ -110,7 +108,7 @@ static int rdma_client_setup(struct rdma_client *c)
 {
 	const struct rdma_client_opts *o = &c->o;
 	struct rdma_qp_attr qa = {
-		.send_depth = (o->rping ? 1 : o->depth) + RDMA_CLIENT_SQ_EXTRA,
+		.send_depth = o->depth + RDMA_CLIENT_SQ_EXTRA,
 		.recv_depth = RDMA_CLIENT_RECV_SLOTS,
 		.polled = o->busy_poll,
 	};
@@ -128,16 +126,14 @@ static int rdma_client_setup(struct rdma_client *c)
 	ret = rdma_qp_buf(&c->q, &c->msg,
 			  (RDMA_CLIENT_RECV_SLOTS + 1) * RDMA_CLIENT_SLOT_LEN,
 			  IBV_ACCESS_LOCAL_WRITE);
-	if (!ret)
-		ret = o->rping ? rdma_client_rping_bufs(c) :
-				 rdma_client_native_bufs(c);
 	if (ret) {
-		rdma_client_conn_error(c, "cannot allocate or register %u x "
-				       "%u-byte buffers: %s",
-				       o->rping ? 2 : o->depth, o->size,
-				       strerror(-ret));
+		rdma_client_conn_error(c, "cannot allocate or register the "
+				       "message buffers: %s", strerror(-ret));
 		return ret;
 	}
+	ret = c->proto->bufs(c);
+	if (ret)
+		return ret;
 	for (i = 0; i < RDMA_CLIENT_RECV_SLOTS; i++) {
 		ret = rdma_client_conn_post_recv(c, i);
 		if (ret) {
@@ -178,8 +174,8 @@ static enum rdma_client_event rdma_client_connect(struct rdma_client *c)
 
 	if (rdma_client_setup(c))
 		return RDMA_CLIENT_EV_LOCAL_ERR;
-	if (!c->o.rping) {
-		ret = rdma_client_native_hello(c, hello, sizeof(hello));
+	if (c->proto->hello) {
+		ret = c->proto->hello(c, hello, sizeof(hello));
 		if (ret < 0) {
 			rdma_client_conn_error(c, "cannot encode hello: %s",
 					       strerror(-ret));
@@ -215,9 +211,9 @@ static enum rdma_client_event rdma_client_establish(struct rdma_client *c)
 	c->t.established = clock_now_ns();
 	rdma_qp_describe(&c->q, qpd, sizeof(qpd));
 	rdma_client_conn_log(c, LOG_DEBUG, "%s", qpd);
-	if (c->o.rping)
+	if (!c->proto->established)
 		return RDMA_CLIENT_EV_ESTABLISHED;
-	return rdma_client_native_welcome(c);
+	return c->proto->established(c);
 }
 
 /* opts.tos, before the route is resolved: the route carries it. */
@@ -241,6 +237,28 @@ static enum rdma_client_event rdma_client_tos(struct rdma_client *c)
 }
 
 /* ---- actions --------------------------------------------------------- */
+
+/* The protocol's actions of ST: its connection's steps (STEPS; a failed
+ * one ends them) or the others.  The last event, or RDMA_CLIENT_EV_NONE. */
+static enum rdma_client_event rdma_client_acts(struct rdma_client *c,
+					       const struct rdma_client_step *st,
+					       bool steps)
+{
+	enum rdma_client_event ev = RDMA_CLIENT_EV_NONE, e;
+	const struct rdma_client_proto_act *pa;
+
+	for (pa = c->proto->acts; pa->bit; pa++) {
+		if (!(st->act & pa->bit) || pa->step != steps)
+			continue;
+		e = pa->fn(c, st);
+		if (e == RDMA_CLIENT_EV_NONE)
+			continue;
+		ev = e;
+		if (steps)
+			break;
+	}
+	return ev;
+}
 
 static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 					      const struct rdma_client_step *st)
@@ -278,8 +296,8 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 		ev = rdma_client_connect(c);
 	if (a & RDMA_CLIENT_ACT_ESTABLISH)
 		ev = rdma_client_establish(c);
-	if (a & RDMA_CLIENT_ACT_SEND_AUTH)
-		ev = rdma_client_native_send_auth(c);
+	if (ev == RDMA_CLIENT_EV_NONE)
+		ev = rdma_client_acts(c, st, true);
 	if (ev != RDMA_CLIENT_EV_NONE)
 		return ev;
 	if (a & RDMA_CLIENT_ACT_ARM_DURATION) {
@@ -297,20 +315,8 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 			rdma_client_conn_log(c, LOG_ERR, "cannot arm the "
 					     "duration");
 	}
-	if (a & RDMA_CLIENT_ACT_POST_READ)
-		ev = rdma_client_native_post(c, true, st->iter, st->count);
-	if (a & RDMA_CLIENT_ACT_POST_WRITE)
-		ev = rdma_client_native_post(c, false, st->iter, st->count);
-	if (a & RDMA_CLIENT_ACT_VERIFY_READ)
-		ev = rdma_client_native_verify(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_SEND_DONE)
-		ev = rdma_client_native_send_done(c);
-	if (a & RDMA_CLIENT_ACT_SEND_SOURCE)
-		ev = rdma_client_rping_advert(c, true, st->iter);
-	if (a & RDMA_CLIENT_ACT_SEND_SINK)
-		ev = rdma_client_rping_advert(c, false, st->iter);
-	if (a & RDMA_CLIENT_ACT_VERIFY_SINK)
-		ev = rdma_client_rping_verify(c, st->iter);
+	/* The protocol's: posts, checks, messages, reports (posted). */
+	ev = rdma_client_acts(c, st, false);
 	if (a & RDMA_CLIENT_ACT_DISCONNECT) {
 		int flush = 0;
 
@@ -328,27 +334,16 @@ static enum rdma_client_event rdma_client_act(struct rdma_client *c,
 			ev = RDMA_CLIENT_EV_DISCONNECTED;
 		}
 	}
-	if (a & RDMA_CLIENT_ACT_ROUND_WRITE)
-		ev = rdma_client_mesh_write(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_ROUND_READ)
-		ev = rdma_client_mesh_read(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_ROUND_CHECK)
-		ev = rdma_client_mesh_check(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_POST_BW)
-		ev = rdma_client_mesh_bw_post(c, st->iter, st->count);
 	if (a & RDMA_CLIENT_ACT_STOP_TIMER) {
 		evtimer_del(c->timer);
 		c->ops_deadline = false;	/* the next sample arms it */
 	}
 	if (a & RDMA_CLIENT_ACT_FINISH)
 		rdma_client_finish(c);
-	/* Last: the embedder may ask for the next round from it. */
-	if (a & RDMA_CLIENT_ACT_ROUND_REPORT)
-		rdma_client_mesh_report(c, st->iter);
-	if (a & RDMA_CLIENT_ACT_BW_REPORT) {
-		evtimer_del(c->dur_timer);
-		rdma_client_mesh_bw_report(c);
-	}
+	/* Told from the loop, after this transition (rdma_client_report.c):
+	 * the embedder may ask for the next round from it. */
+	if (a & RDMA_CLIENT_ACT_READY_REPORT)
+		rdma_client_report_post(c, RDMA_CLIENT_REPORT_READY);
 	return ev;
 }
 
@@ -410,30 +405,25 @@ static void rdma_client_recv(struct rdma_client *c, const struct ibv_wc *wc)
 		rdma_client_feed(c, RDMA_CLIENT_EV_LOCAL_ERR);
 		return;
 	}
-	if (c->o.rping)
-		ev = rdma_client_rping_msg(c, wc->byte_len);
-	else
-		ev = rdma_client_native_msg(c, buf, len);
+	ev = c->proto->msg(c, buf, len, wc->byte_len);
 	rdma_client_feed(c, ev);
 }
 
-/* A native RDMA READ or WRITE completed. */
-static void rdma_client_op_done(struct rdma_client *c,
-				const struct ibv_wc *wc)
+/* One of the protocol's RDMA READs or WRITEs completed; the embedder's
+ * figure of it is bookkeeping and comes last. */
+static void rdma_client_rdma_done(struct rdma_client *c,
+				  const struct ibv_wc *wc)
 {
-	bool read = rdma_wr_kind(wc->wr_id) == RDMA_WR_READ;
-	uint64_t posted, done;
+	enum rdma_client_event ev;
 
-	/* Timestamp first; then check and post the next operation (which
-	 * reuses this slot's post time at depth 1); the embedder's figure
-	 * is bookkeeping and comes last. */
-	done = clock_now_ns();
-	posted = rdma_client_native_posted(c, rdma_wr_idx(wc->wr_id));
-	c->progress = done;
-	rdma_client_feed(c, RDMA_CLIENT_EV_OP_DONE);
-	if (c->ops->op)
-		c->ops->op(c->arg, read ? RDMA_CLIENT_OP_READ :
-			   RDMA_CLIENT_OP_WRITE, c->o.size, posted, done);
+	if (!c->proto->rdma_done)
+		return;
+	c->op_done.set = false;
+	ev = c->proto->rdma_done(c, wc, clock_now_ns());
+	rdma_client_feed(c, ev);
+	if (c->op_done.set && c->ops->op)
+		c->ops->op(c->arg, c->op_done.kind, c->o.size,
+			   c->op_done.posted, c->op_done.done);
 }
 
 static void rdma_client_wc(void *arg, const struct ibv_wc *wc)
@@ -450,11 +440,7 @@ static void rdma_client_wc(void *arg, const struct ibv_wc *wc)
 		break;
 	case RDMA_WR_READ:
 	case RDMA_WR_WRITE:
-		if (c->o.mesh) {
-			rdma_client_mesh_done(c, clock_now_ns());
-			rdma_client_feed(c, RDMA_CLIENT_EV_OP_DONE);
-		} else if (!c->o.rping && c->slot_posted)
-			rdma_client_op_done(c, wc);
+		rdma_client_rdma_done(c, wc);
 		break;
 	default:
 		break;
@@ -563,34 +549,20 @@ int rdma_client_new(struct rdma_client **out, struct event_base *base,
 		return -ENOMEM;
 	c->o = *o;
 	c->o.name[sizeof(c->o.name) - 1] = '\0';
-	if (c->o.rping)
-		c->o.mesh = false;
-	if (c->o.mesh) {
-		/* Rounds: WRITE and READ back, or READ alone (its depth is
-		 * that of bandwidth samples). */
-		if (c->o.ops != PROTO_OP_READ)
-			c->o.ops = PROTO_OP_READ | PROTO_OP_WRITE;
-		c->o.iters = 1;
-		c->o.duration_ms = 0;
-	}
-	if (!c->o.depth || c->o.rping)
-		c->o.depth = 1;
+	c->proto = rdma_client_proto_of(&c->o);
 	c->ops = ops;
 	c->arg = arg;
 	c->base = base;
 	c->chan = chan;
 	c->cmh.event = rdma_client_cm_event;
-	rdma_client_fsm_init(&c->fsm, o->rping, o->ops, o->iters, o->verify);
-	rdma_client_fsm_pipeline(&c->fsm, c->o.depth, c->o.duration_ms != 0);
-	if (c->o.mesh)
-		rdma_client_fsm_mesh(&c->fsm, c->o.ops);
+	c->proto->init(c);	/* the options its own, the machine set */
 	c->fsm.on_transition = rdma_client_transition;
 	c->fsm.arg = c;
 
 	ret = -ENOMEM;
 	c->timer = evtimer_new(base, rdma_client_timer_cb, c);
 	c->dur_timer = evtimer_new(base, rdma_client_dur_cb, c);
-	if (!c->timer || !c->dur_timer)
+	if (!c->timer || !c->dur_timer || rdma_client_report_init(c))
 		goto err;
 	ret = rdma_cm_id_new(chan, &c->cmh, &c->id);
 	if (ret) {
@@ -652,40 +624,6 @@ void rdma_client_outcome(const struct rdma_client *c,
 	o->pings_verified = f->pings_done;
 	o->rounds = f->rounds;
 	o->rounds_bad = f->rounds_bad;
-}
-
-/* The layer's teardown order: events, QP with its buffers, CQ and PD,
- * then the cm_id; a second call finds nothing left. */
-void rdma_client_release(struct rdma_client *c)
-{
-	if (c->timer)
-		event_free(c->timer);
-	if (c->dur_timer)
-		event_free(c->dur_timer);
-	c->timer = c->dur_timer = NULL;
-	if (c->qp)
-		rdma_qp_destroy(&c->q);
-	c->qp = false;
-	free(c->ref);
-	free(c->sges);
-	free(c->wrs);
-	free(c->slot_posted);
-	c->ref = NULL;
-	c->sges = NULL;
-	c->wrs = NULL;
-	c->slot_posted = NULL;
-	if (c->id)
-		rdma_destroy_id(c->id);
-	c->id = NULL;
-	c->finished = true;
-}
-
-void rdma_client_free(struct rdma_client *c)
-{
-	if (!c)
-		return;
-	rdma_client_release(c);
-	free(c);
 }
 
 /* ---- a mesh session: the embedder's requests ------------------------ */

@@ -16,17 +16,24 @@
  * machine's (rdma_client_fsm.h); this module carries out its actions:
  *
  *   rdma_client_types.h   options, callbacks, moments, outcome
- *   rdma_client.c         life cycle, deadlines, completions, actions
+ *   rdma_client.c         life cycle, deadlines, completions, actions;
+ *                         the session's through its protocol's table
  *   rdma_client_cm.c      CM events, rejections and disconnects in words
  *   rdma_client_conn.c    the connection object, its messages and sends
+ *   rdma_client_proto.c   the protocol of a connection's options (struct
+ *                         rdma_client_proto: native, mesh, rping), as the
+ *                         served side's conn_proto.c
  *   rdma_client_native.c  the native session: HELLO, welcome, AUTH, DESC,
  *                         READ/WRITE posting and checks, DONE, RESULT
  *   rdma_client_rping.c   the rping session: adverts, sink check
- *   rdma_client_mesh.c    mesh sessions' actions, called by the client's
- *                         only: rounds (WRITE, READ back, check, report)
- *                         and bandwidth samples (rdma_client_mesh_act.h);
- *                         the requests (rdma_client_round, _bw, _close,
- *                         below) are rdma_client.c's
+ *   rdma_client_mesh.c    mesh sessions (the native one's HELLO, welcome,
+ *                         AUTH, DESC): rounds (WRITE, READ back, check,
+ *                         report) and bandwidth samples; the requests
+ *                         (rdma_client_round, _bw, _close, below) are
+ *                         rdma_client.c's
+ *   rdma_client_report.c  what the embedder is told (ops->ready, ->round,
+ *                         ->bw, ->done): from the loop, after the
+ *                         transition that made it; release and free
  *
  * A mesh session (opts.mesh) stays up after DESC: the connection is READY
  * and runs a round (WRITE of pattern(seed, round), READ back, check) each
@@ -43,9 +50,11 @@
  *
  * Life: rdma_client_new(), rdma_client_start(), then callbacks from the
  * loop until ops->done; rdma_client_release() frees the RDMA resources at
- * once and keeps the figures; rdma_client_free().  Neither release nor
- * free may be called from inside one of the client's own callbacks
- * (defer them to the loop).
+ * once and keeps the figures; rdma_client_free().  The reports (ready,
+ * round, bw, done) are never made inside the client's own transition or a
+ * call into it: the embedder may call the client from them, and release
+ * or free it there (carried out once the report returns, nothing told
+ * after).  ops->op and ops->state come from inside: they only look.
  */
 #ifndef RDMAD_RDMA_CLIENT_H
 #define RDMAD_RDMA_CLIENT_H
@@ -79,7 +88,8 @@ int rdma_client_poll(struct rdma_client *c);
 bool rdma_client_finished(const struct rdma_client *c);
 void rdma_client_outcome(const struct rdma_client *c,
 			 struct rdma_client_outcome *o);
-/* Free the RDMA resources and events now, keep the outcome. */
+/* Free the RDMA resources and events now (asked from inside a report:
+ * once it returns), keep the outcome; no report is told after. */
 void rdma_client_release(struct rdma_client *c);
 void rdma_client_free(struct rdma_client *c);
 

@@ -341,7 +341,7 @@ static void fsm_desc_done(struct rdma_client_fsm *f, enum rdma_client_event ev,
 		return;
 	}
 	rdma_client_fsm_set_state(f, RDMA_CLIENT_ST_READY, ev);
-	out->act |= RDMA_CLIENT_ACT_STOP_TIMER;
+	out->act |= RDMA_CLIENT_ACT_STOP_TIMER | RDMA_CLIENT_ACT_READY_REPORT;
 }
 
 /* A mesh round: its WRITE, or (READ-only, once written) its READ. */

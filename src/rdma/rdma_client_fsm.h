@@ -155,6 +155,8 @@ enum rdma_client_fail {
 /* Mesh bandwidth samples (ARM_DURATION starts the sample's clock). */
 #define RDMA_CLIENT_ACT_POST_BW		(1u << 21)	/* .iter .. + .count */
 #define RDMA_CLIENT_ACT_BW_REPORT	(1u << 22)	/* to embedder */
+/* Mesh: READY after DESC, to the embedder (once: rounds may start). */
+#define RDMA_CLIENT_ACT_READY_REPORT	(1u << 23)
 
 struct rdma_client_step {
 	uint32_t act;		/* RDMA_CLIENT_ACT_* */

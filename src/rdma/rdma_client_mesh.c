@@ -15,7 +15,10 @@
  * READ-only session checks stays in the server's buffer.
  *
  * The state machine decides when; these carry it out, called only by the
- * client's actions (rdma_client_act), never calling back into it.  The
+ * client's actions (rdma_client_act, through the protocol's table, struct
+ * rdma_client_proto), never calling back into it; the results reach the
+ * embedder from the loop (rdma_client_report.c).  The rest of a mesh
+ * session (buffers, HELLO, welcome, AUTH, DESC) is the native one's.  The
  * embedder's side of a mesh session (rdma_client_round, rdma_client_bw,
  * rdma_client_close) is rdma_client.c's: it asks the machine for them.
  */
@@ -25,7 +28,8 @@
 
 #include "clock.h"
 #include "pattern.h"
-#include "rdma_client_mesh_act.h"
+#include "rdma_client_mesh.h"
+#include "rdma_client_native.h"
 #include "rdma_log.h"
 
 /* 0xffffffff is the READ pattern of a native session's buffer. */
@@ -74,8 +78,9 @@ static enum rdma_client_event mesh_post(struct rdma_client *c, bool read,
 }
 
 enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
-					      uint32_t round)
+					      const struct rdma_client_step *st)
 {
+	uint32_t round = st->iter;
 	uint32_t len = c->rnd.size;
 
 	if (c->fsm.mesh_read_only)
@@ -86,18 +91,23 @@ enum rdma_client_event rdma_client_mesh_write(struct rdma_client *c,
 }
 
 enum rdma_client_event rdma_client_mesh_read(struct rdma_client *c,
-					     uint32_t round)
+					     const struct rdma_client_step *st)
 {
+	uint32_t round = st->iter;
+
 	c->rnd.round = round;
 	/* A READ that moves nothing must not pass. */
 	memset(mesh_slot(c, true), 0, c->rnd.size);
 	return mesh_post(c, true, round, c->rnd.size);
 }
 
-void rdma_client_mesh_done(struct rdma_client *c, uint64_t done)
+enum rdma_client_event rdma_client_mesh_done(struct rdma_client *c,
+					     const struct ibv_wc *wc,
+					     uint64_t done)
 {
 	uint64_t ns = done > c->rnd_posted ? done - c->rnd_posted : 0;
 
+	(void)wc;
 	c->progress = done;
 	if (c->fsm.state == RDMA_CLIENT_ST_BW_WRITE)
 		c->bw_last = done;
@@ -105,11 +115,13 @@ void rdma_client_mesh_done(struct rdma_client *c, uint64_t done)
 		c->rnd.write_ns = ns;
 	else if (c->fsm.state == RDMA_CLIENT_ST_ROUND_READ)
 		c->rnd.read_ns = ns;
+	return RDMA_CLIENT_EV_OP_DONE;
 }
 
 enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
-					      uint32_t round)
+					      const struct rdma_client_step *st)
 {
+	uint32_t round = st->iter;
 	const uint8_t *got = mesh_slot(c, true), *want = mesh_slot(c, false);
 	uint32_t i, size = c->rnd.size;
 
@@ -127,18 +139,20 @@ enum rdma_client_event rdma_client_mesh_check(struct rdma_client *c,
 	return RDMA_CLIENT_EV_CHECK_BAD;
 }
 
-void rdma_client_mesh_report(struct rdma_client *c, uint32_t round)
+enum rdma_client_event rdma_client_mesh_report(struct rdma_client *c,
+					       const struct rdma_client_step *st)
 {
-	c->rnd.round = round;
-	if (c->ops->round)
-		c->ops->round(c->arg, &c->rnd);
+	c->rnd.round = st->iter;
+	c->rep_rnd = c->rnd;
+	rdma_client_report_post(c, RDMA_CLIENT_REPORT_ROUND);
+	return RDMA_CLIENT_EV_NONE;
 }
 
 enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
-						uint32_t iter, uint32_t count)
+						const struct rdma_client_step *st)
 {
+	uint32_t iter = st->iter, count = st->count, k;
 	uint64_t now;
-	uint32_t k;
 	int ret;
 
 	for (k = 0; k < count; k++) {
@@ -170,14 +184,59 @@ enum rdma_client_event rdma_client_mesh_bw_post(struct rdma_client *c,
 	return RDMA_CLIENT_EV_NONE;
 }
 
-void rdma_client_mesh_bw_report(struct rdma_client *c)
+enum rdma_client_event rdma_client_mesh_bw_report(struct rdma_client *c,
+						  const struct rdma_client_step *st)
 {
+	(void)st;
+	evtimer_del(c->dur_timer);
 	c->bw.ops = c->fsm.bw_done;
 	c->bw.bytes = c->bw.ops * c->bw.size;
 	c->bw.ns = c->bw_last > c->bw_first ? c->bw_last - c->bw_first : 0;
 	rdma_client_conn_log(c, LOG_INFO, "bandwidth sample: %" PRIu64
 			     " WRITEs of %u bytes in %" PRIu64 " ns",
 			     c->bw.ops, c->bw.size, c->bw.ns);
-	if (c->ops->bw)
-		c->ops->bw(c->arg, &c->bw);
+	c->rep_bw = c->bw;
+	rdma_client_report_post(c, RDMA_CLIENT_REPORT_BW);
+	return RDMA_CLIENT_EV_NONE;
 }
+
+/* A native session's options, then rounds: WRITE and READ back, or READ
+ * alone (its depth is that of bandwidth samples). */
+static void mesh_init(struct rdma_client *c)
+{
+	struct rdma_client_opts *o = &c->o;
+
+	rdma_client_fsm_init(&c->fsm, false, o->ops, o->iters, o->verify);
+	if (o->ops != PROTO_OP_READ)
+		o->ops = PROTO_OP_READ | PROTO_OP_WRITE;
+	o->iters = 1;
+	o->duration_ms = 0;
+	if (!o->depth)
+		o->depth = 1;
+	rdma_client_fsm_pipeline(&c->fsm, o->depth, false);
+	rdma_client_fsm_mesh(&c->fsm, o->ops);
+}
+
+static const struct rdma_client_proto_act mesh_acts[] = {
+	{ RDMA_CLIENT_ACT_SEND_AUTH, rdma_client_native_send_auth, true },
+	{ RDMA_CLIENT_ACT_ROUND_WRITE, rdma_client_mesh_write, false },
+	{ RDMA_CLIENT_ACT_ROUND_READ, rdma_client_mesh_read, false },
+	{ RDMA_CLIENT_ACT_ROUND_CHECK, rdma_client_mesh_check, false },
+	{ RDMA_CLIENT_ACT_POST_BW, rdma_client_mesh_bw_post, false },
+	/* posted: told from the loop (rdma_client_report.c) */
+	{ RDMA_CLIENT_ACT_ROUND_REPORT, rdma_client_mesh_report, false },
+	{ RDMA_CLIENT_ACT_BW_REPORT, rdma_client_mesh_bw_report, false },
+	{ 0, NULL, false },
+};
+
+/* A native session (rdmad's HELLO, welcome, AUTH, DESC) that stays up. */
+const struct rdma_client_proto rdma_client_mesh_proto = {
+	.name = "mesh",
+	.init = mesh_init,
+	.bufs = rdma_client_native_bufs,
+	.hello = rdma_client_native_hello,
+	.established = rdma_client_native_welcome,
+	.msg = rdma_client_native_msg,
+	.rdma_done = rdma_client_mesh_done,
+	.acts = mesh_acts,
+};

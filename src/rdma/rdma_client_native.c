@@ -17,7 +17,7 @@
 #include "rdma_client_native.h"
 #include "rdma_log.h"
 
-int rdma_client_native_bufs(struct rdma_client *c)
+static int native_bufs_make(struct rdma_client *c)
 {
 	const struct rdma_client_opts *o = &c->o;
 	/* Mesh: what is written, then what is read back. */
@@ -42,6 +42,17 @@ int rdma_client_native_bufs(struct rdma_client *c)
 		pattern_fill(c->ref, o->size, o->seed, PROTO_ITER_READ);
 	}
 	return 0;
+}
+
+int rdma_client_native_bufs(struct rdma_client *c)
+{
+	int ret = native_bufs_make(c);
+
+	if (ret)
+		rdma_client_conn_error(c, "cannot allocate or register %u x "
+				       "%u-byte buffers: %s", c->o.depth,
+				       c->o.size, strerror(-ret));
+	return ret;
 }
 
 int rdma_client_native_hello(struct rdma_client *c, uint8_t *buf,
@@ -104,8 +115,10 @@ enum rdma_client_event rdma_client_native_welcome(struct rdma_client *c)
  * (F_BIND) the address and port we connected to, so that the proof is
  * good for that server only, not for one a relay passes it on to.
  */
-enum rdma_client_event rdma_client_native_send_auth(struct rdma_client *c)
+enum rdma_client_event rdma_client_native_send_auth(struct rdma_client *c,
+						    const struct rdma_client_step *st)
 {
+	(void)st;
 	struct auth_bind b;
 	struct proto_auth a;
 	int n, ret = 0;
@@ -148,9 +161,8 @@ static uint8_t *native_slot(struct rdma_client *c, uint32_t iter)
  * machine guarantees that the slots they use are free: operation
  * i - depth has completed and, for a READ, been checked.
  */
-enum rdma_client_event rdma_client_native_post(struct rdma_client *c,
-					       bool read, uint32_t iter,
-					       uint32_t count)
+static enum rdma_client_event native_post(struct rdma_client *c, bool read,
+					 uint32_t iter, uint32_t count)
 {
 	const struct rdma_client_opts *o = &c->o;
 	enum rdma_wr_kind kind = read ? RDMA_WR_READ : RDMA_WR_WRITE;
@@ -198,9 +210,22 @@ enum rdma_client_event rdma_client_native_post(struct rdma_client *c,
 	return RDMA_CLIENT_EV_NONE;
 }
 
-enum rdma_client_event rdma_client_native_verify(struct rdma_client *c,
-						 uint32_t iter)
+static enum rdma_client_event native_post_read(struct rdma_client *c,
+					      const struct rdma_client_step *st)
 {
+	return native_post(c, true, st->iter, st->count);
+}
+
+static enum rdma_client_event native_post_write(struct rdma_client *c,
+					       const struct rdma_client_step *st)
+{
+	return native_post(c, false, st->iter, st->count);
+}
+
+static enum rdma_client_event native_verify(struct rdma_client *c,
+					    const struct rdma_client_step *st)
+{
+	uint32_t iter = st->iter;
 	const uint8_t *buf = native_slot(c, iter);
 	uint32_t i, size = c->o.size;
 
@@ -215,11 +240,13 @@ enum rdma_client_event rdma_client_native_verify(struct rdma_client *c,
 	return RDMA_CLIENT_EV_CHECK_BAD;
 }
 
-enum rdma_client_event rdma_client_native_send_done(struct rdma_client *c)
+static enum rdma_client_event native_send_done(struct rdma_client *c,
+					      const struct rdma_client_step *st)
 {
 	struct proto_done d;
 	int n, ret;
 
+	(void)st;
 	memset(&d, 0, sizeof(d));
 	d.reads_done = c->fsm.reads_done;
 	d.writes_done = c->fsm.writes_done;
@@ -314,11 +341,12 @@ static enum rdma_client_event native_result(struct rdma_client *c,
 
 enum rdma_client_event rdma_client_native_msg(struct rdma_client *c,
 					      const uint8_t *buf,
-					      uint32_t len)
+					      uint32_t len, uint32_t bytes)
 {
 	const char *why = "?";
 	int type;
 
+	(void)bytes;
 	type = proto_msg_type(buf, len, &why);
 	if (type < 0) {
 		rdma_client_conn_error(c, "malformed message from server (%u "
@@ -349,8 +377,49 @@ enum rdma_client_event rdma_client_native_msg(struct rdma_client *c,
 	}
 }
 
-uint64_t rdma_client_native_posted(const struct rdma_client *c,
-				   uint32_t iter)
+/* An operation completed: the machine's OP_DONE, the embedder's figure. */
+static enum rdma_client_event native_rdma_done(struct rdma_client *c,
+					       const struct ibv_wc *wc,
+					       uint64_t done)
 {
-	return c->slot_posted ? c->slot_posted[iter % c->o.depth] : 0;
+	if (!c->slot_posted)
+		return RDMA_CLIENT_EV_NONE;
+	c->op_done.set = true;
+	c->op_done.kind = rdma_wr_kind(wc->wr_id) == RDMA_WR_READ ?
+			  RDMA_CLIENT_OP_READ : RDMA_CLIENT_OP_WRITE;
+	c->op_done.posted = c->slot_posted[rdma_wr_idx(wc->wr_id) %
+					   c->o.depth];
+	c->op_done.done = done;
+	c->progress = done;
+	return RDMA_CLIENT_EV_OP_DONE;
 }
+
+static void native_init(struct rdma_client *c)
+{
+	struct rdma_client_opts *o = &c->o;
+
+	if (!o->depth)
+		o->depth = 1;
+	rdma_client_fsm_init(&c->fsm, false, o->ops, o->iters, o->verify);
+	rdma_client_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
+}
+
+static const struct rdma_client_proto_act native_acts[] = {
+	{ RDMA_CLIENT_ACT_SEND_AUTH, rdma_client_native_send_auth, true },
+	{ RDMA_CLIENT_ACT_POST_READ, native_post_read, false },
+	{ RDMA_CLIENT_ACT_POST_WRITE, native_post_write, false },
+	{ RDMA_CLIENT_ACT_VERIFY_READ, native_verify, false },
+	{ RDMA_CLIENT_ACT_SEND_DONE, native_send_done, false },
+	{ 0, NULL, false },
+};
+
+const struct rdma_client_proto rdma_client_native_proto = {
+	.name = "native",
+	.init = native_init,
+	.bufs = rdma_client_native_bufs,
+	.hello = rdma_client_native_hello,
+	.established = rdma_client_native_welcome,
+	.msg = rdma_client_native_msg,
+	.rdma_done = native_rdma_done,
+	.acts = native_acts,
+};

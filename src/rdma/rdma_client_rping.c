@@ -13,17 +13,21 @@
 #include "rdma_client_rping.h"
 #include "rdma_log.h"
 
-int rdma_client_rping_bufs(struct rdma_client *c)
+static int rping_bufs(struct rdma_client *c)
 {
 	int ret;
 
 	/* Least access: the server writes the sink, reads the source. */
 	ret = rdma_qp_buf(&c->q, &c->sink, c->o.size,
 			  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!ret)
+		ret = rdma_qp_buf(&c->q, &c->source, c->o.size,
+				  IBV_ACCESS_REMOTE_READ);
 	if (ret)
-		return ret;
-	return rdma_qp_buf(&c->q, &c->source, c->o.size,
-			   IBV_ACCESS_REMOTE_READ);
+		rdma_client_conn_error(c, "cannot allocate or register 2 x "
+				       "%u-byte buffers: %s", c->o.size,
+				       strerror(-ret));
+	return ret;
 }
 
 /*
@@ -49,8 +53,8 @@ static void rping_text(uint8_t *buf, uint32_t size, uint64_t seed,
 	buf[size - 1] = '\0';
 }
 
-enum rdma_client_event rdma_client_rping_advert(struct rdma_client *c,
-						bool source, uint32_t iter)
+static enum rdma_client_event rping_advert(struct rdma_client *c,
+					   bool source, uint32_t iter)
 {
 	struct proto_rping_info info;
 	int n, ret;
@@ -89,9 +93,22 @@ enum rdma_client_event rdma_client_rping_advert(struct rdma_client *c,
 	return RDMA_CLIENT_EV_NONE;
 }
 
-enum rdma_client_event rdma_client_rping_verify(struct rdma_client *c,
-						uint32_t iter)
+static enum rdma_client_event rping_source(struct rdma_client *c,
+					   const struct rdma_client_step *st)
 {
+	return rping_advert(c, true, st->iter);
+}
+
+static enum rdma_client_event rping_sink(struct rdma_client *c,
+					 const struct rdma_client_step *st)
+{
+	return rping_advert(c, false, st->iter);
+}
+
+static enum rdma_client_event rping_verify(struct rdma_client *c,
+					   const struct rdma_client_step *st)
+{
+	uint32_t iter = st->iter;
 	uint32_t i, size = c->o.size;
 	uint64_t done = clock_now_ns();
 
@@ -112,12 +129,43 @@ enum rdma_client_event rdma_client_rping_verify(struct rdma_client *c,
 	return RDMA_CLIENT_EV_CHECK_BAD;
 }
 
-enum rdma_client_event rdma_client_rping_msg(struct rdma_client *c,
-					     uint32_t len)
+/* The server's go-ahead: its length is all it says. */
+static enum rdma_client_event rping_msg(struct rdma_client *c,
+					const uint8_t *buf, uint32_t len,
+					uint32_t bytes)
 {
-	if (len == PROTO_RPING_INFO_LEN)
+	(void)buf;
+	(void)len;
+	if (bytes == PROTO_RPING_INFO_LEN)
 		return RDMA_CLIENT_EV_GO_AHEAD;
 	rdma_client_conn_error(c, "rping go-ahead of %u bytes, expected %d",
-			       len, PROTO_RPING_INFO_LEN);
+			       bytes, PROTO_RPING_INFO_LEN);
 	return RDMA_CLIENT_EV_PROTO_ERR;
 }
+
+/* One operation in flight; no mesh, no HELLO. */
+static void rping_init(struct rdma_client *c)
+{
+	struct rdma_client_opts *o = &c->o;
+
+	o->mesh = false;
+	o->depth = 1;
+	rdma_client_fsm_init(&c->fsm, true, o->ops, o->iters, o->verify);
+	rdma_client_fsm_pipeline(&c->fsm, o->depth, o->duration_ms != 0);
+}
+
+static const struct rdma_client_proto_act rping_acts[] = {
+	{ RDMA_CLIENT_ACT_SEND_SOURCE, rping_source, false },
+	{ RDMA_CLIENT_ACT_SEND_SINK, rping_sink, false },
+	{ RDMA_CLIENT_ACT_VERIFY_SINK, rping_verify, false },
+	{ 0, NULL, false },
+};
+
+/* The server's READs and WRITEs are its own: no RDMA of ours completes. */
+const struct rdma_client_proto rdma_client_rping_proto = {
+	.name = "rping",
+	.init = rping_init,
+	.bufs = rping_bufs,
+	.msg = rping_msg,
+	.acts = rping_acts,
+};

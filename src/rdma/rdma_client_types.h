@@ -124,9 +124,18 @@ struct rdma_client_ops {
 	 * BYTES moved, posted at POSTED and done at DONE (ns). */
 	void (*op)(void *arg, enum rdma_client_op kind, uint32_t bytes,
 		   uint64_t posted, uint64_t done);
-	/* The state machine moved (optional). */
+	/* The state machine moved (optional): from inside its transition,
+	 * to look, never to call the client. */
 	void (*state)(void *arg, enum rdma_client_state from,
 		      enum rdma_client_state to, enum rdma_client_event ev);
+	/*
+	 * The rest are told from the loop, after the transition that made
+	 * them (rdma_client_report.c): the client may be called from any of
+	 * them, and rdma_client_free()d (carried out once it returns).
+	 *
+	 * Mesh: READY, once, after DESC: rounds may start (optional).
+	 */
+	void (*ready)(void *arg);
 	/* Mesh: a round was checked (optional).  rdma_client_round and
 	 * rdma_client_close may be called from it. */
 	void (*round)(void *arg, const struct rdma_client_round *r);

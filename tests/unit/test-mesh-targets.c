@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * test-mesh-targets.c - mesh_targets_parse.c: the targets file as peers
+ * test-mesh-targets.c - mesh_targets_check.c and mesh_targets_sched.c:
+ * the targets file as peers
  * (numeric addresses, names), the entries that are this rdmad (its own
  * listener's address and port only), the capacity a mesh needs of this
  * rdmad (connections, registered memory), and the whole check that
@@ -16,7 +17,7 @@
 
 #include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_select_sched.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_check.h"
 #include "tap.h"
 
 static struct sockaddr_storage v4(const char *a, unsigned int port)

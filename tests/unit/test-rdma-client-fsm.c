@@ -486,6 +486,8 @@ static void test_worse(void)
  * verified), the rping ones with rping, 1 iteration.
  */
 
+/* DESC in: READY, told to the embedder. */
+#define MESH_READY	(ACT(STOP_TIMER) | ACT(READY_REPORT))
 #define MESH_END	(ACT(STOP_TIMER) | ACT(ROUND_REPORT))
 
 /* The expected events of each state, as reached. */
@@ -858,7 +860,7 @@ static void test_mesh(void)
 	static const struct row rows[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
 		/* READY: no deadline while the embedder waits. */
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		MESH_ROUND,
 		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
 		MESH_ROUND,
@@ -873,11 +875,11 @@ static void test_mesh(void)
 		{ EV(ACCEPTED), ST(CONNECT), ACT(ESTABLISH), 0 },
 		{ EV(DESC_OK), ST(CONNECT), 0, 0 },
 		{ EV(ESTABLISHED_AUTH), ST(READY),
-		  ACT(SEND_AUTH) | ACT(STOP_TIMER), 0 },
+		  ACT(SEND_AUTH) | MESH_READY, 0 },
 	};
 	static const struct row lost[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		MESH_ROUND,
 		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
 		{ EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T, 0 },
@@ -886,25 +888,25 @@ static void test_mesh(void)
 	};
 	static const struct row slow[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		{ EV(ROUND), ST(ROUND_WRITE), ACT(ROUND_WRITE) | T, 0 },
 		{ EV(OP_DONE), ST(ROUND_READ), ACT(ROUND_READ) | T, 0 },
 		{ EV(TIMEOUT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
 	};
 	static const struct row aborted[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		{ EV(LOCAL_ERR), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
 		{ EV(DISCONNECTED), ST(FAILED), ACT(FINISH), 0 },
 	};
 	static const struct row drained[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		{ EV(SRV_ABORT), ST(CLOSING), ACT(DISCONNECT) | T, 0 },
 	};
 	static const struct row stray[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		{ EV(RESULT_OK), ST(CLOSING), ACT(DISCONNECT) | T, -EPROTO },
 	};
 	struct rdma_client_step st;
@@ -997,7 +999,7 @@ static void test_mesh_read_only(void)
 {
 	static const struct row rows[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		/* The first round writes the pattern, and reads it back. */
 		MESH_ROUND,
 		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
@@ -1022,7 +1024,7 @@ static void test_mesh_read_only(void)
 	};
 	static const struct row lost[] = {
 		{ EV(ESTABLISHED), ST(DESC), T, 0 },
-		{ EV(DESC_OK), ST(READY), ACT(STOP_TIMER), 0 },
+		{ EV(DESC_OK), ST(READY), MESH_READY, 0 },
 		MESH_ROUND,
 		{ EV(CHECK_OK), ST(READY), MESH_END, 0 },
 		RO_READ,

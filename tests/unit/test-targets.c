@@ -290,9 +290,60 @@ static void test_warn_summary(void)
 	free(text);
 }
 
+/* What targets_scan handed over: each line's target and its rest. */
+struct scan_seen {
+	char got[512];
+	unsigned int stop_at;	/* FN fails on this line (0: never) */
+};
+
+static int scan_line(void *arg, struct target *t, char *rest)
+{
+	struct scan_seen *s = arg;
+	size_t n = strlen(s->got);
+
+	snprintf(s->got + n, sizeof(s->got) - n, "%u:%s:%u:[%s] ", t->line,
+		 t->host, t->port, rest);
+	if (t->line == s->stop_at) {
+		snprintf(errbuf, sizeof(errbuf), "stop");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* The one reader both the probe's list and the mesh's inventory read
+ * through: the address, the words after it, blanks and comments gone. */
+static void test_scan(void)
+{
+	static const char text[] = "# head\n  10.0.0.1:7 host=a  tor=b \t# c\n"
+				   "\n[fd00::2]\n\tb.example\tx\n";
+	struct scan_seen s = { "", 0 };
+	FILE *in;
+	int ret;
+
+	in = fmemopen((void *)text, strlen(text), "r");
+	ret = targets_scan(in, "inv", PORT, scan_line, &s, errbuf,
+			   sizeof(errbuf));
+	fclose(in);
+	tap_ok(ret == 0 && !strcmp(s.got, "2:10.0.0.1:7:[host=a  tor=b] "
+				   "4:fd00::2:7471:[] 5:b.example:7471:[x] "),
+	       "targets_scan: each address and the words after it (%s)",
+	       s.got);
+	s.got[0] = '\0';
+	s.stop_at = 4;
+	in = fmemopen((void *)text, strlen(text), "r");
+	ret = targets_scan(in, "inv", PORT, scan_line, &s, errbuf,
+			   sizeof(errbuf));
+	fclose(in);
+	tap_ok(ret == -E2BIG && !strcmp(errbuf, "stop") &&
+	       !strcmp(s.got, "2:10.0.0.1:7:[host=a  tor=b] 4:fd00::2:7471:[] "),
+	       "targets_scan: the line's refusal ends the read (%d, %s)", ret,
+	       s.got);
+}
+
 int main(void)
 {
-	tap_plan(36 + 9 + 5);
+	tap_plan(36 + 9 + 5 + 2);
+	test_scan();
 	test_forms();
 	test_bad_lines();
 	test_files();

@@ -91,7 +91,7 @@ struct config_mesh {
 	struct sockaddr_storage source;	/* ss_family 0: rdma_cm picks */
 	/* Rails without an inventory: a plain targets file's address is
 	 * on rail r when rails[r] holds it, probed from this host's
-	 * address in rails[r] (mesh_targets_parse.c). */
+	 * address in rails[r] (mesh_targets_check.c). */
 	struct acl_entry rails[CONFIG_MESH_RAILS_MAX];
 	unsigned int n_rails;
 	enum config_peer_series peer_series;

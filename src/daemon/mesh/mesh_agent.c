@@ -3,7 +3,8 @@
  * mesh_agent.c - rdmad's mesh agent (see mesh_agent.h): the set of peers
  * and their paths, its reload (what changes is mesh_peers_diff's), and
  * the view the renderers are given.  Each path's driver is mesh_path.c;
- * the targets file and its checks are mesh_targets_parse.c.
+ * the targets file and its checks are mesh_targets_check.c, the peers
+ * in time and a reload's handover mesh_targets_sched.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,7 +19,7 @@
 #include "mesh/mesh_path.h"
 #include "mesh/mesh_peers_diff.h"
 #include "mesh/mesh_select_sched.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_sched.h"
 
 struct mesh_peer {
 	char name[MESH_NAME_LEN];	/* "HOST:PORT", the metrics label */

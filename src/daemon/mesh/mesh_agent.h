@@ -25,7 +25,7 @@
 #include "auth.h"
 #include "core/config.h"
 #include "mesh/mesh_stats.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_sched.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mesh_inventory_parse.c - the fabric's inventory (format in
- * mesh_inventory_parse.h and docs/fleet.md).  Pure; unit-tested
- * (test-mesh-inventory).
+ * mesh_inventory_parse.h and docs/fleet.md), read through the targets
+ * file's one reader (targets_scan: lines, comments, the address) with
+ * its KEY=VALUE words.  Pure; unit-tested (test-mesh-inventory).
  */
 #include "mesh/mesh_inventory_parse.h"
 
@@ -11,7 +12,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 #include "targets.h"
 #include "value_parse.h"
@@ -243,31 +243,16 @@ static int inv_key(struct inv_ctx *c, struct inv_line *l, char *tok,
 	return 0;
 }
 
-/* Split LINE into *L: 1 for an address, 0 for none, or -EINVAL. */
-static int inv_split(struct inv_ctx *c, char *line, struct inv_line *l)
+/* The address T (targets_scan read it) and the words after it, S, into
+ * *L: 0 or -EINVAL. */
+static int inv_split(struct inv_ctx *c, const struct target *t, char *s,
+		     struct inv_line *l)
 {
-	const char *why = NULL;
 	unsigned int seen = 0;
-	char *s, *tok, *hash;
-	int r;
+	char *tok;
 
 	memset(l, 0, sizeof(*l));
-	hash = strchr(line, '#');
-	if (hash)
-		*hash = '\0';
-	s = line;
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!*s)
-		return 0;
-	tok = s;
-	while (*s && !isspace((unsigned char)*s))
-		s++;
-	if (*s)
-		*s++ = '\0';
-	r = targets_parse_line(tok, c->port, &l->t, &why);
-	if (r < 0)
-		return inv_fail(c, "'%s': %s", tok, why);
+	l->t = *t;
 	mesh_inventory_label(&l->t, l->label, sizeof(l->label));
 	for (tok = l->label; *tok; tok++)
 		*tok = (char)tolower((unsigned char)*tok);
@@ -288,7 +273,7 @@ static int inv_split(struct inv_ctx *c, char *line, struct inv_line *l)
 	if (l->has_keys && !l->tor)
 		return inv_fail(c, "tor= missing: a line with topology names "
 				"its ToR");
-	return 1;
+	return 0;
 }
 
 /* This line against the first ones: every line or none, per kind. */
@@ -446,9 +431,11 @@ nomem:
 	return -ENOMEM;
 }
 
-/* One line: 0 (kept or nothing to keep), or -EINVAL / -ENOMEM. */
-static int inv_parse_line(struct inv_ctx *c, char *text)
+/* One line's address T and the words after it, REST (targets_scan): 0
+ * (kept, or a repeat dropped), or -EINVAL / -ENOMEM. */
+static int inv_parse_line(void *arg, struct target *t, char *rest)
 {
+	struct inv_ctx *c = arg;
 	struct mesh_inventory *inv = c->inv;
 	uint32_t pod = MESH_INV_NONE, tor = 0, host = 0, dup, off;
 	struct mesh_inv_addr *a;
@@ -457,8 +444,9 @@ static int inv_parse_line(struct inv_ctx *c, char *text)
 	bool same;
 	int r;
 
-	r = inv_split(c, text, &l);
-	if (r <= 0)
+	c->lineno = t->line;
+	r = inv_split(c, t, rest, &l);
+	if (r)
 		return r;
 	if (inv_same_kind(c, &l))
 		return -EINVAL;
@@ -530,30 +518,13 @@ int mesh_inventory_parse(FILE *in, const char *name, uint16_t port,
 		.max_hosts = max_hosts, .err = err, .errlen = errlen,
 		.w = { warn, arg, 0 },
 	};
-	size_t linecap = 0;
-	char *line = NULL;
-	ssize_t got;
-	int ret = 0;
+	int ret;
 
 	if (!c.max_hosts || c.max_hosts > MESH_INV_HOSTS_MAX)
 		c.max_hosts = MESH_INV_HOSTS_MAX;
 	memset(inv, 0, sizeof(*inv));
 	inv->n_rails = 1;
-	while ((got = getline(&line, &linecap, in)) >= 0) {
-		c.lineno++;
-		if (memchr(line, '\0', (size_t)got)) {
-			ret = inv_fail(&c, "NUL byte in the line");
-			break;
-		}
-		ret = inv_parse_line(&c, line);
-		if (ret)
-			break;
-	}
-	free(line);
-	if (!ret && ferror(in)) {
-		snprintf(err, errlen, "%s: read error", name);
-		ret = -EIO;
-	}
+	ret = targets_scan(in, name, port, inv_parse_line, &c, err, errlen);
 	if (ret)
 		mesh_inventory_free(inv);
 	else

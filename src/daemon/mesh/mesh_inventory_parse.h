@@ -10,7 +10,8 @@
  *     10.0.1.1   host=h001 tor=t01 pod=p0 rail=0
  *     10.0.2.1   host=h001 tor=t01 pod=p0 rail=1
  *
- * The address is a target as targets.h reads it (targets_parse_line).
+ * Read through the targets file's one reader (targets.h, targets_scan):
+ * the address is a target as it reads it.
  * Keys: host (default: the address as HOST:PORT), tor (required on every
  * line once a line has any key), pod (on every line or none), rail (0..7,
  * on every line or none).  Addresses are compared by value (the label

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * mesh_local.h - this host's addresses (getifaddrs), for telling the
- * targets entries that are this rdmad itself (mesh_targets_parse.h).
+ * targets entries that are this rdmad itself (mesh_targets_check.h).
  */
 #ifndef RDMAD_MESH_LOCAL_H
 #define RDMAD_MESH_LOCAL_H
 
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_check.h"
 
 /* Into L (free with mesh_local_free); empty when they cannot be read. */
 void mesh_local_addrs(struct mesh_locals *l);

@@ -2,11 +2,13 @@
 /*
  * mesh_path.c - one mesh path's driver (see mesh_path.h).
  *
- * Every schedule event of a path goes through mesh_path_feed(), which
- * runs them one at a time (a client callback that fires while an action
- * is being carried out queues its event instead of re-entering).  A
- * client that is done with, whatever the reason, is detached from its
- * path and freed later from the loop (never inside its own callbacks).
+ * Every schedule event of a path goes through mesh_path_feed(); an action
+ * that fails at once leads to the next event, fed in turn.  The client
+ * tells us READY, a round's or a sample's end and its own end from the
+ * loop, never from inside a call we made into it (rdma_client_report.c),
+ * so no event arrives while another is being carried out.  A client that
+ * is done with, whatever the reason, is detached from its path, closed
+ * (or aborted), and freed from its own ops->done.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,8 +26,7 @@
 struct mesh_link {
 	struct rdma_client *c;
 	struct mesh_ctx *x;
-	struct mesh_path *p;		/* NULL: detached, waiting to be freed */
-	bool done;			/* ops->done was called */
+	struct mesh_path *p;		/* NULL: detached, closing */
 	TAILQ_ENTRY(mesh_link) entry;
 };
 
@@ -45,30 +46,17 @@ static void mesh_path_name(const struct mesh_path *p, char *buf, size_t len)
 
 /* ---- clients -------------------------------------------------------- */
 
-static void mesh_reap_cb(evutil_socket_t fd, short what, void *arg)
+/* L's client and L (never inside a call into the client: at the end,
+ * or from its ops->done, where the client defers its free). */
+static void mesh_link_free(struct mesh_link *l)
 {
-	struct mesh_ctx *x = arg;
-	struct mesh_link *l, *tmp;
-
-	(void)fd;
-	(void)what;
-	for (l = TAILQ_FIRST(&x->links); l; l = tmp) {
-		tmp = TAILQ_NEXT(l, entry);
-		if (l->p || !l->done)
-			continue;
-		TAILQ_REMOVE(&x->links, l, entry);
-		rdma_client_release(l->c);
-		rdma_client_free(l->c);
-		free(l);
-	}
+	TAILQ_REMOVE(&l->x->links, l, entry);
+	rdma_client_free(l->c);
+	free(l);
 }
 
-static void mesh_reap_soon(struct mesh_ctx *x)
-{
-	event_active(x->reap, EV_TIMEOUT, 0);
-}
-
-/* Let go of P's session: closed cleanly when READY, else aborted. */
+/* Let go of P's session: closed cleanly when READY, else aborted (over
+ * already: nothing); freed from its ops->done. */
 static void mesh_path_detach(struct mesh_path *p, const char *why)
 {
 	struct mesh_link *l = p->link;
@@ -77,9 +65,8 @@ static void mesh_path_detach(struct mesh_path *p, const char *why)
 		return;
 	p->link = NULL;
 	l->p = NULL;
-	if (!l->done && rdma_client_close(l->c))
+	if (rdma_client_close(l->c))
 		rdma_client_abort(l->c, why);
-	mesh_reap_soon(p->x);
 }
 
 /*
@@ -102,19 +89,13 @@ static void mesh_path_counters(const struct mesh_ctx *x, char *buf,
 		snprintf(buf, len, " (local counters: %s)", moved);
 }
 
-static void mesh_client_state(void *arg, enum rdma_client_state from,
-			      enum rdma_client_state to,
-			      enum rdma_client_event ev)
+/* The session is READY (told from the loop): CONNECTED. */
+static void mesh_client_ready(void *arg)
 {
 	struct mesh_link *l = arg;
 
-	(void)ev;
-	/* The first round may not start inside the client's transition. */
-	if (l->p && to == RDMA_CLIENT_ST_READY &&
-	    from == RDMA_CLIENT_ST_DESC) {
-		l->p->ready = l;
-		event_active(l->p->kick, EV_TIMEOUT, 0);
-	}
+	if (l->p && l->p->s.state == MESH_ST_CONNECTING)
+		mesh_path_feed(l->p, MESH_EV_CONNECTED);
 }
 
 static void mesh_client_round(void *arg, const struct rdma_client_round *r)
@@ -167,23 +148,19 @@ static void mesh_client_done(void *arg, const struct rdma_client_outcome *o)
 	struct mesh_path *p = l->p;
 	struct mesh_figures fig;
 
-	l->done = true;
-	if (!p) {
-		mesh_reap_soon(l->x);
-		return;
-	}
 	memset(&fig, 0, sizeof(fig));
 	snprintf(fig.why, sizeof(fig.why), "%s", o->error ? o->error : "");
-	p->link = NULL;
-	l->p = NULL;
-	mesh_reap_soon(p->x);
-	mesh_path_feed_end(p, p->s.state == MESH_ST_CONNECTING ?
-			   MESH_EV_CONNECT_FAILED : MESH_EV_LOST, o->fail,
-			   &fig);
+	if (p)
+		p->link = NULL;
+	mesh_link_free(l);	/* the client frees once we return */
+	if (p)
+		mesh_path_feed_end(p, p->s.state == MESH_ST_CONNECTING ?
+				   MESH_EV_CONNECT_FAILED : MESH_EV_LOST,
+				   o->fail, &fig);
 }
 
 static const struct rdma_client_ops mesh_client_ops = {
-	.state = mesh_client_state,
+	.ready = mesh_client_ready,
 	.round = mesh_client_round,
 	.bw = mesh_client_bw,
 	.done = mesh_client_done,
@@ -462,16 +439,6 @@ void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,
 
 /* ---- the schedule ---------------------------------------------------- */
 
-/* The driver itself failed P's EV (CONNECT_FAILED, LOST) with -ERR. */
-static void mesh_path_local(struct mesh_path *p, enum mesh_event ev, int err)
-{
-	struct mesh_figures fig;
-
-	memset(&fig, 0, sizeof(fig));
-	snprintf(fig.why, sizeof(fig.why), "%s", strerror(-err));
-	mesh_path_feed_end(p, ev, RDMA_CLIENT_FAIL_LOCAL, &fig);
-}
-
 static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 {
 	struct timeval tv;
@@ -494,8 +461,9 @@ static void mesh_path_arm(struct mesh_path *p, uint64_t now)
 	}
 }
 
-static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
-			    uint64_t due, uint64_t now)
+/* 0, or -errno: the round did not start, the session is let go. */
+static int mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
+			   uint64_t due, uint64_t now)
 {
 	int ret;
 
@@ -510,11 +478,11 @@ static void mesh_path_round(struct mesh_path *p, bool bw, uint32_t size,
 	else
 		ret = rdma_client_round(p->link->c, size);
 	if (!ret)
-		return;
+		return 0;
 	log_err("mesh: %s/%u: cannot start a round: %s", p->peer, p->idx,
 		strerror(-ret));
 	mesh_path_detach(p, "mesh: cannot start a round");
-	mesh_path_local(p, MESH_EV_LOST, ret);
+	return ret;
 }
 
 /* The schedule's transition, for people. */
@@ -557,11 +525,17 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 			 (double)st->wait_ns / 1e9, moved);
 }
 
-static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
-			   enum rdma_client_fail fail,
-			   const struct mesh_figures *fig)
+/*
+ * EV to P's schedule and its actions carried out: 0, or -errno when an
+ * action failed at once (a connect, a round's start), *EV then the event
+ * that failure is (CONNECT_FAILED, LOST), to feed next.
+ */
+static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
+			  enum rdma_client_fail fail,
+			  const struct mesh_figures *fig)
 {
 	struct mesh_ctx *x = p->x;
+	enum mesh_event ev = *evp;
 	uint64_t now = clock_now_ns();
 	/* a round that starts on its timer was due at the timer's time */
 	uint64_t due = ev == MESH_EV_TIMER ? p->s.due : now;
@@ -573,7 +547,7 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 	if (ret) {
 		log_debug("mesh: %s/%u: %s ignored in %s", p->peer, p->idx,
 			  mesh_event_name(ev), mesh_state_name(p->s.state));
-		return;
+		return 0;
 	}
 	mesh_path_record(p, &st.rec, fig, now);
 	/* before the log: a path's down line says why */
@@ -600,40 +574,37 @@ static void mesh_path_step(struct mesh_path *p, enum mesh_event ev,
 		mesh_path_arm(p, now);
 	if (st.act & MESH_ACT_CONNECT) {
 		ret = mesh_path_connect(p);
-		if (ret)
-			mesh_path_local(p, MESH_EV_CONNECT_FAILED, ret);
+		if (ret) {
+			*evp = MESH_EV_CONNECT_FAILED;
+			return ret;
+		}
 	}
-	if (st.act & MESH_ACT_ROUND)
-		mesh_path_round(p, st.act & MESH_ACT_BW, st.size, due, now);
+	if (st.act & MESH_ACT_ROUND) {
+		ret = mesh_path_round(p, st.act & MESH_ACT_BW, st.size, due,
+				      now);
+		if (ret) {
+			*evp = MESH_EV_LOST;
+			return ret;
+		}
+	}
+	return 0;
 }
 
-/* Run EV, and whatever it queues, one at a time. */
+/* EV (with the client's FAIL and FIG) to P, then the failures of its
+ * actions, each the driver's own (RDMA_CLIENT_FAIL_LOCAL). */
 static void mesh_path_feed_end(struct mesh_path *p, enum mesh_event ev,
 			       enum rdma_client_fail fail,
 			       const struct mesh_figures *fig)
 {
-	if (p->q_n == MESH_QUEUE) {
-		log_err("mesh: %s/%u: event queue full; %s dropped", p->peer,
-			p->idx, mesh_event_name(ev));
-		return;
-	}
-	if (p->feeding) {
-		p->q[p->q_n].ev = ev;
-		p->q[p->q_n].fail = fail;
-		p->q[p->q_n++].fig = *fig;
-		return;
-	}
-	p->feeding = true;
-	mesh_path_step(p, ev, fail, fig);
-	while (p->q_n) {
-		struct mesh_figures f = p->q[0].fig;
+	struct mesh_figures local;
+	int err;
 
-		ev = p->q[0].ev;
-		fail = p->q[0].fail;
-		memmove(p->q, p->q + 1, --p->q_n * sizeof(p->q[0]));
-		mesh_path_step(p, ev, fail, &f);
+	while ((err = mesh_path_step(p, &ev, fail, fig))) {
+		memset(&local, 0, sizeof(local));
+		snprintf(local.why, sizeof(local.why), "%s", strerror(-err));
+		fail = RDMA_CLIENT_FAIL_LOCAL;
+		fig = &local;
 	}
-	p->feeding = false;
 }
 
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev)
@@ -665,18 +636,6 @@ static void mesh_admit_cb(evutil_socket_t fd, short what, void *arg)
 	}
 }
 
-/* The session of this path reached READY (a stale kick does nothing). */
-static void mesh_kick_cb(evutil_socket_t fd, short what, void *arg)
-{
-	struct mesh_path *p = arg;
-
-	(void)fd;
-	(void)what;
-	if (p->link && p->link == p->ready &&
-	    p->s.state == MESH_ST_CONNECTING)
-		mesh_path_feed(p, MESH_EV_CONNECTED);
-}
-
 /* ---- lifetimes -------------------------------------------------------- */
 
 int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
@@ -693,12 +652,9 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 	x->cfg.tos = -1;
 	TAILQ_INIT(&x->links);
 	TAILQ_INIT(&x->waiting);
-	x->reap = event_new(base, -1, 0, mesh_reap_cb, x);
 	x->admit = event_new(base, -1, 0, mesh_admit_cb, x);
 	x->lag_ev = evtimer_new(base, mesh_lag_cb, x);
-	if (!x->reap || !x->admit || !x->lag_ev) {
-		if (x->reap)
-			event_free(x->reap);
+	if (!x->admit || !x->lag_ev) {
 		if (x->admit)
 			event_free(x->admit);
 		if (x->lag_ev)
@@ -717,13 +673,8 @@ void mesh_ctx_fini(struct mesh_ctx *x)
 {
 	struct mesh_link *l;
 
-	while ((l = TAILQ_FIRST(&x->links))) {
-		TAILQ_REMOVE(&x->links, l, entry);
-		rdma_client_release(l->c);
-		rdma_client_free(l->c);
-		free(l);
-	}
-	event_free(x->reap);
+	while ((l = TAILQ_FIRST(&x->links)))
+		mesh_link_free(l);
 	event_free(x->admit);
 	event_free(x->lag_ev);
 	cpu_wait_close(&x->sched);
@@ -742,8 +693,7 @@ int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
 	mesh_sched_init(&p->s, 0);
 	mesh_stats_init(&p->st);
 	p->timer = evtimer_new(x->base, mesh_timer_cb, p);
-	p->kick = event_new(x->base, -1, 0, mesh_kick_cb, p);
-	if (!p->timer || !p->kick) {
+	if (!p->timer) {
 		mesh_path_fini(p);
 		return -ENOMEM;
 	}
@@ -760,9 +710,7 @@ void mesh_path_fini(struct mesh_path *p)
 	p->link = NULL;
 	if (p->timer)
 		event_free(p->timer);
-	if (p->kick)
-		event_free(p->kick);
-	p->timer = p->kick = NULL;
+	p->timer = NULL;
 }
 
 void mesh_path_start(struct mesh_path *p)

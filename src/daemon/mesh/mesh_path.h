@@ -28,12 +28,10 @@
 #include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
-#include "mesh/mesh_targets_parse.h"
+#include "mesh/mesh_targets_sched.h"
 #include "rdma_cm.h"
 #include "rdma_counters.h"
 #include "rdma_dev.h"
-
-#define MESH_QUEUE		8
 
 /* What only the client knows of a round or sample, for the record. */
 struct mesh_figures {
@@ -61,8 +59,8 @@ struct mesh_ctx {
 	struct config_mesh cfg;		/* in force */
 	struct mesh_policy pol;		/* what cfg means: mesh_policy_of() */
 	struct mesh_budget budget;
-	struct mesh_links links;	/* every client not yet freed */
-	struct event *reap;		/* frees the detached, done ones */
+	struct mesh_links links;	/* every client not yet freed (each
+					   frees itself from its ops->done) */
 	struct mesh_paths waiting;	/* due to connect, no slot yet */
 	struct event *admit;		/* a slot freed: start waiting ones */
 	uint64_t bw_samples, bw_ns;
@@ -96,9 +94,7 @@ struct mesh_path {
 	bool named_idx;			/* the peer has several paths */
 	struct mesh_sched s;
 	struct event *timer;
-	struct event *kick;		/* CONNECTED, outside the client */
 	struct mesh_link *link;		/* the session, NULL: none */
-	struct mesh_link *ready;	/* the one whose READY kicked */
 	struct mesh_path_stats st;
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
@@ -109,13 +105,6 @@ struct mesh_path {
 		struct cpu_wait_now at;	/* at its run */
 	} load;
 	TAILQ_ENTRY(mesh_path) wait;
-	struct {			/* events waiting for the feed */
-		enum mesh_event ev;
-		enum rdma_client_fail fail;	/* the client's report */
-		struct mesh_figures fig;
-	} q[MESH_QUEUE];
-	unsigned int q_n;
-	bool feeding;
 };
 
 /* The context's events on BASE.  0 or -ENOMEM. */

@@ -1,28 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * mesh_targets_parse.h - [mesh] as the agent needs it, pure: the targets
- * file's entries as numeric addresses, the entries that are this rdmad
- * itself (one file serves the whole fabric: a host skips itself), and
- * whether this rdmad can serve such a mesh at all (every other peer
- * opens its paths here too).  rdmad --check-config, start and reload
- * all call mesh_targets_check() (through mesh_local_targets(), which
- * opens the file); nothing here needs a loop, a device or a file name.
- *
- * The host's own addresses are an argument (mesh_local.h gathers them),
- * so tests give any.
+ * mesh_targets_sched.h - this host's mesh peers in time, pure: the peers
+ * of a checked targets file or inventory (mesh_targets_check.h) at a
+ * moment (with topology the selection's slots switch epoch by epoch,
+ * mesh_select_sched.h), and a reload's handover, slot by slot, from the
+ * inventory in force to the new one; an address of the file as a socket
+ * address.
  */
-#ifndef RDMAD_MESH_TARGETS_PARSE_H
-#define RDMAD_MESH_TARGETS_PARSE_H
+#ifndef RDMAD_MESH_TARGETS_SCHED_H
+#define RDMAD_MESH_TARGETS_SCHED_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/socket.h>
 
 #include "core/config.h"
-#include "mesh/mesh_sched.h"
 #include "mesh/mesh_inventory_parse.h"
+#include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
 #include "targets.h"
 
@@ -67,50 +62,18 @@ struct mesh_targets {
 	uint64_t prev_until[MESH_INV_RAILS_MAX][CONFIG_MESH_CROSS_TOR_MAX];
 };
 
-/* This host's addresses (no ports), for self-detection. */
-struct mesh_locals {
-	const struct sockaddr_storage *v;
-	unsigned int n;
-};
-
 /* T as an address: numeric only.  0, or -EINVAL with *WHY set. */
 int mesh_target_addr(const struct target *t, struct sockaddr_storage *ss,
 		     const char **why);
-/*
- * ADDR (with its port) is this rdmad: one of CFG's listeners, that is
- * the same address and port, or the wildcard on that port and one of
- * LOCALS.  Another port, or an address of this host that this rdmad's
- * listeners do not cover, may be another rdmad: a peer.
- */
-bool mesh_target_is_self(const struct rdmad_config *cfg,
-			 const struct mesh_locals *locals,
-			 const struct sockaddr_storage *addr);
-
-/*
- * Can this rdmad probe N_OUT peers and serve N_IN probers, each with
- * CFG's paths?  0, or -EINVAL with the numbers in ERR (needed,
- * configured).  A full mesh: N_OUT = N_IN = the other peers; with
- * topology, the selection's bounds for any host of the inventory (every
- * host refuses alike).
- */
-int mesh_targets_capacity(const struct rdmad_config *cfg, unsigned int n_out,
-			  unsigned int n_in, char *err, size_t errlen);
-
-/*
- * All of [mesh] for CFG: its targets file (IN, opened by the caller:
- * mesh_local_targets(); unused when [mesh] targets is unset), an
- * inventory (docs/fleet.md), read into *OUT with this rdmad's own
- * entries found, the selection set up when it has topology, the
- * capacity checked, and the peers at NOW_MS (Unix ms: the epochs are
- * the fleet's, mesh_targets_at()).  WARN (may be NULL) gets the file's
- * warnings.  0, or -errno with the reason in ERR ("FILE:LINE: ..."),
- * nothing kept.
- */
-int mesh_targets_check(const struct rdmad_config *cfg,
-		       const struct mesh_locals *locals, FILE *in,
-		       uint64_t now_ms, struct mesh_targets *out,
-		       void (*warn)(void *arg, const char *msg), void *arg,
-		       char *err, size_t errlen);
+/* The inventory's address A (its label, "HOST:PORT" or "[V6]:PORT", read
+ * back as the targets file's syntax) as a socket address: numeric only.
+ * 0, or -EINVAL. */
+int mesh_target_inv_addr(const struct mesh_inventory *inv, uint32_t a,
+			 struct sockaddr_storage *ss);
+/* SS without its port: a probe's source, bound before the connect. */
+void mesh_target_no_port(struct sockaddr_storage *ss);
+/* Room for N peers in T->v: 0 or -ENOMEM. */
+int mesh_targets_room(struct mesh_targets *t, unsigned int n);
 /*
  * T's peers at NOW_MS (Unix ms), into T->v (same ToR, then each slot at
  * the epoch it is in then, no peer twice), and T->next_ms, when the next
@@ -128,4 +91,4 @@ void mesh_targets_handover(struct mesh_targets *next, struct mesh_targets *cur,
 			   uint64_t now_ms);
 void mesh_targets_free(struct mesh_targets *t);
 
-#endif /* RDMAD_MESH_TARGETS_PARSE_H */
+#endif /* RDMAD_MESH_TARGETS_SCHED_H */
