@@ -238,19 +238,23 @@ fab_job() {
 		printf 'RDMAD=%q PROBE=%q RDMADCTL=%q\n' "$RDMAD" "$PROBE" "$RDMADCTL"
 		printf '%s\n' "$3"
 	} >"$d/jobs/.$name.tmp" || return 125
-	rm -f "$d/out/$name.rc" "$d/out/$name.out"
+	# A job of this name before: its status, output and mark gone (the
+	# agent takes a job whose out/NAME.pid is missing).
+	rm -f "$d/out/$name.rc" "$d/out/$name.out" "$d/out/$name.pid"
 	mv "$d/jobs/.$name.tmp" "$d/jobs/$name.sh"
 }
 
 fab_spawn() { fab_job "$1" "$2" "$3"; }
 
 fab_wait() {
-	local i=$1 name=$2 secs=${3:-120} d k
+	local i=$1 name=$2 secs=${3:-120} d k rc
 	d=$(fab_dir "$i")/shared
 	for ((k = 0; k < secs * 20; k++)); do
-		if [ -f "$d/out/$name.rc" ]; then
+		# the status is written in one write: read once it is not empty
+		if [ -f "$d/out/$name.rc" ] && read -r rc <"$d/out/$name.rc" && [ -n "$rc" ]; then
+			mv -f "$d/jobs/$name.sh" "$d/run/$name.sh" 2>/dev/null
 			cat "$d/out/$name.out" 2>/dev/null
-			return "$(cat "$d/out/$name.rc")"
+			return "$rc"
 		fi
 		# pgrep reads every process: once a second is enough.
 		if [ $((k % 20)) = 19 ] && ! fab_alive "$i"; then
