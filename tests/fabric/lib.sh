@@ -505,7 +505,8 @@ fab_clock_sane() {
 }
 
 fab_require() {
-	local n=$1 i boot=()
+	local n=$1 i boot=() t0
+	t0=$(now_ms)
 	[ "$n" -le "$(cat "$F/n")" ] || fab_fail "test wants $n hosts, the fabric has $(cat "$F/n")"
 	local -a clean=()
 	for ((i = 1; i <= n; i++)); do
@@ -532,6 +533,8 @@ fab_require() {
 	fab_mon_clean
 	# Leave the fabric as found for the next test, whatever this one did.
 	trap fab_leave EXIT
+	t0=$(($(now_ms) - t0))
+	fab_log "hosts 1-$n ready in $((t0 / 1000)).$((t0 % 1000 / 100))s"
 }
 
 # fab_leave: at a test's end, whatever it did: stopped hosts continued,
