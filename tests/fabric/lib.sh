@@ -508,7 +508,7 @@ fab_require() {
 	local n=$1 i boot=() t0
 	t0=$(now_ms)
 	[ "$n" -le "$(cat "$F/n")" ] || fab_fail "test wants $n hosts, the fabric has $(cat "$F/n")"
-	local -a clean=()
+	local -a cleaning=()
 	for ((i = 1; i <= n; i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
 		# Still booting (the suite's first test, a host an earlier test
@@ -518,10 +518,10 @@ fab_require() {
 	# The hosts cleaned at once, each its own job.
 	for ((i = 1; i <= n; i++)); do
 		{ fab_alive "$i" && fab_clean "$i"; } &
-		clean[i]=$!
+		cleaning[i]=$!
 	done
 	for ((i = 1; i <= n; i++)); do
-		wait "${clean[i]}" && continue
+		wait "${cleaning[i]}" && continue
 		fab_log "host $i: dead or unhealthy; rebooting it"
 		fab_boot "$i"
 		boot+=("$i")
