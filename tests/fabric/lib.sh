@@ -100,6 +100,15 @@ PROBE=$RDMAD_BUILD_DIR/src/probe/rdma-probe
 RDMADCTL=$RDMAD_BUILD_DIR/src/ctl/rdmadctl
 fab_seq=0
 
+# A test's notes carry the seconds since it started (its lib.sh sourced),
+# so its log shows where the time went: "# 12.3s host 3: cable down".
+# Bash arithmetic on EPOCHREALTIME: no process.
+FAB_T0=${EPOCHREALTIME/[.,]/}
+log() {
+	local ms=$(((${EPOCHREALTIME/[.,]/} - FAB_T0) / 100000))
+	printf '# %d.%ds %s\n' $((ms / 10)) $((ms % 10)) "$*" >&2
+}
+
 # The fabric's names for tests/lib.sh's log, fail and since.
 fab_log() { log "$@"; }
 fab_fail() { fail "$@"; }
@@ -183,6 +192,20 @@ fab_boot() {
 	date +%s.%N >"$d/boot-start"
 }
 
+# fab_detached I: until host I's new QEMU leads a session of its own (the
+# setsid of fab_boot done): the test's process group, killed once it
+# ends, no longer holds it.  2 s at most.
+fab_detached() {
+	local p k s f
+	p=$(cat "$(fab_dir "$1")/boot.pid")
+	for ((k = 0; k < 40; k++)); do
+		read -r s <"/proc/$p/stat" 2>/dev/null || return 0
+		read -r -a f <<<"${s##*) }"	# state ppid pgrp session...
+		[ "${f[3]}" = "$p" ] && return 0
+		sleep 0.05
+	done
+}
+
 fab_boot_wait() {
 	local i=$1 secs=${2:-180} d k
 	d=$(fab_dir "$i")
@@ -209,23 +232,29 @@ fab_job() {
 	{
 		echo "source /testbed/host.env"
 		printf 'source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
-		printf 'export T=/tmp/fabric-test\nmkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
+		# no mkdir when the folder is there: in a TCG guest each process
+		# started costs ~0.1 s of CPU, and a test hands out hundreds of jobs
+		printf 'export T=/tmp/fabric-test\n[ -d "$T" ] || mkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
 		printf 'RDMAD=%q PROBE=%q RDMADCTL=%q\n' "$RDMAD" "$PROBE" "$RDMADCTL"
 		printf '%s\n' "$3"
 	} >"$d/jobs/.$name.tmp" || return 125
-	rm -f "$d/out/$name.rc" "$d/out/$name.out"
+	# A job of this name before: its status, output and mark gone (the
+	# agent takes a job whose out/NAME.pid is missing).
+	rm -f "$d/out/$name.rc" "$d/out/$name.out" "$d/out/$name.pid"
 	mv "$d/jobs/.$name.tmp" "$d/jobs/$name.sh"
 }
 
 fab_spawn() { fab_job "$1" "$2" "$3"; }
 
 fab_wait() {
-	local i=$1 name=$2 secs=${3:-120} d k
+	local i=$1 name=$2 secs=${3:-120} d k rc
 	d=$(fab_dir "$i")/shared
 	for ((k = 0; k < secs * 20; k++)); do
-		if [ -f "$d/out/$name.rc" ]; then
+		# the status is written in one write: read once it is not empty
+		if [ -f "$d/out/$name.rc" ] && read -r rc <"$d/out/$name.rc" && [ -n "$rc" ]; then
+			mv -f "$d/jobs/$name.sh" "$d/run/$name.sh" 2>/dev/null
 			cat "$d/out/$name.out" 2>/dev/null
-			return "$(cat "$d/out/$name.rc")"
+			return "$rc"
 		fi
 		# pgrep reads every process: once a second is enough.
 		if [ $((k % 20)) = 19 ] && ! fab_alive "$i"; then
@@ -435,21 +464,29 @@ fab_uplink_netem_clear() {
 
 # The state a test may expect at its start: every host up and answering,
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
+# One job of few processes (in a TCG guest each one costs ~0.1 s of CPU:
+# one pkill for every name, one tc for both qdiscs, the port's state and
+# the uptime read by bash).
 fab_clean() {
 	local i=$1 up rxe1=:
 	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
 	if [ "$(fab_rails)" = 2 ]; then
 		fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
-		rxe1='ip link set eth2 up
-		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state && break; sleep 0.1; done
-		grep -q ACTIVE /sys/class/infiniband/rxe1/ports/1/state'
+		rxe1='{ ip link set eth2 up && active rxe1; }'
 	fi
-	up=$(fab_sh "$i" -t 30 'for p in rdmad rdma-probe rdmad-hostile rping tcpdump prometheus; do pkill -KILL -x $p; done; pkill -KILL "^ib_"
-		tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null
-		ip link set eth0 mtu 1500; ip link set eth0 up
-		rm -rf /tmp/fabric-test
-		for k in $(seq 50); do grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && break; sleep 0.1; done
-		'"$rxe1"' && grep -q ACTIVE /sys/class/infiniband/rxe0/ports/1/state && cut -d" " -f1 /proc/uptime') || return 1
+	up=$(fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_.*"
+		printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null
+		ip link set eth0 mtu 1500 up
+		[ ! -e /tmp/fabric-test ] || rm -rf /tmp/fabric-test
+		active() {
+			local k s
+			for ((k = 0; k < 50; k++)); do
+				read -r s _ </sys/class/infiniband/$1/ports/1/state && [ "$s" = 4: ] && return 0
+				sleep 0.1
+			done
+			return 1
+		}
+		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || return 1
 	fab_clock_sane "$i" "$up"
 }
 
@@ -468,17 +505,26 @@ fab_clock_sane() {
 }
 
 fab_require() {
-	local n=$1 i boot=()
+	local n=$1 i boot=() t0
+	t0=$(now_ms)
 	[ "$n" -le "$(cat "$F/n")" ] || fab_fail "test wants $n hosts, the fabric has $(cat "$F/n")"
+	local -a cleaning=()
 	for ((i = 1; i <= n; i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
-		# Still booting (the suite's first test): wait for it.
+		# Still booting (the suite's first test, a host an earlier test
+		# crashed: fab_leave): wait for it.
 		fab_alive "$i" && [ ! -f "$(fab_dir "$i")/shared/ready" ] && fab_boot_wait "$i"
-		if ! fab_alive "$i" || ! fab_clean "$i"; then
-			fab_log "host $i: dead or unhealthy; rebooting it"
-			fab_boot "$i"
-			boot+=("$i")
-		fi
+	done
+	# The hosts cleaned at once, each its own job.
+	for ((i = 1; i <= n; i++)); do
+		{ fab_alive "$i" && fab_clean "$i"; } &
+		cleaning[i]=$!
+	done
+	for ((i = 1; i <= n; i++)); do
+		wait "${cleaning[i]}" && continue
+		fab_log "host $i: dead or unhealthy; rebooting it"
+		fab_boot "$i"
+		boot+=("$i")
 	done
 	for i in "${boot[@]}"; do fab_boot_wait "$i"; done
 	# The uplinks' netem lives on the hosts: fab_clean removed it.
@@ -487,14 +533,27 @@ fab_require() {
 	fab_mon_clean
 	# Leave the fabric as found for the next test, whatever this one did.
 	trap fab_leave EXIT
+	t0=$(($(now_ms) - t0))
+	fab_log "hosts 1-$n ready in $((t0 / 1000)).$((t0 % 1000 / 100))s"
 }
 
+# fab_leave: at a test's end, whatever it did: stopped hosts continued,
+# cables in, uplinks up, the monitoring host emptied; a host the test
+# crashed is booted again at once, in the background (its QEMU outlives
+# the test), so that the next tests, those that do not need it, run while
+# it boots and the first that does waits in fab_require for the rest.
 fab_leave() {
 	local i
 	for ((i = 1; i <= $(cat "$F/n"); i++)); do
 		fab_stopped "$i" && kill -CONT "$(fab_pid "$i")"
-		fab_alive "$i" && fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-		[ "$(fab_rails)" = 1 ] || { fab_alive "$i" && fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1; }
+		if ! fab_alive "$i"; then
+			fab_log "host $i: down at the test's end; booting it"
+			fab_boot "$i"
+			fab_detached "$i"
+			continue
+		fi
+		fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
+		[ "$(fab_rails)" = 1 ] || fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
 	done
 	fab_uplinks_up
 	fab_mon_clean
@@ -506,6 +565,8 @@ fab_leave() {
 # address at PORT (with FAB_MESH_RAILS=2: on its address of each rail),
 # HTTP on 127.0.0.1:9470, config lines "section.key = value" as
 # tests/rdma/lib.sh's rdmad_conf; log in /tmp/fabric-test/rdmad.log.
+# Returns once it listens for rdma_cm on PORT (one job: it starts rdmad
+# and waits for its listener, 30 s at most); fails the test otherwise.
 fab_rdmad_start() {
 	local i=$1 port=$2 conf r listen=""
 	shift 2
@@ -515,11 +576,13 @@ fab_rdmad_start() {
 $conf
 EOF
 setsid \$RDMAD -c \$T/rdmad.ini >\$T/rdmad.log 2>&1 </dev/null &
-sleep 0.2
-kill -0 \$! || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }" ||
-		fab_fail "rdmad on host $i did not start"
-	fab_listening "$i" "$port" ||
-		fab_fail "rdmad on host $i does not listen on port $port: $(fab_sh "$i" 'tail -5 $T/rdmad.log')"
+p=\$!
+while ((SECONDS < 30)); do
+	cm_listening $port 1 && exit 0
+	kill -0 \$p || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }
+done
+echo 'rdmad does not listen on port $port after 30 s:'; tail -5 \$T/rdmad.log; exit 1" ||
+		fab_fail "rdmad on host $i did not start listening on port $port (its log above)"
 }
 
 # fab_res_counts I PROC: "qp=N mr=N cm_id=N fd=N" of the process named
@@ -614,11 +677,29 @@ fab_peer() { echo "$(fab_addr "$1" "${3:-0}"):${2:-7471}"; }
 fab_mesh_start() {
 	local n=$1 port=$2 j targets=""
 	shift 2
-	for ((j = 1; j <= n; j++)); do targets+="$(fab_peer "$j" "$port") "; done
+	for ((j = 1; j <= n; j++)); do targets+="$(fab_peer "$j" "$port")"$'\n'; done
+	fab_mesh_hosts "$n" "$port" peers "${targets%$'\n'}" "$@"
+}
+
+# fab_mesh_hosts N PORT NAME TEXT [SECTION.KEY = VALUE ...]: on hosts
+# 1..N at once, TEXT into /tmp/fabric-test/NAME and rdmad started with
+# [mesh] targets = that file and the lines given (fab_rdmad_start): a
+# host's first connects find the others listening sooner, and the test
+# spends less time starting them one after the other.
+fab_mesh_hosts() {
+	local n=$1 port=$2 name=$3 text=$4 j pids=()
+	shift 4
 	for ((j = 1; j <= n; j++)); do
-		fab_sh "$j" "mkdir -p \$T && printf '%s\n' $targets >\$T/peers" ||
-			fab_fail "host $j: cannot write its targets file"
-		fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/peers" "$@"
+		(
+			fab_sh "$j" "cat >\$T/$name <<'FAB_EOF'
+$text
+FAB_EOF" || fab_fail "host $j: cannot write its targets file $name"
+			fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/$name" "$@"
+		) &
+		pids+=($!)
+	done
+	for j in "${!pids[@]}"; do
+		wait "${pids[j]}" || fab_fail "rdmad on host $((j + 1)) did not start on its targets file $name"
 	done
 }
 
@@ -762,25 +843,13 @@ fab_inventory() {
 
 # fab_rack_mesh_start N PORT [SECTION.KEY = VALUE ...]: rdmad on hosts
 # 1..N, each with [mesh] targets = the same inventory (fab_inventory:
-# $T/inv here, /tmp/fabric-test/inv on each host) and the lines given;
-# the hosts are started at once (a host's first connects find the
-# others listening sooner, and the test spends less time starting).
+# $T/inv here, /tmp/fabric-test/inv on each host) and the lines given,
+# started at once (fab_mesh_hosts).
 fab_rack_mesh_start() {
-	local n=$1 port=$2 j pids=()
+	local n=$1 port=$2
 	shift 2
 	fab_inventory "$n" "$port" >"$T/inv"
-	for ((j = 1; j <= n; j++)); do
-		(
-			fab_sh "$j" "mkdir -p \$T && cat >\$T/inv <<'EOF'
-$(cat "$T/inv")
-EOF" || fab_fail "host $j: cannot write the inventory"
-			fab_rdmad_start "$j" "$port" "mesh.targets = /tmp/fabric-test/inv" "$@"
-		) &
-		pids+=($!)
-	done
-	for j in "${!pids[@]}"; do
-		wait "${pids[j]}" || fab_fail "rdmad on host $((j + 1)) did not start on the inventory"
-	done
+	fab_mesh_hosts "$n" "$port" inv "$(cat "$T/inv")" "$@"
 }
 
 # fab_peer_rows I JSON: host I's /peers into the file JSON, and a row a

@@ -7,7 +7,9 @@
 # windows; the two thresholds calibrated below).
 #   1. Clean, for the longest `for` and 10 s: no alert fires.
 #   2. Host 3 (1 vCPU) runs four busy loops at nice -10 (work the host
-#      ranks above rdmad), with the split off on host 3 ([mesh]
+#      ranks above rdmad; started by a job at nice -15, which also makes
+#      the split's reload and ends the hog: a job started under the hog
+#      waited 40 s behind it), with the split off on host 3 ([mesh]
 #      prober_lag_max = 0, prober_wait_max = 0): the "before".  Its two
 #      pairs raise RdmadLatencySLOBreached (3 -> 1, 3 -> 2), and nothing else
 #      fires for the clean probers' pairs 1 -> 2, 2 -> 1.
@@ -64,21 +66,67 @@ WINDOW=$(fab_mixin_secs windowShort) || exit 1
 FOR=$(fab_mixin_secs forLong) || exit 1
 
 P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
-hog_stop() { fab_sh 3 -t 30 "[ -f \$T/hog.pids ] && kill \$(cat \$T/hog.pids); rm -f \$T/hog.pids" >/dev/null 2>&1; }
-trap 'hog_stop; fab_realtime off 1 2 3 || :; fab_leave' EXIT
-hog_start() {
-	local pids
-	pids=$(fab_sh 3 "for k in 1 2 3 4; do setsid nice -n -10 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo \$!; done >\$T/hog.pids; cat \$T/hog.pids") ||
-		fab_fail "host 3: cannot start the CPU hog"
-	fab_log "host 3: CPU hog on (4 busy loops at nice -10, pids ${pids//$'\n'/ })"
-}
-# split off|on: host 3's [mesh] prober_* keys, by a reload
-split() {
+# The hog is a job on host 3 at nice -15 (above its own loops, which it
+# starts at nice -10): host 3's reload for the split and the hog's end
+# are asked of it through files in the host's shared folder, which it
+# polls (a job started under the hog waits behind it: a split's reload
+# took 40 s in a run).
+H3=$(fab_dir 3)/shared
+rm -f "$H3/hog-on" "$H3/hog-off" "$H3/split-on" "$H3/split-done"
+# split_cmd on|off: the shell command that reloads host 3 with the split
+# on or off ([mesh] prober_* keys)
+split_cmd() {
 	local lag=0 wait=0
 	[ "$1" = on ] && lag=10ms wait=50%
-	fab_sh 3 "sed -i -e 's/^prober_lag_max = .*/prober_lag_max = $lag/' -e 's/^prober_wait_max = .*/prober_wait_max = $wait/' \$T/rdmad.ini && pkill -HUP -x rdmad" ||
-		fab_fail "host 3: reload failed"
-	fab_log "host 3: the split $1 (prober_lag_max = $lag, prober_wait_max = $wait)"
+	echo "sed -i -e 's/^prober_lag_max = .*/prober_lag_max = $lag/' -e 's/^prober_wait_max = .*/prober_wait_max = $wait/' \$T/rdmad.ini && pkill -HUP -x rdmad"
+}
+hog_stop() {
+	[ -f "$H3/hog-on" ] || return 0
+	: >"$H3/hog-off"
+	fab_wait 3 hog 60 >/dev/null 2>&1
+	rm -f "$H3/hog-on"
+}
+trap 'hog_stop; fab_realtime off 1 2 3 || :; fab_leave' EXIT
+hog_start() {
+	local k
+	fab_spawn 3 hog "renice -n -15 -p \$\$ >/dev/null || exit 1
+for k in 1 2 3 4; do setsid nice -n 5 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo \$!; done >\$T/hog.pids
+ps -o ni=,pid= -p \$(paste -sd, \$T/hog.pids) | tr '\\n' ' ' >/testbed/hog-on.tmp
+mv /testbed/hog-on.tmp /testbed/hog-on
+while ! [ -e /testbed/hog-off ]; do
+	if [ -e /testbed/split-on ]; then
+		$(split_cmd on) || exit 1
+		rm -f /testbed/split-on
+		: >/testbed/split-done
+	fi
+	sleep 0.2
+done
+kill \$(cat \$T/hog.pids)
+rm -f \$T/hog.pids /testbed/hog-off"
+	for ((k = 0; k < 300; k++)); do
+		[ -f "$H3/hog-on" ] && break
+		sleep 0.1
+	done
+	[ -f "$H3/hog-on" ] || fab_fail "host 3: cannot start the CPU hog: $(fab_wait 3 hog 5)"
+	fab_log "host 3: CPU hog on (4 busy loops at nice -10: nice and pid $(cat "$H3/hog-on"); its job at nice -15)"
+}
+# split off|on: host 3's [mesh] prober_* keys, by a reload (under the hog:
+# by the hog's job)
+split() {
+	local k
+	if [ -f "$H3/hog-on" ]; then
+		: >"$H3/split-on"
+		for ((k = 0; k < 600; k++)); do
+			[ -f "$H3/split-done" ] && break
+			sleep 0.1
+		done
+		[ -f "$H3/split-done" ] || fab_fail "host 3: the hog's job did not reload for the split $1 in 60 s"
+		[ "$1" = on ] || fab_fail "split: the hog's job only turns it on"
+	else
+		fab_sh 3 "$(split_cmd "$1")" || fab_fail "host 3: reload failed"
+	fi
+	[ "$1" = on ] && k="10ms, prober_wait_max = 50%" || k="0, prober_wait_max = 0"
+	fab_log "host 3: the split $1 (prober_lag_max = $k)"
 }
 M=()
 for i in 1 2 3; do M[i]=$(fab_mgmt_addr "$i"); done

@@ -88,9 +88,17 @@ tos_run tos-none "-s 4k -n 20"
 want tos-none "native, no --tos" 0x00
 fab_log "the probe's packets on the wire: IP TOS 0x68 (DSCP 26) with --tos 0x68, 0x00 without"
 
-# The mesh agent: [mesh] tos on host 2's rdmad, probing host 1.
-tos_run tos-agent "" "mkdir -p \$T && echo $A1 >\$T/peers &&
+# The mesh agent: [mesh] tos on host 2's rdmad, probing host 1, stopped
+# once it verified 12 rounds (some 3 packets of its own each; 60 s at
+# most).
+tos_run tos-agent "" "echo $A1 >\$T/peers &&
 printf '[server]\\nlisten = %s:7471\\n[mesh]\\ntargets = /tmp/fabric-test/peers\\ninterval = 200ms\\nsizes = 64 1100 4k\\ntos = 0x68\\n' $A2 >\$T/mesh.ini &&
-{ \$RDMAD -c \$T/mesh.ini >\$T/mesh.log 2>&1 & p=\$!; sleep 5; kill -TERM \$p; wait \$p; } &&
+{ \$RDMAD -c \$T/mesh.ini >\$T/mesh.log 2>&1 & p=\$!
+for ((k = 0; k < 120; k++)); do
+	n=\$(curl -sf http://127.0.0.1:9470/metrics | prom_sum - rdmad_mesh_rounds_total 'result=\"ok\"')
+	[ \"\${n:-0}\" -ge 12 ] && break
+	sleep 0.5
+done
+kill -TERM \$p; wait \$p; } &&
 grep -q 'mesh: $A1:7471 up' \$T/mesh.log || { cat \$T/mesh.log; exit 1; }"
 want tos-agent "rdmad's mesh agent, [mesh] tos = 0x68" 0x68

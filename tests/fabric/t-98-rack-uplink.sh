@@ -26,13 +26,16 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
 for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
 
-# rows_all TAG: every host's rows into $T/TAG-I; "H|" before each row on stdout.
+# rows_all TAG: every host's rows into $T/TAG-I, the four read at once;
+# "H|" before each row on stdout.
 rows_all() {
-	local i
+	local i pids=()
 	for i in 1 2 3 4; do
-		fab_peer_rows "$i" "$T/$1-$i.json" >"$T/$1-$i"
-		sed "s/^/$i|/" "$T/$1-$i"
+		fab_peer_rows "$i" "$T/$1-$i.json" >"$T/$1-$i" &
+		pids[i]=$!
 	done
+	for i in 1 2 3 4; do wait "${pids[i]}" || exit 1; done
+	for i in 1 2 3 4; do sed "s/^/$i|/" "$T/$1-$i"; done
 }
 # cross H PEER: true when PEER (ADDRESS:PORT) is in another rack than host H.
 cross() {
