@@ -3,12 +3,13 @@
 # Loss on one host, seen by the mesh.  Three rdmads probe each other every
 # 200 ms with 64 B, 1100 B, 4 KiB and 64 KiB rounds (round_timeout 10 s:
 # under loss a round may take seconds and still verify).
-# 0.5 % loss on host 3's NIC (both ways), 40 s: RC retransmits, every
-# round still verifies, and the p99 of host 1's rounds to host 3 (the
-# window of its last 128 rounds, rdmadctl mesh --json) passes a
-# retransmission (400 ms) and 1.5 times that of its rounds to host 2,
-# and host 1's rxe counts retransmissions (rdmad_port_events_total);
-# host 1 logs slow rounds to host 3 with the counters that moved.
+# 0.5 % loss on host 3's NIC (both ways), until the p99 of host 1's
+# rounds to host 3 (the window of its last 128 rounds, 25.6 s, rdmadctl
+# mesh --json) passes a retransmission (400 ms) and 1.5 times that of its
+# rounds to host 2 (10 s at least, 180 s at most): RC retransmits, every
+# round still verifies, host 1's rxe counts retransmissions
+# (rdmad_port_events_total), and host 1 logs slow rounds to host 3 with
+# the counters that moved.
 # 5 % loss, with round_timeout 2 s (a reload), until 3 more 64 KiB rounds
 # than 64 B ones failed (15 to 60 s): host 3's pairs fail rounds (retries
 # exhausted or too slow: completion-error or timeout), large sizes first:
@@ -50,12 +51,28 @@ fab_scrape 1 "$T/z.prom"
 sleep 25
 fab_log "clean: p99 to host 2 $(p99 "$P2") ms, to host 3 $(p99 "$P3") ms"
 
+# A retransmission is RC's timeout (~0.5 s on rxe) when the last packet
+# of a message or its ACK is lost (a gap inside a message is NAKed and
+# resent at once): the tail to host 3 passes 400 ms and 1.5 times that to
+# host 2 once two such rounds fall in the window.  How soon is chance, and
+# the guests' load: a round taken under local pressure stays out of the
+# window ([mesh] prober_lag_max; 41-58 of 59-80 rounds of a TCG guest in
+# t-90), so 128 rounds span ~85 s (a TCG host starved by its neighbours
+# alone put 100-140 ms in a loss-free p99 here, 310-430 ms in CI; a fixed
+# 40 s phase held none in one CI run, 94 s showed it here): the phase
+# ends when it shows, and fails if it has not in 180 s.
+tail_up() { awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 1.5 * a && b >= 400) }'; }
 fab_scrape 1 "$T/a.prom"
 fab_netem 3 both "loss 0.5%"
-sleep 40
+t05=$(fab_now)
+while :; do
+	sleep 5
+	p2=$(p99 "$P2") p3=$(p99 "$P3")
+	awk -v t="$(fab_since "$t05")" 'BEGIN { exit !(t >= 10) }' && tail_up && break
+	awk -v t="$(fab_since "$t05")" 'BEGIN { exit !(t >= 180) }' && break
+done
 fab_scrape 1 "$T/b.prom"
-p2=$(p99 "$P2") p3=$(p99 "$P3")
-fab_log "0.5 % loss on host 3: p99 to host 2 $p2 ms, to host 3 $p3 ms"
+fab_log "0.5 % loss on host 3 for $(fab_since "$t05")s: p99 to host 2 $p2 ms, to host 3 $p3 ms"
 for p in "$P2" "$P3"; do
 	n=$(( $(failed "$T/b.prom" "$p") - $(failed "$T/a.prom" "$p") ))
 	[ "$n" = 0 ] || fab_fail "0.5 % loss: $n rounds to $p failed; RC must retransmit them: $(grep "^rdmad_mesh_rounds_total.*$p" "$T/b.prom" | grep -v ' 0$')"
@@ -65,14 +82,9 @@ done
 # guest times out now and then, so only "moved" is asserted, both logged).
 r0=$(( $(retries "$T/a.prom") - $(retries "$T/z.prom") ))
 r1=$(( $(retries "$T/b.prom") - $(retries "$T/a.prom") ))
-fab_log "host 1's rxe retransmissions (completer_retry_err + rcvd_seq_err): clean 25 s +$r0, 0.5 % loss 40 s +$r1"
+fab_log "host 1's rxe retransmissions (completer_retry_err + rcvd_seq_err): clean 25 s +$r0, 0.5 % loss $(fab_since "$t05")s +$r1"
 [ "$r1" -gt 0 ] || fab_fail "0.5 % loss: host 1's completer_retry_err and rcvd_seq_err did not move: $(grep -E 'counter="(completer_retry_err|rcvd_seq_err)"' "$T/b.prom")"
-# A retransmission is RC's timeout (~0.5 s on rxe): the tail to host 3
-# passes 400 ms and 1.5 times that to host 2 (a TCG host starved by its
-# neighbours alone put 100-140 ms in a loss-free p99 here, 310-430 ms in
-# CI, where a loss p99 of 831 ms was 1.9 times the clean one).
-awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 1.5 * a && b >= 400) }' ||
-	fab_fail "0.5 % loss: the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
+tail_up || fab_fail "0.5 % loss: in 180 s the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
 # The slow rounds' lines ([mesh] slow_round, 250 ms by default): host 1
 # logged rounds to host 3 that took a retransmission, each with the port
 # counters of its own rxe that moved around it.
