@@ -73,7 +73,9 @@ sd_fresh_checks() {
 # fresh install: its checks run here (sd_fresh_checks; t-46 then needs no
 # purge and install of its own: each dpkg run costs a minute or more in a
 # TCG guest).  The tests start rdmad with their own configuration, so it
-# is stopped here.
+# is stopped here, at every test's start: a test that left it running
+# (t-45 does) must not hand the next one a service it did not start
+# (t-48 found rdmad active where its start had to fail).
 sd_install() {
 	if [ ! -f /run/rdmad-test-installed ]; then
 		sd_find_debs
@@ -85,9 +87,9 @@ sd_install() {
 			sd_fresh_checks
 			touch /run/rdmad-test-fresh-checked
 		fi
-		systemctl stop rdmad
 		touch /run/rdmad-test-installed
 	fi
+	systemctl stop rdmad
 	[ -f "$CONF" ] || fail "the package did not put the sample config at $CONF"
 }
 
