@@ -230,8 +230,9 @@ fab_job() {
 	local i=$1 name=$2 d
 	d=$(fab_dir "$i")/shared
 	{
-		echo "source /testbed/host.env"
-		printf 'source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
+		# the agent read both once: a job is a fork of it (fabric-agent)
+		echo '[ -n "${FAB_HOST:-}" ] || source /testbed/host.env'
+		printf 'declare -F prom_sum >/dev/null || source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
 		# no mkdir when the folder is there: in a TCG guest each process
 		# started costs ~0.1 s of CPU, and a test hands out hundreds of jobs
 		printf 'export T=/tmp/fabric-test\n[ -d "$T" ] || mkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
