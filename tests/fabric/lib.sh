@@ -311,7 +311,13 @@ fab_link() {
 	[ "$2" = down ] && on=off
 	nic=$(fab_nic "$rail")
 	[ "$rail" -lt "$(fab_rails)" ] || fab_fail "fab_link: no rail $rail on this fabric ($(fab_rails) rails)"
+	# A mark while the cable may be out (set before, removed once it is
+	# back): fab_clean and fab_leave put back only the cables marked, not
+	# every cable of every host at every test's start and end (a python3
+	# a cable: 0.6 s each under CI's load, eight in a row in fab_leave).
+	[ "$on" = on ] || : >"$(fab_dir "$1")/cable-out-$nic"
 	fab_monitor "$1" "set_link $nic $on" >/dev/null || fab_fail "QEMU monitor of host $1: set_link $nic failed"
+	[ "$on" = off ] || rm -f "$(fab_dir "$1")/cable-out-$nic"
 	if [ "$rail" = 0 ]; then
 		fab_log "host $1: cable $2"
 	else
@@ -370,6 +376,22 @@ fab_realtime() {
 		done
 		fab_log "host $i: its QEMU in the build host's $([ "$mode" != off ] && echo "real-time class ($mode)" || echo normal class)"
 	done
+}
+
+# fab_cables_in I: every cable of host I that fab_link pulled put back
+# (its mark removed once QEMU took it); 1 if one stays out.  A new QEMU
+# (fab_boot: the host's folder made anew, no mark) has every cable in.
+fab_cables_in() {
+	local m rc=0
+	for m in "$(fab_dir "$1")"/cable-out-*; do
+		[ -e "$m" ] || continue
+		if fab_monitor "$1" "set_link ${m##*/cable-out-} on" >/dev/null 2>&1; then
+			rm -f "$m"
+		else
+			rc=1
+		fi
+	done
+	return "$rc"
 }
 
 fab_hang() { kill -STOP "$(fab_pid "$1")" && fab_log "host $1: hung (QEMU stopped)"; }
@@ -470,11 +492,8 @@ fab_uplink_netem_clear() {
 # the uptime read by bash).
 fab_clean() {
 	local i=$1 up rxe1=:
-	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	if [ "$(fab_rails)" = 2 ]; then
-		fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
-		rxe1='{ ip link set eth2 up && active rxe1; }'
-	fi
+	fab_cables_in "$i" || return 1
+	[ "$(fab_rails)" = 2 ] && rxe1='{ ip link set eth2 up && active rxe1; }'
 	up=$(fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_.*"
 		printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null
 		ip link set eth0 mtu 1500 up
@@ -553,8 +572,7 @@ fab_leave() {
 			fab_detached "$i"
 			continue
 		fi
-		fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-		[ "$(fab_rails)" = 1 ] || fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
+		fab_cables_in "$i"
 	done
 	fab_uplinks_up
 	fab_mon_clean
