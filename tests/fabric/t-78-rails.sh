@@ -98,18 +98,17 @@ aligned() {
 	diff <(expected "$1") <(cut -d'|' -f1-3 "$T/rows-$1" | sort) >"$T/diff-$1" &&
 		awk -F'|' '$4 != 1 || $5 < 2 { bad = 1 } END { exit bad }' "$T/rows-$1"
 }
-# all_aligned: every host aligned within 60 s, or the test fails.
-all_aligned() {
-	local i end
-	for i in "${HOSTS[@]}"; do
-		end=$(($(date +%s) + 60))
-		until aligned "$i"; do
-			[ "$(date +%s)" -lt "$end" ] ||
-				fab_fail "host $i: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$i"); rows: $(tr '\n' ' ' <"$T/rows-$i")"
-			sleep 1
-		done
+# aligned_wait I: host I aligned within 60 s, or the test fails.
+aligned_wait() {
+	local end=$(($(date +%s) + 60))
+	until aligned "$1"; do
+		[ "$(date +%s)" -lt "$end" ] ||
+			fab_fail "host $1: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$1"); rows: $(tr '\n' ' ' <"$T/rows-$1")"
+		sleep 1
 	done
 }
+# all_aligned: every host aligned within 60 s, the four waited for at once.
+all_aligned() { fab_at_once "${HOSTS[*]}" aligned_wait; }
 all_aligned
 fab_log "1. mesh up on both rails $(fab_since "$t0") s after the first rdmad started: each host's six peers (three a rail) up with verified rounds, each from its own address on the peer's rail"
 

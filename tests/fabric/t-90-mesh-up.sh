@@ -13,16 +13,14 @@
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require 3
-P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
+P2=$(fab_peer 2) P3=$(fab_peer 3)
 t0=$(fab_now)
 fab_mesh_start 3 7471 "mesh.interval = 500ms" "mesh.sizes = 64 1100 4k 64k" \
 	"mesh.bandwidth_every = 3s" "mesh.bandwidth_duration = 100ms" \
 	"mesh.bandwidth_share = 10%" "server.drain_timeout = 30s" \
 	"mesh.round_timeout = 5s"
 sizes=4
-fab_mesh_wait_up 1 30 "$P2" "$P3"
-fab_mesh_wait_up 2 30 "$P1" "$P3"
-fab_mesh_wait_up 3 30 "$P1" "$P2"
+fab_mesh_wait_all 3 30
 fab_log "all 6 pairs up with every size verified $(fab_since "$t0")s after the first rdmad started"
 # Hosts started one after the other: the first ones' early connects
 # found nobody listening yet.  From now on, not one round may fail (the

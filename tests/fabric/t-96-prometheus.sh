@@ -46,11 +46,7 @@ fab_mesh_start 4 7471 "http.web_config = $FAB_TLS_WEB" "mesh.interval = 1s" "mes
 	"mesh.bandwidth_share = 5%" "mesh.round_timeout = 5s" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.98.0.0/24"
 sizes=2
-for i in 1 2 3 4; do
-	peers=()
-	for j in 1 2 3 4; do [ "$j" != "$i" ] && peers+=("${P[j]}"); done
-	fab_mesh_wait_up "$i" 60 "${peers[@]}"
-done
+fab_mesh_wait_all 4 60
 # (round_timeout 5 s, not 900 ms: a guest starved by its neighbours once
 # failed a healthy round in 900 ms, and RdmadPairUnreachable went pending
 # in the healthy phase; a pulled cable fails rounds at once all the same.)

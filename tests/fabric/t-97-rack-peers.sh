@@ -24,7 +24,7 @@ t0=$(fab_now)
 fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = $M" "mesh.epoch = 1m" "mesh.round_timeout = 2s" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 40 "$M"
 fab_log "every host has the promised peers up with verified rounds $(fab_since "$t0")s after the first rdmad started"
 
 # 1. The peers each host chose, and a baseline of failed rounds a pair

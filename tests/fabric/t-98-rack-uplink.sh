@@ -24,7 +24,7 @@ M=1
 fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = $M" "mesh.epoch = 24h" "mesh.round_timeout = 2s" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 40 "$M"
 
 # rows_all TAG: every host's rows into $T/TAG-I, the four read at once;
 # "H|" before each row on stdout.
