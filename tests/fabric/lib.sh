@@ -763,9 +763,23 @@ fab_tls_setup() {
 	printf '%s' "$pw" >"$d/password"
 	hash=$(bcrypt_hash "$pw" 32) || fab_fail "python3 crypt made no bcrypt hash"
 	case $hash in '$2b$05$'*) ;; *) fab_fail "python3 crypt gave '$hash', not a bcrypt hash" ;; esac
+	# the certificates one after the other (openssl x509 -CAcreateserial
+	# keeps one serial file), then onto the hosts at once
 	for ((i = 1; i <= n; i++)); do
 		tls_leaf "$d" "h$i" ca "subjectAltName=IP:127.0.0.1,IP:$(fab_addr "$i")"
-		fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
+	done
+	fab_at_once "$(seq -s ' ' 1 "$n")" fab_tls_files "$d" "$pw" "$hash"
+	FAB_TLS=$d
+	FAB_TLS_WEB=/tmp/fabric-test/tls/web.yml
+	FAB_HTTP_CURL="curl -sf --cacert /tmp/fabric-test/tls/ca.crt --netrc-file /tmp/fabric-test/tls/netrc"
+	FAB_HTTP_URL=https://127.0.0.1:9470
+}
+
+# fab_tls_files I DIR PW HASH: fab_tls_setup's files for host I (its key
+# and certificate from DIR) in /tmp/fabric-test/tls there.
+fab_tls_files() {
+	local i=$1 d=$2 pw=$3 hash=$4
+	fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
 cat >ca.crt <<'FAB_EOF'
 $(cat "$d/ca.crt")
 FAB_EOF
@@ -784,11 +798,6 @@ tls_server_config:
 basic_auth_users:
   prom: '$hash'
 FAB_EOF" >"$T/tls-$i.log" || fab_fail "host $i: cannot write its TLS files: $(tail -5 "$T/tls-$i.log")"
-	done
-	FAB_TLS=$d
-	FAB_TLS_WEB=/tmp/fabric-test/tls/web.yml
-	FAB_HTTP_CURL="curl -sf --cacert /tmp/fabric-test/tls/ca.crt --netrc-file /tmp/fabric-test/tls/netrc"
-	FAB_HTTP_URL=https://127.0.0.1:9470
 }
 
 # fab_scrape I FILE: host I's rdmad metrics (Prometheus text) into FILE.
@@ -796,6 +805,9 @@ fab_scrape() {
 	fab_sh "$1" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" >"$2" ||
 		fab_fail "host $1: cannot scrape rdmad's metrics"
 }
+
+# fab_scrape_to I TAG: fab_scrape into $T/TAG-I.prom (for fab_at_once).
+fab_scrape_to() { fab_scrape "$1" "$T/$2-$1.prom"; }
 
 # fab_mesh_wait_up I SECS PEER...: until host I's rdmad has every PEER
 # (fab_peer names) up with a verified round of each size done ($sizes

@@ -28,9 +28,9 @@ fab_log "all 6 pairs up with every size verified $(fab_since "$t0")s after the f
 # once took more than 900 ms for a 64 KiB round; this test is about bytes
 # and sessions, t-92 about time).
 failed() { awk '/^rdmad_mesh_rounds_total\{/ && !/result="ok"/ { s += $NF } END { print s + 0 }' "$1"; }
+fab_at_once "1 2 3" fab_scrape_to a
 for i in 1 2 3; do
-	fab_scrape "$i" "$T/a$i.prom"
-	fab_log "host $i: $(failed "$T/a$i.prom") connects failed while the others started"
+	fab_log "host $i: $(failed "$T/a-$i.prom") connects failed while the others started"
 done
 
 # A bandwidth sample of each peer: the budget (10 % of the time) charges a
@@ -50,7 +50,7 @@ done
 fab_log "a bandwidth sample of all 6 pairs $(fab_since "$t2")s later"
 for i in 1 2 3; do
 	fab_scrape "$i" "$T/m$i.prom"
-	bad=$(( $(failed "$T/m$i.prom") - $(failed "$T/a$i.prom") ))
+	bad=$(( $(failed "$T/m$i.prom") - $(failed "$T/a-$i.prom") ))
 	[ "$bad" = 0 ] || fab_fail "host $i: $bad failed rounds in a clean fabric: $(grep '^rdmad_mesh_rounds_total' "$T/m$i.prom" | grep -v ' 0$')"
 	for j in 1 2 3; do
 		[ "$j" = "$i" ] && continue
