@@ -114,8 +114,10 @@ fab_log "1. mesh up on both rails $(fab_since "$t0") s after the first rdmad sta
 
 # The kernel's view: rdmad's rdma_cm ids on each host.  A connection's
 # ends on one rail, over that rail's device; a listener on each address.
+# cm_ids I: host I's rdma_cm ids into $T/cm-I (the four read at once).
+cm_ids() { fab_sh "$1" -t 30 'rdma res show cm_id' >"$T/cm-$1" || fab_fail "host $1: rdma res show cm_id failed"; }
+fab_at_once "${HOSTS[*]}" cm_ids
 for i in "${HOSTS[@]}"; do
-	fab_sh "$i" -t 30 'rdma res show cm_id' >"$T/cm-$i" || fab_fail "host $i: rdma res show cm_id failed"
 	out=$(awk -v a0="$(fab_addr "$i" 0)" -v a1="$(fab_addr "$i" 1)" '
 	function net(a) { sub(/:.*/, "", a); sub(/\.[0-9]+$/, "", a); return a }
 	/comm rdmad/ {
