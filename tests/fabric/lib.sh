@@ -336,12 +336,14 @@ fab_netem() {
 	both) cmd="tc qdisc replace dev eth0 root netem $spec && tc qdisc replace dev ifb0 root netem $spec" ;;
 	*) fab_fail "fab_netem: direction in, out or both, not '$dir'" ;;
 	esac
+	: >"$(fab_dir "$i")/netem"	# fab_clean removes it (fab_netem_clear)
 	fab_sh "$i" -t 30 "$cmd" || fab_fail "tc netem $spec ($dir) on host $i failed"
 	fab_log "host $i: netem $spec ($dir)"
 }
 
 fab_netem_clear() {
-	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null; true" >/dev/null
+	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null; true" >/dev/null &&
+		rm -f "$(fab_dir "$1")/netem"
 }
 
 fab_crash() {
@@ -470,6 +472,7 @@ tc qdisc add dev $d parent 1:2 handle 20: netem $spec && "
 	cmd+="${dst}${src}true"
 	for ((i = 1; i <= $(cat "$F/n"); i++)); do
 		[ "$(fab_rack "$i")" = "$r" ] || continue
+		: >"$(fab_dir "$i")/netem"
 		fab_sh "$i" -t 30 "$cmd" || fab_fail "host $i: netem $spec on the cross-rack packets failed"
 	done
 	fab_log "rack $r: uplink netem $spec (each way)"
@@ -488,15 +491,24 @@ fab_uplink_netem_clear() {
 # The state a test may expect at its start: every host up and answering,
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
 # One job of few processes (in a TCG guest each one costs ~0.1 s of CPU:
-# one pkill for every name, one tc for both qdiscs, the port's state and
-# the uptime read by bash).
+# one pkill for every name; tc only when fab_netem or fab_uplink_netem
+# marked the host (its folder's "netem", until a clear or this removes
+# its qdiscs); ip only when a NIC is not up at MTU 1500, read from sysfs;
+# the port's state and the uptime read by bash).
 fab_clean() {
-	local i=$1 up rxe1=:
+	local i=$1 up rxe1=: tc=: mark
+	mark=$(fab_dir "$i")/netem
 	fab_cables_in "$i" || return 1
-	[ "$(fab_rails)" = 2 ] && rxe1='{ ip link set eth2 up && active rxe1; }'
+	[ "$(fab_rails)" = 2 ] && rxe1='{ nic_up eth2 || ip link set eth2 up; } && active rxe1'
+	[ -e "$mark" ] && tc='printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null'
 	up=$(fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_.*"
-		printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null
-		ip link set eth0 mtu 1500 up
+		'"$tc"'
+		nic_up() {
+			local m o
+			read -r o </sys/class/net/$1/operstate && [ "$o" = up ] &&
+				{ [ -z "${2:-}" ] || { read -r m </sys/class/net/$1/mtu && [ "$m" = "$2" ]; }; }
+		}
+		nic_up eth0 1500 || ip link set eth0 mtu 1500 up
 		[ ! -e /tmp/fabric-test ] || rm -rf /tmp/fabric-test
 		active() {
 			local k s
@@ -507,6 +519,7 @@ fab_clean() {
 			return 1
 		}
 		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || return 1
+	rm -f "$mark"
 	fab_clock_sane "$i" "$up"
 }
 
