@@ -230,8 +230,9 @@ fab_job() {
 	local i=$1 name=$2 d
 	d=$(fab_dir "$i")/shared
 	{
-		echo "source /testbed/host.env"
-		printf 'source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
+		# the agent read both once: a job is a fork of it (fabric-agent)
+		echo '[ -n "${FAB_HOST:-}" ] || source /testbed/host.env'
+		printf 'declare -F prom_sum >/dev/null || source %q\n' "$RDMAD_SOURCE_DIR/tests/lib.sh"
 		# no mkdir when the folder is there: in a TCG guest each process
 		# started costs ~0.1 s of CPU, and a test hands out hundreds of jobs
 		printf 'export T=/tmp/fabric-test\n[ -d "$T" ] || mkdir -p "$T"\ncd %q || exit 2\n' "$RDMAD_SOURCE_DIR"
@@ -310,7 +311,13 @@ fab_link() {
 	[ "$2" = down ] && on=off
 	nic=$(fab_nic "$rail")
 	[ "$rail" -lt "$(fab_rails)" ] || fab_fail "fab_link: no rail $rail on this fabric ($(fab_rails) rails)"
+	# A mark while the cable may be out (set before, removed once it is
+	# back): fab_clean and fab_leave put back only the cables marked, not
+	# every cable of every host at every test's start and end (a python3
+	# a cable: 0.6 s each under CI's load, eight in a row in fab_leave).
+	[ "$on" = on ] || : >"$(fab_dir "$1")/cable-out-$nic"
 	fab_monitor "$1" "set_link $nic $on" >/dev/null || fab_fail "QEMU monitor of host $1: set_link $nic failed"
+	[ "$on" = off ] || rm -f "$(fab_dir "$1")/cable-out-$nic"
 	if [ "$rail" = 0 ]; then
 		fab_log "host $1: cable $2"
 	else
@@ -329,12 +336,14 @@ fab_netem() {
 	both) cmd="tc qdisc replace dev eth0 root netem $spec && tc qdisc replace dev ifb0 root netem $spec" ;;
 	*) fab_fail "fab_netem: direction in, out or both, not '$dir'" ;;
 	esac
+	: >"$(fab_dir "$i")/netem"	# fab_clean removes it (fab_netem_clear)
 	fab_sh "$i" -t 30 "$cmd" || fab_fail "tc netem $spec ($dir) on host $i failed"
 	fab_log "host $i: netem $spec ($dir)"
 }
 
 fab_netem_clear() {
-	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null; true" >/dev/null
+	fab_sh "$1" -t 30 "tc qdisc del dev eth0 root 2>/dev/null; tc qdisc del dev ifb0 root 2>/dev/null; true" >/dev/null &&
+		rm -f "$(fab_dir "$1")/netem"
 }
 
 fab_crash() {
@@ -369,6 +378,22 @@ fab_realtime() {
 		done
 		fab_log "host $i: its QEMU in the build host's $([ "$mode" != off ] && echo "real-time class ($mode)" || echo normal class)"
 	done
+}
+
+# fab_cables_in I: every cable of host I that fab_link pulled put back
+# (its mark removed once QEMU took it); 1 if one stays out.  A new QEMU
+# (fab_boot: the host's folder made anew, no mark) has every cable in.
+fab_cables_in() {
+	local m rc=0
+	for m in "$(fab_dir "$1")"/cable-out-*; do
+		[ -e "$m" ] || continue
+		if fab_monitor "$1" "set_link ${m##*/cable-out-} on" >/dev/null 2>&1; then
+			rm -f "$m"
+		else
+			rc=1
+		fi
+	done
+	return "$rc"
 }
 
 fab_hang() { kill -STOP "$(fab_pid "$1")" && fab_log "host $1: hung (QEMU stopped)"; }
@@ -447,6 +472,7 @@ tc qdisc add dev $d parent 1:2 handle 20: netem $spec && "
 	cmd+="${dst}${src}true"
 	for ((i = 1; i <= $(cat "$F/n"); i++)); do
 		[ "$(fab_rack "$i")" = "$r" ] || continue
+		: >"$(fab_dir "$i")/netem"
 		fab_sh "$i" -t 30 "$cmd" || fab_fail "host $i: netem $spec on the cross-rack packets failed"
 	done
 	fab_log "rack $r: uplink netem $spec (each way)"
@@ -465,18 +491,24 @@ fab_uplink_netem_clear() {
 # The state a test may expect at its start: every host up and answering,
 # no netem, cable in, MTU 1500, nothing left of earlier tests running.
 # One job of few processes (in a TCG guest each one costs ~0.1 s of CPU:
-# one pkill for every name, one tc for both qdiscs, the port's state and
-# the uptime read by bash).
+# one pkill for every name; tc only when fab_netem or fab_uplink_netem
+# marked the host (its folder's "netem", until a clear or this removes
+# its qdiscs); ip only when a NIC is not up at MTU 1500, read from sysfs;
+# the port's state and the uptime read by bash).
 fab_clean() {
-	local i=$1 up rxe1=:
-	fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-	if [ "$(fab_rails)" = 2 ]; then
-		fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
-		rxe1='{ ip link set eth2 up && active rxe1; }'
-	fi
+	local i=$1 up rxe1=: tc=: mark
+	mark=$(fab_dir "$i")/netem
+	fab_cables_in "$i" || return 1
+	[ "$(fab_rails)" = 2 ] && rxe1='{ nic_up eth2 || ip link set eth2 up; } && active rxe1'
+	[ -e "$mark" ] && tc='printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null'
 	up=$(fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_.*"
-		printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null
-		ip link set eth0 mtu 1500 up
+		'"$tc"'
+		nic_up() {
+			local m o
+			read -r o </sys/class/net/$1/operstate && [ "$o" = up ] &&
+				{ [ -z "${2:-}" ] || { read -r m </sys/class/net/$1/mtu && [ "$m" = "$2" ]; }; }
+		}
+		nic_up eth0 1500 || ip link set eth0 mtu 1500 up
 		[ ! -e /tmp/fabric-test ] || rm -rf /tmp/fabric-test
 		active() {
 			local k s
@@ -487,6 +519,7 @@ fab_clean() {
 			return 1
 		}
 		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || return 1
+	rm -f "$mark"
 	fab_clock_sane "$i" "$up"
 }
 
@@ -552,8 +585,7 @@ fab_leave() {
 			fab_detached "$i"
 			continue
 		fi
-		fab_monitor "$i" "set_link n0 on" >/dev/null 2>&1
-		[ "$(fab_rails)" = 1 ] || fab_monitor "$i" "set_link n2 on" >/dev/null 2>&1
+		fab_cables_in "$i"
 	done
 	fab_uplinks_up
 	fab_mon_clean
@@ -703,6 +735,23 @@ FAB_EOF" || fab_fail "host $j: cannot write its targets file $name"
 	done
 }
 
+# fab_at_once "I..." CMD [ARG...]: CMD I ARG... for each host I at once,
+# each in a subshell of its own (a wait for hosts that are all up costs
+# one look at each, not one after the other: 1.5-3.5 s a look at /peers
+# in TCG guests, measured); the test fails when one of them failed (its
+# own FAIL line says why).  What CMD sets in the shell is lost: it leaves
+# its results in files ($T/rows-I, $T/up-I.prom).
+fab_at_once() {
+	local hosts=$1 i p pids=() rc=0
+	shift
+	for i in $hosts; do
+		"$1" "$i" "${@:2}" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || rc=1; done
+	[ "$rc" = 0 ] || exit 1
+}
+
 # How the tests reach an rdmad's HTTP endpoint on its host: plain HTTP on
 # 127.0.0.1:9470 unless fab_tls_setup turned on TLS with basic auth.
 FAB_HTTP_CURL="curl -sf"
@@ -727,9 +776,23 @@ fab_tls_setup() {
 	printf '%s' "$pw" >"$d/password"
 	hash=$(bcrypt_hash "$pw" 32) || fab_fail "python3 crypt made no bcrypt hash"
 	case $hash in '$2b$05$'*) ;; *) fab_fail "python3 crypt gave '$hash', not a bcrypt hash" ;; esac
+	# the certificates one after the other (openssl x509 -CAcreateserial
+	# keeps one serial file), then onto the hosts at once
 	for ((i = 1; i <= n; i++)); do
 		tls_leaf "$d" "h$i" ca "subjectAltName=IP:127.0.0.1,IP:$(fab_addr "$i")"
-		fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
+	done
+	fab_at_once "$(seq -s ' ' 1 "$n")" fab_tls_files "$d" "$pw" "$hash"
+	FAB_TLS=$d
+	FAB_TLS_WEB=/tmp/fabric-test/tls/web.yml
+	FAB_HTTP_CURL="curl -sf --cacert /tmp/fabric-test/tls/ca.crt --netrc-file /tmp/fabric-test/tls/netrc"
+	FAB_HTTP_URL=https://127.0.0.1:9470
+}
+
+# fab_tls_files I DIR PW HASH: fab_tls_setup's files for host I (its key
+# and certificate from DIR) in /tmp/fabric-test/tls there.
+fab_tls_files() {
+	local i=$1 d=$2 pw=$3 hash=$4
+	fab_sh "$i" -t 60 "mkdir -p \$T/tls && cd \$T/tls &&
 cat >ca.crt <<'FAB_EOF'
 $(cat "$d/ca.crt")
 FAB_EOF
@@ -748,11 +811,6 @@ tls_server_config:
 basic_auth_users:
   prom: '$hash'
 FAB_EOF" >"$T/tls-$i.log" || fab_fail "host $i: cannot write its TLS files: $(tail -5 "$T/tls-$i.log")"
-	done
-	FAB_TLS=$d
-	FAB_TLS_WEB=/tmp/fabric-test/tls/web.yml
-	FAB_HTTP_CURL="curl -sf --cacert /tmp/fabric-test/tls/ca.crt --netrc-file /tmp/fabric-test/tls/netrc"
-	FAB_HTTP_URL=https://127.0.0.1:9470
 }
 
 # fab_scrape I FILE: host I's rdmad metrics (Prometheus text) into FILE.
@@ -760,6 +818,9 @@ fab_scrape() {
 	fab_sh "$1" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" >"$2" ||
 		fab_fail "host $1: cannot scrape rdmad's metrics"
 }
+
+# fab_scrape_to I TAG: fab_scrape into $T/TAG-I.prom (for fab_at_once).
+fab_scrape_to() { fab_scrape "$1" "$T/$2-$1.prom"; }
 
 # fab_mesh_wait_up I SECS PEER...: until host I's rdmad has every PEER
 # (fab_peer names) up with a verified round of each size done ($sizes
@@ -779,6 +840,18 @@ fab_mesh_wait_up() {
 		sleep 0.5
 	done
 	fab_fail "host $i: not every peer up with verified rounds after ${secs}s: $(grep -E '^rdmad_mesh_(peer_up|rounds_total)' "$T/up-$i.prom" | grep -v ' 0$' | head -20)"
+}
+
+# fab_mesh_wait_all N SECS [PORT]: fab_mesh_wait_up on hosts 1..N at once
+# (fab_at_once), each for the N-1 others on PORT (default 7471).
+fab_mesh_wait_all() {
+	fab_at_once "$(seq -s ' ' 1 "$1")" fab_mesh_wait_others "$@"
+}
+# fab_mesh_wait_others I N SECS [PORT]: host I waits for the N-1 others.
+fab_mesh_wait_others() {
+	local i=$1 n=$2 secs=$3 port=${4:-7471} j peers=()
+	for ((j = 1; j <= n; j++)); do [ "$j" = "$i" ] || peers+=("$(fab_peer "$j" "$port")"); done
+	fab_mesh_wait_up "$i" "$secs" "${peers[@]}"
 }
 
 # fab_wait_sum I SECS TEST NAME [LABEL...]: until TEST (a command given

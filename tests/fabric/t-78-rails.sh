@@ -98,25 +98,26 @@ aligned() {
 	diff <(expected "$1") <(cut -d'|' -f1-3 "$T/rows-$1" | sort) >"$T/diff-$1" &&
 		awk -F'|' '$4 != 1 || $5 < 2 { bad = 1 } END { exit bad }' "$T/rows-$1"
 }
-# all_aligned: every host aligned within 60 s, or the test fails.
-all_aligned() {
-	local i end
-	for i in "${HOSTS[@]}"; do
-		end=$(($(date +%s) + 60))
-		until aligned "$i"; do
-			[ "$(date +%s)" -lt "$end" ] ||
-				fab_fail "host $i: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$i"); rows: $(tr '\n' ' ' <"$T/rows-$i")"
-			sleep 1
-		done
+# aligned_wait I: host I aligned within 60 s, or the test fails.
+aligned_wait() {
+	local end=$(($(date +%s) + 60))
+	until aligned "$1"; do
+		[ "$(date +%s)" -lt "$end" ] ||
+			fab_fail "host $1: not its six rail-aligned peers up with verified rounds after 60 s: promised (<) against /peers (>): $(cat "$T/diff-$1"); rows: $(tr '\n' ' ' <"$T/rows-$1")"
+		sleep 1
 	done
 }
+# all_aligned: every host aligned within 60 s, the four waited for at once.
+all_aligned() { fab_at_once "${HOSTS[*]}" aligned_wait; }
 all_aligned
 fab_log "1. mesh up on both rails $(fab_since "$t0") s after the first rdmad started: each host's six peers (three a rail) up with verified rounds, each from its own address on the peer's rail"
 
 # The kernel's view: rdmad's rdma_cm ids on each host.  A connection's
 # ends on one rail, over that rail's device; a listener on each address.
+# cm_ids I: host I's rdma_cm ids into $T/cm-I (the four read at once).
+cm_ids() { fab_sh "$1" -t 30 'rdma res show cm_id' >"$T/cm-$1" || fab_fail "host $1: rdma res show cm_id failed"; }
+fab_at_once "${HOSTS[*]}" cm_ids
 for i in "${HOSTS[@]}"; do
-	fab_sh "$i" -t 30 'rdma res show cm_id' >"$T/cm-$i" || fab_fail "host $i: rdma res show cm_id failed"
 	out=$(awk -v a0="$(fab_addr "$i" 0)" -v a1="$(fab_addr "$i" 1)" '
 	function net(a) { sub(/:.*/, "", a); sub(/\.[0-9]+$/, "", a); return a }
 	/comm rdmad/ {

@@ -89,7 +89,7 @@ hog_stop() {
 trap 'hog_stop; fab_realtime off 1 2 3 || :; fab_leave' EXIT
 hog_start() {
 	local k
-	fab_spawn 3 hog "renice -n -15 -p \$\$ >/dev/null || exit 1
+	fab_spawn 3 hog "renice -n -15 -p \$BASHPID >/dev/null || exit 1
 for k in 1 2 3 4; do setsid nice -n 5 sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 & echo \$!; done >\$T/hog.pids
 ps -o ni=,pid= -p \$(paste -sd, \$T/hog.pids) | tr '\\n' ' ' >/testbed/hog-on.tmp
 mv /testbed/hog-on.tmp /testbed/hog-on

@@ -13,16 +13,14 @@
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require 3
-P1=$(fab_peer 1) P2=$(fab_peer 2) P3=$(fab_peer 3)
+P2=$(fab_peer 2) P3=$(fab_peer 3)
 t0=$(fab_now)
 fab_mesh_start 3 7471 "mesh.interval = 500ms" "mesh.sizes = 64 1100 4k 64k" \
 	"mesh.bandwidth_every = 3s" "mesh.bandwidth_duration = 100ms" \
 	"mesh.bandwidth_share = 10%" "server.drain_timeout = 30s" \
 	"mesh.round_timeout = 5s"
 sizes=4
-fab_mesh_wait_up 1 30 "$P2" "$P3"
-fab_mesh_wait_up 2 30 "$P1" "$P3"
-fab_mesh_wait_up 3 30 "$P1" "$P2"
+fab_mesh_wait_all 3 30
 fab_log "all 6 pairs up with every size verified $(fab_since "$t0")s after the first rdmad started"
 # Hosts started one after the other: the first ones' early connects
 # found nobody listening yet.  From now on, not one round may fail (the
@@ -30,9 +28,9 @@ fab_log "all 6 pairs up with every size verified $(fab_since "$t0")s after the f
 # once took more than 900 ms for a 64 KiB round; this test is about bytes
 # and sessions, t-92 about time).
 failed() { awk '/^rdmad_mesh_rounds_total\{/ && !/result="ok"/ { s += $NF } END { print s + 0 }' "$1"; }
+fab_at_once "1 2 3" fab_scrape_to a
 for i in 1 2 3; do
-	fab_scrape "$i" "$T/a$i.prom"
-	fab_log "host $i: $(failed "$T/a$i.prom") connects failed while the others started"
+	fab_log "host $i: $(failed "$T/a-$i.prom") connects failed while the others started"
 done
 
 # A bandwidth sample of each peer: the budget (10 % of the time) charges a
@@ -52,7 +50,7 @@ done
 fab_log "a bandwidth sample of all 6 pairs $(fab_since "$t2")s later"
 for i in 1 2 3; do
 	fab_scrape "$i" "$T/m$i.prom"
-	bad=$(( $(failed "$T/m$i.prom") - $(failed "$T/a$i.prom") ))
+	bad=$(( $(failed "$T/m$i.prom") - $(failed "$T/a-$i.prom") ))
 	[ "$bad" = 0 ] || fab_fail "host $i: $bad failed rounds in a clean fabric: $(grep '^rdmad_mesh_rounds_total' "$T/m$i.prom" | grep -v ' 0$')"
 	for j in 1 2 3; do
 		[ "$j" = "$i" ] && continue

@@ -24,15 +24,24 @@ t0=$(fab_now)
 fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = $M" "mesh.epoch = 1m" "mesh.round_timeout = 2s" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 40 "$M"
 fab_log "every host has the promised peers up with verified rounds $(fab_since "$t0")s after the first rdmad started"
+
+# look I: host I's /peers ($T/rows-I, $T/peers-I.json), the "down" lines
+# of its log ($T/downs-I) and its epoch switches ($T/switches-I), for
+# fab_at_once: the four hosts looked at at once.
+look() {
+	fab_peer_rows "$1" "$T/peers-$1.json" >"$T/rows-$1"
+	fab_sh "$1" "grep -c 'mesh: .* down: ' \$T/rdmad.log" >"$T/downs-$1"
+	json_get "$T/peers-$1.json" 'd["epoch_switches"]' >"$T/switches-$1"
+}
 
 # 1. The peers each host chose, and a baseline of failed rounds a pair
 # (the first connects may have found a peer not yet listening).
 declare -A base seen epoch0 downs0
 wait_s=0
+fab_at_once "1 2 3 4" look
 for i in 1 2 3 4; do
-	fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
 	fab_rack_peers_match "$i" "$T/rows-$i" "$M" ||
 		fab_fail "host $i chose other peers than the selection promises: $(cat "$T/peers-diff-$i")"
 	while IFS='|' read -r peer why slot epoch up ok failed p99; do
@@ -42,7 +51,7 @@ for i in 1 2 3 4; do
 		fab_log "host $i (rack $(fab_rack "$i")): $peer ($why, slot $slot, epoch $epoch): up $up, $ok rounds ok, $failed failed, p99 $p99 ms"
 	done <"$T/rows-$i"
 	[ -n "${epoch0[$i]:-}" ] || fab_fail "host $i has no cross-ToR peer: $(cat "$T/rows-$i")"
-	downs0[$i]=$(fab_sh "$i" "grep -c 'mesh: .* down: ' \$T/rdmad.log")
+	downs0[$i]=$(cat "$T/downs-$i")
 	next=$(json_get "$T/peers-$i.json" 'd["next_switch_seconds"]')
 	awk -v n="$next" 'BEGIN { exit !(n > 0 && n <= 60.5) }' || fab_fail "host $i: next switch in ${next}s, not within the 60 s epoch"
 	wait_s=$(awk -v a="$wait_s" -v b="$next" 'BEGIN { print (b > a ? b : a) }')
@@ -92,11 +101,11 @@ while [ "$nmoved" -lt 4 ]; do
 done
 # A last look at every pair still there, then the failures across the switch.
 bad=""
+fab_at_once "1 2 3 4" look
 for i in 1 2 3 4; do
-	fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
 	seen_failed "$i"
-	[ "$(json_get "$T/peers-$i.json" 'd["epoch_switches"]')" -ge 1 ] || bad+="host $i counted no switch; "
-	downs=$(fab_sh "$i" "grep -c 'mesh: .* down: ' \$T/rdmad.log")
+	[ "$(cat "$T/switches-$i")" -ge 1 ] || bad+="host $i counted no switch; "
+	downs=$(cat "$T/downs-$i")
 	[ "$downs" = "${downs0[$i]}" ] || bad+="host $i logged $((downs - downs0[$i])) down: $(fab_sh "$i" "grep 'mesh: .* down: ' \$T/rdmad.log | tail -3"); "
 done
 for k in "${!seen[@]}"; do

@@ -24,7 +24,7 @@ M=1
 fab_rack_mesh_start 4 7471 "mesh.interval = 300ms" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = $M" "mesh.epoch = 24h" "mesh.round_timeout = 2s" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s"
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 40 "$M"; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 40 "$M"
 
 # rows_all TAG: every host's rows into $T/TAG-I, the four read at once;
 # "H|" before each row on stdout.
@@ -93,7 +93,7 @@ done <"$T/during"
 # 2. The heal.
 t1=$(fab_now)
 fab_uplink 1 up
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 30 "$M" 1; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 30 "$M" 1
 fab_log "every pair up again $(fab_since "$t1")s after the heal (seen from here)"
 figures=""
 for i in 1 2 3 4; do
@@ -111,14 +111,16 @@ sleep 3
 rows_all lossy0 >"$T/lossy0"
 ctr='for c in completer_retry_err duplicate_request out_of_seq_request rcvd_seq_err retry_exceeded_err; do
 	printf "%s " "$(cat /sys/class/infiniband/rxe0/ports/1/hw_counters/$c 2>/dev/null || echo 0)"; done'
-for i in 1 2 3 4; do c0[i]=$(fab_sh "$i" "$ctr"); done
+# counters I TAG: host I's counters into $T/ctr-TAG-I (fab_at_once)
+counters() { fab_sh "$1" "$ctr" >"$T/ctr-$2-$1" || fab_fail "host $1: cannot read its rxe0 counters"; }
+fab_at_once "1 2 3 4" counters before
 fab_uplink_netem 1 "loss 30%"
 sleep 12
 rows_all lossy >"$T/lossy"
 fab_uplink_netem_clear 1
+fab_at_once "1 2 3 4" counters after
 for i in 1 2 3 4; do
-	c1=$(fab_sh "$i" "$ctr")
-	fab_log "host $i rxe0 (retries, duplicate, out-of-sequence, seq errors, retries exceeded) during the loss: $(awk -v a="$c1" -v b="${c0[i]}" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (k = 1; k <= n; k++) printf "%d ", x[k] - y[k] }')"
+	fab_log "host $i rxe0 (retries, duplicate, out-of-sequence, seq errors, retries exceeded) during the loss: $(awk -v a="$(cat "$T/ctr-after-$i")" -v b="$(cat "$T/ctr-before-$i")" 'BEGIN { n = split(a, x, " "); split(b, y, " "); for (k = 1; k <= n; k++) printf "%d ", x[k] - y[k] }')"
 done
 same_p99=0
 while IFS='|' read -r h peer _ _ _ _ _ _ p99; do

@@ -63,7 +63,7 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = 1" "mesh.epoch = 24h" "mesh.round_timeout = 800ms" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
 	"mesh.paths = 4" "http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
-for i in 1 2 3 4; do fab_rack_wait_up "$i" 60 1; done
+fab_at_once "1 2 3 4" fab_rack_wait_up 60 1
 wait "$mixin_job" || exit 1
 S=$T/mixin/sharded
 for f in rdmad-shard-rules rdmad-shard-alerts rdmad-global-rules rdmad-global-alerts; do
