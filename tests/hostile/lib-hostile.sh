@@ -17,7 +17,7 @@
 #                          back_to_baseline CASE: what hostile_ok and
 #                          check_after check, without two process
 #                          starts a case
-#   metrics_text           rdmad's metrics, from the address it logged
+#   metrics_text           rdmad's metrics (rdmadctl)
 #   active_conns, metric   connections active, one metric's value
 #   wait_idle SECS         until no connection is active, or fail
 #   baseline               record the daemon's RDMA resources and RSS
@@ -38,14 +38,13 @@
 # In the TCG guest a start of an ASan binary costs more than its work
 # (2026-11-29, loaded: a hostile client's rejected hello 1.77 s, an
 # honest rdma-probe 1.81 s, rdmadctl metrics 0.86 s, where an honest
-# session in a running client takes 0.72 s and a GET over /dev/tcp
-# 0.30 s; docs/testbed.md): so hostile_case runs a test's cases and their
-# honest sessions in one hostile client, and the metrics come over bash's
-# /dev/tcp.
+# session in a running client takes 0.72 s; docs/testbed.md): so
+# hostile_case runs a test's cases and their honest sessions in one
+# hostile client.
 
 HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 [ -x "$HOSTILE" ] || fail "rdmad-hostile not built ($HOSTILE)"
-need probe
+need ctl probe
 HOSTILE_TMO=${HOSTILE_TMO:-10}
 IDLE_TMO=${IDLE_TMO:-20}
 # rdma-probe is the honest client here, not the code under test: in
@@ -146,43 +145,11 @@ honest() {
 	fi
 }
 
-# rdmad's metrics from the address its log names ("status and metrics
-# on http://ADDR/"), found once per rdmad; one GET over bash's /dev/tcp
-# (HTTP/1.0: rdmad closes after the reply): in a TCG guest 0.3 s, where
-# rdmadctl under ASan took 0.86 s and curl 1.03 s (its libraries'
-# start); the body on stdout, errors in $T/ctl.err.
-metrics_of=
+# rdmad's metrics ([http] of its config); errors in $T/ctl.err.  A GET
+# over bash's /dev/tcp cost 0.30 s where rdmadctl under ASan takes 0.86 s,
+# but t-67 ran ~30 s longer with it, twice, not understood yet: rdmadctl.
 metrics_text() {
-	local f=${RDMAD_LOG:-$T/rdmad.log} line host fd status=
-	if [ "$metrics_of" != "$RDMAD_PID $f" ]; then
-		metrics_addr=
-		while IFS= read -r line; do
-			[[ $line == *" status and metrics on http://"* ]] || continue
-			metrics_addr=${line##* status and metrics on http://}
-			metrics_addr=${metrics_addr%%/*}
-			metrics_of="$RDMAD_PID $f"
-			break
-		done <"$f"
-		[ -n "$metrics_addr" ] || { echo "no metrics address in $f" >>"$T/ctl.err"; return 1; }
-	fi
-	host=${metrics_addr%:*}
-	host=${host#[}
-	exec {fd}<>"/dev/tcp/${host%]}/${metrics_addr##*:}" 2>>"$T/ctl.err" || return 1
-	printf 'GET /metrics HTTP/1.0\r\nHost: %s\r\n\r\n' "$metrics_addr" >&"$fd"
-	while IFS= read -r -t 5 -u "$fd" line; do
-		line=${line%$'\r'}
-		if [ -z "$status" ]; then
-			status=$line
-		elif [ "$status" = body ]; then
-			printf '%s\n' "$line"
-		elif [ -z "$line" ]; then
-			[[ $status == "HTTP/1."[01]" 200 "* ]] ||
-				{ echo "GET http://$metrics_addr/metrics: $status" >>"$T/ctl.err"; exec {fd}>&-; return 1; }
-			status=body
-		fi
-	done
-	exec {fd}>&-
-	[ "$status" = body ] || { echo "GET http://$metrics_addr/metrics: ${status:-no answer}" >>"$T/ctl.err"; return 1; }
+	"$CTL" -c "${RDMAD_CONF:-$T/rdmad.ini}" -t 5 metrics 2>>"$T/ctl.err"
 }
 
 # Connections rdmad counts as active (rdmad_connections_active of every
@@ -228,7 +195,7 @@ baseline() {
 		prev=$now
 		if [ "$(now_ms)" -ge "$end" ]; then
 			[ -n "$act" ] || fail "baseline: rdmad's metrics endpoint does not" \
-				"answer (${metrics_addr:-its address not logged}:" \
+				"answer (rdmadctl -c ${RDMAD_CONF:-$T/rdmad.ini} metrics:" \
 				"$(tail -1 "$T/ctl.err"))"
 			fail "baseline: rdmad not idle after ${IDLE_TMO}s: $act connections" \
 				"active, resources '$now' (want qp=0, steady for 1 s)"
