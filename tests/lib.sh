@@ -41,6 +41,8 @@
 #   cpu_ticks PID            its user + system CPU time, in clock ticks
 #   proc_status PID KEY      a field of /proc/PID/status (VmRSS, VmHWM in
 #                            kB; voluntary_ctxt_switches...)
+#   run_rc WANT NAME CMD...  run CMD (stdout $T/NAME.out, stderr
+#                            $T/NAME.err); fail unless it exits WANT
 
 sleep() {
 	local f
@@ -222,6 +224,15 @@ print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=int(sy
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 proc_status() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+
+run_rc() {
+	local want=$1 name=$2 rc
+	shift 2
+	"$@" >"$T/$name.out" 2>"$T/$name.err"
+	rc=$?
+	[ "$rc" = "$want" ] ||
+		fail "$name: exit $rc, want $want; stderr: $(cat "$T/$name.err")"
+}
 
 # Lines before the document's first "{" line (such as rdma-probe's
 # messages on stderr) are skipped; a missing key or bad JSON fails.

@@ -47,21 +47,30 @@ kill $hpid 2>/dev/null
 wait $hpid 2>/dev/null
 check_after vanish
 
-# 2. Healthy long sessions are never reaped.
+# 2. Healthy long sessions are never reaped.  -D is each kind's time:
+#    --op both -D 3 is a 6 s session, 6 liveness intervals.
 c0=$(metric "$checks")
 cli timeout 60 "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 20 \
-	--op both -s 64k -D 8 "$RDMAD_SRV_ADDR" >"$T/long.log" 2>&1 ||
-	{ cat "$T/long.log" >&2; fail "8 s session failed"; }
-grep -q "verification   OK" "$T/long.log" || fail "8 s session not verified"
+	--op both -s 64k -D 3 "$RDMAD_SRV_ADDR" >"$T/long.log" 2>&1 ||
+	{ cat "$T/long.log" >&2; fail "6 s session failed"; }
+grep -q "verification   OK" "$T/long.log" || fail "6 s session not verified"
 c1=$(metric "$checks")
-log "8 s session verified; liveness checks during it: $((c1 - c0))"
-[ $((c1 - c0)) -ge 3 ] || fail "only $((c1 - c0)) liveness checks in an 8 s session"
+log "6 s session verified; liveness checks during it: $((c1 - c0))"
+[ $((c1 - c0)) -ge 3 ] || fail "only $((c1 - c0)) liveness checks in a 6 s session"
 
+# Stopped for 4 s (4 intervals) in a session of 2 x 3 s, from the moment
+# rdmad opened it (however slowly the probe starts).
+opens=$(grep -c 'open: native' "$T/rdmad.log")
 cli "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 20 --op both -s 64k \
-	-D 8 "$RDMAD_SRV_ADDR" >"$T/stopped.log" 2>&1 &
+	-D 3 "$RDMAD_SRV_ADDR" >"$T/stopped.log" 2>&1 &
 jpid=$!
 ppid=$(real_pid $jpid rdma-probe)
-sleep 2
+for ((i = 0; i < 200; i++)); do
+	[ "$(grep -c 'open: native' "$T/rdmad.log")" -gt "$opens" ] && break
+	sleep 0.1
+done
+[ "$(grep -c 'open: native' "$T/rdmad.log")" -gt "$opens" ] ||
+	fail "the session to stop did not open: $(tail -3 "$T/stopped.log")"
 kill -STOP $ppid
 sleep 4
 kill -CONT $ppid

@@ -16,8 +16,7 @@ for c in hello-bad-magic hello-bad-version hello-short hello-reserved \
 	msg-short msg-empty msg-oversized msg-bad-magic msg-bad-version \
 	msg-bad-type msg-len-mismatch msg-desc-to-server msg-auth-unasked \
 	done-twice done-overflow done-wrong-data; do
-	hostile_ok "$c"
-	check_after "$c"
+	hostile_case "$c"
 done
 rss_check
 grep -c 'close: ' "$T/rdmad.log" | sed 's/^/# close lines: /' >&2

@@ -22,8 +22,7 @@ baseline
 grep -q 'client authenticated' "$T/rdmad.log" || fail "keyed session not logged as authenticated"
 for c in psk-good psk-wrong psk-other-hello psk-replay psk-skip silent-auth \
 	psk-rping; do
-	hostile_ok "$c"
-	check_after "$c"
+	hostile_case "$c"
 done
 n=$(grep -c 'authentication failed' "$T/rdmad.log")
 [ "$n" -ge 3 ] || fail "only $n authentication failures logged"
