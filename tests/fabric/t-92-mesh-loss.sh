@@ -6,7 +6,7 @@
 # 0.5 % loss on host 3's NIC (both ways), until the p99 of host 1's
 # rounds to host 3 (the window of its last 128 rounds, 25.6 s, rdmadctl
 # mesh --json) passes a retransmission (400 ms) and 1.5 times that of its
-# rounds to host 2 (10 s at least, 180 s at most): RC retransmits, every
+# rounds to host 2 (10 s at least, 300 s at most): RC retransmits, every
 # round still verifies, host 1's rxe counts retransmissions
 # (rdmad_port_events_total), and host 1 logs slow rounds to host 3 with
 # the counters that moved.
@@ -60,7 +60,8 @@ fab_log "clean: p99 to host 2 $(p99 "$P2") ms, to host 3 $(p99 "$P3") ms"
 # t-90), so 128 rounds span ~85 s (a TCG host starved by its neighbours
 # alone put 100-140 ms in a loss-free p99 here, 310-430 ms in CI; a fixed
 # 40 s phase held none in one CI run, 94 s showed it here): the phase
-# ends when it shows, and fails if it has not in 180 s.
+# ends when it shows (163 s in a full run here beside a build), and fails
+# if it has not in 300 s.
 tail_up() { awk -v a="$p2" -v b="$p3" 'BEGIN { exit !(b >= 1.5 * a && b >= 400) }'; }
 fab_scrape 1 "$T/a.prom"
 fab_netem 3 both "loss 0.5%"
@@ -69,7 +70,7 @@ while :; do
 	sleep 5
 	p2=$(p99 "$P2") p3=$(p99 "$P3")
 	awk -v t="$(fab_since "$t05")" 'BEGIN { exit !(t >= 10) }' && tail_up && break
-	awk -v t="$(fab_since "$t05")" 'BEGIN { exit !(t >= 180) }' && break
+	awk -v t="$(fab_since "$t05")" 'BEGIN { exit !(t >= 300) }' && break
 done
 fab_scrape 1 "$T/b.prom"
 fab_log "0.5 % loss on host 3 for $(fab_since "$t05")s: p99 to host 2 $p2 ms, to host 3 $p3 ms"
@@ -84,7 +85,7 @@ r0=$(( $(retries "$T/a.prom") - $(retries "$T/z.prom") ))
 r1=$(( $(retries "$T/b.prom") - $(retries "$T/a.prom") ))
 fab_log "host 1's rxe retransmissions (completer_retry_err + rcvd_seq_err): clean 25 s +$r0, 0.5 % loss $(fab_since "$t05")s +$r1"
 [ "$r1" -gt 0 ] || fab_fail "0.5 % loss: host 1's completer_retry_err and rcvd_seq_err did not move: $(grep -E 'counter="(completer_retry_err|rcvd_seq_err)"' "$T/b.prom")"
-tail_up || fab_fail "0.5 % loss: in 180 s the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
+tail_up || fab_fail "0.5 % loss: in 300 s the p99 to host 3 ($p3 ms) did not rise well above that to host 2 ($p2 ms)"
 # The slow rounds' lines ([mesh] slow_round, 250 ms by default): host 1
 # logged rounds to host 3 that took a retransmission, each with the port
 # counters of its own rxe that moved around it.
