@@ -8,8 +8,9 @@
 # covers the switch): each host probes its same-rack peer and one host
 # of the other rack, exactly the peers select-oracle promises.
 #  1. The uplink is cut (fab_uplink 1 down): every cross-rack pair goes
-#     down (peer_up 0; each host's log dates it, on its own clock, from
-#     just before the cut) and counts failed rounds; every same-rack pair
+#     down on its first failed round (peer_up 0; each host's log dates
+#     it, on its own clock, from just before the cut: printed, not
+#     judged) and counts failed rounds; every same-rack pair
 #     stays up and keeps verifying, with no failed round.
 #  2. Healed: every pair up again (dated by each host's "up" log line).
 #  3. netem loss 30% on the uplink (each way): the cross-rack pairs fail
@@ -65,16 +66,19 @@ while :; do
 	sleep 0.5
 done
 fab_log "every cross-rack pair down, every same-rack pair up, $(fab_since "$t0")s after the cut (seen from here)"
-figures="" slow=""
+# How soon is printed, not judged (under load it is the machine's): what
+# is judged is that the first failed round took each pair down (the
+# default down_after 1: no "failed (...), 1 of [mesh] down_after" line).
+figures=""
 while IFS='|' read -r h peer _; do
 	cross "$h" "$peer" || continue
 	d=$(fab_log_delay "$h" "$(fab_at "$t0" "$h")" "mesh: ${peer}[/0-9]* down: ")
 	[ -n "$d" ] || fab_fail "host $h logged no 'down' of $peer after the cut"
 	figures+="$h->$peer ${d}s, "
-	awk -v t="$d" 'BEGIN { exit !(t <= 5) }' || slow+="$h->$peer ${d}s "
+	n=$(fab_sh "$h" "grep -c -- '${peer}[/0-9]*: failed (' \$T/rdmad.log" || true)
+	[ "$n" = 0 ] || fab_fail "host $h kept $peer up over $n failed rounds (down_after 1)"
 done <"$T/cut"
 fab_log "cut to down (each host's clock, the cut dated there within ~0.5 s): ${figures%, }"
-[ -z "$slow" ] || fab_fail "cross-rack pairs seen down more than 5 s after the cut (interval 300 ms, round_timeout 2 s): $slow"
 sleep 5
 rows_all during >"$T/during"
 while IFS='|' read -r h peer _ _ _ up ok failed _; do
