@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_health_fsm.c - a path's health from its rounds and samples: the
+ * loss and slow CUSUMs, the flapping count, the state shown.  See
+ * mesh_health_fsm.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/mesh_health_fsm.h"
+
+#define X_NAME(n, s)	[MESH_HEALTH_##n] = s,
+static const char *const health_names[] = { MESH_HEALTH_LIST(X_NAME) };
+#undef X_NAME
+
+static const char *const why_names[] = {
+	[MESH_HWHY_NONE] = "none",
+	[MESH_HWHY_LEARNT] = "learnt",
+	[MESH_HWHY_LOSS] = "loss",
+	[MESH_HWHY_LOSS_GONE] = "loss-gone",
+	[MESH_HWHY_SLOW] = "slow",
+	[MESH_HWHY_SLOW_GONE] = "slow-gone",
+	[MESH_HWHY_DOWN] = "down",
+	[MESH_HWHY_UP] = "up",
+	[MESH_HWHY_FLAPS] = "flaps",
+	[MESH_HWHY_FLAPS_GONE] = "flaps-gone",
+};
+
+/* The averages' weights: a new value moves them by 1/16 (rounds) and
+ * 1/8 (samples, which come every few seconds). */
+#define BASE_SHIFT	16.0
+#define BW_SHIFT	8.0
+
+const char *mesh_health_name(enum mesh_health_state s)
+{
+	return (unsigned int)s < MESH_HEALTH__COUNT ? health_names[s] : "?";
+}
+
+const char *mesh_health_why_name(enum mesh_health_why w)
+{
+	return (unsigned int)w <= MESH_HWHY_FLAPS_GONE ? why_names[w] : "?";
+}
+
+void mesh_health_cfg_default(struct mesh_health_cfg *cfg)
+{
+	*cfg = (struct mesh_health_cfg){
+		.p0_ppm = 1000,
+		.p1_ppm = 10000,
+		.h_loss = 8.0,
+		.retrans_ns = 250000000ull,
+		.slow_pct = 20,
+		.sigma_min_pct = 2,
+		.h_slow = 5.0,
+		.flap_downs = 3,
+		.flap_window_ns = 300000000000ull,
+		.learn_rounds = 16,
+		.learn_samples = 4,
+	};
+}
+
+const char *mesh_health_cfg_check(const struct mesh_health_cfg *cfg)
+{
+	if (cfg->p0_ppm == 0 || cfg->p0_ppm >= 1000000)
+		return "p0 must be above 0 and under 100 %";
+	if (cfg->p1_ppm <= cfg->p0_ppm || cfg->p1_ppm >= 1000000)
+		return "p1 must be above p0 and under 100 %";
+	if (!(cfg->h_loss > 0) || !(cfg->h_slow > 0))
+		return "the CUSUM thresholds must be above 0";
+	if (cfg->slow_pct == 0 || cfg->slow_pct >= 100)
+		return "slow_pct must be 1 to 99";
+	if (cfg->sigma_min_pct == 0 || cfg->sigma_min_pct >= 100)
+		return "sigma_min_pct must be 1 to 99";
+	if (cfg->flap_downs < 2 || cfg->flap_downs > MESH_HEALTH_FLAPS_MAX)
+		return "flap_downs must be 2 to MESH_HEALTH_FLAPS_MAX";
+	if (cfg->flap_window_ns == 0)
+		return "the flapping window must be above 0";
+	return NULL;
+}
+
+void mesh_health_init(struct mesh_health *h, uint64_t now)
+{
+	memset(h, 0, sizeof(*h));
+	h->state = MESH_HEALTH_LEARNING;
+	h->since = now;
+}
+
+/* The log-likelihood ratios of a bad and of a good round. */
+static void loss_llr(const struct mesh_health_cfg *cfg, double *bad,
+		     double *good)
+{
+	double p0 = cfg->p0_ppm / 1e6, p1 = cfg->p1_ppm / 1e6;
+
+	*bad = log(p1 / p0);
+	*good = log((1 - p1) / (1 - p0));
+}
+
+/* A round judged bad or good, into the loss CUSUM of H. */
+static enum mesh_health_why loss_judge(struct mesh_health *h,
+				       const struct mesh_health_cfg *cfg,
+				       bool bad)
+{
+	double lb, lg, x;
+
+	loss_llr(cfg, &lb, &lg);
+	x = bad ? lb : lg;
+	h->judged++;
+	h->bad += bad;
+	if (!h->lossy) {
+		h->s_loss = fmax(0, h->s_loss + x);
+		if (h->s_loss < cfg->h_loss)
+			return MESH_HWHY_NONE;
+		h->lossy = true;
+		h->s_loss = 0;
+		return MESH_HWHY_LOSS;
+	}
+	h->s_loss = fmax(0, h->s_loss - x);
+	if (h->s_loss < cfg->h_loss)
+		return MESH_HWHY_NONE;
+	h->lossy = false;
+	h->s_loss = 0;
+	return MESH_HWHY_LOSS_GONE;
+}
+
+static enum mesh_health_why feed_round(struct mesh_health *h,
+				       const struct mesh_health_cfg *cfg,
+				       const struct mesh_health_obs *o)
+{
+	double rtt = (double)o->rtt_ns;
+	bool late;
+
+	if (o->pressured || h->down)
+		return MESH_HWHY_NONE;
+	if (o->failed)
+		return loss_judge(h, cfg, true);
+	late = h->n_base && rtt > h->base_ns + (double)cfg->retrans_ns;
+	if (!late) {
+		/* the base learns from good rounds only: a late one is the
+		 * fault, not the path */
+		h->base_ns = h->n_base ? h->base_ns + (rtt - h->base_ns) /
+					 BASE_SHIFT : rtt;
+		if (h->n_base < UINT32_MAX)
+			h->n_base++;
+	}
+	if (h->n_base < cfg->learn_rounds)
+		return MESH_HWHY_NONE;
+	return loss_judge(h, cfg, late);
+}
+
+static double bw_sigma(const struct mesh_health *h,
+		       const struct mesh_health_cfg *cfg)
+{
+	double min = -log(1 - cfg->sigma_min_pct / 100.0);
+
+	return fmax(sqrt(h->bw_var), min);
+}
+
+static enum mesh_health_why feed_sample(struct mesh_health *h,
+					const struct mesh_health_cfg *cfg,
+					const struct mesh_health_obs *o)
+{
+	double y, sigma, d, z, dev;
+
+	if (h->down || o->bytes_per_s == 0)
+		return MESH_HWHY_NONE;
+	y = log((double)o->bytes_per_s);
+	if (h->n_bw < cfg->learn_samples) {
+		/* learning: the mean and spread of the first samples */
+		if (!h->n_bw) {
+			h->bw_mean = y;
+		} else {
+			dev = y - h->bw_mean;
+			h->bw_mean += dev / (h->n_bw + 1);
+			h->bw_var += (dev * (y - h->bw_mean) - h->bw_var) /
+				     (h->n_bw + 1);
+		}
+		h->n_bw++;
+		return MESH_HWHY_NONE;
+	}
+	sigma = bw_sigma(h, cfg);
+	d = -log(1 - cfg->slow_pct / 100.0) / sigma;
+	z = (h->bw_mean - y) / sigma;
+	if (!h->slow) {
+		h->s_slow = fmax(0, h->s_slow + z - d / 2);
+		if (h->s_slow >= cfg->h_slow) {
+			h->slow = true;
+			h->s_slow = 0;
+			return MESH_HWHY_SLOW;
+		}
+		/* a healthy sample moves the base */
+		dev = y - h->bw_mean;
+		h->bw_mean += dev / BW_SHIFT;
+		h->bw_var += (dev * dev - h->bw_var) / BW_SHIFT;
+		return MESH_HWHY_NONE;
+	}
+	h->s_slow = fmax(0, h->s_slow - z + d / 2);
+	if (h->s_slow < cfg->h_slow)
+		return MESH_HWHY_NONE;
+	h->slow = false;
+	h->s_slow = 0;
+	return MESH_HWHY_SLOW_GONE;
+}
+
+/* Downs of H within the window ending at NOW. */
+static unsigned int flaps_in(const struct mesh_health *h,
+			     const struct mesh_health_cfg *cfg, uint64_t now)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n_flaps; i++)
+		if (now - h->flap_at[i] < cfg->flap_window_ns)
+			n++;
+	return n;
+}
+
+static enum mesh_health_state worst(const struct mesh_health *h,
+				    const struct mesh_health_cfg *cfg,
+				    uint64_t now)
+{
+	if (h->n_flaps && flaps_in(h, cfg, now) >= cfg->flap_downs)
+		return MESH_HEALTH_FLAPPING;
+	if (h->down)
+		return MESH_HEALTH_DOWN;
+	if (h->lossy)
+		return MESH_HEALTH_LOSSY;
+	if (h->slow)
+		return MESH_HEALTH_SLOW;
+	if (h->n_base < cfg->learn_rounds)
+		return MESH_HEALTH_LEARNING;
+	return MESH_HEALTH_HEALTHY;
+}
+
+void mesh_health_feed(const struct mesh_health *cur,
+		      const struct mesh_health_cfg *cfg,
+		      const struct mesh_health_obs *obs, uint64_t now,
+		      struct mesh_health_step *out)
+{
+	struct mesh_health *h = &out->next;
+	enum mesh_health_why why = MESH_HWHY_NONE;
+
+	*h = *cur;
+	switch (obs->kind) {
+	case MESH_HOBS_ROUND:
+		why = feed_round(h, cfg, obs);
+		break;
+	case MESH_HOBS_SAMPLE:
+		why = feed_sample(h, cfg, obs);
+		break;
+	case MESH_HOBS_DOWN:
+		if (h->down)
+			break;
+		h->down = true;
+		h->last_down = now;
+		h->flap_at[h->flap_pos] = now;
+		h->flap_pos = (h->flap_pos + 1) % MESH_HEALTH_FLAPS_MAX;
+		if (h->n_flaps < MESH_HEALTH_FLAPS_MAX)
+			h->n_flaps++;
+		why = MESH_HWHY_DOWN;
+		break;
+	case MESH_HOBS_UP:
+		if (!h->down)
+			break;
+		h->down = false;
+		/* what was learnt before the outage may not hold after it */
+		h->s_loss = 0;
+		h->s_slow = 0;
+		why = MESH_HWHY_UP;
+		break;
+	case MESH_HOBS_TICK:
+		break;
+	}
+	h->state = worst(h, cfg, now);
+	out->changed = h->state != cur->state;
+	if (!out->changed) {
+		out->why = MESH_HWHY_NONE;
+		return;
+	}
+	h->since = now;
+	if (h->state == MESH_HEALTH_FLAPPING)
+		why = MESH_HWHY_FLAPS;
+	else if (cur->state == MESH_HEALTH_FLAPPING)
+		why = MESH_HWHY_FLAPS_GONE;
+	else if (why == MESH_HWHY_NONE)
+		why = MESH_HWHY_LEARNT;
+	out->why = why;
+}
+
+/*
+ * The same chain's L by Gauss-Seidel sweeps (L, N_H + N_A cells, the
+ * last N_A zero): where the downward solution lost its digits, which is
+ * where the verdict comes soon, so the sweeps are few.  At most ~1e8
+ * cell updates; -1 past them.
+ */
+static double arl_iterate(double p, long n_a, long n_h, double *l)
+{
+	long i, sweep, sweeps = 100000000 / n_h;
+	double v, change;
+
+	memset(l, 0, (size_t)(n_h + n_a) * sizeof(*l));
+	for (sweep = 0; sweep < sweeps; sweep++) {
+		change = 0;
+		for (i = 0; i < n_h; i++) {
+			v = 1 + (1 - p) * l[i ? i - 1 : 0] + p * l[i + n_a];
+			if (i == 0)	/* L_0 on both sides: p L_0 = 1 + p L_A */
+				v = (1 + p * l[n_a]) / p;
+			change = fmax(change, fabs(v - l[i]) / v);
+			l[i] = v;
+		}
+		if (change < 1e-12)
+			return l[0] < 1e12 ? l[0] : -1;
+	}
+	return -1;
+}
+
+/*
+ * The loss CUSUM as a Markov chain on a grid of u = |llr(good)|: a good
+ * round steps down one cell (not under 0), a bad one up A cells, the
+ * chain ends at H.  The expected rounds L_i from cell i satisfy, for
+ * i >= 1, L_i = 1 + (1-p) L_{i-1} + p L_{i+A} (L_j = 0 for j >= H), and
+ * at 0, p L_0 = 1 + p L_A.  Written downward from L_{H-1} = x, every
+ * L_i is a + b x; the equation at 0 gives x.  O(H).  Downward the
+ * coefficients grow as (1-p)^-H: where that costs the answer its
+ * digits (a large p), the equations' residual says so, and sweeps
+ * (arl_iterate) answer instead.
+ */
+/* The chain's grid for CFG: the cells a bad round climbs, and the
+ * threshold's cell; false when there is none. */
+static bool arl_grid(const struct mesh_health_cfg *cfg, long *n_a, long *n_h)
+{
+	double lb, lg;
+
+	loss_llr(cfg, &lb, &lg);
+	if (lg >= 0 || lb <= 0)
+		return false;
+	*n_a = lround(lb / -lg);
+	if (*n_a < 1)
+		*n_a = 1;
+	*n_h = (long)ceil(cfg->h_loss / -lg);
+	if (*n_h < 1)
+		*n_h = 1;
+	return *n_h <= 10000000;
+}
+
+void mesh_health_arl_sweeps(const struct mesh_health_cfg *cfg,
+			    uint32_t p_ppm, double *arl)
+{
+	double p = p_ppm / 1e6, *l;
+	long n_a, n_h;
+
+	*arl = -1;
+	if (p <= 0 || p >= 1 || !arl_grid(cfg, &n_a, &n_h))
+		return;
+	l = calloc((size_t)(n_h + n_a), sizeof(*l));
+	if (!l)
+		return;
+	*arl = arl_iterate(p, n_a, n_h, l);
+	free(l);
+}
+
+void mesh_health_arl(const struct mesh_health_cfg *cfg, uint32_t p_ppm,
+		     double *arl)
+{
+	double p = p_ppm / 1e6, *a, *b, x, l0, l1, la, res;
+	long n_a, n_h, i;
+
+	*arl = -1;
+	if (p <= 0 || !arl_grid(cfg, &n_a, &n_h))
+		return;
+	if (p >= 1) {
+		*arl = (double)((n_h + n_a - 1) / n_a);
+		return;
+	}
+	/* cells n_h .. n_h + n_a - 1 stay 0: past the threshold */
+	a = calloc((size_t)(n_h + n_a), sizeof(*a));
+	b = calloc((size_t)(n_h + n_a), sizeof(*b));
+	if (!a || !b)
+		goto out;
+	b[n_h - 1] = 1;
+	for (i = n_h - 1; i >= 1; i--) {
+		a[i - 1] = (a[i] - 1 - p * a[i + n_a]) / (1 - p);
+		b[i - 1] = (b[i] - p * b[i + n_a]) / (1 - p);
+	}
+	/* p (a0 + b0 x) - p (aA + bA x) = 1 */
+	if (b[0] == b[n_a])
+		goto out;
+	x = (1 / p - a[0] + a[n_a]) / (b[0] - b[n_a]);
+	l0 = a[0] + b[0] * x;
+	la = a[n_a] + b[n_a] * x;
+	/* the equation of cell 1 (or 0's own), checked */
+	if (n_h > 1) {
+		l1 = a[1] + b[1] * x;
+		res = l1 - 1 - (1 - p) * l0 - p * (a[1 + n_a] + b[1 + n_a] * x);
+	} else {
+		res = p * l0 - 1 - p * la;
+	}
+	if (isfinite(l0) && l0 >= 1 && l0 < 1e12 && fabs(res) < 1e-6 * l0)
+		*arl = l0;
+	else
+		*arl = arl_iterate(p, n_a, n_h, a);
+out:
+	free(a);
+	free(b);
+}

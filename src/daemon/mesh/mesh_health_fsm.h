@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_health_fsm.h - what a path is, decided in the agent from every
+ * round and bandwidth sample as it ends: healthy, lossy, slow, down or
+ * flapping (docs/mesh.md, "Decided in the agent").  The same machine
+ * serves a pool of paths (a peer's, a rail's): their rounds fed to one
+ * state.  Pure: no clock, no I/O; times are arguments.
+ *
+ * Lossy.  RC hides light loss: a lost packet is sent again, after the
+ * ACK timeout when it was a message's last (0.537 s on rxe), and the
+ * round verifies, late.  So a round is bad when it failed or took more
+ * than retrans_ns above the path's base latency (an average of its good
+ * rounds).  Page's CUSUM of the log-likelihood ratio of "bad" between a
+ * lossy path (p1 of its rounds bad) and a healthy one (p0):
+ *   S = max(0, S + log(p1/p0))              for a bad round
+ *   S = max(0, S + log((1-p1)/(1-p0)))      for a good one
+ * lossy once S reaches h_loss; in lossy the same test the other way
+ * (healthy against lossy) brings it back.  Expected rounds to a false
+ * alarm at p0 and to detection at p1: docs/mesh.md, and
+ * mesh_health_arl(), which computes both for a configuration.
+ *
+ * Slow.  A bandwidth sample's y = log(bytes/s) against the path's base
+ * (an average of its healthy samples, and their spread sigma, never
+ * under sigma_min_pct): a one-sided Gaussian CUSUM for a drop of
+ * slow_pct percent, z = (base - y) / sigma, S = max(0, S + z - d/2),
+ * d = -log(1 - slow_pct/100) / sigma; slow once S reaches h_slow; back
+ * the other way.  While slow the base holds still (else it would learn
+ * the fault).
+ *
+ * Down and up are the schedule's (mesh_sched: down_after failures);
+ * flapping is flap_downs downs within flap_window_ns, until a window
+ * passes with none.  A round under local pressure (mesh_load_check)
+ * is no evidence: skipped.  So are rounds while the path is down (its
+ * failed connects are the schedule's business).
+ *
+ * One state is shown, the worst: flapping, down, lossy, slow, healthy;
+ * "learning" until the bases hold learn_rounds rounds (lossy needs
+ * them; a failed round counts before) and learn_samples samples (slow
+ * needs them).
+ */
+#ifndef RDMAD_MESH_HEALTH_FSM_H
+#define RDMAD_MESH_HEALTH_FSM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MESH_HEALTH_LIST(X)		\
+	X(LEARNING, "learning")		\
+	X(HEALTHY, "healthy")		\
+	X(SLOW, "slow")			\
+	X(LOSSY, "lossy")		\
+	X(DOWN, "down")			\
+	X(FLAPPING, "flapping")
+
+#define X_HEALTH(n, s)	MESH_HEALTH_##n,
+enum mesh_health_state { MESH_HEALTH_LIST(X_HEALTH) MESH_HEALTH__COUNT };
+#undef X_HEALTH
+
+/* Downs remembered for the flapping test (flap_downs at most). */
+#define MESH_HEALTH_FLAPS_MAX	16
+
+struct mesh_health_cfg {
+	uint32_t p0_ppm;		/* bad rounds of a healthy path */
+	uint32_t p1_ppm;		/* ... of a lossy one (> p0) */
+	double h_loss;			/* the loss CUSUM's threshold (nats) */
+	uint64_t retrans_ns;		/* above the base: a late round */
+	unsigned int slow_pct;		/* a bandwidth drop named slow */
+	unsigned int sigma_min_pct;	/* the samples' spread, at least */
+	double h_slow;			/* the slow CUSUM's threshold */
+	unsigned int flap_downs;	/* downs within the window: flapping */
+	uint64_t flap_window_ns;
+	unsigned int learn_rounds;	/* good rounds before lossy is judged */
+	unsigned int learn_samples;	/* samples before slow is judged */
+};
+
+struct mesh_health {
+	enum mesh_health_state state;	/* the worst of the flags below */
+	bool lossy, slow, down;
+	double s_loss;		/* toward lossy, or back when lossy */
+	double s_slow;		/* toward slow, or back when slow */
+	double base_ns;		/* good rounds' latency, averaged */
+	unsigned int n_base;	/* good rounds in it (saturates) */
+	double bw_mean, bw_var;	/* log bytes/s of healthy samples */
+	unsigned int n_bw;	/* samples in them (saturates) */
+	uint64_t flap_at[MESH_HEALTH_FLAPS_MAX];	/* downs, a ring */
+	unsigned int n_flaps, flap_pos;
+	uint64_t last_down;	/* when it last went down; 0: never */
+	uint64_t since;		/* when state was entered */
+	uint64_t bad, judged;	/* rounds judged, and of them bad */
+};
+
+enum mesh_health_obs_kind {
+	MESH_HOBS_ROUND,	/* a round ended: failed, rtt_ns, pressured */
+	MESH_HOBS_SAMPLE,	/* a bandwidth sample verified: bytes_per_s */
+	MESH_HOBS_DOWN,		/* the schedule took the path down */
+	MESH_HOBS_UP,		/* ... and up */
+	MESH_HOBS_TICK,		/* time passed (the flapping window ends) */
+};
+
+struct mesh_health_obs {
+	enum mesh_health_obs_kind kind;
+	bool failed;		/* ROUND: it did not verify */
+	bool pressured;		/* ROUND: under local pressure */
+	uint64_t rtt_ns;	/* ROUND, not failed */
+	uint64_t bytes_per_s;	/* SAMPLE */
+};
+
+/* Why the state changed (for the log line the driver writes). */
+enum mesh_health_why {
+	MESH_HWHY_NONE,
+	MESH_HWHY_LEARNT,	/* the bases are complete */
+	MESH_HWHY_LOSS,		/* the loss CUSUM crossed h_loss */
+	MESH_HWHY_LOSS_GONE,	/* ... and back */
+	MESH_HWHY_SLOW,		/* the slow CUSUM crossed h_slow */
+	MESH_HWHY_SLOW_GONE,
+	MESH_HWHY_DOWN,
+	MESH_HWHY_UP,
+	MESH_HWHY_FLAPS,	/* flap_downs downs within the window */
+	MESH_HWHY_FLAPS_GONE,	/* a window with none */
+};
+
+struct mesh_health_step {
+	struct mesh_health next;
+	bool changed;			/* next.state != cur->state */
+	enum mesh_health_why why;	/* with changed */
+};
+
+/* NULL, or what is wrong with CFG (a static string). */
+const char *mesh_health_cfg_check(const struct mesh_health_cfg *cfg);
+/* The defaults (docs/mesh.md): p0 0.1 %, p1 1 %, h 8, 250 ms, 20 %... */
+void mesh_health_cfg_default(struct mesh_health_cfg *cfg);
+
+void mesh_health_init(struct mesh_health *h, uint64_t now);
+/* The machine's step: CUR and OBS at NOW under CFG into OUT. */
+void mesh_health_feed(const struct mesh_health *cur,
+		      const struct mesh_health_cfg *cfg,
+		      const struct mesh_health_obs *obs, uint64_t now,
+		      struct mesh_health_step *out);
+
+/*
+ * The loss test's expected rounds under CFG, from a fresh start, to its
+ * verdict when a share P_PPM of the rounds are bad: at p0 the rounds to
+ * a false alarm, at p1 (or the share a fault makes) the detection delay.
+ * A Markov chain over the CUSUM's values (Brook and Evans), exact up to
+ * its grid (a step of |log((1-p1)/(1-p0))|).  -1 when it cannot tell
+ * (beyond 1e12 rounds).
+ */
+void mesh_health_arl(const struct mesh_health_cfg *cfg, uint32_t p_ppm,
+		     double *arl);
+/* The same chain by Gauss-Seidel sweeps: slow where the verdict is far
+ * (-1 past ~1e8 cell updates), the check of the other. */
+void mesh_health_arl_sweeps(const struct mesh_health_cfg *cfg,
+			    uint32_t p_ppm, double *arl);
+
+const char *mesh_health_name(enum mesh_health_state s);
+const char *mesh_health_why_name(enum mesh_health_why w);
+
+#endif /* RDMAD_MESH_HEALTH_FSM_H */

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * test-mesh-health-fsm.c - mesh_health_fsm.c: the configuration's bounds;
+ * learning; the loss test at its thresholds (bad rounds in a row, good
+ * rounds back), a late round at retrans_ns and one over, pressured and
+ * down rounds ignored; the run lengths of mesh_health_arl() against the
+ * machine itself on random rounds (false alarms at p0, delay at p1); the
+ * slow test on noisy samples; flapping at its window's boundary.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mesh/mesh_health_fsm.h"
+#include "tap.h"
+
+#define MS	1000000ull
+#define S	1000000000ull
+
+static struct mesh_health_cfg cfg;
+static struct mesh_health h;
+static struct mesh_health_step last;
+static uint64_t now;
+
+static void reset(void)
+{
+	now = 1;
+	mesh_health_init(&h, now);
+}
+
+static void feed(const struct mesh_health_obs *o)
+{
+	mesh_health_feed(&h, &cfg, o, now, &last);
+	h = last.next;
+}
+
+static void round_ok(uint64_t rtt)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .rtt_ns = rtt };
+
+	now += S;
+	feed(&o);
+}
+
+static void round_failed(void)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .failed = true };
+
+	now += S;
+	feed(&o);
+}
+
+static void event(enum mesh_health_obs_kind k)
+{
+	struct mesh_health_obs o = { .kind = k };
+
+	feed(&o);
+}
+
+static void sample(double bytes_per_s)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_SAMPLE,
+				     .bytes_per_s = (uint64_t)bytes_per_s };
+
+	now += 10 * S;
+	feed(&o);
+}
+
+/* A base of 10 ms learnt. */
+static void learnt(void)
+{
+	unsigned int i;
+
+	reset();
+	for (i = 0; i < cfg.learn_rounds; i++)
+		round_ok(10 * MS);
+}
+
+static uint64_t rng = 88172645463325252ull;
+static double uniform(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double gauss(void)
+{
+	double u = uniform(), v = uniform();
+
+	return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* Rounds, a share P bad, until the test says lossy; at most MAX. */
+static unsigned long rounds_to_lossy(double p, unsigned long max)
+{
+	unsigned long n;
+
+	learnt();
+	for (n = 1; n <= max; n++) {
+		if (uniform() < p)
+			round_failed();
+		else
+			round_ok(10 * MS);
+		if (h.lossy)
+			return n;
+	}
+	return 0;
+}
+
+static void check_cfg(void)
+{
+	struct mesh_health_cfg c;
+
+	mesh_health_cfg_default(&c);
+	tap_ok(!mesh_health_cfg_check(&c), "the defaults pass");
+	c.p0_ppm = 0;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "p0 0: refused");
+	c.p0_ppm = 1;
+	tap_ok(!mesh_health_cfg_check(&c), "p0 1 ppm: taken");
+	mesh_health_cfg_default(&c);
+	c.p1_ppm = c.p0_ppm;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "p1 = p0: refused");
+	c.p1_ppm = c.p0_ppm + 1;
+	tap_ok(!mesh_health_cfg_check(&c), "p1 = p0 + 1: taken");
+	c.p1_ppm = 999999;
+	tap_ok(!mesh_health_cfg_check(&c), "p1 999999 ppm: taken");
+	c.p1_ppm = 1000000;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "p1 100 %%: refused");
+	mesh_health_cfg_default(&c);
+	c.flap_downs = 1;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "flap_downs 1: refused");
+	c.flap_downs = 2;
+	tap_ok(!mesh_health_cfg_check(&c), "flap_downs 2: taken");
+	c.flap_downs = MESH_HEALTH_FLAPS_MAX;
+	tap_ok(!mesh_health_cfg_check(&c), "flap_downs max: taken");
+	c.flap_downs = MESH_HEALTH_FLAPS_MAX + 1;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "flap_downs max + 1: refused");
+	mesh_health_cfg_default(&c);
+	c.slow_pct = 0;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "slow_pct 0: refused");
+	c.slow_pct = 99;
+	tap_ok(!mesh_health_cfg_check(&c), "slow_pct 99: taken");
+	c.slow_pct = 100;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "slow_pct 100: refused");
+	mesh_health_cfg_default(&c);
+	c.h_loss = 0;
+	tap_ok(mesh_health_cfg_check(&c) != NULL, "h_loss 0: refused");
+}
+
+static void check_loss(void)
+{
+	double lb = log((double)cfg.p1_ppm / cfg.p0_ppm);
+	double lg = log((1e6 - cfg.p1_ppm) / (1e6 - cfg.p0_ppm));
+	unsigned int n_bad = (unsigned int)ceil(cfg.h_loss / lb);
+	unsigned int n_good = (unsigned int)ceil(cfg.h_loss / -lg);
+	unsigned int i;
+	uint64_t judged;
+
+	reset();
+	for (i = 0; i + 1 < cfg.learn_rounds; i++)
+		round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_LEARNING, "%u good rounds: learning",
+	       cfg.learn_rounds - 1);
+	round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && last.changed &&
+	       last.why == MESH_HWHY_LEARNT, "%u: healthy (learnt)",
+	       cfg.learn_rounds);
+
+	learnt();
+	for (i = 0; i + 1 < n_bad; i++)
+		round_failed();
+	tap_ok(h.state == MESH_HEALTH_HEALTHY, "%u failed rounds: healthy",
+	       n_bad - 1);
+	round_failed();
+	tap_ok(h.state == MESH_HEALTH_LOSSY && last.why == MESH_HWHY_LOSS,
+	       "%u failed rounds in a row: lossy", n_bad);
+	for (i = 0; i + 1 < n_good; i++)
+		round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_LOSSY, "%u good rounds after: lossy",
+	       n_good - 1);
+	round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY &&
+	       last.why == MESH_HWHY_LOSS_GONE, "%u: healthy again", n_good);
+
+	/* late: above base + retrans_ns */
+	learnt();
+	for (i = 0; i < n_bad; i++)
+		round_ok(10 * MS + cfg.retrans_ns);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.bad == 0,
+	       "%u rounds at base + retrans_ns: good", n_bad);
+	learnt();
+	for (i = 0; i < n_bad; i++)
+		round_ok(10 * MS + cfg.retrans_ns + MS);
+	tap_ok(h.state == MESH_HEALTH_LOSSY,
+	       "%u rounds 1 ms over base + retrans_ns: lossy", n_bad);
+	tap_ok(fabs(h.base_ns - 10 * MS) < 1,
+	       "late rounds left the base alone (%.0f ns)", h.base_ns);
+
+	/* pressured and down rounds are no evidence */
+	learnt();
+	judged = h.judged;
+	for (i = 0; i < 100; i++) {
+		struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND,
+					     .failed = true, .pressured = true };
+		feed(&o);
+	}
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.judged == judged,
+	       "100 failed rounds under local pressure: healthy, none judged");
+	event(MESH_HOBS_DOWN);
+	tap_ok(h.state == MESH_HEALTH_DOWN && last.why == MESH_HWHY_DOWN,
+	       "down");
+	for (i = 0; i < 100; i++)
+		round_failed();
+	event(MESH_HOBS_UP);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && last.why == MESH_HWHY_UP &&
+	       h.judged == judged, "rounds while down not judged; up: healthy");
+}
+
+/* The run lengths, computed and seen. */
+static void check_arl(void)
+{
+	double arl0, arl1, arl5, sum = 0;
+	unsigned long n, alarms = 0, total = 0, i;
+	const unsigned int runs = 400;
+
+	mesh_health_arl(&cfg, cfg.p0_ppm, &arl0);
+	mesh_health_arl(&cfg, cfg.p1_ppm, &arl1);
+	mesh_health_arl(&cfg, 5 * cfg.p1_ppm, &arl5);
+	tap_diag("defaults: a false alarm every %.0f rounds at p0 %.2f %%, "
+		 "lossy after %.0f rounds at p1 %.2f %%, %.0f at 5 %%",
+		 arl0, cfg.p0_ppm / 1e4, arl1, cfg.p1_ppm / 1e4, arl5);
+	tap_ok(arl0 > 1e5, "a false alarm at p0 takes over 1e5 rounds");
+	tap_ok(arl5 > 0 && arl5 < arl1, "at 5 %% sooner than at p1 (the "
+	       "sweeps' answer)");
+	for (i = 0, sum = 0; i < runs; i++)
+		sum += (double)rounds_to_lossy(5 * cfg.p1_ppm / 1e6, 100000);
+	tap_ok(fabs(sum / runs - arl5) < 0.15 * arl5,
+	       "at 5 %%, %u runs took %.0f rounds on average, ARL %.0f",
+	       runs, sum / runs, arl5);
+	sum = 0;
+	tap_ok(arl1 > 0 && arl1 < 1000, "p1 is seen within 1000 rounds");
+
+	for (i = 0; i < runs; i++) {
+		n = rounds_to_lossy(cfg.p1_ppm / 1e6, 100000);
+		sum += (double)n;
+	}
+	tap_ok(fabs(sum / runs - arl1) < 0.15 * arl1,
+	       "at p1, %u runs took %.0f rounds on average, ARL %.0f",
+	       runs, sum / runs, arl1);
+
+	/* at p0: false alarms in 4e6 rounds, restarted after each */
+	learnt();
+	for (i = 0; i < 4000000; i++) {
+		if (uniform() < cfg.p0_ppm / 1e6)
+			round_failed();
+		else
+			round_ok(10 * MS);
+		total++;
+		if (h.lossy) {
+			alarms++;
+			learnt();
+		}
+	}
+	tap_diag("at p0: %lu false alarms in %lu rounds (ARL %.0f: %.1f expected)",
+		 alarms, total, arl0, total / arl0);
+	tap_ok(alarms <= 3 * (total / arl0) + 3,
+	       "at p0 the false alarms are what the ARL says");
+
+	/* a quick test: its false alarms simulated against the chain */
+	{
+		struct mesh_health_cfg keep = cfg;
+		double a, sw;
+
+		cfg.p0_ppm = 10000;
+		cfg.p1_ppm = 100000;
+		cfg.h_loss = 4;
+		mesh_health_arl(&cfg, cfg.p0_ppm, &a);
+		for (i = 0, sum = 0; i < runs; i++)
+			sum += (double)rounds_to_lossy(cfg.p0_ppm / 1e6, 10000000);
+		tap_ok(a > 0 && fabs(sum / runs - a) < 0.15 * a,
+		       "p0 1 %%, p1 10 %%, h 4: a false alarm after %.0f rounds "
+		       "on average in %u runs, ARL %.0f", sum / runs, runs, a);
+		mesh_health_arl_sweeps(&cfg, cfg.p0_ppm, &sw);
+		tap_ok(fabs(sw - a) < 1e-6 * a, "the chain solved and swept "
+		       "agree: %.6f, %.6f", a, sw);
+		cfg = keep;
+	}
+
+	/* one cell: 1/p */
+	{
+		struct mesh_health_cfg c = cfg;
+		double a;
+
+		c.h_loss = 1e-9;
+		mesh_health_arl(&c, 100000, &a);
+		tap_ok(fabs(a - 10) < 1e-6, "a threshold of one cell: 1/p "
+		       "rounds (%.6f)", a);
+	}
+}
+
+static void check_slow(void)
+{
+	unsigned int i, n;
+	bool alarm = false;
+
+	reset();
+	for (i = 0; i < cfg.learn_samples; i++)
+		sample(1e9 * (1 + 0.03 * gauss()));
+	for (i = 0; i < 20000; i++) {
+		sample(1e9 * (1 + 0.03 * gauss()));
+		alarm |= h.slow;
+	}
+	tap_ok(!alarm, "20000 samples with 3 %% noise: never slow");
+	for (n = 1; n <= 20; n++) {
+		sample(0.78e9 * (1 + 0.03 * gauss()));
+		if (h.slow)
+			break;
+	}
+	tap_ok(h.slow && n <= 4 && last.why == MESH_HWHY_SLOW,
+	       "bandwidth down 22 %%: slow after %u samples", n);
+	for (n = 1; n <= 20; n++) {
+		sample(1e9 * (1 + 0.03 * gauss()));
+		if (!h.slow)
+			break;
+	}
+	tap_ok(!h.slow && n <= 4, "restored: healthy after %u samples", n);
+}
+
+/* Downs at 1000 s, 1150 s and AT. */
+static void three_downs(uint64_t at)
+{
+	learnt();
+	now = 1000 * S;
+	event(MESH_HOBS_DOWN);
+	event(MESH_HOBS_UP);
+	now = 1150 * S;
+	event(MESH_HOBS_DOWN);
+	event(MESH_HOBS_UP);
+	now = at;
+	event(MESH_HOBS_DOWN);
+}
+
+static void check_flaps(void)
+{
+	three_downs(1300 * S);
+	tap_ok(h.state == MESH_HEALTH_DOWN,
+	       "3 downs, the first a full window before the last: down");
+	three_downs(1300 * S - 1);
+	tap_ok(h.state == MESH_HEALTH_FLAPPING && last.why == MESH_HWHY_FLAPS,
+	       "3 downs within the window (1 ns inside): flapping");
+	event(MESH_HOBS_UP);
+	tap_ok(h.state == MESH_HEALTH_FLAPPING, "up again: still flapping");
+	now = 1300 * S - 1;
+	event(MESH_HOBS_TICK);
+	tap_ok(h.state == MESH_HEALTH_FLAPPING,
+	       "1 ns before the first down leaves the window: flapping");
+	now = 1300 * S;
+	event(MESH_HOBS_TICK);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY &&
+	       last.why == MESH_HWHY_FLAPS_GONE,
+	       "the first down out of the window: healthy");
+}
+
+int main(void)
+{
+	tap_plan(45);
+	mesh_health_cfg_default(&cfg);
+	check_cfg();
+	check_loss();
+	check_arl();
+	check_slow();
+	check_flaps();
+	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
+	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");
+	return tap_done();
+}
