@@ -14,18 +14,9 @@
 static const char *const health_names[] = { MESH_HEALTH_LIST(X_NAME) };
 #undef X_NAME
 
-static const char *const why_names[] = {
-	[MESH_HWHY_NONE] = "none",
-	[MESH_HWHY_LEARNT] = "learnt",
-	[MESH_HWHY_LOSS] = "loss",
-	[MESH_HWHY_LOSS_GONE] = "loss-gone",
-	[MESH_HWHY_SLOW] = "slow",
-	[MESH_HWHY_SLOW_GONE] = "slow-gone",
-	[MESH_HWHY_DOWN] = "down",
-	[MESH_HWHY_UP] = "up",
-	[MESH_HWHY_FLAPS] = "flaps",
-	[MESH_HWHY_FLAPS_GONE] = "flaps-gone",
-};
+#define X_NAME(n, s)	[MESH_HWHY_##n] = s,
+static const char *const why_names[] = { MESH_HWHY_LIST(X_NAME) };
+#undef X_NAME
 
 /* The averages' weights: a new value moves them by 1/16 (rounds) and
  * 1/8 (samples, which come every few seconds). */
@@ -39,7 +30,7 @@ const char *mesh_health_name(enum mesh_health_state s)
 
 const char *mesh_health_why_name(enum mesh_health_why w)
 {
-	return (unsigned int)w <= MESH_HWHY_FLAPS_GONE ? why_names[w] : "?";
+	return (unsigned int)w < MESH_HWHY__COUNT ? why_names[w] : "?";
 }
 
 void mesh_health_cfg_default(struct mesh_health_cfg *cfg)

@@ -106,18 +106,21 @@ struct mesh_health_obs {
 };
 
 /* Why the state changed (for the log line the driver writes). */
-enum mesh_health_why {
-	MESH_HWHY_NONE,
-	MESH_HWHY_LEARNT,	/* the bases are complete */
-	MESH_HWHY_LOSS,		/* the loss CUSUM crossed h_loss */
-	MESH_HWHY_LOSS_GONE,	/* ... and back */
-	MESH_HWHY_SLOW,		/* the slow CUSUM crossed h_slow */
-	MESH_HWHY_SLOW_GONE,
-	MESH_HWHY_DOWN,
-	MESH_HWHY_UP,
-	MESH_HWHY_FLAPS,	/* flap_downs downs within the window */
-	MESH_HWHY_FLAPS_GONE,	/* a window with none */
-};
+#define MESH_HWHY_LIST(X)						\
+	X(NONE, "none")							\
+	X(LEARNT, "learnt")		/* the bases are complete */	\
+	X(LOSS, "loss")			/* the loss CUSUM reached h */	\
+	X(LOSS_GONE, "loss-gone")	/* ... and back */		\
+	X(SLOW, "slow")			/* the slow CUSUM reached h */	\
+	X(SLOW_GONE, "slow-gone")					\
+	X(DOWN, "down")							\
+	X(UP, "up")							\
+	X(FLAPS, "flaps")		/* flap_downs in the window */	\
+	X(FLAPS_GONE, "flaps-gone")	/* fewer in it */
+
+#define X_HWHY(n, s)	MESH_HWHY_##n,
+enum mesh_health_why { MESH_HWHY_LIST(X_HWHY) MESH_HWHY__COUNT };
+#undef X_HWHY
 
 struct mesh_health_step {
 	struct mesh_health next;
