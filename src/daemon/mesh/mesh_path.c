@@ -11,6 +11,7 @@
  * (or aborted), and freed from its own ops->done.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,56 @@ static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
 		mesh_lag_arm(x, now);
 }
 
+/* ---- the path's health: the one setter ------------------------------- */
+
+/* O at NOW to the path's health machine; a change is logged, for the
+ * operator, with the figures that decided it. */
+static void mesh_path_health(struct mesh_path *p,
+			     const struct mesh_health_obs *o, uint64_t now)
+{
+	const struct mesh_health_cfg *c = &p->x->pol.health;
+	struct mesh_health_step st;
+	const struct mesh_health *h = &st.next;
+	char name[160];
+
+	mesh_health_feed(&p->health, c, o, now, &st);
+	if (!st.changed) {
+		p->health = st.next;
+		return;
+	}
+	mesh_path_name(p, name, sizeof(name));
+	switch (st.why) {
+	case MESH_HWHY_LOSS:
+		log_warn("mesh: %s: lossy: of its last rounds too many were "
+			 "late (over %.0f ms above its usual %.1f ms: a "
+			 "retransmission) or failed (%llu of %llu since it "
+			 "started); RC hides light loss, look at the links and "
+			 "ports on its path (rdmad_port_events_total)", name,
+			 (double)c->retrans_ns / 1e6, h->base_ns / 1e6,
+			 (unsigned long long)h->bad,
+			 (unsigned long long)h->judged);
+		break;
+	case MESH_HWHY_SLOW:
+		log_warn("mesh: %s: slow: its bandwidth samples fell %u %% or "
+			 "more below its usual %.1f MB/s; a link or NIC on the "
+			 "path lost speed (fail-slow), or the path is congested",
+			 name, c->slow_pct, exp(h->bw_mean) / 1e6);
+		break;
+	case MESH_HWHY_FLAPS:
+		log_warn("mesh: %s: flapping: %u downs within %.0f s; look at "
+			 "the link's cable and optics", name, c->flap_downs,
+			 (double)c->flap_window_ns / 1e9);
+		break;
+	default:
+		log_info("mesh: %s: health %s -> %s (%s)", name,
+			 mesh_health_name(p->health.state),
+			 mesh_health_name(h->state),
+			 mesh_health_why_name(st.why));
+		break;
+	}
+	p->health = st.next;
+}
+
 /* ---- the one writer of the path's figures ----------------------------- */
 
 static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
@@ -366,6 +417,7 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 {
 	bool round = (r->what & MESH_REC_ROUND) && !(r->what & MESH_REC_SAMPLE);
 	uint64_t rtt = r->result == MESH_RES_OK ? fig->rtt_ns : 0;
+	struct mesh_health_obs hobs;
 
 	if (r->what & MESH_REC_CONNECTED)
 		mesh_stats_connected(&p->st);
@@ -375,6 +427,13 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			p->x->bw_samples++;
 			p->x->bw_ns += fig->ns;
 		}
+		if (r->result == MESH_RES_OK && fig->ns) {
+			hobs = (struct mesh_health_obs){
+				.kind = MESH_HOBS_SAMPLE,
+				.bytes_per_s = (uint64_t)((double)fig->bytes *
+							  1e9 / (double)fig->ns) };
+			mesh_path_health(p, &hobs, now);
+		}
 	} else if (round) {
 		bool pressured = p->load.on &&
 				 mesh_path_load_end(p, r->result, rtt, now);
@@ -383,12 +442,20 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			(&p->st, r->sized ? r->slot : CONFIG_MESH_SIZES_MAX,
 			 r->size, r->result, rtt,
 			 fig->bad_offset, now);
+		hobs = (struct mesh_health_obs){
+			.kind = MESH_HOBS_ROUND,
+			.failed = r->result != MESH_RES_OK,
+			.pressured = pressured, .rtt_ns = rtt };
+		mesh_path_health(p, &hobs, now);
 		if (!pressured && p->x->pol.slow_round_ns &&
 		    rtt > p->x->pol.slow_round_ns)
 			mesh_path_slow_log(p, fig->size, rtt, now);
 	}
-	if (r->what & MESH_REC_DOWN)
+	if (r->what & MESH_REC_DOWN) {
 		mesh_stats_down(&p->st);
+		hobs = (struct mesh_health_obs){ .kind = MESH_HOBS_DOWN };
+		mesh_path_health(p, &hobs, now);
+	}
 }
 
 /* The one writer of the path's error text: of the kind the schedule
@@ -556,8 +623,12 @@ static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
 	mesh_path_log(p, &st, ev, now);
 	p->s = st.next;
 	/* after it: the up line follows the failures it ends */
-	if (st.act & MESH_ACT_UP)
+	if (st.act & MESH_ACT_UP) {
+		struct mesh_health_obs up = { .kind = MESH_HOBS_UP };
+
 		mesh_path_error(p, st.rec.error, fig);
+		mesh_path_health(p, &up, now);
+	}
 	if ((st.act & MESH_ACT_QUEUE) && !p->queued) {
 		TAILQ_INSERT_TAIL(&x->waiting, p, wait);
 		p->queued = true;
@@ -692,6 +763,7 @@ int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
 	p->idx = idx;
 	mesh_sched_init(&p->s, 0);
 	mesh_stats_init(&p->st);
+	mesh_health_init(&p->health, clock_now_ns());
 	p->timer = evtimer_new(x->base, mesh_timer_cb, p);
 	if (!p->timer) {
 		mesh_path_fini(p);

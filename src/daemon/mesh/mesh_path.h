@@ -96,6 +96,7 @@ struct mesh_path {
 	struct event *timer;
 	struct mesh_link *link;		/* the session, NULL: none */
 	struct mesh_path_stats st;
+	struct mesh_health health;	/* what its rounds say of it */
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
 	bool queued;			/* waiting for a connect slot */

@@ -64,6 +64,9 @@ void mesh_policy_of(const struct config_mesh *m, struct mesh_policy *p)
 	p->load.wait_max_pct = m->prober_wait_max_pct;
 	mesh_policy_session(m, &p->session);
 	p->slow_round_ns = mesh_policy_ns(m->slow_round_ms);
+	mesh_health_cfg_default(&p->health);
+	if (p->slow_round_ns)
+		p->health.retrans_ns = p->slow_round_ns;
 }
 
 bool mesh_policy_same_session(const struct mesh_policy *a,

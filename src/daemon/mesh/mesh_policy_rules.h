@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "mesh/mesh_health_fsm.h"
 #include "mesh/mesh_load_check.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_select_sched.h"
@@ -42,6 +43,8 @@ struct mesh_policy {
 	struct mesh_session_cfg session;
 	uint64_t slow_round_ns;		/* a slower verified round is logged;
 					   0: none is */
+	struct mesh_health_cfg health;	/* a path's health (its defaults; a
+					   late round: slow_round) */
 };
 
 /* Every setting of the wing from M.  Whatever the configuration's checks
