@@ -211,8 +211,9 @@ int main(int argc, char **argv)
 						 1000, 0, k);
 			mesh_stats_connected(p);
 			mesh_stats_bw(p, 250000000, 200000000, 300);
-			peers[i].path[j] = (struct mesh_view_path){
-				MESH_ST_WAIT, MESH_REACH_UP, p, "", false };
+			peers[i].path[j] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+				.reach = MESH_REACH_UP, .st = p,
+				.error = "", .bw_stale = false };
 		}
 	}
 	mv.on = true;

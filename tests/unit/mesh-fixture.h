@@ -67,20 +67,25 @@ static inline void mesh_fixture_make(void)
 	memset(mpeers, 0, sizeof(mpeers));
 	mpeers[0].name = "10.0.0.2:7471";
 	mpeers[0].n_paths = 2;
-	mpeers[0].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
-		MESH_REACH_UP, &mst[0], "", false };
-	mpeers[0].path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF,
-		MESH_REACH_DOWN, &mst[1], "timed out", false };
+	mpeers[0].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &mst[0],
+		.error = "", .bw_stale = false };
+	mpeers[0].path[1] = (struct mesh_view_path){ .state = MESH_ST_BACKOFF,
+		.reach = MESH_REACH_DOWN, .st = &mst[1],
+		.error = "timed out", .bw_stale = false };
 	mpeers[1].name = "[fe80::2]:7471";
 	mpeers[1].n_paths = 2;
-	mpeers[1].path[0] = (struct mesh_view_path){ MESH_ST_BACKOFF,
-		MESH_REACH_DOWN, &mst[2], "unreachable", false };
-	mpeers[1].path[1] = (struct mesh_view_path){ MESH_ST_CONNECTING,
-		MESH_REACH_UNKNOWN, &mst[3], "", false };
+	mpeers[1].path[0] = (struct mesh_view_path){ .state = MESH_ST_BACKOFF,
+		.reach = MESH_REACH_DOWN, .st = &mst[2],
+		.error = "unreachable", .bw_stale = false };
+	mpeers[1].path[1] = (struct mesh_view_path){ .state = MESH_ST_CONNECTING,
+		.reach = MESH_REACH_UNKNOWN, .st = &mst[3],
+		.error = "", .bw_stale = false };
 	mpeers[2].name = "q\"\\:1";
 	mpeers[2].n_paths = 1;
-	mpeers[2].path[0] = (struct mesh_view_path){ MESH_ST_ROUND,
-		MESH_REACH_UP, &mst[4], "", false };
+	mpeers[2].path[0] = (struct mesh_view_path){ .state = MESH_ST_ROUND,
+		.reach = MESH_REACH_UP, .st = &mst[4],
+		.error = "", .bw_stale = false };
 	mesh_fixture_view(msizes, 3, mpeers, 3);
 	mview.bw_samples = 2;
 	mview.bw_ns = 2000000000ull;

@@ -439,8 +439,9 @@ static void big_make(unsigned int n)
 			 i >> 16, (i >> 8) & 255, i & 255);
 		big_peers[i].name = big_names[i];
 		big_peers[i].n_paths = 1;
-		big_peers[i].path[0] = (struct mesh_view_path){ MESH_ST_WAIT,
-			MESH_REACH_UP, &big_st[i], "", false };
+		big_peers[i].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+			.reach = MESH_REACH_UP, .st = &big_st[i],
+			.error = "", .bw_stale = false };
 	}
 	mesh_fixture_view(big_sizes, 4, big_peers, n);
 }

@@ -194,8 +194,9 @@ static void test_size_window(void)
 	       sizeof(s.sw));
 	mesh_stats_init(&s);
 	mesh_stats_init(&t);
-	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "", false };
+	p.path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
 	mesh_stats_size_sum(&p, 0, &w);
 	tap_ok(!w.n && !w.failed && !w.mismatched && !w.p99_ns,
 	       "size windows: empty at first");
@@ -229,8 +230,9 @@ static void test_size_window(void)
 	/* a second path: its rounds join the peer's cells */
 	mesh_stats_round(&t, 1, 65536, MESH_RES_OK, 7 * MS, 0, 60);
 	mesh_stats_round(&t, 1, 65536, MESH_RES_MISMATCH, 0, 0, 61);
-	p.path[1] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_DOWN,
-					     &t, "", false };
+	p.path[1] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_DOWN, .st = &t,
+		.error = "", .bw_stale = false };
 	p.n_paths = 2;
 	mesh_stats_size_sum(&p, 1, &w);
 	tap_ok(w.n == 6 && w.failed == 4 && w.mismatched == 2 &&
@@ -297,12 +299,15 @@ static void test_paths_up(void)
 	struct mesh_view_peer p = { .name = "h:1", .n_paths = 3 };
 
 	mesh_stats_init(&s);
-	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "", false };
-	p.path[1] = (struct mesh_view_path){ MESH_ST_BACKOFF, MESH_REACH_DOWN,
-					     &s, "", false };
-	p.path[2] = (struct mesh_view_path){ MESH_ST_ROUND, MESH_REACH_UP, &s,
-					     "", false };
+	p.path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
+	p.path[1] = (struct mesh_view_path){ .state = MESH_ST_BACKOFF,
+		.reach = MESH_REACH_DOWN, .st = &s,
+		.error = "", .bw_stale = false };
+	p.path[2] = (struct mesh_view_path){ .state = MESH_ST_ROUND,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
 	p.path[3] = p.path[0];		/* past n_paths: not counted */
 	tap_ok(mesh_stats_paths_up(&p) == 2, "paths up: up ones of n_paths");
 	p.path[0].reach = MESH_REACH_UNKNOWN;
@@ -337,8 +342,9 @@ static void test_sample_round(void)
 static void test_bw_age(void)
 {
 	struct mesh_path_stats s;
-	struct mesh_view_path vp = { MESH_ST_WAIT, MESH_REACH_UP, &s, "",
-				     false };
+	struct mesh_view_path vp = { .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
 
 	mesh_stats_init(&s);
 	tap_ok(mesh_stats_bw_stale(&s, 0, 30 * S) && !mesh_view_bw(&vp),
@@ -483,8 +489,9 @@ static void test_window_recent(void)
 	struct mesh_window_sum w;
 	unsigned int i;
 
-	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "", false };
+	p.path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
 	mesh_stats_init(&s);
 	for (i = 0; i < 10; i++)
 		mesh_stats_round(&s, CONFIG_MESH_SIZES_MAX, 0,
@@ -560,8 +567,9 @@ static void test_window_marks(void)
 	struct mesh_view_peer p = { .name = "h:1", .n_paths = 1 };
 	struct mesh_window_sum w;
 
-	p.path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP, &s,
-					     "", false };
+	p.path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &s,
+		.error = "", .bw_stale = false };
 	mesh_stats_init(&s);
 	mesh_stats_round(&s, 0, 64, MESH_RES_OK, UINT64_MAX, 0, 1);
 	/* the pressured mark's value in us, exactly */

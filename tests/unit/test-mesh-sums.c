@@ -90,8 +90,9 @@ int main(void)
 						 (uint64_t)(rand() % 5000000),
 						 0, r);
 			}
-			p.path[i] = (struct mesh_view_path){ MESH_ST_WAIT,
-				MESH_REACH_UP, &st[i], "", false };
+			p.path[i] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+				.reach = MESH_REACH_UP, .st = &st[i],
+				.error = "", .bw_stale = false };
 		}
 		mesh_stats_peer_sums(&p, &s);
 		for (k = 0; k <= CONFIG_MESH_SIZES_MAX; k++, cells++) {

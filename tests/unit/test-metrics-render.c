@@ -1303,12 +1303,14 @@ static void test_compact_epoch(void)
 	mesh_stats_round(&b, 0, 64, MESH_RES_MISMATCH, 0, 8, 2);
 	p[0] = (struct mesh_view_peer){ .name = "a:1", .n_paths = 1,
 		.tor = "t1", .rail = 1 };
-	p[0].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
-		&a, "", false };
+	p[0].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &a,
+		.error = "", .bw_stale = false };
 	p[1] = (struct mesh_view_peer){ .name = "b:1", .n_paths = 1,
 		.tor = "t9", .rail = 1, .cross_tor = true };
-	p[1].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
-		&b, "", false };
+	p[1].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &b,
+		.error = "", .bw_stale = false };
 	mesh_fixture_view(msizes, 3, p, 2);
 	mview.topology = true;
 	mview.host = "h1";
@@ -1336,8 +1338,9 @@ static void test_compact_epoch(void)
 	mesh_stats_round(&c, 0, 64, MESH_RES_OK, 100000, 0, 3);
 	p[1] = (struct mesh_view_peer){ .name = "c:1", .n_paths = 1,
 		.tor = "t7", .rail = 1, .cross_tor = true };
-	p[1].path[0] = (struct mesh_view_path){ MESH_ST_WAIT, MESH_REACH_UP,
-		&c, "", false };
+	p[1].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+		.reach = MESH_REACH_UP, .st = &c,
+		.error = "", .bw_stale = false };
 	prom = render(&view, METRICS_PROMETHEUS, &ret);
 	tap_ok(has_line(prom, "rdmad_mesh_rail_rounds_total{rail=\"1\","
 			"result=\"ok\"} 3") &&

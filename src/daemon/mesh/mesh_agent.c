@@ -583,6 +583,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		for (j = 0; j < peer->n_figures; j++) {
 			vp->path[j].state = peer->path[j]->s.state;
 			vp->path[j].reach = peer->path[j]->s.reach;
+			vp->path[j].health = peer->path[j]->health.state;
 			vp->path[j].st = &peer->path[j]->st;
 			vp->path[j].error = peer->path[j]->error;
 			vp->path[j].bw_stale = mesh_stats_bw_stale(

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/config.h"
+#include "mesh/mesh_health_fsm.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_result_rules.h"
 
@@ -172,6 +173,7 @@ const char *mesh_compact_result_name(enum mesh_compact_result r);
 struct mesh_view_path {
 	enum mesh_state state;
 	enum mesh_reach reach;
+	enum mesh_health_state health;	/* what its rounds say of it */
 	const struct mesh_path_stats *st;
 	const char *error;		/* last failure's message, or "" */
 	bool bw_stale;			/* st's bandwidth sample is too old

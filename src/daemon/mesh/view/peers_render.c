@@ -46,6 +46,8 @@ static void json_mesh_path(FILE *f, unsigned int i,
 	json_str(f, mesh_state_name(p->state));
 	fputs(",\"reach\":", f);
 	json_str(f, mesh_reach_name(p->reach));
+	fputs(",\"health\":", f);
+	json_str(f, mesh_health_name(p->health));
 	fputs(",\"last\":", f);
 	json_str(f, st->have_last ? mesh_result_name(st->last) : NULL);
 	if (st->have_last)
