@@ -5,12 +5,13 @@
  * RDMA layer; what is asserted is what /metrics says:
  *  1. rounds to a serving peer verified (the bytes written and read back
  *     through the fake), the peer up on both its paths, a bandwidth
- *     sample; A skips itself;
+ *     sample, its paths healthy in /peers; A skips itself;
  *  2. nobody on a peer's port (a reject): down, its attempts counted
  *     unreachable and backing off; a peer that never answers the
  *     connect: down;
  *  3. a peer that stops answering mid-session: its rounds fail, it goes
- *     down, and comes back up when it answers again;
+ *     down (its paths' health too), and comes back up when it answers
+ *     again;
  *  4. a reload that takes one peer out and brings one in: the one left
  *     is closed cleanly on its side, the new one comes up, the one kept
  *     keeps its session (no new connect);
@@ -72,6 +73,55 @@ static bool wait_metric(struct drv *d, const char *peer, const char *family,
 	return drv_wait(d->base, metric_holds, &c);
 }
 
+/* Paths of PEER ("10.0.0.2:7472") whose health in D's /peers is STATE. */
+static unsigned int paths_health(struct drv *d, const char *peer,
+				 const char *state)
+{
+	static struct drv_reply r;
+	char key[64], want[64];
+	const char *p, *end;
+	unsigned int n = 0;
+
+	if (drv_get(d, "/peers", &r) != 200)
+		return 0;
+	snprintf(key, sizeof(key), "\"peer\":\"%s\"", peer);
+	snprintf(want, sizeof(want), "\"health\":\"%s\"", state);
+	p = strstr(r.body, key);
+	if (!p)
+		return 0;
+	end = strstr(p + 1, "\"peer\":\"");
+	for (p = strstr(p, want); p && (!end || p < end);
+	     p = strstr(p + 1, want))
+		n++;
+	return n;
+}
+
+struct health_cond {
+	struct drv *d;
+	const char *peer, *state;
+	unsigned int n;
+};
+
+static bool health_holds(void *arg)
+{
+	static uint64_t last;
+	struct health_cond *c = arg;
+
+	if (last && clock_since_ns(last) < 10000000u)
+		return false;
+	last = clock_now_ns();
+	return paths_health(c->d, c->peer, c->state) == c->n;
+}
+
+/* Wait until N paths of PEER have health STATE in D's /peers. */
+static bool wait_health(struct drv *d, const char *peer, const char *state,
+			unsigned int n)
+{
+	struct health_cond c = { d, peer, state, n };
+
+	return drv_wait(d->base, health_holds, &c);
+}
+
 #define P2 "peer=\"10.0.0.2:7472\""
 #define P3 "peer=\"10.0.0.3:7473\""
 #define P4 "peer=\"10.0.0.4:7474\""
@@ -84,7 +134,7 @@ int main(void)
 	char ini[PATH_MAX + 1024], targets[PATH_MAX];
 	double ok2, conn2, gone_b;
 
-	tap_plan(22);
+	tap_plan(24);
 	/* B and E serve; nobody is on 7473; D listens but never answers */
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
@@ -112,6 +162,8 @@ int main(void)
 	       wait_metric(&a, P2, "rdmad_mesh_bandwidth_bytes_per_second",
 			   NULL, 1, -1),
 	       "B up on both paths, a bandwidth sample of B");
+	tap_ok(wait_health(&a, "10.0.0.2:7472", "healthy", 2),
+	       "B's paths healthy once their bases are learnt (/peers)");
 
 	/* 2. a reject, and a peer that never answers the connect */
 	tap_ok(wait_metric(&a, P3, "rdmad_mesh_rounds_total",
@@ -137,6 +189,8 @@ int main(void)
 	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 0, 0) &&
 	       peer_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"timeout\"") >= 1,
 	       "B silent: a round times out, B down");
+	tap_ok(wait_health(&a, "10.0.0.2:7472", "down", 2),
+	       "B's paths' health: down");
 	fake_mute(7472, false);
 	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_paths_up", NULL, 2, 2),
 	       "B answers again: up on both paths");
