@@ -73,7 +73,8 @@ static bool wait_metric(struct drv *d, const char *peer, const char *family,
 	return drv_wait(d->base, metric_holds, &c);
 }
 
-/* Paths of PEER ("10.0.0.2:7472") whose health in D's /peers is STATE. */
+/* PEER ("10.0.0.2:7472") and its paths whose health in D's /peers is
+ * STATE. */
 static unsigned int paths_health(struct drv *d, const char *peer,
 				 const char *state)
 {
@@ -162,8 +163,9 @@ int main(void)
 	       wait_metric(&a, P2, "rdmad_mesh_bandwidth_bytes_per_second",
 			   NULL, 1, -1),
 	       "B up on both paths, a bandwidth sample of B");
-	tap_ok(wait_health(&a, "10.0.0.2:7472", "healthy", 2),
-	       "B's paths healthy once their bases are learnt (/peers)");
+	tap_ok(wait_health(&a, "10.0.0.2:7472", "healthy", 3),
+	       "B and its two paths healthy once their bases are learnt "
+	       "(/peers)");
 
 	/* 2. a reject, and a peer that never answers the connect */
 	tap_ok(wait_metric(&a, P3, "rdmad_mesh_rounds_total",
@@ -189,8 +191,8 @@ int main(void)
 	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_up", NULL, 0, 0) &&
 	       peer_metric(&a, P2, "rdmad_mesh_rounds_total", "result=\"timeout\"") >= 1,
 	       "B silent: a round times out, B down");
-	tap_ok(wait_health(&a, "10.0.0.2:7472", "down", 2),
-	       "B's paths' health: down");
+	tap_ok(wait_health(&a, "10.0.0.2:7472", "down", 3),
+	       "B's health and its paths': down");
 	fake_mute(7472, false);
 	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_paths_up", NULL, 2, 2),
 	       "B answers again: up on both paths");

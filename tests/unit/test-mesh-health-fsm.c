@@ -363,15 +363,40 @@ static void check_flaps(void)
 	       "the first down out of the window: healthy");
 }
 
+static void check_peer(void)
+{
+	enum mesh_health_state two[2];
+	struct mesh_health pool;
+
+	mesh_health_init(&pool, 1);
+	pool.state = MESH_HEALTH_LOSSY;
+	two[0] = MESH_HEALTH_DOWN;
+	two[1] = MESH_HEALTH_HEALTHY;
+	tap_ok(mesh_health_peer(&pool, two, 2) == MESH_HEALTH_LOSSY,
+	       "one of two paths down: the pool's (lossy)");
+	two[1] = MESH_HEALTH_DOWN;
+	tap_ok(mesh_health_peer(&pool, two, 2) == MESH_HEALTH_DOWN,
+	       "both down: down");
+	two[0] = MESH_HEALTH_FLAPPING;
+	tap_ok(mesh_health_peer(&pool, two, 2) == MESH_HEALTH_FLAPPING,
+	       "one flapping: flapping");
+	two[0] = MESH_HEALTH_SLOW;
+	tap_ok(mesh_health_peer(NULL, two, 1) == MESH_HEALTH_SLOW,
+	       "one path, no pool: the path's");
+	tap_ok(mesh_health_peer(NULL, two, 0) == MESH_HEALTH_LEARNING,
+	       "no path: learning");
+}
+
 int main(void)
 {
-	tap_plan(45);
+	tap_plan(50);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();
 	check_arl();
 	check_slow();
 	check_flaps();
+	check_peer();
 	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
 	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");
 	return tap_done();

@@ -37,6 +37,7 @@ struct mesh_peer {
 	struct mesh_path *path[CONFIG_MESH_PATHS_MAX];
 	bool keep;			/* reload: in the new file too */
 	bool remake;			/* reload: its sessions made anew */
+	struct mesh_health health;	/* its paths' rounds together */
 };
 
 struct mesh_agent {
@@ -120,6 +121,7 @@ static int mesh_peer_new(const struct mesh_target *t, struct mesh_peer **out)
 	peer->src = t->src;
 	snprintf(peer->name, sizeof(peer->name), "%s", t->name);
 	mesh_peer_place(peer, t);
+	mesh_health_init(&peer->health, clock_now_ns());
 	*out = peer;
 	return 0;
 }
@@ -141,14 +143,18 @@ static void mesh_peer_stop(struct mesh_peer *peer, unsigned int from)
  */
 static void mesh_peer_rail(struct mesh_peer *peer, struct mesh_ctx *x)
 {
-	struct mesh_rail_stats *rail = &x->rails[peer->rail <
-		MESH_INV_RAILS_MAX ? peer->rail : 0];
+	unsigned int r = peer->rail < MESH_INV_RAILS_MAX ? peer->rail : 0;
+	struct mesh_rail_stats *rail = &x->rails[r];
 	unsigned int i;
 
 	rail->seen = true;
-	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++)
-		if (peer->path[i])
-			peer->path[i]->st.rail = rail;
+	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++) {
+		if (!peer->path[i])
+			continue;
+		peer->path[i]->st.rail = rail;
+		peer->path[i]->health.rail = &x->rail_health[r];
+		peer->path[i]->health.rail_no = r;
+	}
 }
 
 /* Paths up to N of PEER run (made as they are first needed). */
@@ -173,8 +179,10 @@ static void mesh_peer_start(struct mesh_peer *peer, struct mesh_ctx *x,
 		}
 	}
 	mesh_peer_rail(peer, x);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		peer->path[i]->named_idx = n > 1;
+		peer->path[i]->health.peer = n > 1 ? &peer->health : NULL;
+	}
 	for (i = peer->n_paths; i < n; i++) {
 		peer->n_paths = i + 1;
 		mesh_path_start(peer->path[i]);
@@ -533,6 +541,7 @@ void mesh_agent_stop(struct mesh_agent *a)
 void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 {
 	uint64_t now = clock_now_ns(), max_age;
+	enum mesh_health_state hs[CONFIG_MESH_PATHS_MAX];
 	unsigned int i, j, n = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -583,12 +592,15 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		for (j = 0; j < peer->n_figures; j++) {
 			vp->path[j].state = peer->path[j]->s.state;
 			vp->path[j].reach = peer->path[j]->s.reach;
-			vp->path[j].health = peer->path[j]->health.state;
+			vp->path[j].health = peer->path[j]->health.own.state;
+			hs[j] = vp->path[j].health;
 			vp->path[j].st = &peer->path[j]->st;
 			vp->path[j].error = peer->path[j]->error;
 			vp->path[j].bw_stale = mesh_stats_bw_stale(
 				&peer->path[j]->st, now, max_age);
 		}
+		vp->health = mesh_health_peer(peer->n_paths > 1 ? &peer->health :
+					      NULL, hs, peer->n_paths);
 	}
 	if (v->topology)
 		mesh_view_order(a->view, a->n_peers);

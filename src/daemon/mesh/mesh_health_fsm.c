@@ -276,6 +276,24 @@ void mesh_health_feed(const struct mesh_health *cur,
 	out->why = why;
 }
 
+enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,
+					const enum mesh_health_state *paths,
+					unsigned int n)
+{
+	unsigned int i, down = 0;
+
+	for (i = 0; i < n; i++) {
+		if (paths[i] == MESH_HEALTH_FLAPPING)
+			return MESH_HEALTH_FLAPPING;
+		down += paths[i] == MESH_HEALTH_DOWN;
+	}
+	if (n && down == n)
+		return MESH_HEALTH_DOWN;
+	if (pool)
+		return pool->state;
+	return n ? paths[0] : MESH_HEALTH_LEARNING;
+}
+
 /*
  * The same chain's L by Gauss-Seidel sweeps (L, N_H + N_A cells, the
  * last N_A zero): where the downward solution lost its digits, which is

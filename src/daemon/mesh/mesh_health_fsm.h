@@ -155,6 +155,15 @@ void mesh_health_arl(const struct mesh_health_cfg *cfg, uint32_t p_ppm,
 void mesh_health_arl_sweeps(const struct mesh_health_cfg *cfg,
 			    uint32_t p_ppm, double *arl);
 
+/*
+ * A peer's health from its paths' (PATHS, N of them) and the pool of
+ * their rounds (NULL with one path: that path's): flapping when one
+ * path is, down when every path is, else the pool's.
+ */
+enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,
+					const enum mesh_health_state *paths,
+					unsigned int n);
+
 const char *mesh_health_name(enum mesh_health_state s);
 const char *mesh_health_why_name(enum mesh_health_why w);
 

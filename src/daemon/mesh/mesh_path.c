@@ -11,7 +11,6 @@
  * (or aborted), and freed from its own ops->done.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,54 +359,15 @@ static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
 		mesh_lag_arm(x, now);
 }
 
-/* ---- the path's health: the one setter ------------------------------- */
-
-/* O at NOW to the path's health machine; a change is logged, for the
- * operator, with the figures that decided it. */
+/* O at NOW to the path's health and its pools. */
 static void mesh_path_health(struct mesh_path *p,
 			     const struct mesh_health_obs *o, uint64_t now)
 {
-	const struct mesh_health_cfg *c = &p->x->pol.health;
-	struct mesh_health_step st;
-	const struct mesh_health *h = &st.next;
 	char name[160];
 
-	mesh_health_feed(&p->health, c, o, now, &st);
-	if (!st.changed) {
-		p->health = st.next;
-		return;
-	}
 	mesh_path_name(p, name, sizeof(name));
-	switch (st.why) {
-	case MESH_HWHY_LOSS:
-		log_warn("mesh: %s: lossy: of its last rounds too many were "
-			 "late (over %.0f ms above its usual %.1f ms: a "
-			 "retransmission) or failed (%llu of %llu since it "
-			 "started); RC hides light loss, look at the links and "
-			 "ports on its path (rdmad_port_events_total)", name,
-			 (double)c->retrans_ns / 1e6, h->base_ns / 1e6,
-			 (unsigned long long)h->bad,
-			 (unsigned long long)h->judged);
-		break;
-	case MESH_HWHY_SLOW:
-		log_warn("mesh: %s: slow: its bandwidth samples fell %u %% or "
-			 "more below its usual %.1f MB/s; a link or NIC on the "
-			 "path lost speed (fail-slow), or the path is congested",
-			 name, c->slow_pct, exp(h->bw_mean) / 1e6);
-		break;
-	case MESH_HWHY_FLAPS:
-		log_warn("mesh: %s: flapping: %u downs within %.0f s; look at "
-			 "the link's cable and optics", name, c->flap_downs,
-			 (double)c->flap_window_ns / 1e9);
-		break;
-	default:
-		log_info("mesh: %s: health %s -> %s (%s)", name,
-			 mesh_health_name(p->health.state),
-			 mesh_health_name(h->state),
-			 mesh_health_why_name(st.why));
-		break;
-	}
-	p->health = st.next;
+	mesh_path_health_feed(&p->health, name, p->peer, &p->x->pol.health,
+			      o, now);
 }
 
 /* ---- the one writer of the path's figures ----------------------------- */
@@ -714,6 +674,8 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 		  const struct auth_key *psk,
 		  const struct rdma_counters *counters)
 {
+	unsigned int i;
+
 	memset(x, 0, sizeof(*x));
 	x->base = base;
 	x->cm = cm;
@@ -723,6 +685,8 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 	x->cfg.tos = -1;
 	TAILQ_INIT(&x->links);
 	TAILQ_INIT(&x->waiting);
+	for (i = 0; i < MESH_INV_RAILS_MAX; i++)
+		mesh_health_init(&x->rail_health[i], clock_now_ns());
 	x->admit = event_new(base, -1, 0, mesh_admit_cb, x);
 	x->lag_ev = evtimer_new(base, mesh_lag_cb, x);
 	if (!x->admit || !x->lag_ev) {
@@ -763,7 +727,7 @@ int mesh_path_init(struct mesh_path *p, struct mesh_ctx *x, const char *peer,
 	p->idx = idx;
 	mesh_sched_init(&p->s, 0);
 	mesh_stats_init(&p->st);
-	mesh_health_init(&p->health, clock_now_ns());
+	mesh_health_init(&p->health.own, clock_now_ns());
 	p->timer = evtimer_new(x->base, mesh_timer_cb, p);
 	if (!p->timer) {
 		mesh_path_fini(p);

@@ -25,6 +25,7 @@
 #include "core/log_limit.h"
 #include "core/cpu_wait.h"
 #include "mesh/mesh_load_check.h"
+#include "mesh/mesh_path_health.h"
 #include "mesh/mesh_policy_rules.h"
 #include "mesh/mesh_sched.h"
 #include "mesh/mesh_stats.h"
@@ -68,6 +69,8 @@ struct mesh_ctx {
 	/* each rail's rounds, all peers on it, since start (a path's
 	 * mesh_stats points at its peer's: mesh_stats_round counts both) */
 	struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
+	/* and each rail's health, its peers' rounds together */
+	struct mesh_health rail_health[MESH_INV_RAILS_MAX];
 	/* the prober's share (mesh_load_check.h): the loop-lag sampler, the
 	 * scheduler's files, what the rounds under pressure added up to */
 	struct cpu_wait sched;
@@ -96,7 +99,8 @@ struct mesh_path {
 	struct event *timer;
 	struct mesh_link *link;		/* the session, NULL: none */
 	struct mesh_path_stats st;
-	struct mesh_health health;	/* what its rounds say of it */
+	struct mesh_path_health health;	/* what its rounds say of it, and
+					   its pools (mesh_path_health.h) */
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
 	bool queued;			/* waiting for a connect slot */
@@ -125,6 +129,7 @@ void mesh_path_fini(struct mesh_path *p);
 /* Start probing (its figures stay: counters never go back). */
 void mesh_path_start(struct mesh_path *p);
 void mesh_path_feed(struct mesh_path *p, enum mesh_event ev);
+
 /* A reload changes [mesh] sizes from OLD's to NEXT's: its per-size
  * figures follow their sizes. */
 void mesh_path_sizes(struct mesh_path *p, const struct config_mesh *old,

@@ -185,6 +185,10 @@ uint64_t mesh_view_bw(const struct mesh_view_path *p);
 
 struct mesh_view_peer {
 	const char *name;		/* "HOST:PORT", the metrics label */
+	/* what its rounds say of it: its paths' rounds judged together
+	 * (one path: that path's), down when every path is, flapping when
+	 * one is */
+	enum mesh_health_state health;
 	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
 	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
 	 * stopped; their figures stay in the peer's counters (which never

@@ -144,6 +144,8 @@ int peers_render_json(FILE *f, const struct mesh_view *m)
 		fputs(",\"source\":", f);
 		json_str(f, p->source);
 		json_peer_place(f, m, p);
+		fputs(",\"health\":", f);
+		json_str(f, mesh_health_name(p->health));
 		fprintf(f, ",\"up\":%s,\"paths\":[", mesh_stats_paths_up(p) ?
 			"true" : "false");
 		for (j = 0; j < p->n_paths; j++) {

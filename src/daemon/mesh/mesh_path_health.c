@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_path_health.c - a path's health machine and its pools, fed and
+ * logged (see mesh_path_health.h).
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "core/log.h"
+#include "mesh/mesh_path_health.h"
+
+/* The one setter: O at NOW into H (WHO names it in the log). */
+static void mesh_path_health_set(struct mesh_health *h, const char *who,
+				 const struct mesh_health_cfg *c,
+				 const struct mesh_health_obs *o, uint64_t now)
+{
+	struct mesh_health_step st;
+	const struct mesh_health *n = &st.next;
+
+	mesh_health_feed(h, c, o, now, &st);
+	if (!st.changed) {
+		*h = st.next;
+		return;
+	}
+	switch (st.why) {
+	case MESH_HWHY_LOSS:
+		log_warn("mesh: %s: lossy: too many of its recent rounds were "
+			 "late (over %.0f ms above its usual %.1f ms: a "
+			 "retransmission) or failed (%llu of %llu judged); RC "
+			 "hides light loss: look at the links and ports on its "
+			 "path (rdmad_port_events_total)", who,
+			 (double)c->retrans_ns / 1e6, n->base_ns / 1e6,
+			 (unsigned long long)n->bad,
+			 (unsigned long long)n->judged);
+		break;
+	case MESH_HWHY_SLOW:
+		log_warn("mesh: %s: slow: its bandwidth samples fell %u %% or "
+			 "more below its usual %.1f MB/s: a link or NIC on the "
+			 "path lost speed, or the path is congested", who,
+			 c->slow_pct, exp(n->bw_mean) / 1e6);
+		break;
+	case MESH_HWHY_FLAPS:
+		log_warn("mesh: %s: flapping: %u downs within %.0f s; look at "
+			 "the link's cable and optics", who, c->flap_downs,
+			 (double)c->flap_window_ns / 1e9);
+		break;
+	default:
+		log_info("mesh: %s: health %s -> %s (%s)", who,
+			 mesh_health_name(h->state), mesh_health_name(n->state),
+			 mesh_health_why_name(st.why));
+		break;
+	}
+	*h = st.next;
+}
+
+void mesh_path_health_feed(struct mesh_path_health *h, const char *path,
+			   const char *peer, const struct mesh_health_cfg *c,
+			   const struct mesh_health_obs *o, uint64_t now)
+{
+	char who[160];
+
+	mesh_path_health_set(&h->own, path, c, o, now);
+	if (o->kind == MESH_HOBS_DOWN || o->kind == MESH_HOBS_UP)
+		return;		/* each path's own */
+	if (h->peer) {
+		snprintf(who, sizeof(who), "%s (its paths together)", peer);
+		mesh_path_health_set(h->peer, who, c, o, now);
+	}
+	if (h->rail && o->kind == MESH_HOBS_ROUND) {
+		snprintf(who, sizeof(who), "rail %u (its peers together)",
+			 h->rail_no);
+		mesh_path_health_set(h->rail, who, c, o, now);
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * mesh_path_health.h - the driver of a path's health (mesh_health_fsm.h):
+ * each round, sample, down and up of a path to its own machine, and its
+ * rounds (and samples) to the pools it counts in: its peer's paths
+ * together (a peer's verdict comes sooner from all its paths' rounds)
+ * and its rail's peers together (a local NIC's or port's).  A pool
+ * judges loss (and a peer's pool slowness); down and flapping are each
+ * path's own.  Every change is logged here, the one setter, with the
+ * figures that decided it.  mesh_path.c feeds it; it knows no path.
+ */
+#ifndef RDMAD_MESH_PATH_HEALTH_H
+#define RDMAD_MESH_PATH_HEALTH_H
+
+#include <stdint.h>
+
+#include "mesh/mesh_health_fsm.h"
+
+struct mesh_path_health {
+	struct mesh_health own;		/* the path's */
+	/* the pools (the agent points them; NULL: none): its peer's paths
+	 * together (only when it has several), its rail's peers together */
+	struct mesh_health *peer, *rail;
+	unsigned int rail_no;		/* with rail, for the log */
+};
+
+/* O, observed at NOW on the path named PATH of the peer PEER, to its
+ * machine and its pools, under C. */
+void mesh_path_health_feed(struct mesh_path_health *h, const char *path,
+			   const char *peer, const struct mesh_health_cfg *c,
+			   const struct mesh_health_obs *o, uint64_t now);
+
+#endif /* RDMAD_MESH_PATH_HEALTH_H */
