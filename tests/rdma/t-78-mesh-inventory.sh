@@ -87,11 +87,13 @@ grep -q "mesh: inventory: this is host ha under ToR t1, of 4 hosts; ToRs probing
 grep -qx 'rdmad_mesh_place_info{host="ha",tor="t1"} 1' "$T/m1.prom" || fail "no place: $(grep place "$T/m1.prom")"
 grep -qx "rdmad_mesh_peer_up{peer=\"$A:7782\",peer_host=\"hb\",peer_tor=\"t1\",rail=\"0\",why=\"same ToR\"} 1" "$T/m1.prom" ||
 	fail "B's place: $(grep peer_up "$T/m1.prom")"
-# compact: 5 series a peer (4 before a verified round), the rest by rail
+# compact: 5 series a peer (4 before a verified round), the rest by rail;
+# the agent's decisions (rdmad_mesh_peer_health, _flaps) come only while
+# something is wrong with the peer: a loaded guest may find it so
 for f in peer_info peer_paths_up path_rounds_failed size_rounds_failed round_duration_seconds connects_total peer_downs_total; do
 	! grep -q "^rdmad_mesh_$f" "$T/m1.prom" || fail "compact series, yet rdmad_mesh_$f: $(grep "^rdmad_mesh_$f" "$T/m1.prom" | head -3)"
 done
-[ "$(grep -c "peer=\"$A:7782\"" "$T/m1.prom")" = 5 ] &&
+[ "$(grep "peer=\"$A:7782\"" "$T/m1.prom" | grep -vc '^rdmad_mesh_peer_\(health\|flaps\){')" = 5 ] &&
 	[ "$(grep -c "^rdmad_mesh_rounds_total{peer=\"$A:7782\",result=\"\(ok\|mismatch\|failed\)\"}" "$T/m1.prom")" = 3 ] &&
 	grep -q "^rdmad_mesh_round_p99_seconds{peer=\"$A:7782\"} 0\.0" "$T/m1.prom" ||
 	fail "B's compact series: $(grep "peer=\"$A:7782\"" "$T/m1.prom")"

@@ -66,6 +66,8 @@ static inline void mesh_fixture_make(void)
 
 	memset(mpeers, 0, sizeof(mpeers));
 	mpeers[0].name = "10.0.0.2:7471";
+	mpeers[0].health = MESH_HEALTH_LOSSY;
+	mpeers[0].flaps = 2;
 	mpeers[0].n_paths = 2;
 	mpeers[0].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
 		.reach = MESH_REACH_UP, .st = &mst[0],
@@ -74,6 +76,7 @@ static inline void mesh_fixture_make(void)
 		.reach = MESH_REACH_DOWN, .st = &mst[1],
 		.error = "timed out", .bw_stale = false };
 	mpeers[1].name = "[fe80::2]:7471";
+	mpeers[1].health = MESH_HEALTH_DOWN;
 	mpeers[1].n_paths = 2;
 	mpeers[1].path[0] = (struct mesh_view_path){ .state = MESH_ST_BACKOFF,
 		.reach = MESH_REACH_DOWN, .st = &mst[2],
@@ -82,6 +85,7 @@ static inline void mesh_fixture_make(void)
 		.reach = MESH_REACH_UNKNOWN, .st = &mst[3],
 		.error = "", .bw_stale = false };
 	mpeers[2].name = "q\"\\:1";
+	mpeers[2].health = MESH_HEALTH_HEALTHY;
 	mpeers[2].n_paths = 1;
 	mpeers[2].path[0] = (struct mesh_view_path){ .state = MESH_ST_ROUND,
 		.reach = MESH_REACH_UP, .st = &mst[4],

@@ -135,7 +135,7 @@ int main(void)
 	char ini[PATH_MAX + 1024], targets[PATH_MAX];
 	double ok2, conn2, gone_b;
 
-	tap_plan(24);
+	tap_plan(27);
 	/* B and E serve; nobody is on 7473; D listens but never answers */
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
@@ -166,6 +166,9 @@ int main(void)
 	tap_ok(wait_health(&a, "10.0.0.2:7472", "healthy", 3),
 	       "B and its two paths healthy once their bases are learnt "
 	       "(/peers)");
+	tap_ok(peer_metric(&a, P2, "rdmad_mesh_peer_health", NULL) < 0 &&
+	       peer_metric(&a, P2, "rdmad_mesh_peer_flaps", NULL) < 0,
+	       "healthy, never down: no health or flaps series of B");
 
 	/* 2. a reject, and a peer that never answers the connect */
 	tap_ok(wait_metric(&a, P3, "rdmad_mesh_rounds_total",
@@ -177,6 +180,11 @@ int main(void)
 	       peer_metric(&a, P4, "rdmad_mesh_peer_up", NULL) == 0 &&
 	       peer_metric(&a, P4, "rdmad_mesh_rounds_total", "result=\"ok\"") == 0,
 	       "a peer that never answers: down, attempts failed");
+	tap_ok(wait_health(&a, "10.0.0.3:7473", "down", 3) &&
+	       wait_health(&a, "10.0.0.4:7474", "down", 3) &&
+	       peer_metric(&a, P3, "rdmad_mesh_peer_health", NULL) == 4,
+	       "refused, never answering: their health down, not lossy "
+	       "(failed connects are no rounds of it)");
 
 	/* the dead port backs off: far fewer attempts than B's rounds (at
 	 * 60, whatever the machine's speed: both go by the same clock) */
@@ -193,6 +201,11 @@ int main(void)
 	       "B silent: a round times out, B down");
 	tap_ok(wait_health(&a, "10.0.0.2:7472", "down", 3),
 	       "B's health and its paths': down");
+	tap_ok(peer_metric(&a, P2, "rdmad_mesh_peer_health", NULL) == 4 &&
+	       peer_metric(&a, P2, "rdmad_mesh_peer_flaps", NULL) == 1,
+	       "B down: rdmad_mesh_peer_health 4, one flap (%g, %g)",
+	       peer_metric(&a, P2, "rdmad_mesh_peer_health", NULL),
+	       peer_metric(&a, P2, "rdmad_mesh_peer_flaps", NULL));
 	fake_mute(7472, false);
 	tap_ok(wait_metric(&a, P2, "rdmad_mesh_peer_paths_up", NULL, 2, 2),
 	       "B answers again: up on both paths");

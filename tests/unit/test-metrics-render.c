@@ -949,6 +949,9 @@ static void test_mesh_samples(const char *buf, const char *what)
 		"rdmad_mesh_connects_total{peer=\"10.0.0.2:7471\"} 3",
 		"rdmad_mesh_peer_downs_total{peer=\"10.0.0.2:7471\"} 1",
 		"rdmad_mesh_peer_downs_total{peer=\"[fe80::2]:7471\"} 0",
+		"rdmad_mesh_peer_health{peer=\"10.0.0.2:7471\"} 3",
+		"rdmad_mesh_peer_health{peer=\"[fe80::2]:7471\"} 4",
+		"rdmad_mesh_peer_flaps{peer=\"10.0.0.2:7471\"} 2",
 		"rdmad_mesh_bandwidth_samples_total 2",
 		"rdmad_mesh_bandwidth_seconds_total 2.0",
 		"rdmad_mesh_targets_reloads_total 4",
@@ -988,12 +991,15 @@ static void test_mesh_samples(const char *buf, const char *what)
 	       1,
 	       "%s: mesh: every result class per peer, a series per path "
 	       "and per size, bandwidth only once sampled", what);
-	/* the documented rule: 29 + paths + sizes, +1 with a sample */
-	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 30 + 2 + 3 &&
-	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 29 + 2 + 3 &&
-	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 29 + 1 + 3,
+	/* the documented rule: 29 + paths + sizes, +1 with a sample, +1
+	 * slow or worse, +1 with flaps */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 32 + 2 + 3 &&
+	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 30 + 2 + 3 &&
+	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 29 + 1 + 3 &&
+	       !strstr(buf, "rdmad_mesh_peer_health{peer=\"q") &&
+	       !strstr(buf, "rdmad_mesh_peer_flaps{peer=\"[fe80"),
 	       "%s: mesh: series per peer = 29 + paths + sizes (+1 "
-	       "bandwidth) (%d, %d)", what,
+	       "bandwidth, +1 health slow or worse, +1 flaps) (%d, %d)", what,
 	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));
 	tap_ok(check_hist_le(buf, "rdmad_mesh_round_duration_seconds",
@@ -1154,6 +1160,7 @@ static void test_mesh_place(void)
 /* ---- [mesh] peer_series = compact ------------------------------------ */
 
 static struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
+static enum mesh_health_state rail_health[MESH_INV_RAILS_MAX];
 
 /* The 3-peer view, compact, with its place; rail 0 and 1 seen. */
 static void make_compact(void)
@@ -1167,8 +1174,13 @@ static void make_compact(void)
 	mesh_hist_add(&rails[0].rtt, 30000);
 	rails[1].seen = true;
 	rails[1].rounds[MESH_RES_REFUSED] = 1;
+	memset(rail_health, 0, sizeof(rail_health));
+	rail_health[0] = MESH_HEALTH_HEALTHY;
+	rail_health[1] = MESH_HEALTH_SLOW;
+	rail_health[2] = MESH_HEALTH_LOSSY;	/* not seen: not shown */
 	mview.compact = true;
 	mview.rails = rails;
+	mview.rail_health = rail_health;
 	mview.n_rails = MESH_INV_RAILS_MAX;
 }
 
@@ -1202,6 +1214,10 @@ static void test_compact_samples(const char *buf, const char *what)
 		"rdmad_mesh_rail_round_duration_seconds_count{rail=\"0\"} 1",
 		"rdmad_mesh_rail_round_duration_seconds_sum{rail=\"0\"} 0.00003",
 		"rdmad_mesh_rail_round_duration_seconds_count{rail=\"1\"} 0",
+		"rdmad_mesh_rail_health{rail=\"0\"} 1",
+		"rdmad_mesh_rail_health{rail=\"1\"} 2",
+		"rdmad_mesh_peer_health{peer=\"10.0.0.2:7471\"} 3",
+		"rdmad_mesh_peer_flaps{peer=\"10.0.0.2:7471\"} 2",
 		"rdmad_mesh_place_info{host=\"h1\",tor=\"t1\"} 1",
 		"rdmad_mesh_epoch_switches_total 7",
 		"rdmad_mesh_targets_reloads_total 4",
@@ -1231,21 +1247,41 @@ static void test_compact_samples(const char *buf, const char *what)
 		}
 	tap_ok(!n_gone, "%s: compact: no per-peer path, size, histogram, "
 	       "connect, down, bandwidth or info series", what);
-	/* 5 a peer (the p99 absent while no verified round) */
-	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 5 &&
-	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 4 &&
+	/* 5 a peer (the p99 absent while no verified round), +1 slow or
+	 * worse, +1 with flaps */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 5 + 2 &&
+	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 4 + 1 &&
 	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 5 &&
 	       count_prefix(buf, "rdmad_mesh_rounds_total{") == 3 * 3,
-	       "%s: compact: 5 series a peer, 4 before a good round (%d, "
-	       "%d)", what, count_with(buf, "peer=\"10.0.0.2:7471\""),
+	       "%s: compact: 5 series a peer, 4 before a good round, +1 "
+	       "slow or worse, +1 flapping (%d, %d)", what,
+	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));
-	/* 24 a rail: 9 classes, 12 bounds + Inf, count, sum */
-	tap_ok(count_with(buf, "rail=\"0\"") - 2 == 24 &&
-	       count_with(buf, "rail=\"1\"") - 1 == 24 &&
+	/* 25 a rail: 9 classes, 12 bounds + Inf, count, sum, health */
+	tap_ok(count_with(buf, "rail=\"0\"") - 2 == 25 &&
+	       count_with(buf, "rail=\"1\"") - 1 == 25 &&
 	       count_prefix(buf, "rdmad_mesh_rail_rounds_total{") ==
 	       2 * MESH_RES_N && !strstr(buf, "rail=\"2\""),
-	       "%s: compact: 24 series a rail seen, none for the others",
+	       "%s: compact: 25 series a rail seen, none for the others",
 	       what);
+}
+
+/* BUF without its rdmad_mesh_rail_health samples, in place. */
+static char *strip_rail_health(char *buf)
+{
+	char *r = buf, *w = buf, *nl;
+
+	while (*r) {
+		nl = strchr(r, '\n');
+		nl = nl ? nl + 1 : r + strlen(r);
+		if (strncmp(r, "rdmad_mesh_rail_health{", 23)) {
+			memmove(w, r, nl - r);
+			w += nl - r;
+		}
+		r = nl;
+	}
+	*w = '\0';
+	return buf;
 }
 
 static void test_compact(void)
@@ -1265,14 +1301,20 @@ static void test_compact(void)
 		mview.compact = false;
 		full = render(&view, METRICS_PROMETHEUS, &ret);
 		mview.rails = NULL;
+		mview.rail_health = NULL;
 		mview.n_rails = 0;
 		was = render(&view, METRICS_PROMETHEUS, &ret);
-		tap_ok(!strcmp(full, was) && !strstr(full, "rdmad_mesh_rail_") &&
+		/* full shows a rail's health, no other rail family */
+		tap_ok(has_line(full, "rdmad_mesh_rail_health{rail=\"1\"} 2") &&
+		       !strcmp(strip_rail_health(full), was) &&
+		       !strstr(full, "rdmad_mesh_rail_rounds") &&
+		       !strstr(full, "rdmad_mesh_rail_round_duration") &&
 		       !strstr(full, "rdmad_mesh_round_p99_seconds") &&
 		       strstr(full, "rdmad_mesh_peer_info{") &&
 		       has_line(full, "rdmad_mesh_peer_up{peer=\"10.0.0.2:"
 				"7471\"} 1"),
-		       "full: rails counted or not, the series of before");
+		       "full: rails counted or not, the series of before "
+		       "but the rails' health");
 		free(full);
 		free(was);
 	}

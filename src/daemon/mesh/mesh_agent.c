@@ -66,6 +66,7 @@ struct mesh_agent {
 
 	struct mesh_view_peer *view;	/* mesh_agent_view's */
 	unsigned int view_n;
+	enum mesh_health_state view_rails[MESH_INV_RAILS_MAX];
 };
 
 /* ---- peers ------------------------------------------------------------ */
@@ -589,7 +590,14 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		vp->epoch = peer->epoch;
 		vp->n_paths = peer->n_paths;
 		vp->n_figures = peer->n_figures;
+		vp->flaps = 0;
 		for (j = 0; j < peer->n_figures; j++) {
+			const struct mesh_health *ph = &peer->path[j]->health.own;
+			unsigned int f = mesh_health_flaps(ph, &a->x.pol.health,
+							   now);
+
+			if (j < peer->n_paths && f > vp->flaps)
+				vp->flaps = f;
 			vp->path[j].state = peer->path[j]->s.state;
 			vp->path[j].reach = peer->path[j]->s.reach;
 			vp->path[j].health = peer->path[j]->health.own.state;
@@ -606,6 +614,9 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		mesh_view_order(a->view, a->n_peers);
 	v->compact = config_mesh_compact(&a->x.cfg, v->topology);
 	v->rails = a->x.rails;
+	for (i = 0; i < MESH_INV_RAILS_MAX; i++)
+		a->view_rails[i] = a->x.rail_health[i].state;
+	v->rail_health = a->view_rails;
 	v->n_rails = MESH_INV_RAILS_MAX;
 	v->rail_keys = a->x.cfg.n_rails > 0;
 	v->peers = a->view;

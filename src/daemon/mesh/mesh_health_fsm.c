@@ -192,9 +192,8 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 	return MESH_HWHY_SLOW_GONE;
 }
 
-/* Downs of H within the window ending at NOW. */
-static unsigned int flaps_in(const struct mesh_health *h,
-			     const struct mesh_health_cfg *cfg, uint64_t now)
+unsigned int mesh_health_flaps(const struct mesh_health *h,
+			       const struct mesh_health_cfg *cfg, uint64_t now)
 {
 	unsigned int i, n = 0;
 
@@ -208,7 +207,7 @@ static enum mesh_health_state worst(const struct mesh_health *h,
 				    const struct mesh_health_cfg *cfg,
 				    uint64_t now)
 {
-	if (h->n_flaps && flaps_in(h, cfg, now) >= cfg->flap_downs)
+	if (h->n_flaps && mesh_health_flaps(h, cfg, now) >= cfg->flap_downs)
 		return MESH_HEALTH_FLAPPING;
 	if (h->down)
 		return MESH_HEALTH_DOWN;

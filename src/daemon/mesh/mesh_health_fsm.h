@@ -165,6 +165,9 @@ enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,
 					unsigned int n);
 
 const char *mesh_health_name(enum mesh_health_state s);
+/* H's downs within CFG's flapping window ending at NOW. */
+unsigned int mesh_health_flaps(const struct mesh_health *h,
+			       const struct mesh_health_cfg *cfg, uint64_t now);
 const char *mesh_health_why_name(enum mesh_health_why w);
 
 #endif /* RDMAD_MESH_HEALTH_FSM_H */

@@ -406,16 +406,16 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			.kind = MESH_HOBS_ROUND,
 			.failed = r->result != MESH_RES_OK,
 			.pressured = pressured, .rtt_ns = rtt };
-		mesh_path_health(p, &hobs, now);
+		/* a failed connect is no round of the path's health: a peer
+		 * nobody answers is down, not lossy */
+		if (p->s.state == MESH_ST_WAIT || p->s.state == MESH_ST_ROUND)
+			mesh_path_health(p, &hobs, now);
 		if (!pressured && p->x->pol.slow_round_ns &&
 		    rtt > p->x->pol.slow_round_ns)
 			mesh_path_slow_log(p, fig->size, rtt, now);
 	}
-	if (r->what & MESH_REC_DOWN) {
+	if (r->what & MESH_REC_DOWN)
 		mesh_stats_down(&p->st);
-		hobs = (struct mesh_health_obs){ .kind = MESH_HOBS_DOWN };
-		mesh_path_health(p, &hobs, now);
-	}
 }
 
 /* The one writer of the path's error text: of the kind the schedule
@@ -577,6 +577,13 @@ static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
 		return 0;
 	}
 	mesh_path_record(p, &st.rec, fig, now);
+	/* the schedule's down, of a path that was never up too: its
+	 * health is down, not learning */
+	if (st.act & MESH_ACT_DOWN) {
+		struct mesh_health_obs down = { .kind = MESH_HOBS_DOWN };
+
+		mesh_path_health(p, &down, now);
+	}
 	/* before the log: a path's down line says why */
 	if (!(st.act & MESH_ACT_UP))
 		mesh_path_error(p, st.rec.error, fig);

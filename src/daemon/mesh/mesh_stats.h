@@ -189,6 +189,8 @@ struct mesh_view_peer {
 	 * (one path: that path's), down when every path is, flapping when
 	 * one is */
 	enum mesh_health_state health;
+	/* downs of its most flapping path within [mesh] flap_window */
+	unsigned int flaps;
 	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
 	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
 	 * stopped; their figures stay in the peer's counters (which never
@@ -273,6 +275,8 @@ struct mesh_view {
 	 * once seen */
 	bool compact;
 	const struct mesh_rail_stats *rails;
+	/* each rail's health, its peers' rounds judged together */
+	const enum mesh_health_state *rail_health;
 	unsigned int n_rails;
 	uint64_t switches;
 	uint64_t next_switch_ms;	/* from now; 0: none */

@@ -46,6 +46,52 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 }
 
 /*
+ * What the agent decided of each peer and rail (mesh_health_fsm.h), full
+ * and compact alike, read by the mixin without a rate window; the code
+ * is the state's place in MESH_HEALTH_LIST.  A peer's series are there
+ * only while something is wrong with it (its health slow or worse, its
+ * flaps above 0): a healthy fleet pays nothing for them, and a compact
+ * host stays within its bound.  A rail's is always there (a few a host).
+ */
+#define HEALTH_HELP "0 learning, 1 healthy, 2 slow, 3 lossy, 4 down, " \
+	"5 flapping (docs/mesh.md, \"Decided in the agent\")."
+
+static void render_mesh_health(struct mw *w, const struct mesh_view *m)
+{
+	unsigned int i, r;
+	char label[12];
+
+	mw_family(w, "rdmad_mesh_peer_health", FT_GAUGE, NULL,
+		  "What the agent decided of the peer from its paths' rounds "
+		  "and samples, while it is slow or worse (absent: learning "
+		  "or healthy): " HEALTH_HELP);
+	for (i = 0; i < m->n_peers; i++)
+		if (m->peers[i].health >= MESH_HEALTH_SLOW)
+			mw_u64(w, "rdmad_mesh_peer_health", "",
+			       ONE("peer", m->peers[i].name),
+			       m->peers[i].health);
+	mw_family(w, "rdmad_mesh_peer_flaps", FT_GAUGE, NULL,
+		  "Downs of the peer's most flapping path within [mesh] "
+		  "flap_window (absent: none; flapping from [mesh] flap_downs "
+		  "on).");
+	for (i = 0; i < m->n_peers; i++)
+		if (m->peers[i].flaps)
+			mw_u64(w, "rdmad_mesh_peer_flaps", "",
+			       ONE("peer", m->peers[i].name),
+			       m->peers[i].flaps);
+	mw_family(w, "rdmad_mesh_rail_health", FT_GAUGE, NULL,
+		  "What the agent decided of the rail from its peers' rounds "
+		  "together: " HEALTH_HELP);
+	for (r = 0; r < m->n_rails && m->rail_health; r++) {
+		if (!m->rails[r].seen)
+			continue;
+		snprintf(label, sizeof(label), "%u", r);
+		mw_u64(w, "rdmad_mesh_rail_health", "", ONE("rail", label),
+		       m->rail_health[r]);
+	}
+}
+
+/*
  * Families of one peer at a time would interleave families, which the
  * formats forbid: each family walks every peer.  The sums are made once.
  */
@@ -339,6 +385,7 @@ int metrics_mesh_render(struct mw *w, const struct mesh_view *m)
 	else
 		render_mesh_peers(w, le, m, sum);
 	free(sum);
+	render_mesh_health(w, m);
 	render_mesh_place(w, m);
 	if (m->compact)
 		render_mesh_rails(w, le, m);
