@@ -652,6 +652,61 @@ static void test_mesh(void)
 	bad("[mesh]\nslow_round = late\n", "t.ini:2: slow_round:",
 	    "mesh: slow_round not a duration");
 
+	/* a path's health (docs/mesh.md, "Decided in the agent") */
+	tap_ok(valid(&c, "[mesh]\n") && m->healthy_bad_ppm == 1000 &&
+	       m->lossy_bad_ppm == 10000 && m->slow_drop_pct == 20 &&
+	       m->flap_downs == 3 && m->flap_window_ms == 300000,
+	       "mesh: healthy_bad 0.1%%, lossy_bad 1%%, slow_drop 20%%, "
+	       "flap_downs 3, flap_window 5m by default");
+	tap_ok(valid(&c, "[mesh]\nhealthy_bad = 0.001%\nlossy_bad = 0.002%\n")
+	       && m->healthy_bad_ppm == 10 && m->lossy_bad_ppm == 20 &&
+	       valid(&c, "[mesh]\nhealthy_bad = 9.999%\nlossy_bad = 49.999%\n")
+	       && m->healthy_bad_ppm == 99990 && m->lossy_bad_ppm == 499990 &&
+	       valid(&c, "[mesh]\nhealthy_bad = 10%\nlossy_bad = 50%\n") &&
+	       m->healthy_bad_ppm == 100000 && m->lossy_bad_ppm == 500000,
+	       "mesh: healthy_bad 0.001%%, 9.999%%, 10%%; lossy_bad "
+	       "0.002%%, 49.999%%, 50%%");
+	bad("[mesh]\nhealthy_bad = 10.001%\n", "t.ini:2: healthy_bad: "
+	    "10.001% is out of range 0.001%..10%", "mesh: healthy_bad 10.001%");
+	bad("[mesh]\nhealthy_bad = 0%\n", "t.ini:2: healthy_bad: 0% is out",
+	    "mesh: healthy_bad 0");
+	bad("[mesh]\nlossy_bad = 50.001%\n", "t.ini:2: lossy_bad: "
+	    "50.001% is out of range 0.002%..50%", "mesh: lossy_bad 50.001%");
+	bad("[mesh]\nlossy_bad = 0.001%\n", "t.ini:2: lossy_bad: 0.001% is "
+	    "out", "mesh: lossy_bad 0.001%");
+	invalid("[mesh]\nhealthy_bad = 1%\nlossy_bad = 1%\n", "[mesh] "
+		"lossy_bad (1%) must be above healthy_bad (1%)",
+		"mesh: lossy_bad not above healthy_bad");
+	tap_ok(valid(&c, "[mesh]\nhealthy_bad = 1%\nlossy_bad = 1.001%\n"),
+	       "mesh: lossy_bad just above healthy_bad");
+	tap_ok(valid(&c, "[mesh]\nslow_drop = 5%\n") && m->slow_drop_pct == 5 &&
+	       valid(&c, "[mesh]\nslow_drop = 89%\n") && m->slow_drop_pct == 89 &&
+	       valid(&c, "[mesh]\nslow_drop = 90%\n") && m->slow_drop_pct == 90,
+	       "mesh: slow_drop 5%%, 89%%, 90%%");
+	bad("[mesh]\nslow_drop = 91%\n", "t.ini:2: slow_drop: 91% is out of "
+	    "range 5%..90%", "mesh: slow_drop 91%");
+	bad("[mesh]\nslow_drop = 4%\n", "t.ini:2: slow_drop: 4% is out",
+	    "mesh: slow_drop 4%");
+	tap_ok(valid(&c, "[mesh]\nflap_downs = 2\n") && m->flap_downs == 2 &&
+	       valid(&c, "[mesh]\nflap_downs = 15\n") && m->flap_downs == 15 &&
+	       valid(&c, "[mesh]\nflap_downs = 16\n") && m->flap_downs == 16,
+	       "mesh: flap_downs 2, 15, 16");
+	bad("[mesh]\nflap_downs = 17\n", "t.ini:2: flap_downs: 17 is out of "
+	    "range 2..16", "mesh: flap_downs 17");
+	bad("[mesh]\nflap_downs = 1\n", "t.ini:2: flap_downs: 1 is out of "
+	    "range 2..16", "mesh: flap_downs 1");
+	tap_ok(valid(&c, "[mesh]\nflap_window = 1s\n") &&
+	       m->flap_window_ms == 1000 &&
+	       valid(&c, "[mesh]\nflap_window = 86399999ms\n") &&
+	       m->flap_window_ms == 86399999 &&
+	       valid(&c, "[mesh]\nflap_window = 24h\n") &&
+	       m->flap_window_ms == 86400000,
+	       "mesh: flap_window 1s, 24h - 1ms, 24h");
+	bad("[mesh]\nflap_window = 86400001ms\n", "t.ini:2: flap_window: "
+	    "86400001ms is out of range", "mesh: flap_window 24h + 1ms");
+	bad("[mesh]\nflap_window = 999ms\n", "t.ini:2: flap_window: 999ms "
+	    "is out of range", "mesh: flap_window 999ms");
+
 	bad("[mesh]\nops = write\n", "t.ini:2: ops: 'write' alone: a WRITE "
 	    "is only verified by reading it back", "mesh: write alone");
 	bad("[mesh]\nops = read read\n", "t.ini:2: ops: 'read' given twice",

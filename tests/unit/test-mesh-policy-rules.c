@@ -74,6 +74,20 @@ static void test_select_load(void)
 			  "slow_round = 0", &c, &p) &&
 	       !p.load.lag_max_ns && !p.load.wait_max_pct && !p.slow_round_ns,
 	       "0 turns each test off");
+	tap_ok(!policy_of("slow_round = 300ms\nhealthy_bad = 0.2%\n"
+			  "lossy_bad = 2%\nslow_drop = 30%\nflap_downs = 4\n"
+			  "flap_window = 2min", &c, &p) &&
+	       p.health.retrans_ns == 300 * MS && p.health.p0_ppm == 2000 &&
+	       p.health.p1_ppm == 20000 && p.health.slow_pct == 30 &&
+	       p.health.flap_downs == 4 &&
+	       p.health.flap_window_ns == 120000 * MS &&
+	       !mesh_health_cfg_check(&p.health),
+	       "a path's health: its keys, and a machine it accepts");
+	tap_ok(!policy_of("", &c, &p) && p.health.p0_ppm == 1000 &&
+	       p.health.p1_ppm == 10000 && p.health.retrans_ns == 250 * MS &&
+	       !mesh_health_cfg_check(&p.health),
+	       "a path's health: the defaults, 0.1 %% and 1 %% bad rounds, "
+	       "late at 250 ms");
 }
 
 static void test_session(void)
@@ -127,7 +141,7 @@ static void test_same_session(void)
 
 int main(void)
 {
-	tap_plan(15);
+	tap_plan(17);
 	test_schedule();
 	test_select_load();
 	test_session();

@@ -101,7 +101,18 @@ struct config_mesh {
 	/* a round slower than this is logged with the port counters that
 	 * moved around it; 0: none are */
 	unsigned int slow_round_ms;
+	/* a path's health (docs/mesh.md, "Decided in the agent"): the share
+	 * of bad rounds of a healthy path and of a lossy one, the bandwidth
+	 * drop named slow, downs within a window named flapping */
+	uint32_t healthy_bad_ppm;
+	uint32_t lossy_bad_ppm;
+	unsigned int slow_drop_pct;
+	unsigned int flap_downs;
+	unsigned int flap_window_ms;
 };
+
+/* [mesh] flap_downs: the downs a path's health remembers, at most. */
+#define CONFIG_MESH_FLAP_DOWNS_MAX	16
 
 /* Whether /metrics is compact under M, given whether the inventory in
  * force has topology (the default follows it). */

@@ -101,6 +101,11 @@ static int config_check_mesh(struct config_check *c)
 		return config_check_fail(c, "[mesh] connect_timeout (%ums) "
 			"must be below backoff_max (%ums)",
 			m->connect_timeout_ms, m->backoff_max_ms);
+	if (m->lossy_bad_ppm <= m->healthy_bad_ppm)
+		return config_check_fail(c, "[mesh] lossy_bad (%.4g%%) must be "
+			"above healthy_bad (%.4g%%): the loss test tells a lossy "
+			"path from a healthy one", m->lossy_bad_ppm / 1e4,
+			m->healthy_bad_ppm / 1e4);
 	if (m->n_rails && m->source.ss_family)
 		return config_check_fail(c, "[mesh] source and rails: one or "
 			"the other (with rails, each rail's rounds leave from "

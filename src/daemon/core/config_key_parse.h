@@ -58,6 +58,11 @@ config_key_fn config_key_acl;		/* struct acl: lines add */
 config_key_fn config_key_ops;		/* uint8_t; k->v.min: needed */
 config_key_fn config_key_source;	/* sockaddr_storage, no port */
 
+/* [mesh] keys with a meaning of their own (config_mesh_parse.c). */
+config_key_fn config_key_sizes;		/* struct config_mesh: sizes */
+config_key_fn config_key_rails;		/* struct config_mesh: rails */
+config_key_fn config_key_peer_series;	/* enum config_peer_series */
+
 /* The number VALUE as K says into *out, or -1 after config_perr(). */
 int config_key_number(struct config_err *e, const struct config_key *k,
 		      const char *value, uint64_t *out);

@@ -5,6 +5,9 @@
 
 #include "mesh/mesh_policy_rules.h"
 
+_Static_assert(CONFIG_MESH_FLAP_DOWNS_MAX <= MESH_HEALTH_FLAPS_MAX,
+	       "[mesh] flap_downs beyond what a path's health remembers");
+
 #define NS_PER_MS	1000000ull
 
 static uint64_t mesh_policy_ns(unsigned int ms)
@@ -67,6 +70,11 @@ void mesh_policy_of(const struct config_mesh *m, struct mesh_policy *p)
 	mesh_health_cfg_default(&p->health);
 	if (p->slow_round_ns)
 		p->health.retrans_ns = p->slow_round_ns;
+	p->health.p0_ppm = m->healthy_bad_ppm;
+	p->health.p1_ppm = m->lossy_bad_ppm;
+	p->health.slow_pct = m->slow_drop_pct;
+	p->health.flap_downs = m->flap_downs;
+	p->health.flap_window_ns = mesh_policy_ns(m->flap_window_ms);
 }
 
 bool mesh_policy_same_session(const struct mesh_policy *a,
