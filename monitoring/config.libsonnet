@@ -62,6 +62,10 @@
     globalAlertGroups: ['rdmad-verdicts', 'rdmad-mesh-coverage'],
     federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_lossy:sum|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
+    // `for` of the alerts on what each rdmad decided of its pairs
+    // (alerts/health.libsonnet: rdmad_mesh_peer_health): none, the
+    // agent's sequential test already waited for its evidence.
+    decidedFor: '0s',
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,
     // RdmadLatencySLOBreached: p99 of a pair's verified rounds, seconds.

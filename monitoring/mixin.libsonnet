@@ -8,6 +8,8 @@
 (import 'alerts/verdicts.libsonnet') +
 (import 'alerts/reachability.libsonnet') +
 (import 'alerts/quality.libsonnet') +
+(import 'alerts/health.libsonnet') +
+(import 'alerts/inhibit.libsonnet') +
 (import 'alerts/integrity.libsonnet') +
 (import 'alerts/daemon.libsonnet') +
 (import 'alerts/mesh-config.libsonnet') +

@@ -25,6 +25,7 @@ function(config={})
   {
     'rdmad-rules.json': all(rules),
     'rdmad-alerts.json': all(alerts),
+    'rdmad-inhibit.json': m.alertmanagerInhibitRules,
     'sharded/rdmad-shard-rules.json': pick(rules, c.globalRuleGroups, false),
     'sharded/rdmad-shard-alerts.json': pick(alerts, c.globalAlertGroups, false),
     'sharded/rdmad-global-rules.json': pick(rules, c.globalRuleGroups, true),

@@ -1209,8 +1209,9 @@ print(len(d["data"]["result"]))' 2>/dev/null || echo error
 }
 
 # fab_am_start LISTEN: an Alertmanager on the monitoring host ($T/am),
-# alone (no cluster), every alert to one receiver that sends nowhere: the
-# tests read what it holds (fab_am_alerts).  Returns once it is ready.
+# alone (no cluster), every alert to one receiver that sends nowhere, with
+# the mixin's inhibition rules (monitoring/generated/rdmad-inhibit.yaml):
+# the tests read what it holds (fab_am_alerts).  Returns once it is ready.
 fab_am_start() {
 	local listen=$1 d=$T/am
 	rm -rf "$d/data"
@@ -1225,6 +1226,7 @@ route:
 receivers:
   - name: log
 FAB_EOF
+	sed '/^#/d' "$RDMAD_SOURCE_DIR/monitoring/generated/rdmad-inhibit.yaml" >>"$d/alertmanager.yml"
 	amtool check-config "$d/alertmanager.yml" >"$d/check.log" 2>&1 ||
 		fab_fail "the Alertmanager's config is refused: $(tail -20 "$d/check.log")"
 	ip netns exec "$(cat "$F/monitor")" setsid prometheus-alertmanager --config.file="$d/alertmanager.yml" \

@@ -13,6 +13,7 @@
 # (the log shows the growing waits; no more failed attempts than the
 # backoff schedule allows in the time that passed, far fewer than rounds).
 # After the heal host 3 is up again on both, within the longest backoff.
+# Pulled twice more, it is flapping on both: health 5, 3 flaps, one line.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require 3
@@ -109,3 +110,29 @@ for i in 1 2; do
 	fab_wait_metric "$i" 20 1 rdmad_mesh_peer_up "peer=\"$P3\""
 done
 fab_log "after the heal host 3 is up on hosts 1 and 2 within $(fab_since "$t1")s"
+
+# Flapping: two more pulls within [mesh] flap_window (5 min): the third
+# down makes host 3 flapping on hosts 1 and 2 (rdmad_mesh_peer_health 5,
+# rdmad_mesh_peer_flaps 3, one "flapping: 3 downs" line each), one state
+# with its count; the pair 1-2 never flapped.
+for n in 2 3; do
+	fab_link 3 down
+	fab_at_once "1 2" fab_wait_metric 30 0 rdmad_mesh_peer_up "peer=\"$P3\""
+	fab_link 3 up
+	fab_at_once "1 2" fab_wait_metric 30 1 rdmad_mesh_peer_up "peer=\"$P3\""
+done
+for i in 1 2; do
+	fab_scrape "$i" "$T/flap$i.prom"
+	h=$(grep "^rdmad_mesh_peer_health{peer=\"$P3\"}" "$T/flap$i.prom" | awk '{ print $NF }')
+	f=$(grep "^rdmad_mesh_peer_flaps{peer=\"$P3\"}" "$T/flap$i.prom" | awk '{ print $NF }')
+	fab_log "host $i: $P3 health ${h:-absent}, ${f:-no} flaps after three pulls in $(fab_since "$t0")s"
+	if [ "$h" != 5 ] || [ "$f" != 3 ]; then
+		fab_fail "host $i: after three downs of $P3 its health is ${h:-absent} with ${f:-no} flaps, want 5 (flapping) with 3"
+	fi
+	n=$(fab_sh "$i" "grep -c -- '$P3.*: flapping: 3 downs' \$T/rdmad.log" || true)
+	[ "$n" = 1 ] || fab_fail "host $i logged $n 'flapping' lines for $P3, want 1: $(fab_sh "$i" "grep -- '$P3' \$T/rdmad.log | tail -5")"
+	other=$P2
+	[ "$i" = 2 ] && other=$P1
+	! grep -q "^rdmad_mesh_peer_health{peer=\"$other\"} [45]$\|^rdmad_mesh_peer_flaps{peer=\"$other\"}" "$T/flap$i.prom" ||
+		fab_fail "host $i: the pair to $other, never pulled, went down or flapped: $(grep '^rdmad_mesh_peer_\(flaps\|health\)' "$T/flap$i.prom")"
+done
