@@ -109,7 +109,8 @@ for i in 1 2 3 4; do
 	[ "$downs" = "${downs0[$i]}" ] || bad+="host $i logged $((downs - downs0[$i])) down: $(fab_sh "$i" "grep 'mesh: .* down: ' \$T/rdmad.log | tail -3"); "
 done
 for k in "${!seen[@]}"; do
-	[ "${seen[$k]}" = "${base[$k]:-0}" ] || bad+="${k/|/ -> } failed $((seen[$k] - ${base[$k]:-0})) rounds; "
+	[ "${seen[$k]}" = "${base[$k]:-0}" ] ||
+		bad+="${k/|/ -> } failed $((seen[$k] - ${base[$k]:-0})) rounds (its log: $(fab_sh "${k%%|*}" "grep -- '${k#*|}' \$T/rdmad.log | grep -v 'slow round' | tail -6" | tr '\n' '/')); "
 done
 [ -z "$bad" ] || fab_fail "rounds failed across the epoch switch: $bad"
 fab_log "2. every host's slot 0 moved on (after $(for i in 1 2 3 4; do printf '%s ' "${moved[$i]}s"; done)), to the oracle's peer, with no failed round on any of the ${#seen[@]} pairs seen and no down"
