@@ -50,9 +50,10 @@ static void round_failed(void)
 	feed(&o);
 }
 
+/* K; a DOWN of a path that was up */
 static void event(enum mesh_health_obs_kind k)
 {
-	struct mesh_health_obs o = { .kind = k };
+	struct mesh_health_obs o = { .kind = k, .was_up = true };
 
 	feed(&o);
 }
@@ -361,6 +362,26 @@ static void check_flaps(void)
 	tap_ok(h.state == MESH_HEALTH_HEALTHY &&
 	       last.why == MESH_HWHY_FLAPS_GONE,
 	       "the first down out of the window: healthy");
+
+	/* a path never up (its connects fail) is down, and no flap: three
+	 * such downs within the window are not flapping */
+	{
+		struct mesh_health_obs never = { .kind = MESH_HOBS_DOWN,
+						 .was_up = false };
+		unsigned int k;
+
+		learnt();
+		for (k = 0; k < 3; k++) {
+			now = (2000 + k * 10) * S;
+			feed(&never);
+			event(MESH_HOBS_UP);
+		}
+		feed(&never);
+		tap_ok(h.state == MESH_HEALTH_DOWN &&
+		       mesh_health_flaps(&h, &cfg, now) == 0,
+		       "four downs of a path never up: down, no flap (%u)",
+		       mesh_health_flaps(&h, &cfg, now));
+	}
 }
 
 static void check_peer(void)
@@ -389,7 +410,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(50);
+	tap_plan(51);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

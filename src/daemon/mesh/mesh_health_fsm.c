@@ -241,11 +241,13 @@ void mesh_health_feed(const struct mesh_health *cur,
 			break;
 		h->down = true;
 		h->last_down = now;
+		why = MESH_HWHY_DOWN;
+		if (!obs->was_up)
+			break;
 		h->flap_at[h->flap_pos] = now;
 		h->flap_pos = (h->flap_pos + 1) % MESH_HEALTH_FLAPS_MAX;
 		if (h->n_flaps < MESH_HEALTH_FLAPS_MAX)
 			h->n_flaps++;
-		why = MESH_HWHY_DOWN;
 		break;
 	case MESH_HOBS_UP:
 		if (!h->down)

@@ -101,6 +101,8 @@ struct mesh_health_obs {
 	enum mesh_health_obs_kind kind;
 	bool failed;		/* ROUND: it did not verify */
 	bool pressured;		/* ROUND: under local pressure */
+	bool was_up;		/* DOWN: the path was up before (a flap;
+				   a path never up is down without one) */
 	uint64_t rtt_ns;	/* ROUND, not failed */
 	uint64_t bytes_per_s;	/* SAMPLE */
 };

@@ -580,7 +580,9 @@ static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
 	/* the schedule's down, of a path that was never up too: its
 	 * health is down, not learning */
 	if (st.act & MESH_ACT_DOWN) {
-		struct mesh_health_obs down = { .kind = MESH_HOBS_DOWN };
+		struct mesh_health_obs down = {
+			.kind = MESH_HOBS_DOWN,
+			.was_up = p->s.reach == MESH_REACH_UP };
 
 		mesh_path_health(p, &down, now);
 	}
