@@ -62,9 +62,16 @@
     globalAlertGroups: ['rdmad-verdicts', 'rdmad-mesh-coverage'],
     federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_lossy:sum|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
-    // `for` of the alerts on what each rdmad decided of its pairs
-    // (alerts/health.libsonnet: rdmad_mesh_peer_health): none, the
-    // agent's sequential test already waited for its evidence.
+    // The alerts on what each rdmad decided of its pairs
+    // (alerts/health.libsonnet: RdmadPairRetransmitting, RdmadPairSlow,
+    // RdmadPairFlapping, from rdmad_mesh_peer_health) and the
+    // Alertmanager's inhibition rules for them: off until their
+    // false-alarm rate on a healthy, noisy fabric is measured (the TCG
+    // fabric's t-96 and t-99 raised RdmadPairSlow on a healthy pair and
+    // RdmadPairRetransmitting on a pair just healed: docs/mesh.md).
+    decidedAlerts: false,
+    // `for` of those alerts: none, the agent's sequential test already
+    // waited for its evidence.
     decidedFor: '0s',
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,

@@ -32,7 +32,7 @@ local u = import '../lib/util.libsonnet';
       },
     },
 
-    groups+: [{
+    groups+: if !c.decidedAlerts then [] else [{
       name: 'rdmad-health',
       rules: [
         alert('RdmadPairFlapping',

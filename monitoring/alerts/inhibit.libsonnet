@@ -14,7 +14,7 @@
       target_matchers: ['alertname=~"%s"' % pairs],
       equal: c.fabricLabels + equal,
     },
-    inhibit_rules+: [
+    inhibit_rules+: if !c.decidedAlerts then [] else [
       // every pair into the host, or into its NIC on that rail
       rule('RdmadHostDown', ['peer_host']),
       rule('RdmadNicDown', ['peer_host', 'rail']),

@@ -217,6 +217,13 @@ static void check_loss(void)
 	event(MESH_HOBS_UP);
 	tap_ok(h.state == MESH_HEALTH_HEALTHY && last.why == MESH_HWHY_UP &&
 	       h.judged == judged, "rounds while down not judged; up: healthy");
+	for (i = 0; i < cfg.learn_rounds; i++)
+		round_failed();
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.judged == judged,
+	       "the first %u rounds after an up, failed, not judged",
+	       cfg.learn_rounds);
+	round_failed();
+	tap_ok(h.judged == judged + 1, "the next one is");
 }
 
 /* The run lengths, computed and seen. */
@@ -410,7 +417,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(51);
+	tap_plan(53);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

@@ -46,7 +46,7 @@ void mesh_health_cfg_default(struct mesh_health_cfg *cfg)
 		.flap_downs = 3,
 		.flap_window_ns = 300000000000ull,
 		.learn_rounds = 16,
-		.learn_samples = 4,
+		.learn_samples = 8,
 	};
 }
 
@@ -113,6 +113,15 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 	return MESH_HWHY_LOSS_GONE;
 }
 
+/* RTT into H's base: an average of its good rounds. */
+static void base_learn(struct mesh_health *h, double rtt)
+{
+	h->base_ns = h->n_base ? h->base_ns + (rtt - h->base_ns) / BASE_SHIFT :
+		     rtt;
+	if (h->n_base < UINT32_MAX)
+		h->n_base++;
+}
+
 static enum mesh_health_why feed_round(struct mesh_health *h,
 				       const struct mesh_health_cfg *cfg,
 				       const struct mesh_health_obs *o)
@@ -122,17 +131,20 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 
 	if (o->pressured || h->down)
 		return MESH_HWHY_NONE;
+	late = !o->failed && h->n_base &&
+	       rtt > h->base_ns + (double)cfg->retrans_ns;
+	/* the base learns from good rounds only: a late one is the fault,
+	 * not the path */
+	if (!o->failed && !late)
+		base_learn(h, rtt);
+	/* the first rounds after an up are no evidence: a session just
+	 * made (and a link just back) runs late a while */
+	if (h->settle) {
+		h->settle--;
+		return MESH_HWHY_NONE;
+	}
 	if (o->failed)
 		return loss_judge(h, cfg, true);
-	late = h->n_base && rtt > h->base_ns + (double)cfg->retrans_ns;
-	if (!late) {
-		/* the base learns from good rounds only: a late one is the
-		 * fault, not the path */
-		h->base_ns = h->n_base ? h->base_ns + (rtt - h->base_ns) /
-					 BASE_SHIFT : rtt;
-		if (h->n_base < UINT32_MAX)
-			h->n_base++;
-	}
 	if (h->n_base < cfg->learn_rounds)
 		return MESH_HWHY_NONE;
 	return loss_judge(h, cfg, late);
@@ -256,6 +268,7 @@ void mesh_health_feed(const struct mesh_health *cur,
 		/* what was learnt before the outage may not hold after it */
 		h->s_loss = 0;
 		h->s_slow = 0;
+		h->settle = cfg->learn_rounds;
 		why = MESH_HWHY_UP;
 		break;
 	case MESH_HOBS_TICK:

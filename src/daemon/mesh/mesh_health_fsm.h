@@ -80,6 +80,7 @@ struct mesh_health {
 	double s_slow;		/* toward slow, or back when slow */
 	double base_ns;		/* good rounds' latency, averaged */
 	unsigned int n_base;	/* good rounds in it (saturates) */
+	unsigned int settle;	/* rounds after an up not yet judged */
 	double bw_mean, bw_var;	/* log bytes/s of healthy samples */
 	unsigned int n_bw;	/* samples in them (saturates) */
 	uint64_t flap_at[MESH_HEALTH_FLAPS_MAX];	/* downs, a ring */
