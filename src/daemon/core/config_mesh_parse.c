@@ -9,7 +9,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "acl_match.h"
+#include "core/acl_match.h"
 #include "core/config.h"
 #include "core/config_key_parse.h"
 
