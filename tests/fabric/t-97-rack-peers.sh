@@ -112,6 +112,9 @@ for k in "${!seen[@]}"; do
 	[ "${seen[$k]}" = "${base[$k]:-0}" ] ||
 		bad+="${k/|/ -> } failed $((seen[$k] - ${base[$k]:-0})) rounds (its log: $(fab_sh "${k%%|*}" "grep -- '${k#*|}' \$T/rdmad.log | grep -v 'slow round' | tail -6" | tr '\n' '/')); "
 done
-[ -z "$bad" ] || fab_fail "rounds failed across the epoch switch: $bad"
+# which classes failed (compact series: each rail's rounds by class)
+[ -z "$bad" ] || fab_fail "rounds failed across the epoch switch: $bad; failed rounds by class: $(for i in 1 2 3 4; do
+	fab_sh "$i" "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" | grep '^rdmad_mesh_rail_rounds_total' | grep -v 'result="ok"' | grep -v ' 0$' | sed "s/^/host $i: /"
+done | tr '\n' ' ')"
 fab_log "2. every host's slot 0 moved on (after $(for i in 1 2 3 4; do printf '%s ' "${moved[$i]}s"; done)), to the oracle's peer, with no failed round on any of the ${#seen[@]} pairs seen and no down"
 exit 0
