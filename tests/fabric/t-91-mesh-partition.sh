@@ -13,7 +13,8 @@
 # (the log shows the growing waits; no more failed attempts than the
 # backoff schedule allows in the time that passed, far fewer than rounds).
 # After the heal host 3 is up again on both, within the longest backoff.
-# Pulled twice more, it is flapping on both: health 5, 3 flaps, one line.
+# Pulled twice more, it is flapping on both: health 5, 3 flaps, one line;
+# the pair 1-2 is not.
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require 3
@@ -114,7 +115,8 @@ fab_log "after the heal host 3 is up on hosts 1 and 2 within $(fab_since "$t1")s
 # Flapping: two more pulls within [mesh] flap_window (5 min): the third
 # down makes host 3 flapping on hosts 1 and 2 (rdmad_mesh_peer_health 5,
 # rdmad_mesh_peer_flaps 3, one "flapping: 3 downs" line each), one state
-# with its count; the pair 1-2 never flapped.
+# with its count; the pair 1-2 is not flapping (a round of it may time
+# out under load, as above: a down, but not three).
 for n in 2 3; do
 	fab_link 3 down
 	fab_at_once "1 2" fab_wait_metric 30 0 rdmad_mesh_peer_up "peer=\"$P3\""
@@ -133,6 +135,6 @@ for i in 1 2; do
 	[ "$n" = 1 ] || fab_fail "host $i logged $n 'flapping' lines for $P3, want 1: $(fab_sh "$i" "grep -- '$P3' \$T/rdmad.log | tail -5")"
 	other=$P2
 	[ "$i" = 2 ] && other=$P1
-	! grep -q "^rdmad_mesh_peer_health{peer=\"$other\"} [45]$\|^rdmad_mesh_peer_flaps{peer=\"$other\"}" "$T/flap$i.prom" ||
-		fab_fail "host $i: the pair to $other, never pulled, went down or flapped: $(grep '^rdmad_mesh_peer_\(flaps\|health\)' "$T/flap$i.prom")"
+	! grep -q "^rdmad_mesh_peer_health{peer=\"$other\"} 5$" "$T/flap$i.prom" ||
+		fab_fail "host $i: the pair to $other, never pulled, is flapping: $(grep '^rdmad_mesh_peer_\(flaps\|health\)' "$T/flap$i.prom")"
 done
