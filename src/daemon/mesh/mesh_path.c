@@ -388,10 +388,10 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			p->x->bw_ns += fig->ns;
 		}
 		if (r->result == MESH_RES_OK && fig->ns) {
+			/* the rate mesh_stats_sample just recorded */
 			hobs = (struct mesh_health_obs){
 				.kind = MESH_HOBS_SAMPLE,
-				.bytes_per_s = (uint64_t)((double)fig->bytes *
-							  1e9 / (double)fig->ns) };
+				.bytes_per_s = p->st.bw_bytes_per_s };
 			mesh_path_health(p, &hobs, now);
 		}
 	} else if (round) {
