@@ -26,6 +26,7 @@
 #   wait_res_counts PID WANT [SECS]  until rdma_res_counts PID (of WANT's
 #                            resources) equals WANT, or fail naming each
 #   log_has PATTERN SECS FILE  true once FILE has a line matching PATTERN
+#   log_has_n PATTERN N SECS FILE  true once FILE has N lines matching it
 #   ini_text LISTEN [LINE...]  an rdmad config: [server] listen = LISTEN and
 #                            one "section.key = value" LINE a key
 #   prom_sum FILE NAME [LABEL...]  the sum of the samples of NAME in the
@@ -172,6 +173,15 @@ log_has() {
 	local i
 	for ((i = 0; i < $2 * 10; i++)); do
 		grep -q -- "$1" "$3" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+log_has_n() {
+	local i
+	for ((i = 0; i < $3 * 10; i++)); do
+		[ "$(grep -c -- "$1" "$4" 2>/dev/null)" -ge "$2" ] && return 0
 		sleep 0.1
 	done
 	return 1

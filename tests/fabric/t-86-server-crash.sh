@@ -3,8 +3,10 @@
 # A server host crashes under an rdma-probe --targets run: rdmads on hosts
 # 2-4, probed at once from host 1 (-D 20, -t 10); host 4's QEMU is killed
 # mid-run.  Hosts 2 and 3 still verify, host 4 is reported failed (exit 6
-# or 7), the run's exit status is the worst (host 4's), within -D + -t +
-# 30 s; the surviving rdmads hold nothing more than before.  (Host 4, the
+# or 7), the run's exit status is the worst (host 4's), within 2 x -D
+# (READs, then WRITEs) + -t + 30 s: 80 s (hosts 2 and 3 take about 37 s
+# after the crash, their -D); the surviving rdmads hold nothing more than
+# before.  (Host 4, the
 # last: the tests after this one need hosts 1-3 and run while it boots
 # again; see fab_leave.)
 # shellcheck source=tests/fabric/lib.sh
@@ -31,6 +33,6 @@ fab_log "host 4: $(json_get "$T/mesh.json" "[t['error'] for t in d['targets'] if
 [ "${r[2]}" = 0 ] && [ "${r[3]}" = 0 ] || fab_fail "the surviving hosts did not verify"
 [ "${r[4]}" = 6 ] || [ "${r[4]}" = 7 ] || fab_fail "host 4's exit ${r[4]}, want 6 or 7"
 [ "$rc" = "${r[4]}" ] || fab_fail "run exit $rc, want the worst target's ${r[4]}"
-awk -v t="$took" 'BEGIN { exit !(t <= 60) }' || fab_fail "the run took ${took}s after the crash"
+awk -v t="$took" 'BEGIN { exit !(t <= 80) }' || fab_fail "the run took ${took}s after the crash (2 x -D 20 + -t 10 + 30 s: 80 s)"
 for i in 2 3; do fab_counts_back "$i" "${base[i]}"; done
 fab_log "rdmads on hosts 2 and 3 back to their baselines"

@@ -29,14 +29,11 @@ hostile_up 7667 "timeouts.liveness = 1s" "timeouts.session = 3s" \
 closes() { grep -c 'close: native' "$T/rdmad.log"; }
 # last_close: the newest close line of a native connection
 last_close() { grep 'close: native' "$T/rdmad.log" | tail -1; }
-# wait_closes N SECS: until rdmad logged N native close lines
+# wait_closes N: until rdmad logged N native close lines (a deadline only
+# for a hang: a loaded guest is slow, never wrong)
 wait_closes() {
-	local end=$(($(now_ms) + $2 * 1000))
-	while [ "$(closes)" -lt "$1" ]; do
-		[ "$(now_ms)" -lt "$end" ] ||
-			{ tail -20 "$T/rdmad.log" >&2; fail "no close line within $2s"; }
-		sleep 0.1
-	done
+	log_has_n 'close: native' "$1" 90 "$T/rdmad.log" ||
+		{ tail -20 "$T/rdmad.log" >&2; fail "no close line number $1 within 90 s"; }
 }
 checks=rdmad_liveness_checks_total
 ok_total='rdmad_sessions_total{proto="native",result="ok"}'
@@ -46,7 +43,7 @@ unreach='rdmad_sessions_total{proto="native",result="peer-unreachable"}'
 c0=$(metric "$checks")
 n0=$(closes)
 hostile_ok -H 8 mesh-hold
-wait_closes $((n0 + 1)) 10
+wait_closes $((n0 + 1))
 line=$(last_close)
 log "mesh-hold: $(echo "$line" | cut -d' ' -f3-)"
 echo "$line" | grep -q 'close: native, result ok (client disconnected)' ||
@@ -68,7 +65,7 @@ rc=$?
 [ $rc = 0 ] || { cat "$T/rounds.log" >&2; fail "rdma-probe --rounds 20: exit $rc"; }
 v=$(grep -c '^round [0-9]*: .*verified' "$T/rounds.log")
 [ "$v" = 20 ] || { cat "$T/rounds.log" >&2; fail "$v rounds verified, want 20"; }
-wait_closes $((n0 + 1)) 10
+wait_closes $((n0 + 1))
 line=$(last_close)
 log "rdma-probe --rounds 20: $(echo "$line" | cut -d' ' -f3-)"
 echo "$line" | grep -q 'close: native, result ok (client disconnected)' ||
@@ -81,12 +78,15 @@ check_after rounds
 # 3. A vanished mesh client: only liveness can reap it.
 u0=$(metric "$unreach")
 hostile_hold mesh-vanish
-t0=$(now_ms)
-wait_log 'result peer-unreachable' 30
-t1=$(now_ms)
-log "vanished mesh client reaped after $(((t1 - t0) / 1000)).$(((t1 - t0) % 1000 / 100))s (liveness 1s)"
-[ $((t1 - t0)) -le 25000 ] || fail "reap took $((t1 - t0))ms, want at most liveness + 24 s"
+wait_log 'result peer-unreachable' 90
 grep 'stopped acknowledging' "$T/rdmad.log" | sed 's/^/# /' >&2
+# rdmad's own figure (connected N s): the liveness check reaped it before
+# the hostile client let go of it (-H 60); how soon is the guest's speed.
+line=$(grep 'stopped acknowledging: transport retry exceeded on the liveness check' "$T/rdmad.log" | tail -1)
+reap=$(sed -n 's/.*(connected \([0-9.]*\) s).*/\1/p' <<<"$line")
+[ -n "$reap" ] || fail "no reap line with 'connected N s': $line"
+log "vanished mesh client reaped after ${reap}s connected (liveness 1s)"
+awk -v r="$reap" 'BEGIN { exit !(r < 60) }' || fail "reaped after ${reap}s connected: not by the liveness check"
 [ "$(metric "$unreach")" = $((u0 + 1)) ] ||
 	fail "peer-unreachable sessions: '$(metric "$unreach")', want $((u0 + 1))"
 wait_idle 10
@@ -100,15 +100,11 @@ cli "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 20 --rounds 100 \
 	--interval 0.2 -s 4k "$RDMAD_SRV_ADDR" >"$T/killed.log" 2>&1 &
 jpid=$!
 ppid=$(real_pid $jpid rdma-probe)
-for ((i = 0; i < 200; i++)); do
-	grep -q '^round 3:' "$T/killed.log" && break
-	sleep 0.1
-done
-grep -q '^round 3:' "$T/killed.log" || { cat "$T/killed.log" >&2; fail "no round 3"; }
+log_has '^round 3:' 90 "$T/killed.log" || { cat "$T/killed.log" >&2; fail "no round 3"; }
 kill -KILL "$ppid"
 t0=$(now_ms)
 wait $jpid 2>/dev/null
-wait_closes $((n0 + 1)) 11
+wait_closes $((n0 + 1))
 t1=$(now_ms)
 line=$(last_close)
 log "probe killed after round 3, closed after $((t1 - t0))ms: $(echo "$line" | cut -d' ' -f3-)"

@@ -12,29 +12,49 @@ source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 need ctl
 http=127.0.0.1:9482
-rdmad_up 7483 "http.listen = $http"
+rdmad_up 7483 "http.listen = $http" "timeouts.session = 10m"
 
-pids=()
+# The four clients are held open while the status is read: each is
+# stopped (SIGSTOP) once rdmad logged its open, and let go afterwards
+# (SIGCONT).  A stopped client keeps its connection: rdmad's liveness
+# checks need only its HCA; -t 300 and a session deadline of 10 min
+# outlast the stop.  No client can end before the status shows it,
+# however slow the guest (a loaded one once took 16 s between two
+# rdmadctl runs, and CI's landing run 600 s over 4000 pings).
+pids=() real=()
+# hold JOB: the client behind JOB stopped once rdmad logged one more open
+hold() {
+	local pid
+	pid=$(real_pid "$1" rdma-probe)
+	log_has_n 'open: ' "$opens" 120 "$T/rdmad.log" ||
+		fail "client $pid: rdmad logged no open ($(tail -3 "$T/rdmad.log"))"
+	kill -STOP "$pid" || fail "cannot stop client $pid"
+	real+=("$pid")
+}
+opens=0
 for s in 1 2 3; do
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -s 4k -D 15 --seed $s "$RDMAD_SRV_ADDR" \
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 -s 4k -D 2 --seed $s "$RDMAD_SRV_ADDR" \
 		>"$T/n$s.out" 2>&1 &
 	pids+=($!)
+	opens=$((opens + 1))
+	hold $!
 done
-# (--rping has no -D: enough pings for a few seconds under TCG)
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port --rping -n 4000 "$RDMAD_SRV_ADDR" >"$T/r.out" 2>&1 &
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 --rping -n 200 "$RDMAD_SRV_ADDR" >"$T/r.out" 2>&1 &
 pids+=($!)
+opens=$((opens + 1))
+hold $!
 # The JSON and the text are taken together, until both show the four
-# (a loaded guest once took 16 s between two rdmadctl runs: the
-# sessions had ended by the second).
-for ((i = 0; i < 100; i++)); do
+# (the RTU may lag the open).
+for ((i = 0; i < 300; i++)); do
 	"$CTL" -c "$T/rdmad.ini" --json status >"$T/live.json" 2>"$T/ctl.err" || fail "rdmadctl --json status: $(cat "$T/ctl.err")"
 	"$CTL" -c "$T/rdmad.ini" status >"$T/live.txt" || fail "rdmadctl status failed"
-	# all four accepted, and each past "accepting" (the RTU may lag)
+	# all four accepted, and each past "accepting"
 	grep -q '"active":4,' "$T/live.json" && ! grep -q '"state":"accepting' "$T/live.json" &&
 		grep -q "^connections: 4 active of 64;" "$T/live.txt" &&
 		[ "$(grep -cE " established/" "$T/live.txt")" = 4 ] && break
 	sleep 0.1
 done
+kill -CONT "${real[@]}"
 cat "$T/live.txt" >&2
 grep -q '"active":4,' "$T/live.json" || fail "4 clients never showed as active: $(cat "$T/live.json")"
 # The table: a row per client, from the client address, with its protocol.

@@ -52,27 +52,27 @@ run() {
 # bench-job 1 and docs/performance.md: bandwidth, -D at 64 KiB and -n at
 # 1 MiB, --depth 32, verified and --no-verify (the bench: -D 5, -n 150).
 for op in read write; do
-	run "bw_${op}_64k" 30 --op $op -s 64k -D 1 --depth 32
-	run "bwnv_${op}_64k" 30 --op $op -s 64k -D 1 --depth 32 --no-verify
-	run "bw_${op}_1m" 60 --op $op -s 1m -n 10 --depth 32
-	run "bwnv_${op}_1m" 60 --op $op -s 1m -n 10 --depth 32 --no-verify
+	run "bw_${op}_64k" 120 --op $op -s 64k -D 1 --depth 32
+	run "bwnv_${op}_64k" 120 --op $op -s 64k -D 1 --depth 32 --no-verify
+	run "bw_${op}_1m" 180 --op $op -s 1m -n 10 --depth 32
+	run "bwnv_${op}_1m" 180 --op $op -s 1m -n 10 --depth 32 --no-verify
 done
 # rdma-probe(1)'s bandwidth example: both kinds, 1 MiB, -D 5 --depth 32.
-run bw_both_1m 90 -s 1m -D 1 --depth 32
+run bw_both_1m 240 -s 1m -D 1 --depth 32
 # fabric-bench: bandwidth by count at 64 KiB (the bench: -n 750).
-run bw_read_64k_n 60 --op read -s 64k -n 150 --depth 32
+run bw_read_64k_n 180 --op read -s 64k -n 150 --depth 32
 # bench-job 2 and fabric-bench: 64 B READ latency, event-driven and
 # --busy-poll, verified and not (the bench: -n 5000).
-run lat 30 --op read -s 64 -n 200
-run latbp 30 --op read -s 64 -n 200 --busy-poll
-run latnv 30 --op read -s 64 -n 200 --no-verify
-run latbpnv 30 --op read -s 64 -n 200 --busy-poll --no-verify
+run lat 120 --op read -s 64 -n 200
+run latbp 120 --op read -s 64 -n 200 --busy-poll
+run latnv 120 --op read -s 64 -n 200 --no-verify
+run latbpnv 120 --op read -s 64 -n 200 --busy-poll --no-verify
 # bench-job 4: concurrency, and 5: live connections under -D (the
 # bench: -P 256).
-run conc 60 -P 32 -s 4k -n 10
-run scrape 60 -P 32 -s 4k -D 2
+run conc 180 -P 32 -s 4k -n 10
+run scrape 180 -P 32 -s 4k -D 2
 # mesh-bench: one mesh session alone (the bench: --rounds 200).
-run rounds 30 -s 64 --rounds 20 --interval 0.01
+run rounds 120 -s 64 --rounds 20 --interval 0.01
 # mesh-bench: --targets (the bench: its N peers, -n 1 each).
 echo "$RDMAD_SRV_ADDR:$port" >"$T/peers"
 start=$(now_ms)
@@ -110,9 +110,12 @@ for path in sys.argv[2:]:
         if o["duration_ms"]:
             # Stopped by time, not by the -n cap.
             assert x["ops"] < o["iters"] * o["parallel"], (path, k, x["ops"])
-            # Late by the operations in flight at most (32 verified
-            # 1 MiB READs take seconds in a TCG guest).
-            assert x["span_ns"] < 4 * o["duration_ms"] * 1e6 + 6e9, (path, k, x["span_ns"])
+            # Ran the whole -D, and ended late by the operations in
+            # flight at most: each of --depth took at most the run's own
+            # slowest (CI's loaded landing run: 16.7 s for -D 1, 32
+            # verified 1 MiB READs; the machine's speed, not a bound).
+            d, lat = o["duration_ms"] * 1e6, x["latency_ns"]["max"]
+            assert 0.9 * d <= x["span_ns"] <= d + o["depth"] * lat + 1e9, (path, k, x["span_ns"], lat)
 PY
 kill -0 "$rpid" 2>/dev/null || fail "rdmad is not running any more"
 exit 0
