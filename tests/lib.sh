@@ -25,6 +25,8 @@
 #   res_diff HAVE WANT       the resources whose counts differ
 #   wait_res_counts PID WANT [SECS]  until rdma_res_counts PID (of WANT's
 #                            resources) equals WANT, or fail naming each
+#   wait_secs SECS           SECS, or $RDMAD_WAIT_FLOOR if longer: the
+#                            deadline of every wait helper here
 #   log_has PATTERN SECS FILE  true once FILE has a line matching PATTERN
 #   log_has_n PATTERN N SECS FILE  true once FILE has N lines matching it
 #   ini_text LISTEN [LINE...]  an rdmad config: [server] listen = LISTEN and
@@ -66,6 +68,14 @@ fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 # Milliseconds of the wall clock: for deadlines that hold however slow
 # each step of a wait loop is (a TCG guest takes seconds per iteration).
 now_ms() { local t=${EPOCHREALTIME/[.,]/}; echo $((t / 1000)); }
+
+# wait_secs SECS: the deadline a wait helper (log_has, log_has_n,
+# wait_log, wait_res_counts, wait_qps, wait_idle) gives a condition: SECS,
+# or $RDMAD_WAIT_FLOOR when that is longer.  A deadline only tells a hang
+# from a wait; a suite whose guest shares the machine with others sets
+# the floor (the rdma suite: 60 s; CI's landing run once gave its guest
+# a third of a core, and steps of 3 s took 19).
+wait_secs() { local f=${RDMAD_WAIT_FLOOR:-0}; echo $(($1 > f ? $1 : f)); }
 
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -143,7 +153,8 @@ res_diff() {
 }
 
 wait_res_counts() {
-	local pid=$1 want=$2 secs=${3:-20} now="" end w res=()
+	local pid=$1 want=$2 secs now="" end w res=()
+	secs=$(wait_secs "${3:-20}")
 	for w in $want; do res+=("${w%%=*}"); done
 	end=$(($(now_ms) + secs * 1000))
 	while :; do
@@ -158,7 +169,8 @@ wait_res_counts() {
 # wait_qps PID N [SECS]: wait until process PID holds at least N QPs
 # (sessions that are open, as `rdma resource show qp` lists them).
 wait_qps() {
-	local pid=$1 want=$2 secs=${3:-20} end have=0
+	local pid=$1 want=$2 secs end have=0
+	secs=$(wait_secs "${3:-20}")
 	end=$(($(now_ms) + secs * 1000))
 	while [ "$(now_ms)" -lt "$end" ]; do
 		have=$(rdma_res_counts "$pid" qp)
@@ -170,21 +182,23 @@ wait_qps() {
 }
 
 log_has() {
-	local i
-	for ((i = 0; i < $2 * 10; i++)); do
+	local end
+	end=$(($(now_ms) + $(wait_secs "$2") * 1000))
+	while :; do
 		grep -q -- "$1" "$3" 2>/dev/null && return 0
+		[ "$(now_ms)" -lt "$end" ] || return 1
 		sleep 0.1
 	done
-	return 1
 }
 
 log_has_n() {
-	local i
-	for ((i = 0; i < $3 * 10; i++)); do
+	local end
+	end=$(($(now_ms) + $(wait_secs "$3") * 1000))
+	while :; do
 		[ "$(grep -c -- "$1" "$4" 2>/dev/null)" -ge "$2" ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || return 1
 		sleep 0.1
 	done
-	return 1
 }
 
 ini_text() {
@@ -282,7 +296,7 @@ wait_log() {
 	local f=${3:-$T/rdmad.log}
 	log_has "$1" "$2" "$f" && return 0
 	tail -20 "$f" >&2
-	fail "rdmad did not log '$1' within $2s"
+	fail "rdmad did not log '$1' within $(wait_secs "$2")s"
 }
 
 # rdmad_reload [SECS]: SIGHUP the rdmad of rdmad_start and wait (SECS,

@@ -46,7 +46,7 @@ HOSTILE=$RDMAD_BUILD_DIR/tests/hostile/rdmad-hostile
 [ -x "$HOSTILE" ] || fail "rdmad-hostile not built ($HOSTILE)"
 need ctl probe
 HOSTILE_TMO=${HOSTILE_TMO:-10}
-IDLE_TMO=${IDLE_TMO:-20}
+IDLE_TMO=${IDLE_TMO:-$(wait_secs 20)}
 # rdma-probe is the honest client here, not the code under test: in
 # sanitizer builds its own leak report must not fail these tests.
 PROBE_CMD=(env "ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" "$PROBE")
@@ -168,12 +168,15 @@ metric() {
 }
 
 wait_idle() {
-	local i
-	for ((i = 0; i < $1 * 10; i++)); do
+	local end secs
+	secs=$(wait_secs "$1")
+	end=$(($(now_ms) + secs * 1000))
+	while :; do
 		[ "$(active_conns)" = 0 ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || break
 		sleep 0.1
 	done
-	fail "connections still active after ${1}s: $(active_conns)"
+	fail "connections still active after ${secs}s: $(active_conns)"
 }
 
 # Wait for an idle rdmad (no connection active, no QP) whose resource

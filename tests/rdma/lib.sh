@@ -15,6 +15,9 @@
 
 set -u
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# Every wait gives its condition 60 s at least (wait_secs): this guest
+# runs beside CI's other jobs, and a deadline only tells a hang.
+export RDMAD_WAIT_FLOOR=${RDMAD_WAIT_FLOOR:-60}
 : "${RDMAD_TESTBED_MODE:?not inside the test bed (run through tests/testbed/testbed)}"
 : "${RDMAD_BUILD_DIR:?RDMAD_BUILD_DIR not set}"
 : "${RDMAD_SOURCE_DIR:?RDMAD_SOURCE_DIR not set}"
@@ -47,8 +50,9 @@ need() {
 # real_pid JOBPID NAME: the pid of the real client NAME behind a
 # background job (cli may wrap it).
 real_pid() {
-	local i p
-	for ((i = 0; i < 100; i++)); do
+	local p end
+	end=$(($(now_ms) + $(wait_secs 5) * 1000))
+	while [ "$(now_ms)" -lt "$end" ]; do
 		[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ] && { echo $1; return 0; }
 		p=$(pgrep -x -P $1 "$2") && { echo $p; return 0; }
 		sleep 0.05
