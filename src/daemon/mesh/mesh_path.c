@@ -359,15 +359,21 @@ static void mesh_lag_cb(evutil_socket_t fd, short what, void *arg)
 		mesh_lag_arm(x, now);
 }
 
+/* mesh_path_name for mesh_path_health_who: called only on a change. */
+static void mesh_path_health_name_of(const void *arg, char *buf, size_t len)
+{
+	mesh_path_name(arg, buf, len);
+}
+
 /* O at NOW to the path's health and its pools. */
 static void mesh_path_health(struct mesh_path *p,
 			     const struct mesh_health_obs *o, uint64_t now)
 {
-	char name[160];
+	const struct mesh_path_health_who who = {
+		.name = mesh_path_health_name_of, .arg = p, .peer = p->peer,
+	};
 
-	mesh_path_name(p, name, sizeof(name));
-	mesh_path_health_feed(&p->health, name, p->peer, &p->x->pol.health,
-			      o, now);
+	mesh_path_health_feed(&p->health, &who, &p->x->pol.health, o, now);
 }
 
 /* ---- the one writer of the path's figures ----------------------------- */

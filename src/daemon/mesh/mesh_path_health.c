@@ -9,19 +9,42 @@
 #include "core/log.h"
 #include "mesh/mesh_path_health.h"
 
-/* The one setter: O at NOW into H (WHO names it in the log). */
-static void mesh_path_health_set(struct mesh_health *h, const char *who,
+/* Which machine of a path's: its own, its peer's pool, its rail's. */
+enum mesh_path_health_pool { POOL_PATH, POOL_PEER, POOL_RAIL };
+
+/* The name of POOL's machine into BUF, for a change's log line. */
+static void mesh_path_health_name(const struct mesh_path_health *h,
+				  const struct mesh_path_health_who *w,
+				  enum mesh_path_health_pool pool, char *buf,
+				  size_t len)
+{
+	if (pool == POOL_PATH)
+		w->name(w->arg, buf, len);
+	else if (pool == POOL_PEER)
+		snprintf(buf, len, "%s (its paths together)", w->peer);
+	else
+		snprintf(buf, len, "rail %u (its peers together)", h->rail_no);
+}
+
+/* The one setter: O at NOW into POOL's machine M of H (named in the log
+ * when it changes). */
+static void mesh_path_health_set(const struct mesh_path_health *h,
+				 struct mesh_health *m,
+				 const struct mesh_path_health_who *w,
+				 enum mesh_path_health_pool pool,
 				 const struct mesh_health_cfg *c,
 				 const struct mesh_health_obs *o, uint64_t now)
 {
 	struct mesh_health_step st;
 	const struct mesh_health *n = &st.next;
+	char who[160];
 
-	mesh_health_feed(h, c, o, now, &st);
+	mesh_health_feed(m, c, o, now, &st);
 	if (!st.changed) {
-		*h = st.next;
+		*m = st.next;
 		return;
 	}
+	mesh_path_health_name(h, w, pool, who, sizeof(who));
 	switch (st.why) {
 	case MESH_HWHY_LOSS:
 		log_warn("mesh: %s: lossy: too many of its recent rounds were "
@@ -46,29 +69,23 @@ static void mesh_path_health_set(struct mesh_health *h, const char *who,
 		break;
 	default:
 		log_info("mesh: %s: health %s -> %s (%s)", who,
-			 mesh_health_name(h->state), mesh_health_name(n->state),
+			 mesh_health_name(m->state), mesh_health_name(n->state),
 			 mesh_health_why_name(st.why));
 		break;
 	}
-	*h = st.next;
+	*m = st.next;
 }
 
-void mesh_path_health_feed(struct mesh_path_health *h, const char *path,
-			   const char *peer, const struct mesh_health_cfg *c,
+void mesh_path_health_feed(struct mesh_path_health *h,
+			   const struct mesh_path_health_who *who,
+			   const struct mesh_health_cfg *c,
 			   const struct mesh_health_obs *o, uint64_t now)
 {
-	char who[160];
-
-	mesh_path_health_set(&h->own, path, c, o, now);
+	mesh_path_health_set(h, &h->own, who, POOL_PATH, c, o, now);
 	if (o->kind == MESH_HOBS_DOWN || o->kind == MESH_HOBS_UP)
 		return;		/* each path's own */
-	if (h->peer) {
-		snprintf(who, sizeof(who), "%s (its paths together)", peer);
-		mesh_path_health_set(h->peer, who, c, o, now);
-	}
-	if (h->rail && o->kind == MESH_HOBS_ROUND) {
-		snprintf(who, sizeof(who), "rail %u (its peers together)",
-			 h->rail_no);
-		mesh_path_health_set(h->rail, who, c, o, now);
-	}
+	if (h->peer)
+		mesh_path_health_set(h, h->peer, who, POOL_PEER, c, o, now);
+	if (h->rail && o->kind == MESH_HOBS_ROUND)
+		mesh_path_health_set(h, h->rail, who, POOL_RAIL, c, o, now);
 }

@@ -24,10 +24,20 @@ struct mesh_path_health {
 	unsigned int rail_no;		/* with rail, for the log */
 };
 
-/* O, observed at NOW on the path named PATH of the peer PEER, to its
- * machine and its pools, under C. */
-void mesh_path_health_feed(struct mesh_path_health *h, const char *path,
-			   const char *peer, const struct mesh_health_cfg *c,
+/* Who a change is logged for, named only when one is (every round feeds
+ * up to three machines; a name costs a formatting): NAME writes the
+ * path's name from ARG; PEER names its peer's pool. */
+struct mesh_path_health_who {
+	void (*name)(const void *arg, char *buf, size_t len);
+	const void *arg;
+	const char *peer;
+};
+
+/* O, observed at NOW on the path WHO names, to its machine and its
+ * pools, under C. */
+void mesh_path_health_feed(struct mesh_path_health *h,
+			   const struct mesh_path_health_who *who,
+			   const struct mesh_health_cfg *c,
 			   const struct mesh_health_obs *o, uint64_t now);
 
 #endif /* RDMAD_MESH_PATH_HEALTH_H */
