@@ -37,6 +37,12 @@ local u = import '../lib/util.libsonnet';
               |||
                 Over %(w)s, {{ $value | humanizePercentage }} of the probed pairs from hosts under other ToRs into {{ $labels.peer_tor }} failed, and so did its own hosts' pairs to other ToRs, while its hosts still reach each other: its uplinks (the ToR's ports toward the spine, or the spine side), not the hosts. With two ToRs only, both name the same link. Check the ToR's uplink ports and their counters, the routing or LAG state toward the spine, then the spine switches.
               ||| % { w: vw }),
+        alert('RdmadTorUnreachable', 'critical',
+              'tor:rdmad_mesh_pairs_bad:cross_ratio and on (%s) tor:rdmad_verdict_unreachable:bool' % by(['peer_tor']),
+              'No other ToR reaches a ToR switch\'s hosts, while they reach out and each other.',
+              |||
+                Over %(w)s, {{ $value | humanizePercentage }} of the probed pairs from hosts under other ToRs into {{ $labels.peer_tor }} failed, while its hosts still reach each other and its own probers' pairs to other ToRs do not fail as much: traffic into the ToR from the fabric is lost, one way (a route toward its prefix missing on the spines, an ACL, a spine-side port), not its hosts. Its hosts' unreachable alerts are this one. Check the routes toward the ToR's subnets on the spines, recent ACL or policy changes, then the spine-side ports of its uplinks.
+              ||| % { w: vw }),
         alert('RdmadTorUplinkLoss', 'warning',
               'tor:rdmad_mesh_pairs_lossy:cross_ratio and on (%s) tor:rdmad_verdict_uplink_loss:bool' % by(['peer_tor']),
               'Loss on the uplinks of a ToR switch: its cross-ToR pairs lose rounds, those inside it do not.',

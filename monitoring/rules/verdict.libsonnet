@@ -10,6 +10,9 @@
 //                       probers' pairs to other ToRs lossy too, inside fine
 //   RdmadTorUplinkLoss  pairs into it from other ToRs lossy, and out of it,
 //                       inside fine
+//   RdmadTorUnreachable pairs into it from other ToRs down, inside fine, its
+//                       own probers' pairs out of it not: one way (a route,
+//                       an ACL, a spine-side port)
 //   RdmadHostDown       every rail of a host unreachable, its own ToR too
 //   RdmadNicDown        one rail of a host unreachable, another rail fine
 //   RdmadProberFailing  a prober fails to most peers that others reach
@@ -41,14 +44,14 @@ local u = import '../lib/util.libsonnet';
     // what explains a host or a NIC being unreachable: its ToR down or cut
     // off; a lossy uplink does not (its pairs lose rounds, they are not
     // down), so a host down under one is still a host down
-    local torDownVerdicts = 'tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool',
+    local torDownVerdicts = 'tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_unreachable:bool',
     local torVerdicts = '(%s or tor:rdmad_verdict_uplink_loss:bool)' % torDownVerdicts,
     // A ToR or a host down at any time in the verdict window: once it is
     // back, its pairs' failed rounds stay in the window's rates a while,
     // and that is the outage's tail, not loss (no uplink-loss or fabric
     // link verdict for it).
     local vw = c.verdictWindow,
-    local torDownRecent = '(max_over_time(tor:rdmad_verdict_down:bool[%s]) or max_over_time(tor:rdmad_verdict_uplink_down:bool[%s]))' % [vw, vw],
+    local torDownRecent = '(max_over_time(tor:rdmad_verdict_down:bool[%s]) or max_over_time(tor:rdmad_verdict_uplink_down:bool[%s]) or max_over_time(tor:rdmad_verdict_unreachable:bool[%s]))' % [vw, vw, vw],
     local hostDownRecent = 'max_over_time(peer_host:rdmad_verdict_down:bool[%s])' % vw,
 
     groups+: [{
@@ -147,6 +150,23 @@ local u = import '../lib/util.libsonnet';
               and on (%(t)s) tor:rdmad_mesh_pairs_lossy:out_ratio > %(us)s
             ) * 0 + 1
             unless on (%(t)s) tor:rdmad_verdict_down:bool
+          ||| % { s: s, us: u.num(c.uplinkShare), m: m, t: by(['peer_tor']) },
+        },
+        {
+          // the pairs into it from other ToRs down (most of them), those
+          // inside it fine, its own probers' pairs out of it not (else
+          // uplink_down): nothing reaches it from the fabric.  Critical,
+          // like the host alerts of its addresses that it explains (a
+          // link verdict, a warning, never may)
+          record: 'tor:rdmad_verdict_unreachable:bool',
+          expr: |||
+            (
+              tor:rdmad_mesh_pairs_bad:cross_ratio > %(us)s
+              and tor:rdmad_mesh_pairs_bad:cross_sum >= %(m)s
+              and on (%(t)s) tor:rdmad_mesh_pairs_bad:inside_ratio <= %(s)s
+            ) * 0 + 1
+            unless on (%(t)s) tor:rdmad_verdict_down:bool
+            unless on (%(t)s) tor:rdmad_verdict_uplink_down:bool
           ||| % { s: s, us: u.num(c.uplinkShare), m: m, t: by(['peer_tor']) },
         },
         {
