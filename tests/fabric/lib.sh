@@ -815,7 +815,7 @@ FAB_EOF" >"$T/tls-$i.log" || fab_fail "host $i: cannot write its TLS files: $(ta
 
 # fab_scrape I FILE: host I's rdmad metrics (Prometheus text) into FILE.
 fab_scrape() {
-	fab_sh "$1" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" >"$2" ||
+	fab_sh "$1" -t 120 "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" >"$2" ||
 		fab_fail "host $1: cannot scrape rdmad's metrics"
 }
 

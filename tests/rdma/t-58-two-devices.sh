@@ -104,7 +104,9 @@ t0=$(cpu_ticks "$RDMAD_PID")
 sleep 3
 t1=$(cpu_ticks "$RDMAD_PID")
 log "rdmad used $((t1 - t0)) clock ticks in 3 s idle"
-[ $((t1 - t0)) -le 15 ] || fail "rdmad is busy while idle: $((t1 - t0)) ticks in 3 s (an async fd not drained?)"
+# An fd left undrained spins a core: 300 ticks in 3 s, 100 on a third of
+# one; an idle rdmad under ASan used 16 beside CI's other jobs.
+[ $((t1 - t0)) -le 60 ] || fail "rdmad is busy while idle: $((t1 - t0)) ticks in 3 s (an async fd not drained?)"
 grep -E "device .*(gone|port|removed)|async" "$T/rdmad.log" | sed 's/^/# /' >&2
 rdmad_alive
 exit 0

@@ -21,6 +21,9 @@ rdmad_up 7483 "http.listen = $http" "timeouts.session = 10m"
 # outlast the stop.  No client can end before the status shows it,
 # however slow the guest (a loaded one once took 16 s between two
 # rdmadctl runs, and CI's landing run 600 s over 4000 pings).
+# A native client runs 2 x 10 s, the rping one 1000 pings: time enough
+# for its stop (-D 2 ended a client before it, in a run beside three
+# more CPU-heavy jobs).
 pids=() real=()
 # hold JOB: the client behind JOB stopped once rdmad logged one more open
 hold() {
@@ -28,18 +31,18 @@ hold() {
 	pid=$(real_pid "$1" rdma-probe)
 	log_has_n 'open: ' "$opens" 120 "$T/rdmad.log" ||
 		fail "client $pid: rdmad logged no open ($(tail -3 "$T/rdmad.log"))"
-	kill -STOP "$pid" || fail "cannot stop client $pid"
+	kill -STOP "$pid" || fail "cannot stop client $pid: it ended first: $(cat "$T"/n?.out "$T/r.out")"
 	real+=("$pid")
 }
 opens=0
 for s in 1 2 3; do
-	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 -s 4k -D 2 --seed $s "$RDMAD_SRV_ADDR" \
+	cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 -s 4k -D 10 --seed $s "$RDMAD_SRV_ADDR" \
 		>"$T/n$s.out" 2>&1 &
 	pids+=($!)
 	opens=$((opens + 1))
 	hold $!
 done
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 --rping -n 200 "$RDMAD_SRV_ADDR" >"$T/r.out" 2>&1 &
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 300 --rping -n 1000 "$RDMAD_SRV_ADDR" >"$T/r.out" 2>&1 &
 pids+=($!)
 opens=$((opens + 1))
 hold $!
