@@ -13,7 +13,11 @@
 #     two hosts a rack the cross-ToR peer goes to the other host of the
 #     other rack), the new pair verifies rounds, and no round failed on
 #     any host across the switch (no failed round counted on any pair
-#     seen, no "down" in any log).
+#     seen, no "down" in any log), but for a round that timed out on a
+#     starved guest: at most 2 a host, each its own "down: round timed
+#     out" line (CI beside other jobs: a same-rack pair's, rxe
+#     retransmitting to a peer that did not run).  A switch that broke a
+#     session shows as another kind (closed, refused, a mismatch).
 # A fabric of one rack fails this test (it needs --racks 2).
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -63,6 +67,7 @@ for i in 1 2 3 4; do
 	done <"$T/rows-$i"
 	[ -n "${epoch0[$i]:-}" ] || fab_fail "host $i has no cross-ToR peer: $(cat "$T/rows-$i")"
 	downs0[$i]=$(cat "$T/downs-$i")
+	fab_sh "$i" "grep -c -- 'mesh: .*[/0-9]* down: round timed out' \$T/rdmad.log || true" >"$T/tmo0-$i"
 	next=$(json_get "$T/peers-$i.json" 'd["next_switch_seconds"]')
 	awk -v n="$next" 'BEGIN { exit !(n > 0 && n <= 60.5) }' || fab_fail "host $i: next switch in ${next}s, not within the 60 s epoch"
 	wait_s=$(awk -v a="$wait_s" -v b="$next" 'BEGIN { print (b > a ? b : a) }')
@@ -113,19 +118,33 @@ done
 # A last look at every pair still there, then the failures across the switch.
 bad=""
 fab_at_once "1 2 3 4" look
+# timeouts I [PEER]: host I's "down: round timed out" lines (to PEER)
+timeouts() { fab_sh "$1" "grep -c -- 'mesh: ${2:-.*}[/0-9]* down: round timed out' \$T/rdmad.log" || true; }
+declare -A tmo0
+for i in 1 2 3 4; do tmo0[$i]=$(cat "$T/tmo0-$i"); done
+tolerated=""
 for i in 1 2 3 4; do
 	seen_failed "$i"
 	[ "$(cat "$T/switches-$i")" -ge 1 ] || bad+="host $i counted no switch; "
 	downs=$(cat "$T/downs-$i")
-	[ "$downs" = "${downs0[$i]}" ] || bad+="host $i logged $((downs - downs0[$i])) down: $(fab_sh "$i" "grep 'mesh: .* down: ' \$T/rdmad.log | tail -3"); "
+	tmo=$(( $(timeouts "$i") - tmo0[$i] ))
+	if [ $((downs - downs0[$i])) != "$tmo" ] || [ "$tmo" -gt 2 ]; then
+		bad+="host $i logged $((downs - downs0[$i])) down ($tmo a round that timed out): $(fab_sh "$i" "grep 'mesh: .* down: ' \$T/rdmad.log | tail -3"); "
+	elif [ "$tmo" -gt 0 ]; then
+		tolerated+="host $i: $tmo; "
+	fi
 done
 for k in "${!seen[@]}"; do
-	[ "${seen[$k]}" = "${base[$k]:-0}" ] ||
-		bad+="${k/|/ -> } failed $((seen[$k] - ${base[$k]:-0})) rounds (its log: $(fab_sh "${k%%|*}" "grep -- '${k#*|}' \$T/rdmad.log | grep -v 'slow round' | tail -6" | tr '\n' '/')); "
+	n=$((seen[$k] - ${base[$k]:-0}))
+	[ "$n" = 0 ] && continue
+	t=$(timeouts "${k%%|*}" "${k#*|}")
+	[ "$n" -le "$t" ] ||
+		bad+="${k/|/ -> } failed $n rounds, $t of them timed out (its log: $(fab_sh "${k%%|*}" "grep -- '${k#*|}' \$T/rdmad.log | grep -v 'slow round' | tail -6" | tr '\n' '/')); "
 done
+[ -z "$tolerated" ] || fab_log "rounds that timed out on a starved guest (tolerated, at most 2 a host): ${tolerated%; }"
 # which classes failed (compact series: each rail's rounds by class)
 [ -z "$bad" ] || fab_fail "rounds failed across the epoch switch: $bad; failed rounds by class: $(for i in 1 2 3 4; do
 	fab_sh "$i" "$FAB_HTTP_CURL $FAB_HTTP_URL/metrics" | grep '^rdmad_mesh_rail_rounds_total' | grep -v 'result="ok"' | grep -v ' 0$' | sed "s/^/host $i: /"
 done | tr '\n' ' ')"
-fab_log "2. every host's slot 0 moved on (after $(for i in 1 2 3 4; do printf '%s ' "${moved[$i]}s"; done)), to the oracle's peer, with no failed round on any of the ${#seen[@]} pairs seen and no down"
+fab_log "2. every host's slot 0 moved on (after $(for i in 1 2 3 4; do printf '%s ' "${moved[$i]}s"; done)), to the oracle's peer, with no failed round on any of the ${#seen[@]} pairs seen and no down${tolerated:+ but the timeouts above}"
 exit 0
