@@ -181,15 +181,7 @@ wait_qps() {
 	fail "pid $pid holds $have QPs after ${secs}s, want at least $want"
 }
 
-log_has() {
-	local end
-	end=$(($(now_ms) + $(wait_secs "$2") * 1000))
-	while :; do
-		grep -q -- "$1" "$3" 2>/dev/null && return 0
-		[ "$(now_ms)" -lt "$end" ] || return 1
-		sleep 0.1
-	done
-}
+log_has() { log_has_n "$1" 1 "$2" "$3"; }
 
 log_has_n() {
 	local end

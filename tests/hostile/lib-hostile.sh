@@ -20,6 +20,8 @@
 #   metrics_text           rdmad's metrics (rdmadctl)
 #   active_conns, metric   connections active, one metric's value
 #   wait_idle SECS         until no connection is active, or fail
+#   reaped_after           the seconds connected ("connected N s") of the
+#                          last peer rdmad reaped on the liveness check
 #   baseline               record the daemon's RDMA resources and RSS
 #                          once it is idle: no connection active (its
 #                          metrics), no QP, the counts steady for 1 s
@@ -165,6 +167,11 @@ active_conns() {
 # metric NAME{LABELS}: its value in rdmad's metrics (0 if absent).
 metric() {
 	metrics_text | prom_sum - "$1"
+}
+
+reaped_after() {
+	grep 'stopped acknowledging: transport retry exceeded on the liveness check' "$T/rdmad.log" |
+		tail -1 | sed -n 's/.*(connected \([0-9.]*\) s).*/\1/p'
 }
 
 wait_idle() {

@@ -82,9 +82,8 @@ wait_log 'result peer-unreachable' 90
 grep 'stopped acknowledging' "$T/rdmad.log" | sed 's/^/# /' >&2
 # rdmad's own figure (connected N s): the liveness check reaped it before
 # the hostile client let go of it (-H 60); how soon is the guest's speed.
-line=$(grep 'stopped acknowledging: transport retry exceeded on the liveness check' "$T/rdmad.log" | tail -1)
-reap=$(sed -n 's/.*(connected \([0-9.]*\) s).*/\1/p' <<<"$line")
-[ -n "$reap" ] || fail "no reap line with 'connected N s': $line"
+reap=$(reaped_after)
+[ -n "$reap" ] || fail "no reap line with 'connected N s'"
 log "vanished mesh client reaped after ${reap}s connected (liveness 1s)"
 awk -v r="$reap" 'BEGIN { exit !(r < 60) }' || fail "reaped after ${reap}s connected: not by the liveness check"
 [ "$(metric "$unreach")" = $((u0 + 1)) ] ||
