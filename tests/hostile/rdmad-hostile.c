@@ -69,6 +69,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: rdmad-hostile [-p PORT] [-I SRCADDR] [-t SECS] "
 		"[-k KEYFILE] [-H HOLDSECS] [-V] CASE [ARG] SERVER\n"
+		"       (SIGUSR1 ends a hold before HOLDSECS)\n"
 		"       rdmad-hostile [OPTIONS] - SERVER  (cases from stdin)\n"
 		"       rdmad-hostile list\n");
 }
@@ -171,8 +172,15 @@ static int run_cases(int then_honest)
 	return worst;
 }
 
+/* SIGUSR1 interrupts a hold's sleep: the test lets go when it is done. */
+static void let_go(int sig)
+{
+	(void)sig;
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = let_go };
 	const char *arg = NULL, *name;
 	int opt, then_honest = 0;
 
@@ -224,6 +232,7 @@ int main(int argc, char **argv)
 	}
 	srv_host = argv[optind];
 	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGUSR1, &sa, NULL);	/* no SA_RESTART: usleep returns */
 	base = event_base_new();
 	if (!base) {
 		fprintf(stderr, "rdmad-hostile: cannot create an event loop\n");

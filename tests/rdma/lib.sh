@@ -64,10 +64,14 @@ trap cleanup_jobs EXIT
 
 # rdmad_conf PORT [LINE...]: write $T/rdmad.ini listening on the server
 # address at PORT; each LINE ("section.key = value") sets one more key.
+# The accept, io and idle deadlines start at GUEST_DEADLINES (30 s, not
+# 5, 10 and 10 s): a starved guest once took over 10 s for one rping
+# advert.  A test that checks a deadline sets it (a later key wins).
+GUEST_DEADLINES=("timeouts.accept = 30s" "timeouts.io = 30s" "timeouts.idle = 30s")
 rdmad_conf() {
 	local port=$1
 	shift
-	ini_text "$RDMAD_SRV_ADDR:$port" "$@" >"$T/rdmad.ini"
+	ini_text "$RDMAD_SRV_ADDR:$port" "${GUEST_DEADLINES[@]}" "$@" >"$T/rdmad.ini"
 }
 
 # rdmad_up PORT [LINE...]: rdmad_conf, then rdmad_start; sets port, its

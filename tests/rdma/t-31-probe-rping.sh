@@ -38,14 +38,14 @@ cli "$PROBE" -I "$RDMAD_CLI_ADDR" --rping -n 2 "$RDMAD_SRV_ADDR" >"$T/default.ou
 
 # rping -s without -S has a 64-byte buffer: its READ of our 4 KiB source
 # fails and it drops us.  Must not pass.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" --rping -p 7175 -s 4k -n 2 -t 5 "$RDMAD_SRV_ADDR" \
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" --rping -p 7175 -s 4k -n 2 -t 30 "$RDMAD_SRV_ADDR" \
 	>"$T/toobig.out" 2>"$T/toobig.err"
 rc=$?
 [ "$rc" = 7 ] || fail "size above the server's buffer: exit $rc, want 7: $(cat "$T/toobig.err")"
 log "size above rping's buffer: exit 7 ($(cat "$T/toobig.err"))"
 
 # The native protocol against an rping server: not a welcome, exit 8.
-cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p 7174 -s 64 -n 1 -t 5 "$RDMAD_SRV_ADDR" \
+cli "$PROBE" -I "$RDMAD_CLI_ADDR" -p 7174 -s 64 -n 1 -t 30 "$RDMAD_SRV_ADDR" \
 	>"$T/native.out" 2>"$T/native.err"
 rc=$?
 [ "$rc" = 8 ] || fail "native probe vs rping: exit $rc, want 8: $(cat "$T/native.err")"

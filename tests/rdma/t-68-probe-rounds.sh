@@ -20,7 +20,7 @@ port=7487
 rdmad_up $port "limits.max_buffer_size = 1m" "timeouts.session = 2s" \
 	"timeouts.close = 1s" "log.level = info"
 
-probe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 5 "$@" "$RDMAD_SRV_ADDR"; }
+probe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $port -t 30 "$@" "$RDMAD_SRV_ADDR"; }
 
 # 5 rounds, 0.2 s apart: a line each, all verified.
 t0=$(now_ms)
@@ -88,7 +88,7 @@ head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$key"
 chmod 600 "$key"
 ini_text "$RDMAD_SRV_ADDR:$kport" "auth.psk_file = $key" "http.listen = off" >"$T/keyed.ini"
 rdmad_start "$T/keyed.ini" "$T/keyed.log"
-kprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $kport -t 5 "$@" "$RDMAD_SRV_ADDR"; }
+kprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $kport -t 30 "$@" "$RDMAD_SRV_ADDR"; }
 kprobe --psk-file "$key" --rounds 3 --interval 0.1 -s 512 >"$T/keyed.out" 2>&1 ||
 	{ cat "$T/keyed.out" >&2; tail -5 "$T/keyed.log" >&2; fail "keyed --rounds 3 failed"; }
 grep -q 'rounds         3 of 3: 3 verified' "$T/keyed.out" || fail "keyed: no 3 verified rounds"

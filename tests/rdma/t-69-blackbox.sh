@@ -23,7 +23,7 @@ cport=7493
 srv exec "$HOSTILE" -p $cport corrupt "$RDMAD_SRV_ADDR" >"$T/corrupt.out" 2>&1 &
 cpid=$!
 wait_listen $cport
-cprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $cport -t 5 "$@" "$RDMAD_SRV_ADDR"; }
+cprobe() { cli timeout 60 "$PROBE" -I "$RDMAD_CLI_ADDR" -p $cport -t 30 "$@" "$RDMAD_SRV_ADDR"; }
 
 cprobe -s 4k -n 2 --seed 5 >"$T/cn.out" 2>&1
 rc=$?

@@ -12,13 +12,15 @@ source "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3
 need ctl
 http=127.0.0.1:9482
-rdmad_up 7483 "http.listen = $http" "timeouts.session = 10m"
+rdmad_up 7483 "http.listen = $http" "timeouts.session = 10m" "timeouts.idle = 10m"
 
 # The four clients are held open while the status is read: each is
 # stopped (SIGSTOP) once rdmad logged its open, and let go afterwards
 # (SIGCONT).  A stopped client keeps its connection: rdmad's liveness
-# checks need only its HCA; -t 300 and a session deadline of 10 min
-# outlast the stop.  No client can end before the status shows it,
+# checks need only its HCA; -t 300, a session deadline and an idle one
+# (rping's next advert) of 10 min outlast the stop (idle's default 10 s
+# once reaped the stopped rping client: "server disconnected during
+# ping 38").  No client can end before the status shows it,
 # however slow the guest (a loaded one once took 16 s between two
 # rdmadctl runs, and CI's landing run 600 s over 4000 pings).
 # A native client runs 2 x 10 s, the rping one 1000 pings: time enough
