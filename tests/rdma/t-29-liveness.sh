@@ -63,7 +63,7 @@ log "6 s session verified; liveness checks during it: $((c1 - c0))"
 # Stopped for 4 s (4 intervals) in a session of 2 x 3 s, from the moment
 # rdmad opened it (however slowly the probe starts).
 opens=$(grep -c 'open: native' "$T/rdmad.log")
-cli "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 20 --op both -s 64k \
+cli "${PROBE_CMD[@]}" -I "$RDMAD_CLI_ADDR" -p $port -t 60 --op both -s 64k \
 	-D 3 "$RDMAD_SRV_ADDR" >"$T/stopped.log" 2>&1 &
 jpid=$!
 ppid=$(real_pid $jpid rdma-probe)
@@ -74,7 +74,12 @@ done
 [ "$(grep -c 'open: native' "$T/rdmad.log")" -gt "$opens" ] ||
 	fail "the session to stop did not open: $(tail -3 "$T/stopped.log")"
 kill -STOP $ppid
-sleep 4
+# stopped for 4 s, and at least until rdmad made 3 liveness checks of it
+# (a starved guest runs rdmad's 1 s timer late)
+end=$(($(now_ms) + 4000)) limit=$(($(now_ms) + $(wait_secs 30) * 1000))
+while [ "$(now_ms)" -lt "$end" ] || { [ $(($(metric "$checks") - c1)) -lt 3 ] && [ "$(now_ms)" -lt "$limit" ]; }; do
+	sleep 0.2
+done
 kill -CONT $ppid
 wait $jpid || { cat "$T/stopped.log" >&2; fail "session stopped for 4 s failed"; }
 grep -q "verification   OK" "$T/stopped.log" || fail "stopped session not verified"

@@ -29,13 +29,27 @@ scrape() { "$CTL" -a "$2" metrics >"$T/$1.prom" || fail "rdmadctl metrics ($1) f
 # wait_counter NAME HTTP SCRAPE: until NAME has a series (each read once a
 # second here; all of them in a pass).
 wait_counter() {
-	local i
-	for ((i = 0; i < 50; i++)); do
+	local end=$(($(now_ms) + $(wait_secs 10) * 1000))
+	while :; do
 		scrape "$3" "$2"
 		[ -n "$(counter "$3" "$1")" ] && return 0
+		[ "$(now_ms)" -lt "$end" ] || break
 		sleep 0.2
 	done
-	fail "no rdmad_port_events_total for $1 after 10 s: $(grep rdmad_port_ "$T/$3.prom" | head)"
+	fail "no rdmad_port_events_total for $1 after $(wait_secs 10) s: $(grep rdmad_port_ "$T/$3.prom" | head)"
+}
+# wait_scrape HTTP SCRAPE CHECK...: scrape HTTP into SCRAPE until the
+# command CHECK succeeds (a pass of the counters is due each second; a
+# starved guest makes it late, never skips it); 1 after 15 s without.
+wait_scrape() {
+	local http=$1 name=$2 end=$(($(now_ms) + $(wait_secs 15) * 1000))
+	shift 2
+	while :; do
+		scrape "$name" "$http"
+		"$@" && return 0
+		[ "$(now_ms)" -lt "$end" ] || return 1
+		sleep 0.2
+	done
 }
 
 rdmad_conf $port "http.listen = $http" "counters.interval = 1s" \
@@ -57,13 +71,14 @@ r0=$(counter before rcvd_pkts)
 # 200 READs and 200 WRITEs of 4 KiB: at least 400 requests leave and
 # arrive (client and server share the device), plus the responses.
 probe_ok probe.out -s 4k -n 200
-sleep 2.5	# two passes
-scrape after $http
-s1=$(counter after sent_pkts)
-r1=$(counter after rcvd_pkts)
+moved() {
+	s1=$(counter after sent_pkts)
+	r1=$(counter after rcvd_pkts)
+	[ $((s1 - s0)) -ge 400 ] && [ $((r1 - r0)) -ge 400 ]
+}
+wait_scrape $http after moved ||
+	fail "sent_pkts moved by $((s1 - s0)), rcvd_pkts by $((r1 - r0)), want >= 400 each"
 log "sent_pkts $s0 -> $s1, rcvd_pkts $r0 -> $r1 over a probe of 400 operations"
-[ $((s1 - s0)) -ge 400 ] || fail "sent_pkts moved by $((s1 - s0)), want >= 400"
-[ $((r1 - r0)) -ge 400 ] || fail "rcvd_pkts moved by $((r1 - r0)), want >= 400"
 grep -q 'counter="link_downed"' "$T/after.prom" && fail "link_downed appeared"
 grep -q 'port counter .*link_downed' "$T/rdmad.log" && fail "rdmad touched the skipped link_downed"
 kill "$RDMAD_PID"
@@ -104,11 +119,9 @@ log_has "port counter $D/hw_counters/send_err: 'garbage' is not a count" 5 "$T/r
 # The counter is cleared under rdmad, then counts 3: the total is 23.
 echo 3 >"$D/hw_counters/rcvd_seq_err"
 echo 65535 >"$D/counters/symbol_error"
-sleep 2.5
-scrape reset $http2
-[ "$(counter reset rcvd_seq_err)" = 23 ] ||
-	fail "after a reset to 3 the total is $(counter reset rcvd_seq_err), want 23 (20 + 3)"
-[ "$(sat reset symbol_error)" = 1 ] || fail "symbol_error at 65535 not saturated"
+reset_seen() { [ "$(counter reset rcvd_seq_err)" = 23 ] && [ "$(sat reset symbol_error)" = 1 ]; }
+wait_scrape $http2 reset reset_seen ||
+	fail "after a reset to 3 the total is $(counter reset rcvd_seq_err), want 23 (20 + 3); symbol_error at 65535 saturated: '$(sat reset symbol_error)', want 1"
 rdmad_alive
 
 # Reload with rcvd_seq_err skipped: its series goes, the others stay.
@@ -131,7 +144,15 @@ rdmad_conf 7482 "http.listen = 127.0.0.1:9482" "counters.interval = 1s" \
 	"mesh.backoff_min = 5s" "mesh.connect_timeout = 1s"
 rdmad_start "$T/rdmad.ini" "$T/mesh.log"
 wait_log "mesh: $RDMAD_SRV_ADDR:7481 up" 20 "$T/mesh.log"
-sleep 2.5	# rounds over two passes of the counters
+# rounds over two passes of the counters: sent_pkts's total moves twice
+# (the rounds send every 0.2 s; a pass is due each second)
+for pass in 1 2; do
+	scrape p0 127.0.0.1:9482
+	v0=$(counter p0 sent_pkts)
+	pass_seen() { [ "$(counter p1 sent_pkts)" != "$v0" ]; }
+	wait_scrape 127.0.0.1:9482 p1 pass_seen ||
+		fail "the counters' pass $pass did not come: sent_pkts stays at $v0"
+done
 kill "${SPID[7481]}"
 wait_log "mesh: $RDMAD_SRV_ADDR:7481 down" 20 "$T/mesh.log"
 line=$(grep -m1 "mesh: $RDMAD_SRV_ADDR:7481 down" "$T/mesh.log")
