@@ -23,8 +23,9 @@ n=$(grep -c 'close: rping, result ok' "$T/rdmad.log")
 [ "$n" = 5 ] || { tail -20 "$T/rdmad.log" >&2; fail "rdmad logged $n clean rping closes, want 5"; }
 grep -q "open: rping" "$T/rdmad.log" || fail "no open line in the log"
 kill -TERM $rpid
-for ((i = 0; i < 50; i++)); do kill -0 $rpid 2>/dev/null || break; sleep 0.1; done
-kill -0 $rpid 2>/dev/null && fail "rdmad still running 5s after SIGTERM"
+end=$(($(now_ms) + $(wait_secs 5) * 1000))
+while kill -0 $rpid 2>/dev/null && [ "$(now_ms)" -lt "$end" ]; do sleep 0.1; done
+kill -0 $rpid 2>/dev/null && fail "rdmad still running $(wait_secs 5) s after SIGTERM"
 grep -q 'SIGTERM: stopping' "$T/rdmad.log" || fail "rdmad did not log its SIGTERM"
 wait
 rc=$?

@@ -15,11 +15,7 @@ rdmad_up $port "server.max_connections = 1" "log.level = debug"
 # shellcheck disable=SC2016 # expanded by the inner sh
 cli sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$T/holder.pid" \
 	rping -c -a "$RDMAD_SRV_ADDR" -I "$RDMAD_CLI_ADDR" -p $port -C 0 -S 64 >"$T/holder.log" 2>&1 &
-for ((i = 0; i < 100; i++)); do
-	grep -q 'open: rping' "$T/rdmad.log" && break
-	sleep 0.1
-done
-grep -q 'open: rping' "$T/rdmad.log" || fail "the holder never connected"
+log_has 'open: rping' 10 "$T/rdmad.log" || fail "the holder never connected"
 
 start=$(date +%s%N)
 probe_run busy.out -s 4k -n 2 -t 60

@@ -31,11 +31,7 @@ opens=$(grep -c 'open: native' "$T/rdmad.log")
 cli "$HOSTILE" -p $port -I "$RDMAD_CLI_ADDR" -t 20 -H 300 flood 3 \
 	"$RDMAD_SRV_ADDR" >"$T/hold.log" 2>&1 &
 hold=$!
-for ((i = 0; i < 200; i++)); do
-	[ "$(grep -c 'open: native' "$T/rdmad.log")" -ge $((opens + 3)) ] && break
-	sleep 0.1
-done
-[ "$(grep -c 'open: native' "$T/rdmad.log")" -ge $((opens + 3)) ] ||
+log_has_n 'open: native' $((opens + 3)) 20 "$T/rdmad.log" ||
 	fail "holding flood did not get its 3 connections"
 out=$(cli timeout 60 "$HOSTILE" -p $port -I "$RDMAD_SRV_ADDR" -t 10 flood 4 "$RDMAD_SRV_ADDR" 2>>"$T/hostile.err")
 log "$out"

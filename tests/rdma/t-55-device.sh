@@ -131,10 +131,7 @@ device_cycle() {
 	wait_listen $port 30
 	honest_retry
 	# back: its counters listed (and read) again
-	for ((i = 0; i < 100; i++)); do
-		[ "$(grep -c "port counters: $dev port 1: " "$T/rdmad.log")" -gt "$lists" ] && break
-		sleep 0.1
-	done
+	log_has_n "port counters: $dev port 1: " $((lists + 1)) 10 "$T/rdmad.log"
 	[ "$(grep -c "port counters: $dev port 1: " "$T/rdmad.log")" = $((lists + 1)) ] ||
 		fail "the device back: its counters not listed again: $(grep 'port counters' "$T/rdmad.log" | tail -4)"
 	log "counters: $(grep "port counters: device $dev .* counters dropped" "$T/rdmad.log" | tail -1 | sed 's/.*port counters: //'); back: $(grep "port counters: $dev port 1: " "$T/rdmad.log" | tail -1 | sed 's/.*port counters: //')"

@@ -76,10 +76,7 @@ probe_ok "$cli1" "$srv1" "on-$dev1"
 # and verifies.
 cli "$PROBE" -I "$cli1" -p $port -t 10 --op both -s 64k -D 6 "$srv1" >"$T/long.log" 2>&1 &
 long=$!
-for ((i = 0; i < 100; i++)); do
-	[ "$(grep -c 'open: ' "$T/rdmad.log")" -ge 3 ] && break
-	sleep 0.1
-done
+log_has_n 'open: ' 3 10 "$T/rdmad.log" || fail "the long session on $dev1 did not open: $(tail -3 "$T/long.log")"
 sleep 1
 ip link set "$nd0" down
 wait_log "$dev0: port 1 down" 10
