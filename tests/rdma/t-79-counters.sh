@@ -26,30 +26,25 @@ counter() {
 		'$1 == s { print $2 }' "$T/$1.prom"
 }
 scrape() { "$CTL" -a "$2" metrics >"$T/$1.prom" || fail "rdmadctl metrics ($1) failed"; }
-# wait_counter NAME HTTP SCRAPE: until NAME has a series (each read once a
-# second here; all of them in a pass).
-wait_counter() {
-	local end=$(($(now_ms) + $(wait_secs 10) * 1000))
-	while :; do
-		scrape "$3" "$2"
-		[ -n "$(counter "$3" "$1")" ] && return 0
-		[ "$(now_ms)" -lt "$end" ] || break
-		sleep 0.2
-	done
-	fail "no rdmad_port_events_total for $1 after $(wait_secs 10) s: $(grep rdmad_port_ "$T/$3.prom" | head)"
-}
-# wait_scrape HTTP SCRAPE CHECK...: scrape HTTP into SCRAPE until the
+# wait_scrape SECS HTTP SCRAPE CHECK...: scrape HTTP into SCRAPE until the
 # command CHECK succeeds (a pass of the counters is due each second; a
-# starved guest makes it late, never skips it); 1 after 15 s without.
+# starved guest makes it late, never skips it); 1 after SECS without.
 wait_scrape() {
-	local http=$1 name=$2 end=$(($(now_ms) + $(wait_secs 15) * 1000))
-	shift 2
+	local end=$(($(now_ms) + $(wait_secs "$1") * 1000)) http=$2 name=$3
+	shift 3
 	while :; do
 		scrape "$name" "$http"
 		"$@" && return 0
 		[ "$(now_ms)" -lt "$end" ] || return 1
 		sleep 0.2
 	done
+}
+# wait_counter NAME HTTP SCRAPE: until NAME has a series (each read once a
+# second here; all of them in a pass).
+has_series() { [ -n "$(counter "$1" "$2")" ]; }
+wait_counter() {
+	wait_scrape 10 "$2" "$3" has_series "$3" "$1" ||
+		fail "no rdmad_port_events_total for $1 after $(wait_secs 10) s: $(grep rdmad_port_ "$T/$3.prom" | head)"
 }
 
 rdmad_conf $port "http.listen = $http" "counters.interval = 1s" \
@@ -76,7 +71,7 @@ moved() {
 	r1=$(counter after rcvd_pkts)
 	[ $((s1 - s0)) -ge 400 ] && [ $((r1 - r0)) -ge 400 ]
 }
-wait_scrape $http after moved ||
+wait_scrape 15 $http after moved ||
 	fail "sent_pkts moved by $((s1 - s0)), rcvd_pkts by $((r1 - r0)), want >= 400 each"
 log "sent_pkts $s0 -> $s1, rcvd_pkts $r0 -> $r1 over a probe of 400 operations"
 grep -q 'counter="link_downed"' "$T/after.prom" && fail "link_downed appeared"
@@ -120,7 +115,7 @@ log_has "port counter $D/hw_counters/send_err: 'garbage' is not a count" 5 "$T/r
 echo 3 >"$D/hw_counters/rcvd_seq_err"
 echo 65535 >"$D/counters/symbol_error"
 reset_seen() { [ "$(counter reset rcvd_seq_err)" = 23 ] && [ "$(sat reset symbol_error)" = 1 ]; }
-wait_scrape $http2 reset reset_seen ||
+wait_scrape 15 $http2 reset reset_seen ||
 	fail "after a reset to 3 the total is $(counter reset rcvd_seq_err), want 23 (20 + 3); symbol_error at 65535 saturated: '$(sat reset symbol_error)', want 1"
 rdmad_alive
 
@@ -150,7 +145,7 @@ for pass in 1 2; do
 	scrape p0 127.0.0.1:9482
 	v0=$(counter p0 sent_pkts)
 	pass_seen() { [ "$(counter p1 sent_pkts)" != "$v0" ]; }
-	wait_scrape 127.0.0.1:9482 p1 pass_seen ||
+	wait_scrape 15 127.0.0.1:9482 p1 pass_seen ||
 		fail "the counters' pass $pass did not come: sent_pkts stays at $v0"
 done
 kill "${SPID[7481]}"
