@@ -263,8 +263,29 @@ PY
 
 # The lifecycle of the rdmad under test, for the suites that define
 # RDMAD, T, srv and rdmad_wait_up PORT (tests/rdma/lib.sh, tests/host/lib.sh).
-# cleanup_jobs: kill the test's background jobs (the suites' EXIT trap).
-cleanup_jobs() { local p; for p in $(jobs -p); do kill "$p" 2>/dev/null; done; wait 2>/dev/null; }
+# cleanup_jobs: kill the test's background jobs (the suites' EXIT trap):
+# TERM, then KILL for those still there after wait_secs 15, each named on
+# stderr (a daemon that ignores TERM, a client stuck in the kernel): an
+# unbounded wait here once could hold a test to the suite's deadline.
+cleanup_jobs() {
+	local p left end
+	left=$(jobs -p)
+	[ -n "$left" ] || return 0
+	# shellcheck disable=SC2086 # pids
+	kill $left 2>/dev/null
+	end=$(($(now_ms) + $(wait_secs 15) * 1000))
+	while [ "$(now_ms)" -lt "$end" ]; do
+		left=$(for p in $left; do kill -0 "$p" 2>/dev/null && echo "$p"; done)
+		[ -n "$left" ] || break
+		sleep 0.1
+	done
+	for p in $left; do
+		printf '# cleanup: %s (%s) still running %s s after TERM: killed\n' \
+			"$p" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-120)" "$(wait_secs 15)" >&2
+		kill -KILL "$p" 2>/dev/null
+	done
+	wait 2>/dev/null
+}
 
 # rdmad_start [CONF [LOG]]: start $RDMAD as the server host (srv), wait until
 # it serves the port of its config (the suite's rdmad_wait_up PORT); sets

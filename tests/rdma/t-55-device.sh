@@ -28,12 +28,12 @@ spare=rdmad_spare
 port=7655
 restore() {
 	ip link set "$ndev" up 2>/dev/null
-	rdma link show "$dev" >/dev/null 2>&1 ||
+	[ -d "/sys/class/infiniband/$dev" ] ||
 		rdma link add "$dev" type rxe netdev "$ndev" 2>/dev/null
 	# rdmad may hold the spare device open (see above): stop it first.
 	[ -n "${RDMAD_PID:-}" ] && kill -TERM "$RDMAD_PID" 2>/dev/null &&
 		timeout 20 tail --pid="$RDMAD_PID" -f /dev/null
-	rdma link show "$spare" >/dev/null 2>&1 &&
+	[ -d "/sys/class/infiniband/$spare" ] &&
 		timeout 20 rdma link delete "$spare" 2>/dev/null
 	cleanup_jobs
 }
@@ -74,14 +74,6 @@ rdmad_start
 baseline
 rdma link add "$spare" type rxe netdev rdmad_v1 || fail "cannot add the spare rxe device"
 
-holders() {
-	local f
-	for f in /proc/[0-9]*/fd/*; do
-		case $(readlink "$f" 2>/dev/null) in /dev/infiniband/uverbs*) ;; *) continue ;; esac
-		f=${f#/proc/}
-		echo "${f%%/*}"
-	done | sort -u
-}
 kill_live() {
 	local j
 	for j in $live; do
@@ -112,7 +104,7 @@ device_cycle() {
 	sleep 1
 	kill_live
 	live=
-	wait $del || fail "rdma link delete failed or hung; uverbs holders: $(holders)"
+	wait $del || fail "rdma link delete failed or hung; uverbs holders: $("$RDMAD_SOURCE_DIR/tests/testbed/rxe-setup" holders)"
 	log "rdma link delete took $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')s"
 	rdmad_alive
 	[ "$(rdma_res_counts "$RDMAD_PID")" = "qp=0 cq=0 mr=0 pd=0 cm_id=0" ] ||

@@ -19,9 +19,9 @@ restore() {
 	[ -n "${RDMAD_PID:-}" ] && kill -TERM "$RDMAD_PID" 2>/dev/null &&
 		timeout 20 tail --pid="$RDMAD_PID" -f /dev/null
 	ip link set "$nd0" up 2>/dev/null
-	rdma link show "$dev0" >/dev/null 2>&1 ||
+	[ -d "/sys/class/infiniband/$dev0" ] ||
 		rdma link add "$dev0" type rxe netdev "$nd0" 2>/dev/null
-	rdma link show "$dev1" >/dev/null 2>&1 &&
+	[ -d "/sys/class/infiniband/$dev1" ] &&
 		timeout 20 rdma link delete "$dev1" 2>/dev/null
 	ip link del "$nd1" 2>/dev/null
 	cleanup_jobs
