@@ -4,7 +4,7 @@
  * event loop, in a real libevent loop with real bcrypt hashes: while a
  * wrong password at cost 12 is checked, a 5 ms timer on the loop keeps
  * ticking (the longest gap between ticks is the loop's stall, printed
- * beside the bcrypt's time); a right password is answered later, then
+ * beside the bcrypt's time; under half of it in one of 3 tries); a right password is answered later, then
  * from the cache at once; a line of HTTP_AUTH_WAIT_MAX waits, one more
  * is busy; a cancelled request gets no answer; a new table takes over
  * the waiting requests.
@@ -71,7 +71,7 @@ int main(void)
 	struct event *t;
 	char hb[512];
 	enum http_auth_result r;
-	uint64_t stall, bcrypt;
+	uint64_t stall = 0, bcrypt = 0;
 	unsigned int i;
 
 	tap_plan(12);
@@ -92,26 +92,53 @@ int main(void)
 	tap_ok(http_auth_gate_check(g, NULL, REQ(0), &w) == HTTP_AUTH_MISSING,
 	       "no header: missing, at once");
 
-	/* a wrong password at cost 12: the loop keeps ticking */
-	t = event_new(base, -1, EV_PERSIST, tick, NULL);
-	event_add(t, &tv);
-	last_tick = clock_now_ns();	/* the check's own time counts */
-	r = http_auth_gate_check(g, basic(hb, sizeof(hb), "slow", "wrong"),
-				 REQ(1), &w);
-	run_until(1);
-	stall = max_gap;
-	bcrypt = http_auth_check_last_cost(as);
-	event_free(t);
-	tap_diag("figures: a wrong password at cost 12: bcrypt %llu ms off "
-		 "the loop, the loop's longest stall meanwhile %llu ms",
-		 (unsigned long long)bcrypt / 1000000,
-		 (unsigned long long)stall / 1000000);
+	/*
+	 * A wrong password at cost 12: the loop keeps ticking. Were the
+	 * bcrypt run on the loop, one gap between ticks would hold all of
+	 * it (stall >= bcrypt, always); off the loop, the gaps are the
+	 * timer's 5 ms and what the machine's load adds. A loaded machine
+	 * can starve the loop's thread for a while (133 ms of a 380 ms
+	 * bcrypt in one CI run), so up to 3 tries, each on a fresh table
+	 * (a table's budget would refuse a second cost 12 check at once):
+	 * one whose longest gap is under half the bcrypt passes.
+	 */
+	for (i = 0; i < 3; i++) {
+		struct http_auth *ai = i ? http_auth_check_new(&wcs) : as;
+
+		if (!ai)
+			break;
+		http_auth_gate_set(g, ai);
+		answered[1] = 0;
+		n_answered = 0;
+		max_gap = 0;
+		t = event_new(base, -1, EV_PERSIST, tick, NULL);
+		event_add(t, &tv);
+		last_tick = clock_now_ns();	/* the check's own time counts */
+		r = http_auth_gate_check(g, basic(hb, sizeof(hb), "slow",
+						 "wrong"), REQ(1), &w);
+		run_until(1);
+		stall = max_gap;
+		bcrypt = http_auth_check_last_cost(ai);
+		event_free(t);
+		http_auth_gate_set(g, as);
+		if (ai != as)
+			http_auth_check_free(ai);
+		tap_diag("figures: a wrong password at cost 12 (try %u): bcrypt "
+			 "%llu ms off the loop, the loop's longest stall "
+			 "meanwhile %llu ms", i + 1,
+			 (unsigned long long)bcrypt / 1000000,
+			 (unsigned long long)stall / 1000000);
+		if (r != HTTP_AUTH_VERIFY || !w ||
+		    answered[1] != HTTP_AUTH_WRONG + 1 ||
+		    (bcrypt > 0 && stall * 2 < bcrypt))
+			break;
+	}
 	tap_ok(r == HTTP_AUTH_VERIFY && w && answered[1] == HTTP_AUTH_WRONG + 1,
 	       "a wrong password: answered later, wrong");
-	tap_ok(bcrypt > 0 && stall * 4 < bcrypt,
+	tap_ok(bcrypt > 0 && stall * 2 < bcrypt,
 	       "the loop ticked through the bcrypt (longest stall %llu ms, "
-	       "bcrypt %llu ms)", (unsigned long long)stall / 1000000,
-	       (unsigned long long)bcrypt / 1000000);
+	       "bcrypt %llu ms, try %u of 3)", (unsigned long long)stall / 1000000,
+	       (unsigned long long)bcrypt / 1000000, i < 3 ? i + 1 : 3);
 
 	/* the right password: later, then cached at once (a table of
 	 * cost 4, whose budget the cost 12 bcrypt did not spend) */
