@@ -13,7 +13,7 @@ local u = import '../lib/util.libsonnet';
     local alert = function(name, severity, expr, summary, description) {
       alert: name,
       expr: expr,
-      'for': c.verdictFor,
+      'for': if name == 'RdmadFabricLinkLoss' then c.linkVerdictFor else c.verdictFor,
       labels: { severity: severity },
       annotations: {
         summary: summary,

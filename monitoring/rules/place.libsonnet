@@ -10,7 +10,8 @@
 //   peer_host_rail: pairs into one host's NIC on one rail, split by why
 //   source_rail:   pairs of one prober on one rail
 //   source_tor:    pairs of a ToR's probers, by why (a count only)
-//   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set)
+//   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set),
+//                  and those of them in an outage's tail
 local u = import '../lib/util.libsonnet';
 
 {
@@ -104,6 +105,20 @@ local u = import '../lib/util.libsonnet';
           record: 'tor_pair_host:rdmad_mesh_pairs_lossy:sum',
           expr: 'sum by (%s) (source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1)'
                 % by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']),
+        },
+        {
+          // of those, the ones back up after being down in the window: an
+          // outage's tail (its failed rounds still in the rates), which
+          // the link verdict leaves out (sparse: only while a tail lasts)
+          record: 'tor_pair_host:rdmad_mesh_pairs_tail:sum',
+          expr: |||
+            sum by (%(k)s) (
+              source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1
+              and on (%(p)s) (%(up)s == 1)
+              and on (%(p)s) min by (%(p)s) (min_over_time(%(sel)s[%(w)s])) == 0
+            )
+          ||| % { k: by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']), p: by(['instance', 'peer']),
+                  up: peerUp, sel: u.sel(c, 'rdmad_mesh_peer_up'), w: vw },
         },
       ],
     }],

@@ -53,6 +53,19 @@ local u = import '../lib/util.libsonnet';
     local vw = c.verdictWindow,
     local torDownRecent = '(max_over_time(tor:rdmad_verdict_down:bool[%s]) or max_over_time(tor:rdmad_verdict_uplink_down:bool[%s]) or max_over_time(tor:rdmad_verdict_unreachable:bool[%s]))' % [vw, vw, vw],
     local hostDownRecent = 'max_over_time(peer_host:rdmad_verdict_down:bool[%s])' % vw,
+    // The fabric link's count: every verdict that explains lossy pairs,
+    // at any time in the last verdictRecent.  An outage's tail (a pair
+    // back up with failed rounds still in its window) is left out by
+    // pair (tor_pair_host:rdmad_mesh_pairs_tail:sum); what is left is the few scrapes
+    // in which the probers see a part heal one by one, a pair still down
+    // after its verdict ended: at 5 s evaluations and a short `for` they
+    // made false link verdicts (docs/fleet.md, "Fast").
+    local recent = function(m) 'max_over_time(%s[%s])' % [m, c.verdictRecent],
+    local torAnyRecent = '(%s)' % std.join(' or ', [recent('tor:rdmad_verdict_%s:bool' % v)
+                                                    for v in ['down', 'uplink_down', 'unreachable', 'uplink_loss']]),
+    local hostRecent = recent('peer_host:rdmad_verdict_down:bool'),
+    local nicRecent = recent('peer_host_rail:rdmad_verdict_nic_down:bool'),
+    local proberRecent = 'max by (%s) (%s)' % [by(['source_host']), recent('source:rdmad_verdict_prober:bool')],
 
     groups+: [{
       name: 'rdmad-verdict.rules',
@@ -223,6 +236,7 @@ local u = import '../lib/util.libsonnet';
           expr: |||
             sum by (%(k)s) (
               tor_pair_host:rdmad_mesh_pairs_lossy:sum
+              unless on (%(pair)s) tor_pair_host:rdmad_mesh_pairs_tail:sum
               unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
               unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
               unless on (%(sh)s) %(prober)s
@@ -234,10 +248,16 @@ local u = import '../lib/util.libsonnet';
               unless on (%(st)s) %(srcTorRecent)s
               unless on (%(h)s) %(hostRecent)s
               unless on (%(sh)s) %(srcHostRecent)s
+              unless on (%(hr)s) %(nicRecent)s
+              unless on (%(shr)s) %(srcNicRecent)s
+              unless on (%(sh)s) %(proberRecent)s
             )
           ||| % { k: by(['source_tor', 'peer_tor']), s: s, h: by(['peer_host']), hr: by(['peer_host', 'rail']),
-                  torRecent: torDownRecent, srcTorRecent: asSource(torDownRecent, 'peer_tor', 'source_tor'),
-                  hostRecent: hostDownRecent, srcHostRecent: asSource(hostDownRecent, 'peer_host', 'source_host'),
+                  pair: by(['source_host', 'peer_host', 'rail']),
+                  torRecent: torAnyRecent, srcTorRecent: asSource(torAnyRecent, 'peer_tor', 'source_tor'),
+                  hostRecent: hostRecent, srcHostRecent: asSource(hostRecent, 'peer_host', 'source_host'),
+                  nicRecent: nicRecent, srcNicRecent: asSource(nicRecent, 'peer_host', 'source_host'),
+                  proberRecent: proberRecent,
                   sh: by(['source_host']), t: by(['peer_tor']), st: by(['source_tor']), tv: torVerdicts,
                   prober: 'max by (%s) (source:rdmad_verdict_prober:bool)' % by(['source_host']),
                   srcBad: asSource('peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > ' + s, 'peer_host', 'source_host'),
