@@ -42,10 +42,10 @@
     // in this last while: the scrapes in which a part heals prober by
     // prober (two evaluations)
     verdictRecent: '30s',
-    // `for` of RdmadFabricLinkLoss: a lossy uplink's pairs turn lossy one
-    // by one as their windows fill, before its own verdict holds, and
-    // meanwhile they count for a link (three ToR pairs); the other
-    // verdicts' verdictFor is shorter in the fast profile
+    // `for` of RdmadFabricLinkLoss: the pairs it counts (down at two
+    // evaluations in a row, or lossy over windowShort) are a pattern
+    // that noise on a few pairs at once can show for an evaluation or
+    // two (the fast profile's is longer than its verdictFor)
     linkVerdictFor: '30s',
     verdictShare: 0.5,
     // RdmadTorUplinkDown, RdmadTorUplinkLoss: more than this share of the
@@ -69,7 +69,7 @@
     // from it those that match federateToShards (the verdicts).
     globalRuleGroups: ['rdmad-verdict.rules'],
     globalAlertGroups: ['rdmad-verdicts', 'rdmad-mesh-coverage'],
-    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|tail):sum|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // The alerts on what each rdmad decided of its pairs
     // (alerts/health.libsonnet: RdmadPairRetransmitting, RdmadPairSlow,

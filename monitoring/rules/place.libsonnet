@@ -11,7 +11,7 @@
 //   source_rail:   pairs of one prober on one rail
 //   source_tor:    pairs of a ToR's probers, by why (a count only)
 //   tor_pair_host: lossy cross-ToR pairs, only those (a sparse series set),
-//                  and those of them in an outage's tail
+//                  and those with a link's pattern (down, or lossy for long)
 local u = import '../lib/util.libsonnet';
 
 {
@@ -21,6 +21,7 @@ local u = import '../lib/util.libsonnet';
     local by = function(l) u.by(c, l),
     local rounds = function(extra) u.sel(c, 'rdmad_mesh_rounds_total', extra),
     local pairRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), vw],
+    local longRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), c.windowShort],
     local peerUp = 'max by (%s) (%s)' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_up')],
     local placed = |||
       * on (%(p)s) group_left (peer_host, peer_tor, rail, why) source_peer:rdmad_mesh_place:info
@@ -107,18 +108,29 @@ local u = import '../lib/util.libsonnet';
                 % by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']),
         },
         {
-          // of those, the ones back up after being down in the window: an
-          // outage's tail (its failed rounds still in the rates), which
-          // the link verdict leaves out (sparse: only while a tail lasts)
-          record: 'tor_pair_host:rdmad_mesh_pairs_tail:sum',
+          // what a fabric link (ECMP) verdict counts, a pattern random
+          // failed rounds do not make: cross-ToR pairs down at two
+          // evaluations in a row (verdictRecent; a lost round's path is
+          // down for a scrape at most), or losing lossThreshold of their
+          // rounds over windowShort and over verdictWindow (still now:
+          // not a lossy uplink's tail) while up all along (not an
+          // outage's tail).  1 % of rounds lost at random reach 5 % of a
+          // minute's rounds, not of 5 minutes'.
+          record: 'tor_pair_host:rdmad_mesh_pairs_link:sum',
           expr: |||
             sum by (%(k)s) (
-              source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} == 1
-              and on (%(p)s) (%(up)s == 1)
-              and on (%(p)s) min by (%(p)s) (min_over_time(%(sel)s[%(w)s])) == 0
+              source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} * 0 + 1
+              and on (%(p)s) (
+                max by (%(p)s) (max_over_time(%(up)s[%(r)s])) == 0
+                or (%(long)s) >= %(l)s
+                and on (%(p)s) (%(short)s) >= %(l)s
+                and on (%(p)s) min by (%(p)s) (min_over_time(%(up)s[%(w)s])) == 1
+              )
             )
           ||| % { k: by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']), p: by(['instance', 'peer']),
-                  up: peerUp, sel: u.sel(c, 'rdmad_mesh_peer_up'), w: vw },
+                  up: u.sel(c, 'rdmad_mesh_peer_up'), r: c.verdictRecent, w: c.windowShort, l: u.num(c.lossThreshold),
+                  long: '%s\n/\n%s' % [longRate('result!="ok"'), longRate('')],
+                  short: '%s\n/\n%s' % [pairRate('result!="ok"'), pairRate('')] },
         },
       ],
     }],

@@ -55,8 +55,8 @@ local u = import '../lib/util.libsonnet';
     local hostDownRecent = 'max_over_time(peer_host:rdmad_verdict_down:bool[%s])' % vw,
     // The fabric link's count: every verdict that explains lossy pairs,
     // at any time in the last verdictRecent.  An outage's tail (a pair
-    // back up with failed rounds still in its window) is left out by
-    // pair (tor_pair_host:rdmad_mesh_pairs_tail:sum); what is left is the few scrapes
+    // back up with failed rounds still in its window) is not in the
+    // count (tor_pair_host:rdmad_mesh_pairs_link:sum); what is left is the few scrapes
     // in which the probers see a part heal one by one, a pair still down
     // after its verdict ended: at 5 s evaluations and a short `for` they
     // made false link verdicts (docs/fleet.md, "Fast").
@@ -235,8 +235,7 @@ local u = import '../lib/util.libsonnet';
           record: 'tor_pair:rdmad_mesh_pairs_unexplained_lossy:sum',
           expr: |||
             sum by (%(k)s) (
-              tor_pair_host:rdmad_mesh_pairs_lossy:sum
-              unless on (%(pair)s) tor_pair_host:rdmad_mesh_pairs_tail:sum
+              tor_pair_host:rdmad_mesh_pairs_link:sum
               unless on (%(h)s) peer_host:rdmad_mesh_pairs_bad:min_rail_ratio > %(s)s
               unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
               unless on (%(sh)s) %(prober)s
@@ -253,7 +252,6 @@ local u = import '../lib/util.libsonnet';
               unless on (%(sh)s) %(proberRecent)s
             )
           ||| % { k: by(['source_tor', 'peer_tor']), s: s, h: by(['peer_host']), hr: by(['peer_host', 'rail']),
-                  pair: by(['source_host', 'peer_host', 'rail']),
                   torRecent: torAnyRecent, srcTorRecent: asSource(torAnyRecent, 'peer_tor', 'source_tor'),
                   hostRecent: hostRecent, srcHostRecent: asSource(hostRecent, 'peer_host', 'source_host'),
                   nicRecent: nicRecent, srcNicRecent: asSource(nicRecent, 'peer_host', 'source_host'),
