@@ -46,13 +46,11 @@ local u = import '../lib/util.libsonnet';
     // down), so a host down under one is still a host down
     local torDownVerdicts = 'tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_unreachable:bool',
     local torVerdicts = '(%s or tor:rdmad_verdict_uplink_loss:bool)' % torDownVerdicts,
-    // A ToR or a host down at any time in the verdict window: once it is
-    // back, its pairs' failed rounds stay in the window's rates a while,
-    // and that is the outage's tail, not loss (no uplink-loss or fabric
-    // link verdict for it).
+    // A ToR down at any time in the verdict window: once it is back, its
+    // pairs' failed rounds stay in the window's rates a while, and that
+    // is the outage's tail, not loss (no uplink-loss verdict for it).
     local vw = c.verdictWindow,
     local torDownRecent = '(max_over_time(tor:rdmad_verdict_down:bool[%s]) or max_over_time(tor:rdmad_verdict_uplink_down:bool[%s]) or max_over_time(tor:rdmad_verdict_unreachable:bool[%s]))' % [vw, vw, vw],
-    local hostDownRecent = 'max_over_time(peer_host:rdmad_verdict_down:bool[%s])' % vw,
     // The fabric link's count: every verdict that explains lossy pairs,
     // at any time in the last verdictRecent.  An outage's tail (a pair
     // back up with failed rounds still in its window) is not in the
