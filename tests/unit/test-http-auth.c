@@ -4,8 +4,8 @@
  * event loop, in a real libevent loop with real bcrypt hashes: while a
  * wrong password at cost 12 is checked, a 5 ms timer on the loop keeps
  * ticking (the longest gap between ticks is the loop's stall, printed
- * beside the bcrypt's time; under half of it in one of 3 tries); a right password is answered later, then
- * from the cache at once; a line of HTTP_AUTH_WAIT_MAX waits, one more
+ * beside the bcrypt's time; under half of it in one of 3 tries); a
+ * right password is answered later, then from the cache at once; a line of HTTP_AUTH_WAIT_MAX waits, one more
  * is busy; a cancelled request gets no answer; a new table takes over
  * the waiting requests.
  */
