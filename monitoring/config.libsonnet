@@ -67,13 +67,16 @@
     // The global one federates from the shards the series that match
     // federateToGlobal (sums and counts by part), the shards federate back
     // from it those that match federateToShards (the verdicts).
-    globalRuleGroups: ['rdmad-verdict.rules'],
-    globalAlertGroups: ['rdmad-verdicts', 'rdmad-mesh-coverage'],
-    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
+    globalRuleGroups: ['rdmad-verdict.rules', 'rdmad-gray.rules'],
+    globalAlertGroups: ['rdmad-verdicts', 'rdmad-gray', 'rdmad-mesh-coverage'],
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|(peer_host_rail|source_tor):rdmad_mesh_pairs_decided_(slow|lossy|flapping):count|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // The alerts on what each rdmad decided of its pairs
     // (alerts/health.libsonnet: RdmadPairRetransmitting, RdmadPairSlow,
-    // RdmadPairFlapping, from rdmad_mesh_peer_health) and the
+    // RdmadPairFlapping, from rdmad_mesh_peer_health), the gray verdicts
+    // that pool those decisions by part (rules/gray.libsonnet,
+    // alerts/gray.libsonnet: RdmadNic{Slow,Retransmitting,Flapping},
+    // RdmadTorUplink{Slow,Retransmitting,Flapping}) and the
     // Alertmanager's inhibition rules for them: off until their
     // false-alarm rate on a healthy, noisy fabric is measured (the TCG
     // fabric's t-96 and t-99 raised RdmadPairSlow on a healthy pair and

@@ -4,8 +4,10 @@
 (import 'rules/mesh.libsonnet') +
 (import 'rules/place.libsonnet') +
 (import 'rules/verdict.libsonnet') +
+(import 'rules/gray.libsonnet') +
 (import 'rules/ports.libsonnet') +
 (import 'alerts/verdicts.libsonnet') +
+(import 'alerts/gray.libsonnet') +
 (import 'alerts/reachability.libsonnet') +
 (import 'alerts/quality.libsonnet') +
 (import 'alerts/health.libsonnet') +

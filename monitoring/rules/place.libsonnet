@@ -23,10 +23,7 @@ local u = import '../lib/util.libsonnet';
     local pairRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), vw],
     local longRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), c.windowShort],
     local peerUp = 'max by (%s) (%s)' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_up')],
-    local placed = |||
-      * on (%(p)s) group_left (peer_host, peer_tor, rail, why) source_peer:rdmad_mesh_place:info
-      * on (%(i)s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info
-    ||| % { p: by(['instance', 'peer']), i: by(['instance']) },
+    local placed = u.placed(c),
     local pairKeys = ['peer_host', 'peer_tor', 'rail', 'why'],
 
     groups+: [{

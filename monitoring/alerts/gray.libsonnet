@@ -1,0 +1,68 @@
+// The gray verdicts (rules/gray.libsonnet): a part named from what the
+// agents decided of the pairs that cross it, slow, lossy or flapping, one
+// alert per part (the pair alerts of alerts/health.libsonnet it explains
+// are inhibited: alerts/inhibit.libsonnet).  With decidedAlerts only.
+local u = import '../lib/util.libsonnet';
+
+{
+  prometheusAlerts+:: {
+    local c = $._config,
+    local by = function(l) u.by(c, l),
+    local share = function(st, keys, sel) |||
+      sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs_decided_%(st)s:count%(sel)s)
+      / sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs:count%(sel)s)
+    ||| % { k: by(keys), st: st, sel: if sel == '' then '' else '{' + sel + '}' },
+    local nic = function(st) '%s and on (%s) peer_host_rail:rdmad_verdict_nic_%s:bool'
+                             % [share(st, ['peer_host', 'peer_tor', 'rail'], ''), by(['peer_host', 'rail']), st],
+    local uplink = function(st) '%s and on (%s) tor:rdmad_verdict_uplink_%s:bool'
+                                % [share(st, ['peer_tor'], 'why="cross-ToR"'), by(['peer_tor']), st],
+    local alert = function(name, expr, summary, description) {
+      alert: name,
+      expr: expr,
+      'for': c.decidedFor,
+      labels: { severity: 'warning' },
+      annotations: {
+        summary: summary,
+        description: description,
+        runbook_url: u.runbook(c, std.asciiLower(name)),
+      },
+    },
+    local decidedBy = 'decided by their probers\' agents (their sequential tests, docs/mesh.md)',
+
+    groups+: if !c.decidedAlerts then [] else [{
+      name: 'rdmad-gray',
+      rules: [
+        alert('RdmadNicSlow', nic('slow'),
+              'The NIC of a host on a rail lost bandwidth: the pairs into it are slow.',
+              |||
+                {{ $value | humanizePercentage }} of the pairs into {{ $labels.peer_host }} on rail {{ $labels.rail }} are slow, %(d)s, from at least %(m)s probers, those under its own ToR too: its bandwidth samples fell [mesh] slow_drop or more below their usual. Fail-slow at that end: a link trained down to a lower speed, a degraded optic or cable, the NIC throttled (its temperature, its PCIe link). On the host: `ethtool` (speed), `rdma link show`, `lspci -vv` (LnkSta), then the switch port.
+              ||| % { d: decidedBy, m: u.num(c.minProbers) }),
+        alert('RdmadNicRetransmitting', nic('lossy'),
+              'The port of a host on a rail loses packets: the pairs into it retransmit.',
+              |||
+                {{ $value | humanizePercentage }} of the pairs into {{ $labels.peer_host }} on rail {{ $labels.rail }} are lossy, %(d)s, from at least %(m)s probers, those under its own ToR too: their rounds verify late (an RC retransmission) or fail more often than [mesh] healthy_bad. Light loss at that end, which RC hides from the applications as latency: its cable or optic, the NIC, or the ToR's port toward it. Check `rdmad_port_events_total` there (retransmission and sequence-error counters), the switch port's error counters, then reseat or swap the cable.
+              ||| % { d: decidedBy, m: u.num(c.minProbers) }),
+        alert('RdmadNicFlapping', nic('flapping'),
+              'The link of a host on a rail goes down and up again and again.',
+              |||
+                {{ $value | humanizePercentage }} of the pairs into {{ $labels.peer_host }} on rail {{ $labels.rail }} are flapping, %(d)s, from at least %(m)s probers: [mesh] flap_downs downs or more within flap_window on each. One alert for the part, not a down and an up of each pair. Its cable, optic or switch port bouncing: `rdmad_port_events_total` and RdmadPortFlapping on the host, the switch port's log, `journalctl -u rdmad -g 'mesh: .*(down|up|flapping)'` on a prober dates each down.
+              ||| % { d: decidedBy, m: u.num(c.minProbers) }),
+        alert('RdmadTorUplinkSlow', uplink('slow'),
+              'The uplinks of a ToR switch lost bandwidth: its cross-ToR pairs are slow, those inside it not.',
+              |||
+                {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} are slow, and its own probers' pairs to other ToRs too, %(d)s, while the pairs inside it keep their bandwidth: its uplinks carry less than they did (a member of a LAG or of the ECMP set down, a link trained down, congestion that lasts). Check the uplink ports' speed and state, the spine side, then the traffic on them.
+              ||| % { d: decidedBy }),
+        alert('RdmadTorUplinkRetransmitting', uplink('lossy'),
+              'The uplinks of a ToR switch lose packets: its cross-ToR pairs retransmit, those inside it not.',
+              |||
+                {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} are lossy, and its own probers' pairs to other ToRs too, %(d)s, while the pairs inside it are clean: light loss on its uplinks, which RC hides as latency (RdmadTorUplinkLoss is the heavy kind, from failed rounds). Check the uplink ports' error and discard counters (CRC errors: a dirty optic or cable; discards: congestion), then the spine side.
+              ||| % { d: decidedBy }),
+        alert('RdmadTorUplinkFlapping', uplink('flapping'),
+              'The uplinks of a ToR switch go down and up again and again.',
+              |||
+                {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} are flapping, and its own probers' pairs to other ToRs too, %(d)s, while the pairs inside it are steady: its uplinks (or the routing toward it) come and go. One alert for the ToR. Check the uplink ports' and the routing sessions' logs on the ToR and the spines.
+              ||| % { d: decidedBy }),
+      ],
+    }],
+  },
+}

@@ -1,0 +1,111 @@
+// Recording rules of the gray verdicts: what the agents decided of their
+// pairs (rdmad_mesh_peer_health: 2 slow, 3 lossy, 5 flapping; docs/mesh.md,
+// "Decided in the agent"), pooled by the part the pairs cross.  No rate
+// window: each agent's sequential test already waited for its evidence, so
+// a part is named as soon as enough of its pairs were decided.  With
+// decidedAlerts only (the alerts on what the agents decided): off, the
+// groups are not rendered.
+//   first group (where the pairs are: each shard), counts of the pairs in
+//   each state, by part; sparse: a healthy fleet has none of them
+//     peer_host_rail: pairs into a host's NIC on a rail, split by why
+//     source_tor:     pairs of a ToR's probers, by why
+//   second group (global), for each state (slow, lossy, flapping):
+//     peer_host_rail:rdmad_verdict_nic_STATE:bool  more than verdictShare
+//       of the pairs into a host's NIC on a rail, from minProbers probers
+//       at least, those from its own ToR too when it has some: its port,
+//       cable or NIC
+//     tor:rdmad_verdict_uplink_STATE:bool  more than verdictShare of the
+//       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
+//       minProbers at least each way, and at most verdictShare of the
+//       pairs inside it: its uplinks
+//   A hard verdict on the same part (or its ToR) holds a gray one back.
+local u = import '../lib/util.libsonnet';
+
+{
+  prometheusRules+:: {
+    local c = $._config,
+    local by = function(l) u.by(c, l),
+    local s = u.num(c.verdictShare),
+    local m = u.num(c.minProbers),
+    local states = { slow: 2, lossy: 3, flapping: 5 },
+    local pairKeys = ['peer_host', 'peer_tor', 'rail', 'why'],
+    local hostKeys = ['peer_host', 'peer_tor', 'rail'],
+    local sumBy = function(metric, keys, sel='') 'sum by (%s) (%s%s)' % [by(keys), metric, if sel == '' then '' else '{' + sel + '}'],
+    local decided = function(st) 'peer_host_rail:rdmad_mesh_pairs_decided_%s:count' % st,
+    local srcDecided = function(st) 'source_tor:rdmad_mesh_pairs_decided_%s:count' % st,
+    // the share of a part's pairs in a state (absent: none in it)
+    local share = function(st, keys, sel='') '%s\n/\n%s' % [
+      sumBy(decided(st), keys, sel),
+      sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel),
+    ],
+    local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
+    local same = 'why="same ToR"',
+    local cross = 'why="cross-ToR"',
+    local torHard = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_unreachable:bool)',
+
+    groups+: if !c.decidedAlerts then [] else [{
+      name: 'rdmad-gray-place.rules',
+      rules: [
+        {
+          // what the prober decided of the pair, with both ends' places
+          record: 'source_peer:rdmad_mesh_pair_health:max',
+          expr: 'max by (%s) (%s)\n' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_health')] + u.placed(c),
+        },
+      ] + [
+        {
+          record: decided(st),
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_health:max == %d)' % [by(pairKeys), states[st]],
+        }
+        for st in std.objectFields(states)
+      ] + [
+        {
+          record: srcDecided(st),
+          expr: 'count by (%s) (source_peer:rdmad_mesh_pair_health:max == %d)' % [by(['source_tor', 'why']), states[st]],
+        }
+        for st in std.objectFields(states)
+      ],
+    }, {
+      name: 'rdmad-gray.rules',
+      rules: [
+        {
+          record: 'peer_host_rail:rdmad_verdict_nic_%s:bool' % st,
+          expr: |||
+            (
+              %(share)s > %(s)s
+              and %(n)s >= %(m)s
+            ) * 0 + 1
+            unless on (%(hr)s) (%(sameShare)s <= %(s)s)
+            unless on (%(h)s) peer_host:rdmad_verdict_down:bool
+            unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
+            unless on (%(t)s) %(torHard)s
+          ||| % { share: share(st, hostKeys), n: sumBy(decided(st), hostKeys), s: s, m: m,
+                  sameShare: '(%s\n/\n%s\nor %s * 0)' % [sumBy(decided(st), hostKeys, same),
+                                                        sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same),
+                                                        sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same)],
+                  hr: by(['peer_host', 'rail']), h: by(['peer_host']), t: by(['peer_tor']), torHard: torHard },
+        }
+        for st in std.objectFields(states)
+      ] + [
+        {
+          record: 'tor:rdmad_verdict_uplink_%s:bool' % st,
+          expr: |||
+            (
+              %(into)s > %(s)s
+              and %(nInto)s >= %(m)s
+              and on (%(t)s) %(out)s > %(s)s
+              and on (%(t)s) %(nOut)s >= %(m)s
+            ) * 0 + 1
+            unless on (%(t)s) (%(inside)s > %(s)s)
+            unless on (%(t)s) %(torHard)s
+          ||| % { into: share(st, ['peer_tor'], cross), nInto: sumBy(decided(st), ['peer_tor'], cross),
+                  out: '%s\n/\n%s' % [asSource(sumBy(srcDecided(st), ['source_tor'], cross), 'source_tor', 'peer_tor'),
+                                      asSource(sumBy('source_tor:rdmad_mesh_pairs:count', ['source_tor'], cross), 'source_tor', 'peer_tor')],
+                  nOut: asSource(sumBy(srcDecided(st), ['source_tor'], cross), 'source_tor', 'peer_tor'),
+                  inside: share(st, ['peer_tor'], same),
+                  s: s, m: m, t: by(['peer_tor']), torHard: torHard },
+        }
+        for st in std.objectFields(states)
+      ],
+    }],
+  },
+}
