@@ -85,6 +85,12 @@
     // `for` of those alerts: none, the agent's sequential test already
     // waited for its evidence.
     decidedFor: '0s',
+    // A gray verdict names a part only when its share of pairs in the
+    // state is more than this many times its control's: a NIC's, the
+    // median NIC's; a ToR's cross-ToR pairs', its pairs inside (an uplink
+    // fault leaves them clean).  What the whole fleet shows (noise, a
+    // fleet-wide cause) names no part.
+    grayOutlierFactor: 2,
     // RdmadPairLoss: failed rounds / rounds of a pair over windowShort.
     lossThreshold: 0.05,
     // RdmadLatencySLOBreached: p99 of a pair's verified rounds, seconds.

@@ -18,7 +18,11 @@
 //       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
-//   A hard verdict on the same part (or its ToR) holds a gray one back.
+//   Each also more than grayOutlierFactor times its control: a NIC's share
+//   against the median NIC's, the share of a ToR's cross-ToR pairs against
+//   that of the pairs inside it (when it has some): noise that turns pairs
+//   everywhere names no part.  A hard verdict on the same part (or its
+//   ToR) holds a gray one back.
 local u = import '../lib/util.libsonnet';
 
 {
@@ -38,6 +42,15 @@ local u = import '../lib/util.libsonnet';
       sumBy(decided(st), keys, sel),
       sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel),
     ],
+    // the share, 0 for the parts with pairs but none in the state: what
+    // the fleet's median is taken of
+    local share0 = function(st, keys, sel='') '(%s\nor %s * 0)' % [
+      share(st, keys, sel), sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel)],
+    // more than grayOutlierFactor times the median part's share: a state
+    // that most parts share (noise everywhere, a fleet-wide cause) names
+    // none of them
+    local outlier = function(st, keys, sel='') '(%s > on (%s) group_left () (%s * quantile by (%s) (0.5, %s)))' % [
+      share(st, keys, sel), by([]), u.num(c.grayOutlierFactor), by([]), share0(st, keys, sel)],
     local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
     local same = 'why="same ToR"',
     local cross = 'why="cross-ToR"',
@@ -73,12 +86,14 @@ local u = import '../lib/util.libsonnet';
             (
               %(share)s > %(s)s
               and %(n)s >= %(m)s
+              and %(outlier)s
             ) * 0 + 1
             unless on (%(hr)s) (%(sameShare)s <= %(s)s)
             unless on (%(h)s) peer_host:rdmad_verdict_down:bool
             unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
             unless on (%(t)s) %(torHard)s
           ||| % { share: share(st, hostKeys), n: sumBy(decided(st), hostKeys), s: s, m: m,
+                  outlier: outlier(st, hostKeys),
                   sameShare: '(%s\n/\n%s\nor %s * 0)' % [sumBy(decided(st), hostKeys, same),
                                                         sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same),
                                                         sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same)],
@@ -92,12 +107,17 @@ local u = import '../lib/util.libsonnet';
             (
               %(into)s > %(s)s
               and %(nInto)s >= %(m)s
+              and %(outlier)s
               and on (%(t)s) %(out)s > %(s)s
               and on (%(t)s) %(nOut)s >= %(m)s
             ) * 0 + 1
             unless on (%(t)s) (%(inside)s > %(s)s)
             unless on (%(t)s) %(torHard)s
           ||| % { into: share(st, ['peer_tor'], cross), nInto: sumBy(decided(st), ['peer_tor'], cross),
+                  outlier: '(%s > on (%s) (%s * %s)\nor %s unless on (%s) %s)' % [
+                    share(st, ['peer_tor'], cross), by(['peer_tor']), u.num(c.grayOutlierFactor),
+                    share0(st, ['peer_tor'], same), share(st, ['peer_tor'], cross), by(['peer_tor']),
+                    sumBy('peer_host_rail:rdmad_mesh_pairs:count', ['peer_tor'], same)],
                   out: '%s\n/\n%s' % [asSource(sumBy(srcDecided(st), ['source_tor'], cross), 'source_tor', 'peer_tor'),
                                       asSource(sumBy('source_tor:rdmad_mesh_pairs:count', ['source_tor'], cross), 'source_tor', 'peer_tor')],
                   nOut: asSource(sumBy(srcDecided(st), ['source_tor'], cross), 'source_tor', 'peer_tor'),
