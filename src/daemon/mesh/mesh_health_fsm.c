@@ -23,6 +23,16 @@ static const char *const why_names[] = { MESH_HWHY_LIST(X_NAME) };
 #define BASE_SHIFT	16.0
 #define BW_SHIFT	8.0
 
+/* The slow test's false-alarm run length, in samples, that its threshold
+ * keeps on a noisy path: about 5.8 days of a sample every 5 s. */
+#define SLOW_ARL0	1e5
+/* An excursion of the slow test longer than this joins the base anyway
+ * (a drift that neither ends slow nor comes back). */
+#define PEND_MAX	64
+/* The most samples a noisy path's base learns from, and its longest
+ * memory after (256 samples: 21 min of a sample every 5 s). */
+#define BW_LEARN_MAX	256.0
+
 const char *mesh_health_name(enum mesh_health_state s)
 {
 	return (unsigned int)s < MESH_HEALTH__COUNT ? health_names[s] : "?";
@@ -158,17 +168,79 @@ static double bw_sigma(const struct mesh_health *h,
 	return fmax(sqrt(h->bw_var), min);
 }
 
+/*
+ * The slow test's threshold for a drop of d spreads: h_slow, or more on a
+ * path whose samples spread so wide that a drop of slow_drop is within
+ * their noise (d small), so that its false alarms stay SLOW_ARL0 samples
+ * apart.  Siegmund's approximation of a one-sided Gaussian CUSUM's
+ * in-control run length with reference k = d/2 and threshold h:
+ *   ARL0 = (e^(2kb) - 2kb - 1) / (2k^2),  b = h + 1.166,
+ * solved for b by fixed-point iteration (log grows slowly: a few steps).
+ * A quiet path (2-10 % spread, d >= 2.2) keeps h_slow; a spread of 30 %
+ * (d 0.74) needs about 13, one of 50 % (d 0.45) about 20, which a halved
+ * bandwidth (1.4 spreads) passes in about 17 samples, a quartered one in
+ * about 8.
+ */
+static double slow_h(const struct mesh_health_cfg *cfg, double d)
+{
+	double k = d / 2, b = 1, a = 2 * k * k * SLOW_ARL0;
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		b = log(a + 2 * k * b + 1) / (2 * k);
+	return fmax(cfg->h_slow, b - 1.166);
+}
+
+/* The slow test's reference: half of slow_drop, in the path's spreads. */
+static double slow_k(const struct mesh_health *h,
+		     const struct mesh_health_cfg *cfg)
+{
+	return -log(1 - cfg->slow_pct / 100.0) / bw_sigma(h, cfg) / 2;
+}
+
+/*
+ * The memory of a path's base, in samples: BW_SHIFT, or 8/k^2 on a noisy
+ * path (k small), at most BW_LEARN_MAX: a base whose own noise (its
+ * spread over sqrt(2 x memory)) stays a quarter of k, else the base's
+ * wander alone would reach the threshold (at a 50 % spread and 1/8, it
+ * did: the base rose 0.8 spreads, the path went slow and stayed there).
+ */
+static double bw_memory(double k)
+{
+	return fmax(BW_SHIFT, fmin(8 / (k * k), BW_LEARN_MAX));
+}
+
+/* The excursion's samples join the base as n steps of its average would
+ * (weight 1/memory each), and the excursion starts anew. */
+static void pend_commit(struct mesh_health *h, double memory)
+{
+	double w, ybar, v;
+
+	if (h->n_pend) {
+		w = 1 - pow(1 - 1 / memory, h->n_pend);
+		ybar = h->pend_y / h->n_pend;
+		v = h->pend_y2 / h->n_pend - 2 * ybar * h->bw_mean +
+		    h->bw_mean * h->bw_mean;
+		h->bw_mean += w * (ybar - h->bw_mean);
+		h->bw_var += w * (fmax(v, 0) - h->bw_var);
+	}
+	h->pend_y = h->pend_y2 = 0;
+	h->n_pend = 0;
+}
+
 static enum mesh_health_why feed_sample(struct mesh_health *h,
 					const struct mesh_health_cfg *cfg,
 					const struct mesh_health_obs *o)
 {
-	double y, sigma, d, z, dev;
+	double y, sigma, d, z, dev, hs, mem;
 
 	if (h->down || o->bytes_per_s == 0)
 		return MESH_HWHY_NONE;
 	y = log((double)o->bytes_per_s);
-	if (h->n_bw < cfg->learn_samples) {
-		/* learning: the mean and spread of the first samples */
+	/* learning: the mean and spread of the first learn_samples, and on
+	 * a noisy path as many as its base's memory */
+	if (h->n_bw < cfg->learn_samples ||
+	    h->n_bw < bw_memory(slow_k(h, cfg))) {
 		if (!h->n_bw) {
 			h->bw_mean = y;
 		} else {
@@ -181,23 +253,32 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 		return MESH_HWHY_NONE;
 	}
 	sigma = bw_sigma(h, cfg);
-	d = -log(1 - cfg->slow_pct / 100.0) / sigma;
+	d = 2 * slow_k(h, cfg);
 	z = (h->bw_mean - y) / sigma;
+	hs = slow_h(cfg, d);
+	mem = bw_memory(d / 2);
 	if (!h->slow) {
 		h->s_slow = fmax(0, h->s_slow + z - d / 2);
-		if (h->s_slow >= cfg->h_slow) {
+		if (h->s_slow >= hs) {
+			/* the excursion was the drop: none of it in the base */
 			h->slow = true;
 			h->s_slow = 0;
+			h->pend_y = h->pend_y2 = 0;
+			h->n_pend = 0;
 			return MESH_HWHY_SLOW;
 		}
-		/* a healthy sample moves the base */
-		dev = y - h->bw_mean;
-		h->bw_mean += dev / BW_SHIFT;
-		h->bw_var += (dev * dev - h->bw_var) / BW_SHIFT;
+		/* a healthy sample moves the base, once the test is back at 0
+		 * (on a noisy path it takes several samples: a base that
+		 * followed them at once would hide the drop) */
+		h->pend_y += y;
+		h->pend_y2 += y * y;
+		h->n_pend++;
+		if (h->s_slow == 0 || h->n_pend >= PEND_MAX)
+			pend_commit(h, mem);
 		return MESH_HWHY_NONE;
 	}
 	h->s_slow = fmax(0, h->s_slow - z + d / 2);
-	if (h->s_slow < cfg->h_slow)
+	if (h->s_slow < hs)
 		return MESH_HWHY_NONE;
 	h->slow = false;
 	h->s_slow = 0;

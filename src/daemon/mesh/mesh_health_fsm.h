@@ -23,9 +23,13 @@
  * (an average of its healthy samples, and their spread sigma, never
  * under sigma_min_pct): a one-sided Gaussian CUSUM for a drop of
  * slow_pct percent, z = (base - y) / sigma, S = max(0, S + z - d/2),
- * d = -log(1 - slow_pct/100) / sigma; slow once S reaches h_slow; back
- * the other way.  While slow the base holds still (else it would learn
- * the fault).
+ * d = -log(1 - slow_pct/100) / sigma; slow once S reaches h_slow, or
+ * on a noisy path (d small) the higher threshold that keeps false alarms
+ * 1e5 samples apart; back the other way.  The base learns from
+ * learn_samples samples, or 8/(d/2)^2 on a noisy path (at most 256), and
+ * keeps that memory; an excursion's samples join it only once S is back
+ * at 0.  While slow the base holds still (else it would learn the
+ * fault).
  *
  * Down and up are the schedule's (mesh_sched: down_after failures);
  * flapping is flap_downs downs within flap_window_ns, until a window
@@ -36,7 +40,7 @@
  * One state is shown, the worst: flapping, down, lossy, slow, healthy;
  * "learning" until the bases hold learn_rounds rounds (lossy needs
  * them; a failed round counts before) and learn_samples samples (slow
- * needs them).
+ * needs them, and more on a noisy path).
  */
 #ifndef RDMAD_MESH_HEALTH_FSM_H
 #define RDMAD_MESH_HEALTH_FSM_H
@@ -83,6 +87,10 @@ struct mesh_health {
 	unsigned int settle;	/* rounds after an up not yet judged */
 	double bw_mean, bw_var;	/* log bytes/s of healthy samples */
 	unsigned int n_bw;	/* samples in them (saturates) */
+	/* samples since the slow test last stood at 0 (an excursion): they
+	 * join the base once it is back there, never if it ends slow */
+	double pend_y, pend_y2;	/* their sum, and of their squares */
+	unsigned int n_pend;
 	uint64_t flap_at[MESH_HEALTH_FLAPS_MAX];	/* downs, a ring */
 	unsigned int n_flaps, flap_pos;
 	uint64_t last_down;	/* when it last went down; 0: never */
