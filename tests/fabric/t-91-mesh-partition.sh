@@ -30,6 +30,16 @@ fab_scrape 1 "$T/before1.prom"
 failed12() { echo $(( $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P2\"") - $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"') )); }
 ok12_before=$(prom_sum "$T/before1.prom" rdmad_mesh_rounds_total "peer=\"$P2\"" 'result="ok"')
 failed12_before=$(failed12 "$T/before1.prom")
+# backoff_allows SECS: the failures a path down since SECS ago may count:
+# the round that failed, one attempt at each step of the reconnect
+# schedule (backoff 1 s doubling to 8 s, less 10 % jitter) that fits in
+# SECS, and one to spare.  A path kept up over failed rounds fails one
+# every interval plus connect timeout instead (a storm).
+backoff_allows() {
+	awk -v t="$1" 'BEGIN { b = 1; at = 0; n = 0
+	while (1) { at += 0.9 * b; if (at > t) break; n++; if (b < 8) b *= 2 }
+	print n + 2 }'
+}
 failed3() { echo $(( $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P3\"") - $(prom_sum "$1" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="ok"') )); }
 tries_before=$(failed3 "$T/before1.prom")
 
@@ -45,7 +55,7 @@ for k in $(seq 60); do
 		[ -e "$T/p$i.prom" ] && continue
 		fab_scrape "$i" "$T/scrape.prom"
 		[ "$(prom_sum "$T/scrape.prom" rdmad_mesh_peer_up "peer=\"$P3\"")" = 0 ] &&
-			mv "$T/scrape.prom" "$T/p$i.prom"
+			mv "$T/scrape.prom" "$T/p$i.prom" && fab_since "$t0" >"$T/p$i.at"
 	done
 	[ -e "$T/p1.prom" ] && [ -e "$T/p2.prom" ] && break
 	sleep 0.2
@@ -57,19 +67,20 @@ for i in 1 2; do
 	[ -n "${seen[$i]}" ] || fab_fail "host $i logged no 'mesh: $P3 down' after the pull"
 done
 fab_log "host 3 seen down by host 1 after ${seen[1]}s, by host 2 after ${seen[2]}s (interval 1 s; each host's clock, the pull dated there within ~0.5 s)"
-# Counted in rounds, not seconds: from the scrape just before the pull
-# to the first that shows P3 down, the first round after the pull failed
-# (down_after 1), and a reconnect >= 1.7 s later may have failed before
-# that scrape; a third failure needs 4.3 s more.  A path kept up over
-# failed rounds exceeds it.  The rounds verified since the scrape before
+# Counted in rounds: from the scrape just before the pull to the first
+# that shows P3 down, the first round after the pull failed (down_after
+# 1), then the reconnects the backoff allows in the time that scrape took
+# to come (a loaded machine's scrapes are slow: CI saw 3 failures in the
+# 13 s host 2's took).  A path kept up over failed rounds exceeds it.  The rounds verified since the scrape before
 # the pull (those between it and the pull, one in flight) are printed.
 for i in 1 2; do
 	ok3=$(( $(prom_sum "$T/p$i.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="ok"') -
 		$(prom_sum "$T/pull-$i.prom" rdmad_mesh_rounds_total "peer=\"$P3\"" 'result="ok"') ))
 	bad3=$(( $(failed3 "$T/p$i.prom") - $(failed3 "$T/pull-$i.prom") ))
 	fab_log "host $i: $ok3 rounds to $P3 verified and $bad3 failed between the scrape before the pull and the first showing it down"
-	if [ "$bad3" -lt 1 ] || [ "$bad3" -gt 2 ]; then
-		fab_fail "host $i took $P3 down after $bad3 failed rounds (down_after 1: 1, and a reconnect at most)"
+	most=$(backoff_allows "$(cat "$T/p$i.at")")
+	if [ "$bad3" -lt 1 ] || [ "$bad3" -gt "$most" ]; then
+		fab_fail "host $i counted $bad3 failed rounds of $P3 in the $(cat "$T/p$i.at") s to its first scrape showing it down (down_after 1: the round, and the reconnects the backoff allows: $most at most)"
 	fi
 	# down_after 1: a failed round is down at once, never "1 of ..."
 	n=$(fab_sh "$i" "grep -c -- '$P3: failed (' \$T/rdmad.log" || true)
@@ -96,9 +107,7 @@ slow=$(( $(timeouts12 "$T/during1.prom") - $(timeouts12 "$T/before1.prom") ))
 # backoff it would be one every interval plus connect timeout (~1.8 s).
 tries=$(( $(failed3 "$T/during1.prom") - tries_before ))
 secs=$(fab_since "$t0")
-allowed=$(awk -v t="$secs" 'BEGIN { b = 1; at = 0; n = 0
-	while (1) { at += 0.9 * b; if (at > t) break; n++; if (b < 8) b *= 2 }
-	print n + 2 }')
+allowed=$(backoff_allows "$secs")
 fab_log "pair 1-2: $((ok12 - ok12_before)) rounds verified during the partition, $slow timed out, none failed otherwise; host 1 tried $P3 $tries times in ${secs}s (backoff allows $allowed)"
 [ "$tries" -le "$allowed" ] || fab_fail "host 1 tried $P3 $tries times in ${secs}s of partition, backoff allows $allowed: no backoff (a storm)"
 fab_sh 1 "grep 'backing off' \$T/rdmad.log | grep '$P3'" >"$T/backoff.log"
