@@ -232,15 +232,15 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 					const struct mesh_health_cfg *cfg,
 					const struct mesh_health_obs *o)
 {
-	double y, sigma, d, z, dev, hs, mem;
+	double y, sigma, k, d, z, dev, hs;
 
 	if (h->down || o->bytes_per_s == 0)
 		return MESH_HWHY_NONE;
 	y = log((double)o->bytes_per_s);
+	k = slow_k(h, cfg);
 	/* learning: the mean and spread of the first learn_samples, and on
 	 * a noisy path as many as its base's memory */
-	if (h->n_bw < cfg->learn_samples ||
-	    h->n_bw < bw_memory(slow_k(h, cfg))) {
+	if (h->n_bw < cfg->learn_samples || h->n_bw < bw_memory(k)) {
 		if (!h->n_bw) {
 			h->bw_mean = y;
 		} else {
@@ -253,10 +253,9 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 		return MESH_HWHY_NONE;
 	}
 	sigma = bw_sigma(h, cfg);
-	d = 2 * slow_k(h, cfg);
+	d = 2 * k;
 	z = (h->bw_mean - y) / sigma;
 	hs = slow_h(cfg, d);
-	mem = bw_memory(d / 2);
 	if (!h->slow) {
 		h->s_slow = fmax(0, h->s_slow + z - d / 2);
 		if (h->s_slow >= hs) {
@@ -274,7 +273,7 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 		h->pend_y2 += y * y;
 		h->n_pend++;
 		if (h->s_slow == 0 || h->n_pend >= PEND_MAX)
-			pend_commit(h, mem);
+			pend_commit(h, bw_memory(k));
 		return MESH_HWHY_NONE;
 	}
 	h->s_slow = fmax(0, h->s_slow - z + d / 2);
