@@ -87,7 +87,7 @@
     decidedFor: '0s',
     // A gray verdict names a part only when its share of pairs in the
     // state is more than this many times its control's: a NIC's, the
-    // median NIC's; a ToR's cross-ToR pairs', its pairs inside (an uplink
+    // lower of the median NIC's and the fleet's other pairs'; a ToR's cross-ToR pairs', its pairs inside (an uplink
     // fault leaves them clean).  What the whole fleet shows (noise, a
     // fleet-wide cause) names no part.
     grayOutlierFactor: 2,

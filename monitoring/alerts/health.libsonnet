@@ -4,7 +4,8 @@
 // waited for their evidence).  Each alert carries the pair's place when the
 // inventory has one (peer_host, peer_tor, rail, why), so that the
 // Alertmanager's inhibition rules (monitoring/generated/rdmad-inhibit.yaml)
-// silence it while a verdict that explains it fires.
+// silence it while a verdict that explains it fires; a pair out of a NIC
+// that a verdict names is left out here (ownNic below).
 local u = import '../lib/util.libsonnet';
 
 {
@@ -20,9 +21,23 @@ local u = import '../lib/util.libsonnet';
       or on (%(p)s)
       (%(e)s) * on (%(i)s) group_left (source) instance:rdmad_mesh_source:info
     ||| % { e: e, i: by(['instance']), p: by(['instance', 'peer']) },
+    // the prober's own NIC on the pair's rail named by a verdict (down,
+    // or a gray one): its pairs out are explained as much as those into
+    // it, which the Alertmanager inhibits; these it cannot (its rules match
+    // a label against the same label, never peer_host against the
+    // prober's host), so they are left out here
+    local ownNic = |||
+      max by (%(ir)s) (
+        instance:rdmad_mesh_place:info
+        * on (%(h)s) group_right (instance)
+        label_replace(max by (%(hr)s) (%(nics)s), "source_host", "$1", "peer_host", "(.*)")
+      )
+    ||| % { ir: by(['instance', 'rail']), h: by(['source_host']),
+            hr: by(['peer_host', 'rail']),
+            nics: std.join(' or ', ['peer_host_rail:rdmad_verdict_nic_%s:bool' % st for st in ['down', 'slow', 'lossy', 'flapping']]) },
     local alert = function(name, expr, summary, description) {
       alert: name,
-      expr: labelled(expr),
+      expr: '(\n%s)\nunless on (%s)\n%s' % [labelled(expr), by(['instance', 'rail']), ownNic],
       'for': c.decidedFor,
       labels: { severity: 'warning' },
       annotations: {

@@ -19,7 +19,8 @@
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
 //   Each also more than grayOutlierFactor times its control: a NIC's share
-//   against the median NIC's, the share of a ToR's cross-ToR pairs against
+//   against the lower of the median NIC's and the share of the fleet's
+//   other pairs (those not into it), the share of a ToR's cross-ToR pairs against
 //   that of the pairs inside it (when it has some): noise that turns pairs
 //   everywhere names no part.  A hard verdict on the same part (or its
 //   ToR) holds a gray one back.
@@ -42,15 +43,24 @@ local u = import '../lib/util.libsonnet';
       sumBy(decided(st), keys, sel),
       sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel),
     ],
+    // the share in the state of the fleet's pairs not into the part
+    local others = function(st, keys) '((%s - on (%s) group_right () %s)\n/ (%s - on (%s) group_right () %s))' % [
+      sumBy(decided(st), []), by([]), sumBy(decided(st), keys),
+      sumBy('peer_host_rail:rdmad_mesh_pairs:count', []), by([]), sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys)],
     // the share, 0 for the parts with pairs but none in the state: what
     // the fleet's median is taken of
     local share0 = function(st, keys, sel='') '(%s\nor %s * 0)' % [
       share(st, keys, sel), sumBy('peer_host_rail:rdmad_mesh_pairs:count', keys, sel)],
-    // more than grayOutlierFactor times the median part's share: a state
+    // more than grayOutlierFactor times the fleet's own share: a state
     // that most parts share (noise everywhere, a fleet-wide cause) names
-    // none of them
-    local outlier = function(st, keys, sel='') '(%s > on (%s) group_left () (%s * quantile by (%s) (0.5, %s)))' % [
-      share(st, keys, sel), by([]), u.num(c.grayOutlierFactor), by([]), share0(st, keys, sel)],
+    // none of them.  The fleet's share is the lower of two: the median
+    // part's (one faulty part cannot move it in a large fleet), and the
+    // share of the pairs not into this part (in a small fleet a faulty
+    // host's own pairs out raise the median: 4 hosts, one flapping, NICs
+    // at 100, 50, 50 and 0 %)
+    local outlier = function(st, keys) '(%s > on (%s) group_left () (%s * quantile by (%s) (0.5, %s))\nor %s > (%s * %s))' % [
+      share(st, keys), by([]), u.num(c.grayOutlierFactor), by([]), share0(st, keys),
+      share(st, keys), u.num(c.grayOutlierFactor), others(st, keys)],
     local asSource = function(expr, from, to) 'label_replace(%s, "%s", "$1", "%s", "(.*)")' % [expr, to, from],
     local same = 'why="same ToR"',
     local cross = 'why="cross-ToR"',
