@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * health-oracle.c - what the agent decides of a path (mesh_health_fsm:
+ * healthy, slow, lossy, down, flapping) when it is fed synthetic rounds
+ * and bandwidth samples, computed by the daemon's own pure machine, for
+ * tests/bench/verdict-sim to take each pair's detection delay and false
+ * decisions from (docs/fleet.md, "Verdicts": one decision, one place).
+ *
+ *   health-oracle [--down-after N] [--bw-every S] [--learn S]
+ *
+ * Reads lines "ID SEED NOISE SPREAD HORIZON [KIND SEVERITY FROM TO]..."
+ * on stdin; writes, for each, "ID 0 STATE" (the state at path time 0)
+ * and "ID T STATE" at each change after, T in seconds of path time, until
+ * HORIZON (STATE as /peers names it).  The path learns from -LEARN
+ * (--learn, default 600 s) on, so it is past learning at 0, as a real
+ * path is before its fault.  A round a second ([mesh] interval 1 s); every
+ * --bw-every seconds (default 5; the daemon's bandwidth_every is off by
+ * default) a bandwidth sample instead.  Up to ORACLE_EVENTS_MAX events,
+ * each of a KIND from FROM to TO (seconds of path time):
+ *   lossy     a share SEVERITY of the rounds bad: verified late (0.6 s,
+ *             an RC retransmission after its ACK timeout)
+ *   slow      the bandwidth down by a factor SEVERITY (0.3: 30 %)
+ *   flapping  the link down every SEVERITY seconds from FROM: the round
+ *             then fails and the path is down until it reconnects
+ *   busy      the prober under local pressure: its rounds are no evidence
+ *   restart   the prober restarts at FROM: the path learns again
+ * and always: each round fails with chance NOISE (an isolated timeout;
+ * --down-after such failures in a row, default 1 as [mesh] down_after,
+ * take the path down), a down path reconnects ORACLE_RECONNECT_S later
+ * (backoff_min 1 s and the connect; its rounds meanwhile do not run), and
+ * the samples spread log-normally by SPREAD (0.1: 10 %).  The same SEED
+ * gives the same answer.  Exits 1 on a malformed line, 2 on a usage
+ * error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh/mesh_health_fsm.h"
+
+#define ORACLE_NS		1000000000ull
+/* a path's usual: 20 us a round, 1 GB/s a sample */
+#define ORACLE_RTT_NS		20000ull
+#define ORACLE_LATE_NS		600000000ull
+#define ORACLE_BW		1e9
+/* a down path reconnects this long after its failure (backoff_min 1 s
+ * and the connect): its rounds in between do not run */
+#define ORACLE_RECONNECT_S	2
+
+/* events on one path, at most */
+#define ORACLE_EVENTS_MAX	16
+
+#define ORACLE_KIND_LIST(X)	\
+	X(LOSSY, "lossy")	\
+	X(SLOW, "slow")		\
+	X(FLAPPING, "flapping")	\
+	X(BUSY, "busy")		\
+	X(RESTART, "restart")
+
+#define X_KIND(n, s)	ORACLE_##n,
+enum oracle_kind { ORACLE_KIND_LIST(X_KIND) ORACLE__COUNT };
+#undef X_KIND
+
+#define X_KIND(n, s)	[ORACLE_##n] = s,
+static const char *const oracle_kinds[] = { ORACLE_KIND_LIST(X_KIND) };
+#undef X_KIND
+
+struct oracle_opts {
+	unsigned int down_after;
+	long bw_every;
+	long learn;
+};
+
+struct oracle_event {
+	enum oracle_kind kind;
+	double severity;
+	long from, to;
+};
+
+struct oracle_line {
+	char id[64];
+	uint64_t seed;
+	double noise, spread;
+	long horizon;
+	struct oracle_event ev[ORACLE_EVENTS_MAX];
+	unsigned int n_ev;
+};
+
+/* what the events make of second T */
+struct oracle_now {
+	double late;		/* share of rounds late */
+	double drop;		/* the bandwidth's */
+	bool link_down, busy, restart;
+};
+
+/* splitmix64: the same numbers for the same seed on every machine */
+static uint64_t oracle_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double oracle_uniform(uint64_t *s)
+{
+	return (double)(oracle_next(s) >> 11) / 9007199254740992.0;
+}
+
+static double oracle_normal(uint64_t *s)
+{
+	double u = oracle_uniform(s), v = oracle_uniform(s);
+
+	return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
+}
+
+static int oracle_usage(void)
+{
+	fprintf(stderr, "usage: health-oracle [--down-after N] [--bw-every S] "
+		"[--learn S] < lines of 'ID SEED NOISE SPREAD HORIZON "
+		"[KIND SEVERITY FROM TO]...'\n");
+	return 2;
+}
+
+static int oracle_event_parse(const char *s, struct oracle_event *e, int *used)
+{
+	char kind[32];
+	unsigned int i;
+
+	if (sscanf(s, "%31s %lf %ld %ld%n", kind, &e->severity, &e->from,
+		   &e->to, used) != 4)
+		return -EINVAL;
+	for (i = 0; i < ORACLE__COUNT; i++)
+		if (!strcmp(kind, oracle_kinds[i]))
+			break;
+	if (i == ORACLE__COUNT || e->from > e->to)
+		return -EINVAL;
+	e->kind = i;
+	switch (e->kind) {
+	case ORACLE_LOSSY:
+		return e->severity >= 0 && e->severity <= 1 ? 0 : -EINVAL;
+	case ORACLE_SLOW:
+		return e->severity >= 0 && e->severity < 1 ? 0 : -EINVAL;
+	case ORACLE_FLAPPING:
+		return e->severity >= ORACLE_RECONNECT_S + 1 ? 0 : -EINVAL;
+	default:
+		return 0;
+	}
+}
+
+static int oracle_parse(const char *buf, struct oracle_line *l)
+{
+	int used;
+
+	l->n_ev = 0;
+	if (sscanf(buf, "%63s %" SCNu64 " %lf %lf %ld%n", l->id, &l->seed,
+		   &l->noise, &l->spread, &l->horizon, &used) != 5)
+		return -EINVAL;
+	if (!(l->noise >= 0 && l->noise < 1) || !(l->spread >= 0) ||
+	    l->horizon < 0)
+		return -EINVAL;
+	buf += used;
+	while (*buf == ' ' || *buf == '\t')
+		buf++;
+	while (*buf && *buf != '\n') {
+		if (l->n_ev == ORACLE_EVENTS_MAX ||
+		    oracle_event_parse(buf, &l->ev[l->n_ev], &used))
+			return -EINVAL;
+		l->n_ev++;
+		buf += used;
+		while (*buf == ' ' || *buf == '\t')
+			buf++;
+	}
+	return 0;
+}
+
+static void oracle_events(const struct oracle_line *l, long t,
+			  struct oracle_now *n)
+{
+	const struct oracle_event *e;
+	unsigned int i;
+
+	memset(n, 0, sizeof(*n));
+	for (i = 0; i < l->n_ev; i++) {
+		e = &l->ev[i];
+		if (t < e->from || t >= e->to)
+			continue;
+		switch (e->kind) {
+		case ORACLE_LOSSY:
+			n->late = fmax(n->late, e->severity);
+			break;
+		case ORACLE_SLOW:
+			n->drop = fmax(n->drop, e->severity);
+			break;
+		case ORACLE_FLAPPING:
+			n->link_down |= (t - e->from) % (long)e->severity == 0;
+			break;
+		case ORACLE_BUSY:
+			n->busy = true;
+			break;
+		case ORACLE_RESTART:
+			n->restart |= t == e->from;
+			break;
+		case ORACLE__COUNT:
+			break;
+		}
+	}
+}
+
+/* One observation into the machine; a change from 0 on is printed. */
+static void oracle_feed(const struct oracle_line *l,
+			const struct mesh_health_cfg *cfg,
+			struct mesh_health *h, const struct mesh_health_obs *o,
+			uint64_t now, long t)
+{
+	struct mesh_health_step st;
+
+	mesh_health_feed(h, cfg, o, now, &st);
+	*h = st.next;
+	if (st.changed && t >= 0)
+		printf("%s %ld %s\n", l->id, t, mesh_health_name(h->state));
+}
+
+static void oracle_run(const struct oracle_opts *op,
+		       const struct mesh_health_cfg *cfg,
+		       const struct oracle_line *l)
+{
+	uint64_t rng = l->seed * 0x2545f4914f6cdd1dull + 1, now;
+	struct mesh_health h;
+	struct mesh_health_obs o;
+	struct oracle_now ev;
+	unsigned int fails = 0;
+	long t, back = 0;
+	bool down = false, failed;
+	double y;
+
+	mesh_health_init(&h, 0);
+	for (t = -op->learn; t < l->horizon; t++) {
+		now = (uint64_t)(t + op->learn + 1) * ORACLE_NS;
+		if (t == 0)
+			printf("%s 0 %s\n", l->id, mesh_health_name(h.state));
+		oracle_events(l, t, &ev);
+		if (ev.restart) {
+			mesh_health_init(&h, now);
+			down = false;
+			fails = 0;
+			if (t >= 0)
+				printf("%s %ld %s\n", l->id, t,
+				       mesh_health_name(h.state));
+		}
+		if (down) {
+			if (t < back)
+				continue;
+			down = false;
+			o = (struct mesh_health_obs){ .kind = MESH_HOBS_UP };
+			oracle_feed(l, cfg, &h, &o, now, t);
+		}
+		failed = ev.link_down || oracle_uniform(&rng) < l->noise;
+		if (!failed && op->bw_every && t % op->bw_every == 0) {
+			y = log(ORACLE_BW) + log(1 - ev.drop) +
+			    l->spread * oracle_normal(&rng);
+			o = (struct mesh_health_obs){
+				.kind = MESH_HOBS_SAMPLE,
+				.bytes_per_s = (uint64_t)exp(y) };
+			oracle_feed(l, cfg, &h, &o, now, t);
+			continue;
+		}
+		o = (struct mesh_health_obs){
+			.kind = MESH_HOBS_ROUND,
+			.failed = failed,
+			.pressured = ev.busy,
+			.rtt_ns = ORACLE_RTT_NS + oracle_next(&rng) % 2000,
+		};
+		if (!failed && oracle_uniform(&rng) < ev.late)
+			o.rtt_ns += ORACLE_LATE_NS;
+		if (failed)
+			o.rtt_ns = 0;
+		oracle_feed(l, cfg, &h, &o, now, t);
+		fails = failed ? fails + 1 : 0;
+		if (fails < op->down_after && !ev.link_down)
+			continue;
+		/* the schedule's down after the round it ends, as the driver
+		 * feeds them (mesh_path_step) */
+		o = (struct mesh_health_obs){ .kind = MESH_HOBS_DOWN,
+					      .was_up = true };
+		oracle_feed(l, cfg, &h, &o, now, t);
+		down = true;
+		fails = 0;
+		back = t + ORACLE_RECONNECT_S;
+	}
+}
+
+static int oracle_number(const char *s, long min, long max, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || *end || !*s || *out < min || *out > max ? -EINVAL : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct oracle_opts op = { .down_after = 1, .bw_every = 5,
+				  .learn = 600 };
+	struct mesh_health_cfg cfg;
+	struct oracle_line l;
+	char buf[512];
+	long v, lineno = 0;
+	int i;
+
+	for (i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			return oracle_usage();
+		if (!strcmp(argv[i], "--down-after")) {
+			if (oracle_number(argv[i + 1], 1, 255, &v))
+				return oracle_usage();
+			op.down_after = (unsigned int)v;
+		} else if (!strcmp(argv[i], "--bw-every")) {
+			if (oracle_number(argv[i + 1], 0, 3600, &op.bw_every))
+				return oracle_usage();
+		} else if (!strcmp(argv[i], "--learn")) {
+			if (oracle_number(argv[i + 1], 0, 86400, &op.learn))
+				return oracle_usage();
+		} else {
+			return oracle_usage();
+		}
+	}
+	mesh_health_cfg_default(&cfg);
+	while (fgets(buf, sizeof(buf), stdin)) {
+		lineno++;
+		if (buf[0] == '\n' || buf[0] == '#')
+			continue;
+		if (oracle_parse(buf, &l)) {
+			fprintf(stderr, "health-oracle: line %ld: want 'ID "
+				"SEED NOISE SPREAD HORIZON [KIND SEVERITY FROM "
+				"TO]...' (KIND lossy, slow, flapping, busy or "
+				"restart; at most %u): %s", lineno,
+				ORACLE_EVENTS_MAX, buf);
+			return 1;
+		}
+		oracle_run(&op, &cfg, &l);
+	}
+	return 0;
+}
