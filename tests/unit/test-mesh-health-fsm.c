@@ -224,6 +224,26 @@ static void check_loss(void)
 	       cfg.learn_rounds);
 	round_failed();
 	tap_ok(h.judged == judged + 1, "the next one is");
+
+	/* a failed round that took the path down is the down's evidence:
+	 * as many as make lossy otherwise, each followed by its down and an
+	 * up, leave the loss test at 0 */
+	learnt();
+	judged = h.judged;
+	for (i = 0; i < n_bad; i++) {
+		struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND,
+					     .failed = true, .downs = true };
+		unsigned int k;
+
+		feed(&o);
+		event(MESH_HOBS_DOWN);
+		event(MESH_HOBS_UP);
+		for (k = 0; k < cfg.learn_rounds; k++)
+			round_ok(10 * MS);
+	}
+	tap_ok(!h.lossy && h.s_loss == 0 && h.judged == judged,
+	       "%u failed rounds that each took the path down: not lossy, "
+	       "none judged", n_bad);
 }
 
 /* The run lengths, computed and seen. */
@@ -461,7 +481,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(56);
+	tap_plan(57);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

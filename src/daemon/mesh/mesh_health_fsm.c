@@ -139,7 +139,7 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 	double rtt = (double)o->rtt_ns;
 	bool late;
 
-	if (o->pressured || h->down)
+	if (o->pressured || h->down || (o->failed && o->downs))
 		return MESH_HWHY_NONE;
 	late = !o->failed && h->n_base &&
 	       rtt > h->base_ns + (double)cfg->retrans_ns;

@@ -35,7 +35,10 @@
  * flapping is flap_downs downs within flap_window_ns, until a window
  * passes with none.  A round under local pressure (mesh_load_check)
  * is no evidence: skipped.  So are rounds while the path is down (its
- * failed connects are the schedule's business).
+ * failed connects are the schedule's business), and a failed round that
+ * took the path down: the down is its evidence (a flap), not the loss
+ * test's, in the path's pools too (they never see the down; a flapping
+ * link's timed-out rounds made its peer lossy after the flapping ended).
  *
  * One state is shown, the worst: flapping, down, lossy, slow, healthy;
  * "learning" until the bases hold learn_rounds rounds (lossy needs
@@ -110,6 +113,9 @@ struct mesh_health_obs {
 	enum mesh_health_obs_kind kind;
 	bool failed;		/* ROUND: it did not verify */
 	bool pressured;		/* ROUND: under local pressure */
+	bool downs;		/* ROUND: failed, it took the path down (the
+				   schedule's down_after): a down's evidence,
+				   not loss's */
 	bool was_up;		/* DOWN: the path was up before (a flap;
 				   a path never up is down without one) */
 	uint64_t rtt_ns;	/* ROUND, not failed */

@@ -379,7 +379,8 @@ static void mesh_path_health(struct mesh_path *p,
 /* ---- the one writer of the path's figures ----------------------------- */
 
 static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
-			     const struct mesh_figures *fig, uint64_t now)
+			     const struct mesh_figures *fig, bool downs,
+			     uint64_t now)
 {
 	bool round = (r->what & MESH_REC_ROUND) && !(r->what & MESH_REC_SAMPLE);
 	uint64_t rtt = r->result == MESH_RES_OK ? fig->rtt_ns : 0;
@@ -411,7 +412,7 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 		hobs = (struct mesh_health_obs){
 			.kind = MESH_HOBS_ROUND,
 			.failed = r->result != MESH_RES_OK,
-			.pressured = pressured, .rtt_ns = rtt };
+			.pressured = pressured, .downs = downs, .rtt_ns = rtt };
 		/* a failed connect is no round of the path's health: a peer
 		 * nobody answers is down, not lossy */
 		if (p->s.state == MESH_ST_WAIT || p->s.state == MESH_ST_ROUND)
@@ -582,7 +583,7 @@ static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
 			  mesh_event_name(ev), mesh_state_name(p->s.state));
 		return 0;
 	}
-	mesh_path_record(p, &st.rec, fig, now);
+	mesh_path_record(p, &st.rec, fig, st.act & MESH_ACT_DOWN, now);
 	/* the schedule's down, of a path that was never up too: its
 	 * health is down, not learning */
 	if (st.act & MESH_ACT_DOWN) {
