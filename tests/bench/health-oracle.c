@@ -260,6 +260,7 @@ static void oracle_run(const struct oracle_opts *op,
 			oracle_feed(l, cfg, &h, &o, now, t);
 		}
 		failed = ev.link_down || oracle_uniform(&rng) < l->noise;
+		fails = failed ? fails + 1 : 0;
 		if (!failed && op->bw_every && t % op->bw_every == 0) {
 			y = log(ORACLE_BW) + log(1 - ev.drop) +
 			    l->spread * oracle_normal(&rng);
@@ -273,6 +274,10 @@ static void oracle_run(const struct oracle_opts *op,
 			.kind = MESH_HOBS_ROUND,
 			.failed = failed,
 			.pressured = ev.busy,
+			/* as the driver marks it: the round that took the path
+			 * down (down_after failures in a row, or the link) */
+			.downs = failed && (fails >= op->down_after ||
+					    ev.link_down),
 			.rtt_ns = ORACLE_RTT_NS + oracle_next(&rng) % 2000,
 		};
 		if (!failed && oracle_uniform(&rng) < ev.late)
@@ -280,7 +285,6 @@ static void oracle_run(const struct oracle_opts *op,
 		if (failed)
 			o.rtt_ns = 0;
 		oracle_feed(l, cfg, &h, &o, now, t);
-		fails = failed ? fails + 1 : 0;
 		if (fails < op->down_after && !ev.link_down)
 			continue;
 		/* the schedule's down after the round it ends, as the driver
