@@ -1139,10 +1139,15 @@ fab_prom_dir() { echo "$T/$1"; }
 # rules and alerts of the mixin rendered in DIR (fab_mixin_build), the
 # rdmads at TARGET... (ADDRESS:PORT) as job rdmad (t-96, t-78); after
 # fab_tls_setup, over TLS (the fabric's CA) with basic auth (a
-# password_file).
+# password_file); with FAB_AM set, its alerts sent to that Alertmanager.
 fab_prom_mixin_start() {
-	local dir=$1 t targets="" tls="" files=() p
+	local dir=$1 t targets="" tls="" files=() p alerting=""
 	shift
+	[ -z "${FAB_AM:-}" ] || alerting="
+alerting:
+  alertmanagers:
+    - static_configs:
+        - targets: ['$FAB_AM']"
 	p=$(fab_prom_dir prom)
 	for t in "$@"; do targets+="${targets:+, }'$t'"; done
 	if [ -n "$FAB_TLS" ]; then
@@ -1161,7 +1166,7 @@ fab_prom_mixin_start() {
   evaluation_interval: 2s
 rule_files:
   - $p/rdmad-rules.yaml
-  - $p/rdmad-alerts.yaml
+  - $p/rdmad-alerts.yaml$alerting
 scrape_configs:
   - job_name: rdmad$tls
     static_configs:
@@ -1208,12 +1213,13 @@ assert d["status"] == "success", d
 print(len(d["data"]["result"]))' 2>/dev/null || echo error
 }
 
-# fab_am_start LISTEN: an Alertmanager on the monitoring host ($T/am),
-# alone (no cluster), every alert to one receiver that sends nowhere, with
-# the mixin's inhibition rules (monitoring/generated/rdmad-inhibit.yaml):
+# fab_am_start LISTEN [INHIBIT]: an Alertmanager on the monitoring host
+# ($T/am), alone (no cluster), every alert to one receiver that sends
+# nowhere, with the mixin's inhibition rules (INHIBIT, a render's
+# rdmad-inhibit.yaml; default monitoring/generated/rdmad-inhibit.yaml):
 # the tests read what it holds (fab_am_alerts).  Returns once it is ready.
 fab_am_start() {
-	local listen=$1 d=$T/am
+	local listen=$1 d=$T/am inhibit=${2:-$RDMAD_SOURCE_DIR/monitoring/generated/rdmad-inhibit.yaml}
 	rm -rf "$d/data"
 	mkdir -p "$d/data"
 	cat >"$d/alertmanager.yml" <<'FAB_EOF'
@@ -1226,7 +1232,8 @@ route:
 receivers:
   - name: log
 FAB_EOF
-	sed '/^#/d' "$RDMAD_SOURCE_DIR/monitoring/generated/rdmad-inhibit.yaml" >>"$d/alertmanager.yml"
+	[ -s "$inhibit" ] || fab_fail "fab_am_start: no inhibition rules $inhibit"
+	sed '/^#/d' "$inhibit" >>"$d/alertmanager.yml"
 	amtool check-config "$d/alertmanager.yml" >"$d/check.log" 2>&1 ||
 		fab_fail "the Alertmanager's config is refused: $(tail -20 "$d/check.log")"
 	ip netns exec "$(cat "$F/monitor")" setsid prometheus-alertmanager --config.file="$d/alertmanager.yml" \
@@ -1255,3 +1262,115 @@ for a in json.load(open(sys.argv[1])):
 print("\n".join(sorted(set(out))))
 PY
 }
+
+# ---- verdicts end to end: what the Alertmanager holds --------------------
+# The tests that run Prometheus and an Alertmanager on the monitoring host
+# (t-99, t-100) set FAB_AM (the Alertmanager's LISTEN) and
+# FAB_VERDICT_PROM (the Prometheus that evaluates the verdicts).
+
+# fab_require_alerting: the monitoring host's programs are installed.
+fab_require_alerting() {
+	local c
+	for c in prometheus promtool prometheus-alertmanager amtool jsonnet; do
+		command -v "$c" >/dev/null ||
+			fab_fail "$c is missing: apt-get install prometheus prometheus-alertmanager jsonnet (tests/testbed/install-deps)"
+	done
+}
+
+# fab_verdict_override [EXTRA]: the mixin's config for the verdicts in
+# minutes (fab_mixin_build's OVERRIDE): the short windows
+# (monitoring/tests/short) and, for the verdicts, a 30 s window held 12 s;
+# the pair and host alerts wait 30 s, longer than a verdict takes to come
+# back from a global Prometheus (two scrapes and two evaluations of 2 s),
+# as forShort (2 m) is longer than verdictFor (30 s) in the defaults;
+# EXTRA (a jsonnet object's fields) on top.
+fab_verdict_override() {
+	echo "(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s'${1:+, $1} }"
+}
+
+# fab_am_expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
+# (sorted lines; empty: nothing), failing at once on an alert that is not
+# in WANT (nor in $ALSO_OK: alerts of the fault's end that may still be
+# active while it resolves).  Sets $took to the seconds it waited and
+# $firsts to when each alert of WANT was first seen ("NAME after S s").
+fab_am_expect() {
+	local what=$1 want=$2 secs=$3 t got extra end a
+	local -A first=() gone=()
+	t=$(fab_now)
+	end=$(($(date +%s) + secs))
+	while :; do
+		fab_am_alerts "$FAB_AM" >"$T/got"	# not in $(): its failure must end the test
+		got=$(cat "$T/got")
+		while read -r a; do
+			[ -n "$a" ] && [ -z "${first[$a]:-}" ] && first[$a]=$(fab_since "$t")
+		done <<<"$got"
+		while read -r a; do
+			[ -n "$a" ] && [ -z "${gone[$a]:-}" ] && ! grep -qxF "$a" <<<"$got" && gone[$a]=$(fab_since "$t")
+		done <<<"${ALSO_OK:-}"
+		[ "$got" = "$want" ] && break
+		extra=$(comm -13 <(printf '%s\n%s\n' "$want" "${ALSO_OK:-}" | sort -u) <(echo "$got") | sed '/^$/d')
+		[ -z "$extra" ] || fab_fail "$what: unexpected alert active after $(fab_since "$t") s: ${extra//$'\n'/, } (all: ${got//$'\n'/, })"
+		[ "$(date +%s)" -lt "$end" ] || fab_fail "$what: after $secs s active: '${got//$'\n'/, }', want '${want//$'\n'/, }'"
+		sleep 1
+	done
+	took=$(fab_since "$t")
+	firsts=$(while read -r a; do [ -n "$a" ] && echo "$a after ${first[$a]}s"; done <<<"$want" | paste -sd';' - | sed 's/;/; /g')
+	gones=$(while read -r a; do [ -n "$a" ] && echo "${a%% *} gone after ${gone[$a]:-?}s"; done <<<"${ALSO_OK:-}" | paste -sd';' - | sed 's/;/; /g')
+}
+# fab_am_hold WHAT WANT SECS: the Alertmanager holds exactly WANT for SECS.
+fab_am_hold() {
+	local end=$(($(date +%s) + $3)) got
+	while [ "$(date +%s)" -lt "$end" ]; do
+		fab_am_alerts "$FAB_AM" >"$T/got"
+		got=$(cat "$T/got")
+		[ "$got" = "$2" ] || fab_fail "$1: active '${got//$'\n'/, }', want '${2//$'\n'/, }'"
+		sleep 2
+	done
+}
+
+# fab_prom_timeline WHAT EXPR T0: how EXPR moved on $FAB_VERDICT_PROM from 30 s
+# before T0 (a fab_now) until now, as "LABELS: VALUE@SECONDS..." changes
+# relative to T0: where a verdict's time went, for the log.
+fab_prom_timeline() {
+	local a b
+	a=$(awk -v t="$3" 'BEGIN { printf "%.0f", t - 30 }') b=$(date +%s)
+	fab_prom_get "$FAB_VERDICT_PROM" /api/v1/query_range --data-urlencode "query=$2" \
+		--data-urlencode "start=$a" --data-urlencode "end=$b" --data-urlencode step=2 >"$T/range.json" || return 0
+	fab_log "$1: $(python3 - "$T/range.json" "$3" <<'PY'
+import json, sys
+t0 = float(sys.argv[2])
+out = []
+for r in json.load(open(sys.argv[1]))["data"]["result"]:
+    key = ",".join("%s=%s" % kv for kv in sorted(r["metric"].items()) if kv[0] not in ("job", "__name__"))
+    last, moves = None, []
+    for ts, v in r["values"]:
+        if v != last:
+            moves.append("%s@%+.0fs" % (v[:5], float(ts) - t0))
+            last = v
+    out.append("%s: %s" % (key or "-", " ".join(moves)))
+print("; ".join(out) or "no series")
+PY
+)"
+}
+
+# fab_am_scenario WHAT WANT FAULT HEAL HOLD LABEL EXPR [FIRE [RESOLVE]]:
+# run FAULT (a command), until the Alertmanager holds exactly WANT (FIRE s
+# at most, default 150; and for HOLD s more); run HEAL, until it holds
+# nothing (RESOLVE s at most, default 120), and for 10 s more; alerts in
+# $ALSO_OK may be active on the way, and WANT's on the way back.  Logged:
+# when each alert came and went, and how EXPR (LABEL) moved on
+# $FAB_VERDICT_PROM around the heal.
+fab_am_scenario() {
+	local what=$1 want=$2 t_heal
+	eval "$3"
+	fab_am_expect "$what" "$want" "${8:-150}"
+	fab_log "$what: ${firsts}"
+	[ "$5" = 0 ] || fab_am_hold "$what" "$want" "$5"
+	eval "$4"
+	t_heal=$(fab_now)
+	ALSO_OK=$(printf '%s\n%s' "$want" "${ALSO_OK:-}") fab_am_expect "$what, healed" "" "${9:-120}"
+	fab_log "$what, healed: resolved after ${took}s ($gones)"
+	fab_prom_timeline "$what: $6, around the heal" "$7" "$t_heal"
+	fab_am_hold "$what, after the heal" "" 10
+}
+

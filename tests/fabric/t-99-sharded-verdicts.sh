@@ -35,17 +35,10 @@
 source "$(dirname "$0")/lib.sh"
 fab_require_racks 2
 fab_require 4
-for c in prometheus promtool prometheus-alertmanager amtool jsonnet; do
-	command -v "$c" >/dev/null ||
-		fab_fail "$c is missing: apt-get install prometheus prometheus-alertmanager jsonnet (tests/testbed/install-deps)"
-done
+fab_require_alerting
 
-# The fabric test's short windows (monitoring/tests/short) and, for the
-# verdicts, a 30 s window held 12 s; the pair and host alerts wait 30 s,
-# longer than the verdict takes to come back from the global Prometheus
-# (two scrapes and two evaluations of 2 s), as forShort (2 m) is longer
-# than verdictFor (30 s) in the defaults.
-OVERRIDE="(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s' }"
+# The verdicts' windows in minutes (fab_verdict_override).
+OVERRIDE=$(fab_verdict_override)
 # rendered beside the mesh's start (the host's CPU, ~15 s under CI's load)
 fab_mixin_build "$T/mixin" "$OVERRIDE" &
 mixin_job=$!
@@ -59,6 +52,8 @@ TO_GLOBAL=$(cfg federateToGlobal) TO_SHARDS=$(cfg federateToShards)
 M=()
 for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
 S0=127.0.0.1:9090 S1=127.0.0.1:9091 GLOBAL=127.0.0.1:9092 AM=127.0.0.1:9093
+# what fab_am_expect, fab_am_scenario and fab_prom_timeline ask
+FAB_AM=$AM FAB_VERDICT_PROM=$GLOBAL
 fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
 	"mesh.cross_tor = 1" "mesh.epoch = 24h" "mesh.round_timeout = 800ms" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
@@ -168,109 +163,25 @@ print(" ".join(sorted("%s %s" % (r["metric"]["__name__"], r["value"][1]) for r i
 fab_log "shard 0 by name: $(by_name "$S0")"
 fab_log "global by name: $(by_name "$GLOBAL")"
 
-# expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
-# (sorted lines; empty: nothing), failing at once on an alert that is not
-# in WANT (nor in $ALSO_OK: alerts of the fault's end that may still be
-# active while it resolves).  Sets $took to the seconds it waited and
-# $firsts to when each alert of WANT was first seen ("NAME after S s").
-expect() {
-	local what=$1 want=$2 secs=$3 t got extra end a
-	local -A first=() gone=()
-	t=$(fab_now)
-	end=$(($(date +%s) + secs))
-	while :; do
-		fab_am_alerts "$AM" >"$T/got"	# not in $(): its failure must end the test
-		got=$(cat "$T/got")
-		while read -r a; do
-			[ -n "$a" ] && [ -z "${first[$a]:-}" ] && first[$a]=$(fab_since "$t")
-		done <<<"$got"
-		while read -r a; do
-			[ -n "$a" ] && [ -z "${gone[$a]:-}" ] && ! grep -qxF "$a" <<<"$got" && gone[$a]=$(fab_since "$t")
-		done <<<"${ALSO_OK:-}"
-		[ "$got" = "$want" ] && break
-		extra=$(comm -13 <(printf '%s\n%s\n' "$want" "${ALSO_OK:-}" | sort -u) <(echo "$got") | sed '/^$/d')
-		[ -z "$extra" ] || fab_fail "$what: unexpected alert active after $(fab_since "$t") s: ${extra//$'\n'/, } (all: ${got//$'\n'/, })"
-		[ "$(date +%s)" -lt "$end" ] || fab_fail "$what: after $secs s active: '${got//$'\n'/, }', want '${want//$'\n'/, }'"
-		sleep 1
-	done
-	took=$(fab_since "$t")
-	firsts=$(while read -r a; do [ -n "$a" ] && echo "$a after ${first[$a]}s"; done <<<"$want" | paste -sd';' - | sed 's/;/; /g')
-	gones=$(while read -r a; do [ -n "$a" ] && echo "${a%% *} gone after ${gone[$a]:-?}s"; done <<<"${ALSO_OK:-}" | paste -sd';' - | sed 's/;/; /g')
-}
-# hold WHAT WANT SECS: the Alertmanager holds exactly WANT for SECS.
-hold() {
-	local end=$(($(date +%s) + $3)) got
-	while [ "$(date +%s)" -lt "$end" ]; do
-		fab_am_alerts "$AM" >"$T/got"
-		got=$(cat "$T/got")
-		[ "$got" = "$2" ] || fab_fail "$1: active '${got//$'\n'/, }', want '${2//$'\n'/, }'"
-		sleep 2
-	done
-}
-
-# timeline WHAT EXPR T0: how EXPR moved on the global Prometheus from 30 s
-# before T0 (a fab_now) until now, as "LABELS: VALUE@SECONDS..." changes
-# relative to T0: where a verdict's time went, for the log.
-timeline() {
-	local a b
-	a=$(awk -v t="$3" 'BEGIN { printf "%.0f", t - 30 }') b=$(date +%s)
-	fab_prom_get "$GLOBAL" /api/v1/query_range --data-urlencode "query=$2" \
-		--data-urlencode "start=$a" --data-urlencode "end=$b" --data-urlencode step=2 >"$T/range.json" || return 0
-	fab_log "$1: $(python3 - "$T/range.json" "$3" <<'PY'
-import json, sys
-t0 = float(sys.argv[2])
-out = []
-for r in json.load(open(sys.argv[1]))["data"]["result"]:
-    key = ",".join("%s=%s" % kv for kv in sorted(r["metric"].items()) if kv[0] not in ("job", "__name__"))
-    last, moves = None, []
-    for ts, v in r["values"]:
-        if v != last:
-            moves.append("%s@%+.0fs" % (v[:5], float(ts) - t0))
-            last = v
-    out.append("%s: %s" % (key or "-", " ".join(moves)))
-print("; ".join(out) or "no series")
-PY
-)"
-}
-
 # 0. Healthy: nothing, for a verdict window (30 s).
-hold "healthy fabric" "" 30
+fab_am_hold "healthy fabric" "" 30
 fab_log "healthy: the Alertmanager held no alert for 30 s"
 
-# scenario WHAT WANT FAULT HEAL HOLD LABEL EXPR: run FAULT (a command),
-# until the Alertmanager holds exactly WANT (and for HOLD s more); run
-# HEAL, until it holds nothing, and for 10 s more.  Logged: when each
-# alert came and went, and how EXPR (LABEL) moved on the global
-# Prometheus around the heal.
-scenario() {
-	local what=$1 want=$2 t_heal
-	eval "$3"
-	expect "$what" "$want" 150
-	fab_log "$what: ${firsts}"
-	[ "$5" = 0 ] || hold "$what" "$want" "$5"
-	eval "$4"
-	t_heal=$(fab_now)
-	ALSO_OK=$want expect "$what, healed" "" 120
-	fab_log "$what, healed: resolved after ${took}s ($gones)"
-	timeline "$what: $6, around the heal (global)" "$7" "$t_heal"
-	hold "$what, after the heal" "" 10
-}
-
 # 1. The uplink between the racks cut.
-scenario "uplink cut" "RdmadTorUplinkDown peer_tor=r1
+fab_am_scenario "uplink cut" "RdmadTorUplinkDown peer_tor=r1
 RdmadTorUplinkDown peer_tor=r2" "fab_uplink 1 down" "fab_uplink 1 up" 10 \
 	"cross-ToR share of bad pairs into each ToR" 'tor:rdmad_mesh_pairs_bad:cross_ratio'
 
 # 2. Host 4's cable pulled (its rdmad still scraped over eth1): the
 # verdict from its peers, and its own account of it, its port down.
-scenario "host 4's cable pulled" "RdmadHostDown peer_tor=r2 peer_host=h4
+fab_am_scenario "host 4's cable pulled" "RdmadHostDown peer_tor=r2 peer_host=h4
 RdmadPortDown instance=${M[4]}:9470" "fab_link 4 down" "fab_link 4 up" 10 \
 	"the share of its probers that fail host 4 on its best rail" 'peer_host:rdmad_mesh_pairs_bad:min_rail_ratio{peer_host="h4"}'
 
 # 3. Loss on the uplink, 8 % each way (at 15 % and more rxe's RC sessions
 # break so often that the pairs are down more than lossy: an uplink down).
 # Not held: a ToR's two lossy pairs may dip under 5 % for a moment.
-scenario "uplink losing 8 %" "RdmadTorUplinkLoss peer_tor=r1
+fab_am_scenario "uplink losing 8 %" "RdmadTorUplinkLoss peer_tor=r1
 RdmadTorUplinkLoss peer_tor=r2" "fab_uplink_netem 1 'loss 8%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR share of lossy pairs into each ToR" 'tor:rdmad_mesh_pairs_lossy:cross_ratio'
 fab_log "the sharded Prometheus ran $(fab_since "$t_prom") s"
