@@ -75,9 +75,7 @@ health() {
 	local i
 	for i in 1 2 3 4; do
 		fab_sh "$i" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/peers" >"$T/health-$i.json" || continue
-		echo "h$i: $(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(", ".join("%s %s" % (p["peer"], p.get("health", "?")) for p in d["peers"]))' "$T/health-$i.json")"
+		echo "h$i: $(json_get "$T/health-$i.json" '", ".join("%s %s" % (p["peer"], p.get("health", "?")) for p in d["peers"])')"
 	done
 }
 # decisions WHAT: each host's log lines of a path decided lossy or back
