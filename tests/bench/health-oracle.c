@@ -20,13 +20,17 @@
  *   lossy     a share SEVERITY of the rounds bad: verified late (0.6 s,
  *             an RC retransmission after its ACK timeout)
  *   slow      the bandwidth down by a factor SEVERITY (0.3: 30 %)
- *   flapping  the link down every SEVERITY seconds from FROM: the round
- *             then fails and the path is down until it reconnects
+ *   flapping  the link down every SEVERITY seconds from FROM, for
+ *             ORACLE_FLAP_DOWN_S (a link's training takes seconds): the
+ *             round then fails, the path goes down, and its reconnects
+ *             fail until the link is back (the agent's flap: an outage a
+ *             connect met)
  *   busy      the prober under local pressure: its rounds are no evidence
  *   restart   the prober restarts at FROM: the path learns again
  * and always: each round fails with chance NOISE (an isolated timeout;
  * --down-after such failures in a row, default 1 as [mesh] down_after,
- * take the path down), a down path reconnects ORACLE_RECONNECT_S later
+ * take the path down, and it is back at its first connect: a lost round,
+ * no flap), a down path tries to reconnect every ORACLE_RECONNECT_S
  * (backoff_min 1 s and the connect; its rounds meanwhile do not run), and
  * the samples spread log-normally by SPREAD (0.1: 10 %).  The same SEED
  * gives the same answer.  Exits 1 on a malformed line, 2 on a usage
@@ -49,6 +53,9 @@
 /* a down path reconnects this long after its failure (backoff_min 1 s
  * and the connect): its rounds in between do not run */
 #define ORACLE_RECONNECT_S	2
+/* a flapping link stays down this long each time: its path's first
+ * reconnect meets the outage */
+#define ORACLE_FLAP_DOWN_S	(ORACLE_RECONNECT_S + 1)
 
 /* events on one path, at most */
 #define ORACLE_EVENTS_MAX	16
@@ -146,7 +153,9 @@ static int oracle_event_parse(const char *s, struct oracle_event *e, int *used)
 	case ORACLE_SLOW:
 		return e->severity >= 0 && e->severity < 1 ? 0 : -EINVAL;
 	case ORACLE_FLAPPING:
-		return e->severity >= ORACLE_RECONNECT_S + 1 ? 0 : -EINVAL;
+		/* up again between flaps, for a reconnect to meet it */
+		return e->severity >= ORACLE_FLAP_DOWN_S + ORACLE_RECONNECT_S ?
+		       0 : -EINVAL;
 	default:
 		return 0;
 	}
@@ -197,7 +206,8 @@ static void oracle_events(const struct oracle_line *l, long t,
 			n->drop = fmax(n->drop, e->severity);
 			break;
 		case ORACLE_FLAPPING:
-			n->link_down |= (t - e->from) % (long)e->severity == 0;
+			n->link_down |= (t - e->from) % (long)e->severity <
+					ORACLE_FLAP_DOWN_S;
 			break;
 		case ORACLE_BUSY:
 			n->busy = true;
@@ -255,6 +265,13 @@ static void oracle_run(const struct oracle_opts *op,
 		if (down) {
 			if (t < back)
 				continue;
+			if (ev.link_down) {
+				o = (struct mesh_health_obs){
+					.kind = MESH_HOBS_CONNECT_FAILED };
+				oracle_feed(l, cfg, &h, &o, now, t);
+				back = t + ORACLE_RECONNECT_S;
+				continue;
+			}
 			down = false;
 			o = (struct mesh_health_obs){ .kind = MESH_HOBS_UP };
 			oracle_feed(l, cfg, &h, &o, now, t);

@@ -3,7 +3,8 @@
  * test-mesh-health-fsm.c - mesh_health_fsm.c: the configuration's bounds;
  * learning; the loss test at its thresholds (bad rounds in a row, good
  * rounds back), a late round at retrans_ns and one over, pressured and
- * down rounds ignored; the run lengths of mesh_health_arl() against the
+ * down rounds ignored; late rounds in flight at once judged once (a
+ * stall) at the span's boundary; the run lengths of mesh_health_arl() against the
  * machine itself on random rounds (false alarms at p0, delay at p1); the
  * slow test on noisy samples; flapping at its window's boundary.
  */
@@ -214,6 +215,7 @@ static void check_loss(void)
 	       "down");
 	for (i = 0; i < 100; i++)
 		round_failed();
+	event(MESH_HOBS_CONNECT_FAILED);	/* an outage */
 	event(MESH_HOBS_UP);
 	tap_ok(h.state == MESH_HEALTH_HEALTHY && last.why == MESH_HWHY_UP &&
 	       h.judged == judged, "rounds while down not judged; up: healthy");
@@ -237,13 +239,36 @@ static void check_loss(void)
 
 		feed(&o);
 		event(MESH_HOBS_DOWN);
+		event(MESH_HOBS_CONNECT_FAILED);
 		event(MESH_HOBS_UP);
 		for (k = 0; k < cfg.learn_rounds; k++)
 			round_ok(10 * MS);
 	}
 	tap_ok(!h.lossy && h.s_loss == 0 && h.judged == judged,
-	       "%u failed rounds that each took the path down: not lossy, "
-	       "none judged", n_bad);
+	       "%u failed rounds that each took the path down for an outage "
+	       "(a connect failed): not lossy, none judged", n_bad);
+
+	/* ... but a path back at its first connect lost one round: the
+	 * loss test's, each up saying so (for the pools), and no flap */
+	learnt();
+	judged = h.judged;
+	for (i = 0; i < n_bad; i++) {
+		struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND,
+					     .failed = true, .downs = true };
+
+		now += S;
+		feed(&o);
+		event(MESH_HOBS_DOWN);
+		event(MESH_HOBS_UP);
+		if (!last.next.down && last.lost_round)
+			continue;
+		break;
+	}
+	tap_ok(i == n_bad && h.lossy && h.bad == n_bad &&
+	       h.judged == judged + n_bad && h.n_flaps == 0,
+	       "%u downs each back at the first connect: %llu lost rounds "
+	       "judged, lossy, no flap (%u)", n_bad,
+	       (unsigned long long)h.bad, h.n_flaps);
 }
 
 /* The run lengths, computed and seen. */
@@ -406,22 +431,27 @@ static void three_downs(uint64_t at)
 	learnt();
 	now = 1000 * S;
 	event(MESH_HOBS_DOWN);
+	event(MESH_HOBS_CONNECT_FAILED);
 	event(MESH_HOBS_UP);
 	now = 1150 * S;
 	event(MESH_HOBS_DOWN);
+	event(MESH_HOBS_CONNECT_FAILED);
+	event(MESH_HOBS_CONNECT_FAILED);	/* one flap for all of them */
 	event(MESH_HOBS_UP);
 	now = at;
 	event(MESH_HOBS_DOWN);
+	event(MESH_HOBS_CONNECT_FAILED);
 }
 
 static void check_flaps(void)
 {
 	three_downs(1300 * S);
-	tap_ok(h.state == MESH_HEALTH_DOWN,
-	       "3 downs, the first a full window before the last: down");
+	tap_ok(h.state == MESH_HEALTH_DOWN && h.n_flaps == 3,
+	       "3 flaps, the first a full window before the last: down");
 	three_downs(1300 * S - 1);
 	tap_ok(h.state == MESH_HEALTH_FLAPPING && last.why == MESH_HWHY_FLAPS,
-	       "3 downs within the window (1 ns inside): flapping");
+	       "3 flaps within the window (1 ns inside), the third at its "
+	       "failed connect: flapping");
 	event(MESH_HOBS_UP);
 	tap_ok(h.state == MESH_HEALTH_FLAPPING, "up again: still flapping");
 	now = 1300 * S - 1;
@@ -433,6 +463,24 @@ static void check_flaps(void)
 	tap_ok(h.state == MESH_HEALTH_HEALTHY &&
 	       last.why == MESH_HWHY_FLAPS_GONE,
 	       "the first down out of the window: healthy");
+
+	/* a down is no flap until a connect fails, and then dated at the
+	 * down: in the window from it, out of it a window after it */
+	learnt();
+	now = 2000 * S;
+	event(MESH_HOBS_DOWN);
+	tap_ok(h.state == MESH_HEALTH_DOWN && h.n_flaps == 0,
+	       "down: no flap yet");
+	now = 2100 * S;
+	event(MESH_HOBS_CONNECT_FAILED);
+	tap_ok(mesh_health_flaps(&h, &cfg, 2300 * S - 1) == 1 &&
+	       mesh_health_flaps(&h, &cfg, 2300 * S) == 0,
+	       "a connect failed 100 s later: a flap, dated at the down");
+	event(MESH_HOBS_UP);
+	event(MESH_HOBS_CONNECT_FAILED);
+	tap_ok(h.n_flaps == 1 && !last.lost_round,
+	       "up after it: no lost round; a failed connect while up: "
+	       "nothing");
 
 	/* a path never up (its connects fail) is down, and no flap: three
 	 * such downs within the window are not flapping */
@@ -453,6 +501,60 @@ static void check_flaps(void)
 		       "four downs of a path never up: down, no flap (%u)",
 		       mesh_health_flaps(&h, &cfg, now));
 	}
+}
+
+/* A round that ended at END, RTT long (late or not). */
+static void round_end(uint64_t end, uint64_t rtt)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .rtt_ns = rtt };
+
+	now = end;
+	feed(&o);
+}
+
+/*
+ * Late rounds in flight at once are one stall, judged once (a pool's
+ * paths: CI-O's starved guest made three rounds to it late together and
+ * the peer lossy): a round starting 1 ns before the last late span ends
+ * joins it, one starting at its end is judged; the span grows with each.
+ */
+static void check_stall(void)
+{
+	double lb = log((double)cfg.p1_ppm / cfg.p0_ppm);
+	unsigned int n_bad = (unsigned int)ceil(cfg.h_loss / lb);
+	uint64_t late = 10 * MS + cfg.retrans_ns + 300 * MS, t;
+	unsigned int i;
+
+	learnt();
+	t = now + 10 * S;
+	for (i = 0; i < 2 * n_bad; i++)		/* 10 ms apart, 560 ms long */
+		round_end(t + i * 10 * MS, late);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.bad == 1 &&
+	       h.shared == 2 * n_bad - 1,
+	       "%u late rounds in flight at once: one judged bad, healthy "
+	       "(%llu bad, %llu shared)", 2 * n_bad,
+	       (unsigned long long)h.bad, (unsigned long long)h.shared);
+
+	/* the span ends at t + (2 n_bad - 1) 10 ms: 1 ns inside, then at it */
+	t += (2 * n_bad - 1) * 10 * MS;
+	round_end(t + late - 1, late);
+	tap_ok(h.bad == 1 && h.shared == 2 * n_bad,
+	       "a late round starting 1 ns before the span's end: shared");
+	t += late - 1;			/* the span grew to its end */
+	round_end(t + late, late);
+	tap_ok(h.bad == 2 && h.shared == 2 * n_bad,
+	       "one starting at the span's end: judged bad");
+
+	/* separate stalls each count: n_bad of them make it lossy */
+	learnt();
+	for (i = 0; i < n_bad; i++) {
+		t = now + S;
+		round_end(t, late);
+		round_end(t + 5 * MS, late);
+	}
+	tap_ok(h.state == MESH_HEALTH_LOSSY && h.bad == n_bad,
+	       "%u stalls of two rounds, apart: %llu bad, lossy", n_bad,
+	       (unsigned long long)h.bad);
 }
 
 static void check_peer(void)
@@ -481,7 +583,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(57);
+	tap_plan(65);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();
@@ -489,6 +591,7 @@ int main(void)
 	check_slow();
 	check_slow_noisy();
 	check_flaps();
+	check_stall();
 	check_peer();
 	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
 	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");

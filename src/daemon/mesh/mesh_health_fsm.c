@@ -132,9 +132,37 @@ static void base_learn(struct mesh_health *h, double rtt)
 		h->n_base++;
 }
 
+/*
+ * Whether the late round O, ended at NOW, was in flight while the last
+ * late rounds' delay lasted (it started before the last of them ended):
+ * then it joins them (their span grows to its end) and is not judged.
+ * A lost packet delays the one round it belongs to, and another round's
+ * loss overlapping it is rare (rounds late by a retransmission, about
+ * 0.55 s each, at 1 % of 8 rounds a second: about one in twenty); a
+ * stall of the peer (a starved guest: rxe answers from its kernel) or
+ * of this host's I/O delays every round in flight at once, and counted
+ * each a bad round, three rounds of one stall made a healthy peer lossy
+ * (CI, 2026-11-30).  Else O starts a new span.
+ */
+static bool late_shared(struct mesh_health *h, const struct mesh_health_obs *o,
+			uint64_t now)
+{
+	uint64_t start = now > o->rtt_ns ? now - o->rtt_ns : 0;
+
+	if (h->late_to && start < h->late_to) {
+		if (now > h->late_to)
+			h->late_to = now;
+		h->shared++;
+		return true;
+	}
+	h->late_to = now;
+	return false;
+}
+
 static enum mesh_health_why feed_round(struct mesh_health *h,
 				       const struct mesh_health_cfg *cfg,
-				       const struct mesh_health_obs *o)
+				       const struct mesh_health_obs *o,
+				       uint64_t now)
 {
 	double rtt = (double)o->rtt_ns;
 	bool late;
@@ -147,6 +175,10 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 	 * not the path */
 	if (!o->failed && !late)
 		base_learn(h, rtt);
+	/* a late round in flight while an earlier one was late shares its
+	 * delay: one stall (a starved peer or host), not a second loss */
+	if (late && late_shared(h, o, now))
+		return MESH_HWHY_NONE;
 	/* the first rounds after an up are no evidence: a session just
 	 * made (and a link just back) runs late a while */
 	if (h->settle) {
@@ -321,9 +353,10 @@ void mesh_health_feed(const struct mesh_health *cur,
 	enum mesh_health_why why = MESH_HWHY_NONE;
 
 	*h = *cur;
+	out->lost_round = false;
 	switch (obs->kind) {
 	case MESH_HOBS_ROUND:
-		why = feed_round(h, cfg, obs);
+		why = feed_round(h, cfg, obs, now);
 		break;
 	case MESH_HOBS_SAMPLE:
 		why = feed_sample(h, cfg, obs);
@@ -334,22 +367,38 @@ void mesh_health_feed(const struct mesh_health *cur,
 		h->down = true;
 		h->last_down = now;
 		why = MESH_HWHY_DOWN;
-		if (!obs->was_up)
+		/* a flap once a connect fails: an outage, not a lost round */
+		if (obs->was_up)
+			h->flap_pending = now;
+		break;
+	case MESH_HOBS_CONNECT_FAILED:
+		if (!h->down || !h->flap_pending)
 			break;
-		h->flap_at[h->flap_pos] = now;
+		h->flap_at[h->flap_pos] = h->flap_pending;
 		h->flap_pos = (h->flap_pos + 1) % MESH_HEALTH_FLAPS_MAX;
 		if (h->n_flaps < MESH_HEALTH_FLAPS_MAX)
 			h->n_flaps++;
+		h->flap_pending = 0;
 		break;
 	case MESH_HOBS_UP:
 		if (!h->down)
 			break;
 		h->down = false;
+		why = MESH_HWHY_UP;
+		/* a session made anew runs late a while */
+		h->settle = cfg->learn_rounds;
+		if (h->flap_pending) {
+			/* back at the first connect: the down was the round
+			 * it failed, loss's evidence (the pools' too) */
+			h->flap_pending = 0;
+			out->lost_round = true;
+			if (loss_judge(h, cfg, true) == MESH_HWHY_LOSS)
+				why = MESH_HWHY_LOSS;
+			break;
+		}
 		/* what was learnt before the outage may not hold after it */
 		h->s_loss = 0;
 		h->s_slow = 0;
-		h->settle = cfg->learn_rounds;
-		why = MESH_HWHY_UP;
 		break;
 	case MESH_HOBS_TICK:
 		break;

@@ -17,7 +17,10 @@
  * lossy once S reaches h_loss; in lossy the same test the other way
  * (healthy against lossy) brings it back.  Expected rounds to a false
  * alarm at p0 and to detection at p1: docs/mesh.md, and
- * mesh_health_arl(), which computes both for a configuration.
+ * mesh_health_arl(), which computes both for a configuration.  Late
+ * rounds in flight at once are one delay (a stall of the peer or of this
+ * host), judged once: a late round that started before the last late
+ * one ended joins it, unjudged (a pool sees every path's rounds).
  *
  * Slow.  A bandwidth sample's y = log(bytes/s) against the path's base
  * (an average of its healthy samples, and their spread sigma, never
@@ -32,8 +35,15 @@
  * fault).
  *
  * Down and up are the schedule's (mesh_sched: down_after failures);
- * flapping is flap_downs downs within flap_window_ns, until a window
- * passes with none.  A round under local pressure (mesh_load_check)
+ * flapping is flap_downs flaps within flap_window_ns, until a window
+ * passes with fewer.  A flap is a down of a path that was up and could
+ * not come back at once: a connect failed before it was up again (the
+ * flap is dated at the down).  A path back at its first connect lost one
+ * round, not its link: that round is the loss test's evidence (in the
+ * pools too: the step says lost_round), and what was learnt stays (at
+ * down_after 1, 1 % of rounds timing out at random made three downs in
+ * five minutes as likely as not, and most pairs of a healthy fleet
+ * flapping).  A round under local pressure (mesh_load_check)
  * is no evidence: skipped.  So are rounds while the path is down (its
  * failed connects are the schedule's business), and a failed round that
  * took the path down: the down is its evidence (a flap), not the loss
@@ -97,8 +107,12 @@ struct mesh_health {
 	uint64_t flap_at[MESH_HEALTH_FLAPS_MAX];	/* downs, a ring */
 	unsigned int n_flaps, flap_pos;
 	uint64_t last_down;	/* when it last went down; 0: never */
+	uint64_t flap_pending;	/* down since, a flap once a connect fails;
+				   0: none */
 	uint64_t since;		/* when state was entered */
 	uint64_t bad, judged;	/* rounds judged, and of them bad */
+	uint64_t late_to;	/* the last late rounds' span ends; 0: none */
+	uint64_t shared;	/* late rounds within it: not judged */
 };
 
 enum mesh_health_obs_kind {
@@ -106,6 +120,7 @@ enum mesh_health_obs_kind {
 	MESH_HOBS_SAMPLE,	/* a bandwidth sample verified: bytes_per_s */
 	MESH_HOBS_DOWN,		/* the schedule took the path down */
 	MESH_HOBS_UP,		/* ... and up */
+	MESH_HOBS_CONNECT_FAILED, /* a connect of the down path failed */
 	MESH_HOBS_TICK,		/* time passed (the flapping window ends) */
 };
 
@@ -143,6 +158,8 @@ struct mesh_health_step {
 	struct mesh_health next;
 	bool changed;			/* next.state != cur->state */
 	enum mesh_health_why why;	/* with changed */
+	bool lost_round;		/* UP: the down was one lost round,
+					   the pools' evidence too */
 };
 
 /* NULL, or what is wrong with CFG (a static string). */

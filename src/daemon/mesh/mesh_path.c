@@ -593,6 +593,15 @@ static int mesh_path_step(struct mesh_path *p, enum mesh_event *evp,
 
 		mesh_path_health(p, &down, now);
 	}
+	/* a connect of a path that went down failed: its down was an
+	 * outage (a flap), not one lost round */
+	if (p->s.state == MESH_ST_CONNECTING &&
+	    st.next.state == MESH_ST_BACKOFF) {
+		struct mesh_health_obs refused = {
+			.kind = MESH_HOBS_CONNECT_FAILED };
+
+		mesh_path_health(p, &refused, now);
+	}
 	/* before the log: a path's down line says why */
 	if (!(st.act & MESH_ACT_UP))
 		mesh_path_error(p, st.rec.error, fig);

@@ -27,8 +27,8 @@ static void mesh_path_health_name(const struct mesh_path_health *h,
 }
 
 /* The one setter: O at NOW into POOL's machine M of H (named in the log
- * when it changes). */
-static void mesh_path_health_set(const struct mesh_path_health *h,
+ * when it changes).  Whether the step said the down was one lost round. */
+static bool mesh_path_health_set(const struct mesh_path_health *h,
 				 struct mesh_health *m,
 				 const struct mesh_path_health_who *w,
 				 enum mesh_path_health_pool pool,
@@ -37,24 +37,28 @@ static void mesh_path_health_set(const struct mesh_path_health *h,
 {
 	struct mesh_health_step st;
 	const struct mesh_health *n = &st.next;
-	char who[160];
+	char who[160], shared[96] = "";
 
 	mesh_health_feed(m, c, o, now, &st);
 	if (!st.changed) {
 		*m = st.next;
-		return;
+		return st.lost_round;
 	}
 	mesh_path_health_name(h, w, pool, who, sizeof(who));
 	switch (st.why) {
 	case MESH_HWHY_LOSS:
+		if (n->shared)
+			snprintf(shared, sizeof(shared), "; %llu more late at "
+				 "once with another: a stall, not judged",
+				 (unsigned long long)n->shared);
 		log_warn("mesh: %s: lossy: too many of its recent rounds were "
 			 "late (over %.0f ms above its usual %.1f ms: a "
-			 "retransmission) or failed (%llu of %llu judged); RC "
-			 "hides light loss: look at the links and ports on its "
-			 "path (rdmad_port_events_total)", who,
+			 "retransmission) or failed (%llu of %llu judged%s); "
+			 "RC hides light loss: look at the links and ports on "
+			 "its path (rdmad_port_events_total)", who,
 			 (double)c->retrans_ns / 1e6, n->base_ns / 1e6,
 			 (unsigned long long)n->bad,
-			 (unsigned long long)n->judged);
+			 (unsigned long long)n->judged, shared);
 		break;
 	case MESH_HWHY_SLOW:
 		log_warn("mesh: %s: slow: its bandwidth samples fell %u %% or "
@@ -74,6 +78,7 @@ static void mesh_path_health_set(const struct mesh_path_health *h,
 		break;
 	}
 	*m = st.next;
+	return st.lost_round;
 }
 
 void mesh_path_health_feed(struct mesh_path_health *h,
@@ -81,9 +86,16 @@ void mesh_path_health_feed(struct mesh_path_health *h,
 			   const struct mesh_health_cfg *c,
 			   const struct mesh_health_obs *o, uint64_t now)
 {
-	mesh_path_health_set(h, &h->own, who, POOL_PATH, c, o, now);
-	if (o->kind == MESH_HOBS_DOWN || o->kind == MESH_HOBS_UP)
-		return;		/* each path's own */
+	/* the round a path lost when it went down and came back at once:
+	 * the pools' loss evidence now (they never see downs) */
+	static const struct mesh_health_obs lost = {
+		.kind = MESH_HOBS_ROUND, .failed = true };
+
+	if (mesh_path_health_set(h, &h->own, who, POOL_PATH, c, o, now))
+		o = &lost;
+	else if (o->kind != MESH_HOBS_ROUND && o->kind != MESH_HOBS_SAMPLE &&
+		 o->kind != MESH_HOBS_TICK)
+		return;		/* downs, ups, connects: each path's own */
 	if (h->peer)
 		mesh_path_health_set(h, h->peer, who, POOL_PEER, c, o, now);
 	if (h->rail && o->kind == MESH_HOBS_ROUND)
