@@ -29,8 +29,8 @@
  * d = -log(1 - slow_pct/100) / sigma; slow once S reaches h_slow, or
  * on a noisy path (d small) the higher threshold that keeps false alarms
  * 1e5 samples apart; back the other way.  The base learns from
- * learn_samples samples, or 8/(d/2)^2 on a noisy path (at most 256), and
- * keeps that memory; an excursion's samples join it only once S is back
+ * learn_samples samples, or 8/(d/2)^2 on a noisy path (at most 256),
+ * then follows with a memory of that or 32 samples, the longer; an excursion's samples join it only once S is back
  * at 0.  While slow the base holds still (else it would learn the
  * fault).
  *
