@@ -35,10 +35,11 @@
 #      lossy, none inside a rack); cleared: nothing.
 # The times from each fault to its verdict and from each heal to resolved
 # are logged (the closing note's figures).  Needs --racks 2; its three
-# faults and heals take about 400 s alone, 560-670 s beside other work
-# (the suite's per-test deadline is 1,200 s).  Under CI's load a starved guest's rounds once ran late
-# together and were counted as three losses: now they are one stall
-# (docs/mesh.md).
+# faults and heals take about 400 s alone, 560-670 s beside other work.
+# By hand, out of the fabric suite (docs/testbed.md): under CI's load a
+# guest that stalls again and again made a healthy pair lossy, each stall
+# counted once.
+#   tests/fabric/fabric --hosts 4 --racks 2 --per-test 1200 suite tests/fabric/gray-verdicts.sh
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require_racks 2
