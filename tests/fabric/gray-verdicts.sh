@@ -19,10 +19,11 @@
 # lossy at once within 7 minutes.  What fires is what the Alertmanager
 # holds active (not resolved, silenced or inhibited):
 #   0. healthy, rounds learnt: nothing, for 30 s;
-#   1. host 4's cable pulled for 10 s three times: exactly RdmadNicFlapping
+#   1. host 4's cable pulled three times, each until its probers have
+#      had a round time out and a reconnect fail: exactly RdmadNicFlapping
 #      of host 4 (its two probers each decided flapping, each pull a flap
-#      once a reconnect met it, 0.5-1 s after the round's 5 s timeout:
-#      a path back at its first reconnect lost a round, not its link; one verdict with
+#      once a reconnect met it: a path back at its first reconnect lost a
+#      round, not its link; one verdict with
 #      its count, not a storm of downs and ups; the pair alerts it explains
 #      inhibited) and host 4's own account, RdmadPortFlapping; after a
 #      flap window without a down, nothing;
@@ -117,16 +118,33 @@ probers_of_4() {
 		fab_peer_rows "$i" "$T/peers-$i.json" | grep -q "^$(fab_peer 4)|" && echo "$i"
 	done
 }
-# flap N: host 4's cable out 10 s (a round's 5 s timeout, then a
-# reconnect that fails: a flap), back until its probers have it up again,
-# N times.
+# failed_to_4 I: host I's rounds and connects to host 4 that did not
+# verify (as t-91 counts its attempts).
+failed_to_4() {
+	local p4
+	p4="peer=\"$(fab_peer 4)\""
+	fab_scrape "$1" "$T/failed-$1.prom"
+	echo $(( $(prom_sum "$T/failed-$1.prom" rdmad_mesh_rounds_total "$p4") -
+		$(prom_sum "$T/failed-$1.prom" rdmad_mesh_rounds_total "$p4" 'result="ok"') ))
+}
+# flap N: host 4's cable out until each of its probers has had a round
+# time out and a reconnect fail (a flap: 5 s and 0.5-1.3 s more), 60 s at
+# most; back until its probers have it up again; N times.
 flap() {
-	local n
+	local n i k p before=()
 	for ((n = 1; n <= $1; n++)); do
+		p=$(probers_of_4 | paste -sd' ' -)
+		for i in $p; do before[i]=$(failed_to_4 "$i"); done
 		fab_link 4 down
-		sleep 10
+		for i in $p; do
+			for ((k = 0; k < 120; k++)); do
+				[ "$(failed_to_4 "$i")" -ge $((before[i] + 2)) ] && break
+				sleep 0.5
+			done
+			[ "$k" -lt 120 ] || fab_fail "host $i: no round and reconnect to host 4 failed within 60 s of its cable pulled"
+		done
 		fab_link 4 up
-		fab_at_once "$(probers_of_4 | paste -sd' ' -)" fab_mesh_wait_up_peer "$(fab_peer 4)" 60
+		fab_at_once "$p" fab_mesh_wait_up_peer "$(fab_peer 4)" 60
 	done
 }
 fab_mesh_wait_up_peer() { fab_mesh_wait_up "$1" "$3" "$2"; }

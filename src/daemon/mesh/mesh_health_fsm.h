@@ -30,9 +30,9 @@
  * on a noisy path (d small) the higher threshold that keeps false alarms
  * 1e5 samples apart; back the other way.  The base learns from
  * learn_samples samples, or 8/(d/2)^2 on a noisy path (at most 256),
- * then follows with a memory of that or 32 samples, the longer; an excursion's samples join it only once S is back
- * at 0.  While slow the base holds still (else it would learn the
- * fault).
+ * then follows with a memory of that or 32 samples, the longer; an
+ * excursion's samples join it only once S is back at 0.  While slow
+ * the base holds still (else it would learn the fault).
  *
  * Down and up are the schedule's (mesh_sched: down_after failures);
  * flapping is flap_downs flaps within flap_window_ns, until a window
