@@ -3,8 +3,8 @@
  * test-mesh-health-fsm.c - mesh_health_fsm.c: the configuration's bounds;
  * learning; the loss test at its thresholds (bad rounds in a row, good
  * rounds back), a late round at retrans_ns and one over, pressured and
- * down rounds ignored; late rounds in flight at once judged once (a
- * stall) at the span's boundary; the run lengths of mesh_health_arl()
+ * down rounds ignored; late rounds in flight at once no evidence (a
+ * stall), a lone one held until its span is over, at the boundary; the run lengths of mesh_health_arl()
  * against the machine itself on random rounds (false alarms at p0, delay
  * at p1); the slow test on noisy samples, and a quiet path's false slows;
  * flaps (an outage a reconnect met, a lost round otherwise) at the
@@ -197,6 +197,7 @@ static void check_loss(void)
 	learnt();
 	for (i = 0; i < n_bad; i++)
 		round_ok(10 * MS + cfg.retrans_ns + MS);
+	round_ok(10 * MS);	/* the last one held until a round after it */
 	tap_ok(h.state == MESH_HEALTH_LOSSY,
 	       "%u rounds 1 ms over base + retrans_ns: lossy", n_bad);
 	tap_ok(fabs(h.base_ns - 10 * MS) < 1,
@@ -544,10 +545,11 @@ static void round_end(uint64_t end, uint64_t rtt)
 }
 
 /*
- * Late rounds in flight at once are one stall, judged once (a pool's
+ * Late rounds in flight at once are a stall, no evidence (a pool's
  * paths: CI-O's starved guest made three rounds to it late together and
- * the peer lossy): a round starting 1 ns before the last late span ends
- * joins it, one starting at its end is judged; the span grows with each.
+ * the peer lossy; in CI-P six stalls each counted once did): a late
+ * round is held until a round that started at its span's end or later;
+ * one starting 1 ns before joins the span.
  */
 static void check_stall(void)
 {
@@ -560,31 +562,46 @@ static void check_stall(void)
 	t = now + 10 * S;
 	for (i = 0; i < 2 * n_bad; i++)		/* 10 ms apart, 560 ms long */
 		round_end(t + i * 10 * MS, late);
-	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.bad == 1 &&
-	       h.shared == 2 * n_bad - 1,
-	       "%u late rounds in flight at once: one judged bad, healthy "
+	round_end(t + 10 * S, 10 * MS);		/* after the span: it is over */
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.bad == 0 &&
+	       h.shared == 2 * n_bad,
+	       "%u late rounds in flight at once: a stall, none judged "
 	       "(%llu bad, %llu shared)", 2 * n_bad,
 	       (unsigned long long)h.bad, (unsigned long long)h.shared);
 
-	/* the span ends at t + (2 n_bad - 1) 10 ms: 1 ns inside, then at it */
-	t += (2 * n_bad - 1) * 10 * MS;
+	/* a lone late round: held until a round starting at its end or
+	 * later, then bad; one starting 1 ns before joins it (a stall) */
+	t += 20 * S;
+	round_end(t, late);
 	round_end(t + late - 1, late);
-	tap_ok(h.bad == 1 && h.shared == 2 * n_bad,
-	       "a late round starting 1 ns before the span's end: shared");
-	t += late - 1;			/* the span grew to its end */
-	round_end(t + late, late);
-	tap_ok(h.bad == 2 && h.shared == 2 * n_bad,
-	       "one starting at the span's end: judged bad");
+	round_end(t + 5 * S, 10 * MS);
+	tap_ok(h.bad == 0 && h.shared == 2 * n_bad + 2,
+	       "a late round starting 1 ns before the last one ended: a "
+	       "stall of two, none judged");
+	t += 20 * S;
+	round_end(t, late);
+	round_end(t + 1 * MS, 10 * MS);		/* started before its end */
+	tap_ok(h.bad == 0, "a round in flight when it ended: still held");
+	round_end(t + late, late);		/* started at its end */
+	tap_ok(h.bad == 1 && h.shared == 2 * n_bad + 2,
+	       "one starting at its end: the first judged bad (alone), the "
+	       "second held");
 
-	/* separate stalls each count: n_bad of them make it lossy */
+	/* stalls are no evidence, lone late rounds are: n_bad of each */
 	learnt();
 	for (i = 0; i < n_bad; i++) {
 		t = now + S;
 		round_end(t, late);
 		round_end(t + 5 * MS, late);
 	}
+	round_end(now + S, 10 * MS);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.bad == 0,
+	       "%u stalls of two rounds, apart: none bad, healthy", n_bad);
+	for (i = 0; i < n_bad; i++)
+		round_end(now + S, late);
+	round_end(now + S, 10 * MS);
 	tap_ok(h.state == MESH_HEALTH_LOSSY && h.bad == n_bad,
-	       "%u stalls of two rounds, apart: %llu bad, lossy", n_bad,
+	       "%u lone late rounds, apart: %llu bad, lossy", n_bad,
 	       (unsigned long long)h.bad);
 }
 
@@ -614,7 +631,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(66);
+	tap_plan(68);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

@@ -137,30 +137,47 @@ static void base_learn(struct mesh_health *h, double rtt)
 }
 
 /*
- * Whether the late round O, ended at NOW, was in flight while the last
- * late rounds' delay lasted (it started before the last of them ended):
- * then it joins them (their span grows to its end) and is not judged.
- * A lost packet delays the one round it belongs to, and another round's
- * loss overlapping it is rare (rounds late by a retransmission, about
- * 0.55 s each, at 1 % of 8 rounds a second: about one in twenty); a
- * stall of the peer (a starved guest: rxe answers from its kernel) or
- * of this host's I/O delays every round in flight at once, and counted
- * each a bad round, three rounds of one stall made a healthy peer lossy
- * (CI, 2026-11-30).  Else O starts a new span.
+ * Late rounds and stalls.  A lost packet delays the one round it belongs
+ * to; a stall of the peer (a starved guest: rxe answers from its kernel)
+ * or of this host's I/O delays every round in flight at once.  So a late
+ * round is held, not judged, until a round that started after it ended
+ * comes (the next of the path, or of another path of the pool): judged
+ * bad then if it stayed alone; if another late round started before the
+ * span of late rounds ended, it joined them (the span grows to its end)
+ * and none of them is judged: a stall is no evidence.  Independent
+ * losses overlap seldom (rounds late by a retransmission, about 0.55 s
+ * each, at 1 % of 8 rounds a second: about one in twenty).  In CI, three
+ * rounds of one stall each counted made a healthy peer lossy; then six
+ * stalls each counted once did (2026-11-30).
  */
-static bool late_shared(struct mesh_health *h, const struct mesh_health_obs *o,
-			uint64_t now)
-{
-	uint64_t start = now > o->rtt_ns ? now - o->rtt_ns : 0;
 
+/* The held late round's judgement, once a round starting at START shows
+ * its span over: bad if it stayed alone. */
+static enum mesh_health_why late_resolve(struct mesh_health *h,
+					 const struct mesh_health_cfg *cfg,
+					 uint64_t start)
+{
+	if (!h->late_held || start < h->late_to)
+		return MESH_HWHY_NONE;
+	h->late_held = false;
+	return h->late_n > 1 ? MESH_HWHY_NONE : loss_judge(h, cfg, true);
+}
+
+/* The late round from START to NOW: into the span it was in flight in,
+ * or held as a new one. */
+static void late_hold(struct mesh_health *h, uint64_t start, uint64_t now)
+{
 	if (h->late_to && start < h->late_to) {
+		h->late_n++;
+		/* the held one is a stall's too now */
+		h->shared += h->late_held && h->late_n == 2 ? 2 : 1;
 		if (now > h->late_to)
 			h->late_to = now;
-		h->shared++;
-		return true;
+		return;
 	}
 	h->late_to = now;
-	return false;
+	h->late_n = 1;
+	h->late_held = true;
 }
 
 static enum mesh_health_why feed_round(struct mesh_health *h,
@@ -169,31 +186,36 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 				       uint64_t now)
 {
 	double rtt = (double)o->rtt_ns;
+	uint64_t start = now > o->rtt_ns ? now - o->rtt_ns : 0;
+	enum mesh_health_why held = late_resolve(h, cfg, start), why;
 	bool late;
 
 	if (o->pressured || h->down || (o->failed && o->downs))
-		return MESH_HWHY_NONE;
+		return held;
 	late = !o->failed && h->n_base &&
 	       rtt > h->base_ns + (double)cfg->retrans_ns;
 	/* the base learns from good rounds only: a late one is the fault,
 	 * not the path */
 	if (!o->failed && !late)
 		base_learn(h, rtt);
-	/* a late round in flight while an earlier one was late shares its
-	 * delay: one stall (a starved peer or host), not a second loss */
-	if (late && late_shared(h, o, now))
-		return MESH_HWHY_NONE;
 	/* the first rounds after an up are no evidence: a session just
 	 * made (and a link just back) runs late a while */
 	if (h->settle) {
 		h->settle--;
-		return MESH_HWHY_NONE;
+		return held;
 	}
-	if (o->failed)
-		return loss_judge(h, cfg, true);
+	if (o->failed) {
+		why = loss_judge(h, cfg, true);
+		return why != MESH_HWHY_NONE ? why : held;
+	}
 	if (h->n_base < cfg->learn_rounds)
-		return MESH_HWHY_NONE;
-	return loss_judge(h, cfg, late);
+		return held;
+	if (late) {
+		late_hold(h, start, now);
+		return held;
+	}
+	why = loss_judge(h, cfg, false);
+	return why != MESH_HWHY_NONE ? why : held;
 }
 
 static double bw_sigma(const struct mesh_health *h,
@@ -403,6 +425,7 @@ void mesh_health_feed(const struct mesh_health *cur,
 		/* what was learnt before the outage may not hold after it */
 		h->s_loss = 0;
 		h->s_slow = 0;
+		h->late_held = false;
 		break;
 	case MESH_HOBS_TICK:
 		break;

@@ -18,9 +18,10 @@
  * (healthy against lossy) brings it back.  Expected rounds to a false
  * alarm at p0 and to detection at p1: docs/mesh.md, and
  * mesh_health_arl(), which computes both for a configuration.  Late
- * rounds in flight at once are one delay (a stall of the peer or of this
- * host), judged once: a late round that started before the last late
- * one ended joins it, unjudged (a pool sees every path's rounds).
+ * rounds in flight at once are a stall of the peer or of this host, no
+ * evidence: a late round is held until a round that started after it
+ * ended comes, and judged bad only if no other late round started
+ * before the span of late rounds ended (a pool sees every path's).
  *
  * Slow.  A bandwidth sample's y = log(bytes/s) against the path's base
  * (an average of its healthy samples, and their spread sigma, never
@@ -112,7 +113,9 @@ struct mesh_health {
 	uint64_t since;		/* when state was entered */
 	uint64_t bad, judged;	/* rounds judged, and of them bad */
 	uint64_t late_to;	/* the last late rounds' span ends; 0: none */
-	uint64_t shared;	/* late rounds within it: not judged */
+	unsigned int late_n;	/* late rounds in it */
+	bool late_held;		/* its first awaits judgement (alone: bad) */
+	uint64_t shared;	/* late rounds of stalls: not judged */
 };
 
 enum mesh_health_obs_kind {
