@@ -181,7 +181,7 @@ fab_boot() {
 		-monitor "unix:$d/monitor.sock,server=on,wait=off" \
 		-serial "file:$d/console.log" \
 		-kernel "$(cat "$F/kernel")" -initrd "$(cat "$F/initrd")" \
-		-append "console=ttyS0 quiet panic=-1 clocksource=tsc tsc=reliable no_timer_check rdmad_init=bash" \
+		-append "console=ttyS0 quiet panic=-1 $(cat "$F/clock-args") no_timer_check rdmad_init=bash" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$d/shared,mount_tag=results,security_model=none,multidevs=remap" \
 		</dev/null >"$d/qemu.log" 2>&1 &

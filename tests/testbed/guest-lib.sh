@@ -8,6 +8,28 @@
 
 guest_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
+# guest_clock_args: the kernel parameters of every guest's clock.  The TSC
+# is its clocksource (a vDSO read, not an exit to an emulated HPET: timing
+# in the guest costs what it costs on a host), trusted (no watchdog: under
+# TCG the watchdog's reads are late and it would call a good TSC unstable),
+# and its rate is told (tsc_early_khz, measured here by build/tests/tsc-khz:
+# the guest reads the host's TSC), not calibrated: a guest starved while it
+# calibrates at boot can take its TSC for a fraction of its rate, and its
+# clock then runs that many times fast for its whole life.  CI-Q's rdma
+# guest counted 13,846 s in a 2,362 s suite, and 12 of its tests failed on
+# timeouts that ended too soon.  Without the tool, or where it cannot
+# measure, the guest calibrates as before, and the caller is told.
+guest_clock_args() {
+	local tool=$RDMAD_BUILD_DIR/tests/tsc-khz khz
+	if [ ! -x "$tool" ]; then
+		say "no $tool (build it: ninja -C $RDMAD_BUILD_DIR tests/tsc-khz): guests calibrate their TSC at boot"
+	elif ! khz=$("$tool"); then
+		say "the host's TSC rate is unknown: guests calibrate their TSC at boot"
+		khz=
+	fi
+	echo "clocksource=tsc tsc=reliable${khz:+ tsc_early_khz=$khz}"
+}
+
 need_pkgs=()
 check_tool() { command -v "$1" >/dev/null 2>&1 || need_pkgs+=("$2"); }
 
