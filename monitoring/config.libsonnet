@@ -69,7 +69,7 @@
     // from it those that match federateToShards (the verdicts).
     globalRuleGroups: ['rdmad-verdict.rules', 'rdmad-gray.rules'],
     globalAlertGroups: ['rdmad-verdicts', 'rdmad-gray', 'rdmad-mesh-coverage'],
-    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|(peer_host_rail|source_tor):rdmad_mesh_pairs_decided_(slow|lossy|flapping):count|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|(peer_host_rail|source_tor):rdmad_mesh_pairs_decided_(slow|lossy|flapping):count|peer_host:rdmad_port_congestion_events:rate|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // The alerts on what each rdmad decided of its pairs
     // (alerts/health.libsonnet: RdmadPairRetransmitting, RdmadPairSlow,
@@ -127,6 +127,21 @@
     nicErrorRate: 0.1,
     nicErrorsPairShare: 0.5,
     nicErrorsOutlierFactor: 2,
+    // Congestion, not failure (decidedAlerts): the counters by which a NIC
+    // says it met ECN marks or congestion notifications (a regex of counter
+    // names: mlx5's np_ecn_marked_roce_packets, np_cnp_sent and
+    // rp_cnp_handled; bnxt_re's rx_ecn_marked_pkts, tx_cnp_pkts and
+    // rx_cnp_pkts, in later kernels np_ecn_marked_roce_packets,
+    // np_cnp_pkts and rp_cnp_handled; irdma's RxECNMrkd, cnpSent and
+    // cnpHandled; rxe has none: docs/monitoring.md, "Congestion").  A host
+    // counting more than congestionRate of them a second over windowShort
+    // is congested: the slow or lossy pairs into its NIC on a rail then
+    // name congestion (RdmadNicCongested), not a failing part
+    // (RdmadNicSlow, RdmadNicRetransmitting); a ToR with congestionMinHosts
+    // congested hosts, its uplinks' (RdmadTorUplinkCongested).
+    portCongestionCounters: 'np_ecn_marked_roce_packets|np_cnp_sent|rp_cnp_handled|rx_ecn_marked_pkts|tx_cnp_pkts|rx_cnp_pkts|np_cnp_pkts|RxECNMrkd|cnpSent|cnpHandled',
+    congestionRate: 10,
+    congestionMinHosts: 2,
 
     // runbook_url = runbookURLPattern with its one %s replaced by the alert's
     // anchor (a heading of docs/troubleshooting.md).  The default is a

@@ -20,9 +20,9 @@
       rule('RdmadNicDown', ['peer_host', 'rail']),
       // every pair into a ToR that is down, cut off, or loses on its
       // uplinks (or one of its ECMP links)
-      rule('RdmadTorDown|RdmadTorUplinkDown|RdmadTorUplinkLoss|RdmadFabricLinkLoss|RdmadTorUplink(Slow|Retransmitting|Flapping)', ['peer_tor']),
-      // the gray verdicts: every pair into the NIC it names
-      rule('RdmadNic(Slow|Retransmitting|Flapping)', ['peer_host', 'rail']),
+      rule('RdmadTorDown|RdmadTorUplinkDown|RdmadTorUplinkLoss|RdmadFabricLinkLoss|RdmadTorUplink(Slow|Retransmitting|Flapping|Congested)', ['peer_tor']),
+      // the gray verdicts (and congestion): every pair into the NIC it names
+      rule('RdmadNic(Slow|Retransmitting|Flapping|Congested)', ['peer_host', 'rail']),
       // every pair of a prober that fails on its own
       rule('RdmadProberFailing', ['instance']),
     ],

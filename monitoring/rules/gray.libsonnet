@@ -18,6 +18,10 @@
 //       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
+//   and congestion (the first group: each host's congestion counters,
+//   portCongestionCounters, a second; the second: a host, a ToR
+//   congested), which turns a slow or lossy part's alert into
+//   RdmadNicCongested or RdmadTorUplinkCongested (alerts/gray.libsonnet).
 //   Each also more than grayOutlierFactor times its control: a NIC's share
 //   against the lower of the median NIC's and the share of the fleet's
 //   other pairs (those not into it), the share of a ToR's cross-ToR pairs against
@@ -86,6 +90,21 @@ local u = import '../lib/util.libsonnet';
           expr: 'count by (%s) (source_peer:rdmad_mesh_pair_health:max == %d)' % [by(['source_tor', 'why']), states[st]],
         }
         for st in std.objectFields(states)
+      ] + [
+        {
+          // congestion events a second (portCongestionCounters) on all the
+          // ports of a host, named as its probers name it, with its ToR:
+          // none on NICs that export no such counter (rxe)
+          record: 'peer_host:rdmad_port_congestion_events:rate',
+          expr: |||
+            sum by (%(ht)s) (label_replace(label_replace(
+              sum by (%(i)s) (rate(%(m)s[%(w)s]))
+              * on (%(i)s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info,
+              "peer_host", "$1", "source_host", "(.*)"), "peer_tor", "$1", "source_tor", "(.*)"))
+          ||| % { ht: by(['peer_host', 'peer_tor']), i: by(['instance']),
+                  m: u.sel(c, 'rdmad_port_events_total', 'counter=~"%s"' % c.portCongestionCounters),
+                  w: c.windowShort },
+        },
       ],
     }, {
       name: 'rdmad-gray.rules',
@@ -135,6 +154,20 @@ local u = import '../lib/util.libsonnet';
                   s: s, m: m, t: by(['peer_tor']), torHard: torHard },
         }
         for st in std.objectFields(states)
+      ] + [
+        {
+          // 1: the host counts more than congestionRate congestion events a
+          // second: what is slow or lossy into it is congestion
+          record: 'peer_host:rdmad_port_congested:bool',
+          expr: '(peer_host:rdmad_port_congestion_events:rate > %s) * 0 + 1' % u.num(c.congestionRate),
+        },
+        {
+          // 1: congestionMinHosts of the ToR's hosts congested: what is slow
+          // or lossy on its uplinks is congestion
+          record: 'tor:rdmad_port_congested:bool',
+          expr: '(count by (%s) (peer_host:rdmad_port_congested:bool) >= %s) * 0 + 1'
+                % [by(['peer_tor']), u.num(c.congestionMinHosts)],
+        },
       ],
     }],
   },
