@@ -14,7 +14,9 @@ port=7601
 for attempt in 1 2 3; do
 	srv timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -n 100 >"$T/server.log" 2>&1 &
 	spid=$!
-	sleep 1
+	# The client is rejected (CM event 8) if it comes before the listener:
+	# CI's loaded guest once took longer than a fixed second to get there.
+	cm_listening $port 60 || { cat "$T/server.log" >&2; fail "ib_write_bw's server never listened on rdma_cm port $port"; }
 	cli timeout 60 ib_write_bw -R -d "$RDMAD_DEV" -p $port -s 65536 -n 100 \
 		--source_ip "$RDMAD_CLI_ADDR" "$RDMAD_SRV_ADDR" >"$T/client.log" 2>&1
 	crc=$?
