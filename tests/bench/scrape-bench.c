@@ -16,6 +16,14 @@
  *
  * compact: /metrics as [mesh] peer_series = compact renders it, the
  * peers spread over 8 rails (each path's rounds counted in its rail).
+ *
+ *   scrape-bench --text HOST [ROUNDS]
+ *
+ * prints the compact /metrics (Prometheus text) of host HOST of the
+ * fleet profile (docs/fleet.md, "Prometheus sizing"): ToRs of 32 hosts, 8
+ * rails, 36 peers a rail (the 31 others of its ToR and one host of each
+ * of the next 5 ToRs), with the inventory's places, after ROUNDS rounds a
+ * peer (default 300): what tests/bench/prom-cost serves a Prometheus.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -151,6 +159,124 @@ static unsigned int samples(const char *buf)
 	return n;
 }
 
+/* MV: a mesh probing N peers of TARGETS once a second, over 8 rails. */
+static void view_set(struct mesh_view *mv, const char *targets,
+		     const uint32_t *sizes, unsigned int n_sizes,
+		     const struct mesh_view_peer *peers, unsigned int n,
+		     bool compact, const struct mesh_rail_stats *rails)
+{
+	mv->on = true;
+	mv->targets = targets;
+	mv->interval_ms = 1000;
+	mv->sizes = sizes;
+	mv->n_sizes = n_sizes;
+	mv->peers = peers;
+	mv->n_peers = n;
+	mv->compact = compact;
+	mv->rails = rails;
+	mv->n_rails = 8;
+}
+
+#define FLEET_HOSTS_A_TOR 32u
+#define FLEET_RAILS	8u
+#define FLEET_CROSS_TOR	5u
+
+/* One peer of the fleet profile's host HOST: rail R, the Jth of it. */
+static void fleet_peer(struct mesh_view_peer *p, unsigned int host,
+		       unsigned int r, unsigned int j)
+{
+	unsigned int tor = host / FLEET_HOSTS_A_TOR, k = host % FLEET_HOSTS_A_TOR;
+	unsigned int ptor, pk;
+	char *buf = malloc(96);
+
+	if (!buf)
+		exit(1);
+	if (j < FLEET_HOSTS_A_TOR - 1) {
+		ptor = tor;
+		pk = j < k ? j : j + 1;
+	} else {
+		ptor = tor + 1 + (j - (FLEET_HOSTS_A_TOR - 1));
+		pk = k;
+	}
+	/* name, host, tor: 32 bytes each */
+	snprintf(buf, 32, "10.%u.%u.%u:7471", r, ptor, pk);
+	snprintf(buf + 32, 32, "h%u-%u", ptor, pk);
+	snprintf(buf + 64, 32, "t%u", ptor);
+	p->name = buf;
+	p->host = buf + 32;
+	p->tor = buf + 64;
+	p->why = ptor == tor ? "same ToR" : "cross-ToR";
+	p->cross_tor = ptor != tor;
+	p->rail = r;
+	p->health = MESH_HEALTH_HEALTHY;
+}
+
+/* --text HOST [ROUNDS]: the fleet profile host's compact /metrics. */
+static int fleet_text(unsigned int host, unsigned int rounds)
+{
+	enum { PEERS = FLEET_RAILS * (FLEET_HOSTS_A_TOR - 1 + FLEET_CROSS_TOR) };
+	static struct mesh_rail_stats rails[FLEET_RAILS];
+	static enum mesh_health_state rail_health[FLEET_RAILS];
+	static struct mesh_view_peer peers[PEERS];
+	static struct mesh_path_stats st[PEERS];
+	char me[32], tor[32], self[32];
+	struct mesh_view mv = { 0 };
+	struct stats_view v = { 0 };
+	struct stats s;
+	unsigned int i, k;
+
+	for (i = 0; i < PEERS; i++) {
+		struct mesh_path_stats *p = &st[i];
+
+		fleet_peer(&peers[i], host, i / (PEERS / FLEET_RAILS),
+			   i % (PEERS / FLEET_RAILS));
+		rails[peers[i].rail].seen = true;
+		mesh_stats_init(p);
+		p->rail = &rails[peers[i].rail];
+		for (k = 0; k < rounds; k++)
+			mesh_stats_round(p, k % 4, sizes_4[k % 4],
+					 (k + i) % 997 ? MESH_RES_OK :
+					 MESH_RES_TIMEOUT,
+					 (uint64_t)(20 + (k * 7919 + i) % 300) *
+					 1000, 0, k);
+		mesh_stats_connected(p);
+		peers[i].n_paths = 1;
+		peers[i].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
+			.reach = MESH_REACH_UP, .st = p, .error = "",
+			.bw_stale = false };
+	}
+	for (i = 0; i < FLEET_RAILS; i++)
+		rail_health[i] = MESH_HEALTH_HEALTHY;
+	snprintf(me, sizeof(me), "h%u-%u", host / FLEET_HOSTS_A_TOR,
+		 host % FLEET_HOSTS_A_TOR);
+	snprintf(tor, sizeof(tor), "t%u", host / FLEET_HOSTS_A_TOR);
+	snprintf(self, sizeof(self), "10.0.%u.%u:7471", host / FLEET_HOSTS_A_TOR,
+		 host % FLEET_HOSTS_A_TOR);
+	mv.self[0] = self;
+	mv.n_self = 1;
+	view_set(&mv, "/etc/rdmad/inventory", sizes_4, 4, peers, PEERS, true,
+		 rails);
+	mv.topology = true;
+	mv.host = me;
+	mv.tor = tor;
+	mv.pod = "";
+	mv.rail_health = rail_health;
+	stats_init(&s);
+	v.stats = &s;
+	v.version = "bench";
+	v.mesh = &mv;
+	v.start_time = 1764042160.0;
+	v.reload_ok = true;
+	v.reload_success_time = v.start_time;
+	if (metrics_render(stdout, &v, METRICS_PROMETHEUS) || fflush(stdout)) {
+		fprintf(stderr, "scrape-bench: rendering /metrics failed\n");
+		return 1;
+	}
+	for (i = 0; i < PEERS; i++)
+		free((void *)peers[i].name);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = {
@@ -164,6 +290,15 @@ int main(int argc, char **argv)
 	unsigned int n_sizes = argc > 4 ? (unsigned int)atoi(argv[4]) : 4;
 	const uint32_t *sizes = n_sizes == 4 ? sizes_4 : sizes_8;
 	bool compact = argc > 5 && !strcmp(argv[5], "compact");
+
+	if (argc > 1 && !strcmp(argv[1], "--text")) {
+		if (argc < 3 || argc > 4) {
+			fprintf(stderr, "usage: scrape-bench --text HOST [ROUNDS]\n");
+			return 64;
+		}
+		return fleet_text((unsigned int)atoi(argv[2]), argc > 3 ?
+				  (unsigned int)atoi(argv[3]) : 300);
+	}
 	static struct mesh_rail_stats rails[8];
 	struct mesh_view_peer *peers;
 	struct mesh_path_stats *st;
@@ -216,16 +351,8 @@ int main(int argc, char **argv)
 				.error = "", .bw_stale = false };
 		}
 	}
-	mv.on = true;
-	mv.targets = "/etc/rdmad/peers";
-	mv.interval_ms = 1000;
-	mv.sizes = sizes;
-	mv.n_sizes = n_sizes;
-	mv.peers = peers;
-	mv.n_peers = n_peers;
-	mv.compact = compact;
-	mv.rails = rails;
-	mv.n_rails = 8;
+	view_set(&mv, "/etc/rdmad/peers", sizes, n_sizes, peers, n_peers,
+		 compact, rails);
 	stats_init(&s);
 	v.stats = &s;
 	v.version = "bench";

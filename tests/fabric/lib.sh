@@ -1265,7 +1265,7 @@ PY
 
 # ---- verdicts end to end: what the Alertmanager holds --------------------
 # The tests that run Prometheus and an Alertmanager on the monitoring host
-# (t-99, gray-verdicts.sh) set FAB_AM (the Alertmanager's LISTEN) and
+# (t-99, t-100) set FAB_AM (the Alertmanager's LISTEN) and
 # FAB_VERDICT_PROM (the Prometheus that evaluates the verdicts).
 
 # fab_require_alerting: the monitoring host's programs are installed.

@@ -29,7 +29,7 @@
 #      its count, not a storm of downs and ups; the pair alerts it explains
 #      inhibited) and host 4's own account, RdmadPortFlapping; after a
 #      flap window without a down, nothing;
-#   2. host 4's link losing 0.5 % each way: exactly RdmadNicRetransmitting
+#   2. host 4's link losing 2 % each way: exactly RdmadNicRetransmitting
 #      of host 4 (its probers' pairs into it decided lossy; the pair out of
 #      it is one of each of its peers' two: no verdict there); cleared:
 #      nothing, once the agents' tests came back;
@@ -38,11 +38,12 @@
 #      lossy, none inside a rack); cleared: nothing.
 # The times from each fault to its verdict and from each heal to resolved
 # are logged (the closing note's figures).  Needs --racks 2; its three
-# faults and heals take about 400 s alone, 560-670 s beside other work.
-# By hand, out of the fabric suite (docs/testbed.md): under CI's load a
-# guest that stalls again and again made a healthy pair lossy, each stall
-# counted once.
-#   tests/fabric/fabric --hosts 4 --racks 2 --per-test 1200 suite tests/fabric/gray-verdicts.sh
+# faults and heals take about 400 s alone, 540-670 s beside other work
+# (hence the suite's per-test deadline of 1,200 s).  Back in the suite
+# since a stall is no evidence at all (a late round is judged only once a
+# round that started after it ended came in, and never beside another
+# late one: docs/mesh.md); alone:
+#   tests/fabric/fabric --hosts 4 --racks 2 --per-test 1200 suite tests/fabric/t-100-gray-verdicts.sh
 # shellcheck source=tests/fabric/lib.sh
 source "$(dirname "$0")/lib.sh"
 fab_require_racks 2
@@ -163,10 +164,12 @@ RdmadPortFlapping instance=${M[4]}:9470" "flap 3" ":" 0 \
 	"host 4's pairs decided flapping" 'peer_host_rail:rdmad_mesh_pairs_decided_flapping:count{peer_host="h4"}' 150 240
 fab_log "after the flaps: $(health)"
 
-# 2. Host 4's link losing 0.5 % each way.
+# 2. Host 4's link losing 2 % each way (0.5 % makes only 0.3-0.5 % of
+# rounds late on rxe, below the drift of the test's CUSUM: its verdict
+# came by luck or not within 420 s; docs/faults.md).
 ALSO_OK=$(pairs RdmadPairRetransmitting "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
-fab_am_scenario "host 4 losing 0.5 %" "RdmadNicRetransmitting peer_tor=r2 peer_host=h4 rail=0" \
-	"fab_netem 4 both 'loss 0.5%'" "fab_netem_clear 4" 0 \
+fab_am_scenario "host 4 losing 2 %" "RdmadNicRetransmitting peer_tor=r2 peer_host=h4 rail=0" \
+	"fab_netem 4 both 'loss 2%'" "fab_netem_clear 4" 0 \
 	"host 4's pairs decided lossy" 'peer_host_rail:rdmad_mesh_pairs_decided_lossy:count{peer_host="h4"}' 420 420
 fab_log "after the loss: $(health)"
 decisions "host 4's loss"
