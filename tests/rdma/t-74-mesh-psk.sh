@@ -73,13 +73,13 @@ assert n0b <= nokey["rounds_failed"] <= n1b, (n0b, nokey["rounds_failed"], n1b)
 print("# same key: %d rounds verified (%d failed); other key: %d attempts (%s); no key: %d attempts (%s)" % (
     good["rounds_ok"], good["rounds_failed"], other["rounds_failed"], other["error"], nokey["rounds_failed"], nokey["error"]))
 PY
-# Each backs off: a failed attempt's next one no sooner than the backoff
-# it logged (0.5 s doubling to 2 s, jittered), on the guest's one clock,
-# less 0.05 s (the wait is printed to 0.1 s) and 0.25 s (the line is
-# stamped after the timer is set, once the port counters are read: a
-# loaded CI run saw 0.44 s after "next connect in 0.5 s"); and all the
-# attempts' span at least 0.9 x the waits' sum.  No backoff at all
-# would fail both (an auth-failed attempt takes some 30 ms).
+# Each backs off: the waits it logged go from 0.5 s to 2 s (jittered), and
+# all the attempts' span is at least 0.9 x the waits' sum, on the guest's
+# one clock.  No backoff at all would fail both (an auth-failed attempt
+# takes some 30 ms: 4 attempts in ~0.1 s against waits of 3.5 s and
+# more).  Not each gap against its wait: a line is stamped after its
+# timer is set, and a starved guest stamped one 0.3 s late, the next
+# attempt 0.198 s after "next connect in 0.5 s" (CI-V, 2026-11-30).
 python3 - "$T/a.log" "$A:7742" "$T/b.log" "$A:7741" <<'PY' || fail "backoff"
 import re, sys
 from datetime import datetime
@@ -91,8 +91,6 @@ for log, peer in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
             at.append(datetime.fromisoformat(m.group(1)).timestamp())
             wait.append(float(m.group(2)))
     assert len(at) >= 4, (log, peer, len(at))
-    for k in range(1, len(at)):
-        assert at[k] - at[k - 1] >= wait[k - 1] - 0.3, (log, peer, k, at[k] - at[k - 1], wait[k - 1])
     assert at[-1] - at[0] >= 0.9 * sum(wait[:-1]), (log, peer, at[-1] - at[0], sum(wait[:-1]))
     assert max(wait) >= 1.5 and min(wait) >= 0.4, (log, peer, wait)
     print("# %s -> %s: %d attempts, backoffs %s s" % (log.split("/")[-1], peer, len(at), " ".join("%.1f" % w for w in wait)))

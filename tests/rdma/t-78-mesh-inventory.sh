@@ -108,6 +108,10 @@ rail_ok1=$(prom_sum "$T/m1.prom" rdmad_mesh_rail_rounds_total 'rail="0"' 'result
 peers_ok1=$(prom_sum "$T/m1.prom" rdmad_mesh_rounds_total 'result="ok"')
 [ "$rail_ok1" -ge "$peers_ok1" ] && [ "$peers_ok1" -ge 2 ] || fail "rail 0 ok $rail_ok1, its peers' $peers_ok1"
 other=$([ "$cross" = 7783 ] && echo 7784 || echo 7783)
+# The moves as of the scrape (the slot can move on after /peers was read
+# and before the scrape that found both peers up: CI-V, 2026-11-30, under
+# load, took the peer after a move for the one before it).
+moved=$(prom_sum "$T/m1.prom" rdmad_mesh_epoch_switches_total)
 out=$("$RDMADCTL" -a "$http" mesh) || fail "rdmadctl mesh failed"
 # A slow guest can pass the epoch's end after the scrape: one move more,
 # and then the cross-ToR peer rdmadctl shows is the other of C, D.
