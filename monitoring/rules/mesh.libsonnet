@@ -15,7 +15,13 @@ local u = import '../lib/util.libsonnet';
     local rounds = function(extra) u.sel(c, 'rdmad_mesh_rounds_total', extra),
     // group_left the prober's own address as `source`
     local withSource = ' * on (%s) group_left (source) instance:rdmad_mesh_source:info' % by(['instance']),
+    // A pair's rounds, and failed rounds, a second over windowShort: taken
+    // once, in two recorded series every ratio below is derived from
+    // (rate() over every pair's counters is what a Prometheus pays most
+    // for the mesh: tests/bench/prom-cost, docs/fleet.md)
     local pairRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), w],
+    local all = 'source_peer:rdmad_mesh_rounds:rate',
+    local failed = 'source_peer:rdmad_mesh_rounds_failed:rate',
 
     groups+: [{
       name: 'rdmad-mesh.rules',
@@ -45,14 +51,19 @@ local u = import '../lib/util.libsonnet';
           expr: 'max_over_time(source_peer:rdmad_mesh_peer_up:max[%s]) == 0' % c.downWindow,
         },
         {
-          record: 'source_peer:rdmad_mesh_rounds:rate',
+          record: all,
           expr: pairRate('') + withSource,
         },
         {
-          // loss: failed rounds (every result but ok; compact series have
-          // ok, mismatch and failed) / rounds
+          // failed rounds: every result but ok (compact series have ok,
+          // mismatch and failed)
+          record: failed,
+          expr: pairRate('result!="ok"') + withSource,
+        },
+        {
+          // loss: failed rounds / rounds
           record: 'source_peer:rdmad_mesh_rounds_failed:ratio',
-          expr: '(\n  %s\n/\n  %s\n)%s' % [pairRate('result!="ok"'), pairRate(''), withSource],
+          expr: '%s / %s' % [failed, all],
         },
         {
           record: 'source_peer:rdmad_mesh_rounds_mismatch:increase',
@@ -110,8 +121,8 @@ local u = import '../lib/util.libsonnet';
         },
         {
           record: 'peer:rdmad_mesh_rounds_failed:ratio',
-          expr: 'sum by (%(b)s) (rate(%(f)s[%(w)s]))\n/\nsum by (%(b)s) (rate(%(a)s[%(w)s]))'
-                % { b: by(['peer']), f: rounds('result!="ok"'), a: rounds(''), w: w },
+          expr: 'sum by (%(b)s) (%(f)s)\n/\nsum by (%(b)s) (%(a)s)'
+                % { b: by(['peer']), f: failed, a: all },
         },
         // ---- probers: what each host sees of its peers
         {
@@ -127,13 +138,13 @@ local u = import '../lib/util.libsonnet';
           // the share of its rounds a prober took under local pressure
           // (docs/mesh.md, "The prober's share")
           record: 'source:rdmad_mesh_rounds_pressured:ratio',
-          expr: '(\n  sum by (%(b)s) (rate(%(p)s[%(w)s]))\n/\n  sum by (%(b)s) (rate(%(a)s[%(w)s]))\n)%(s)s'
-                % { b: by(['instance']), p: u.sel(c, 'rdmad_mesh_prober_rounds_pressured_total'), a: rounds(''), w: w, s: withSource },
+          expr: '(\n  sum by (%(b)s) (rate(%(p)s[%(w)s]))\n/\n  sum by (%(b)s) (%(a)s)\n)%(s)s'
+                % { b: by(['instance']), p: u.sel(c, 'rdmad_mesh_prober_rounds_pressured_total'), a: all, w: w, s: withSource },
         },
         {
           record: 'source:rdmad_mesh_rounds_failed:ratio',
-          expr: '(\n  sum by (%(b)s) (rate(%(f)s[%(w)s]))\n/\n  sum by (%(b)s) (rate(%(a)s[%(w)s]))\n)%(s)s'
-                % { b: by(['instance']), f: rounds('result!="ok"'), a: rounds(''), w: w, s: withSource },
+          expr: 'sum by (%(b)s) (%(f)s)\n/\nsum by (%(b)s) (%(a)s)'
+                % { b: by(['instance', 'source']), f: failed, a: all },
         },
       ],
     }],

@@ -21,7 +21,6 @@ local u = import '../lib/util.libsonnet';
     local by = function(l) u.by(c, l),
     local rounds = function(extra) u.sel(c, 'rdmad_mesh_rounds_total', extra),
     local pairRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), vw],
-    local longRate = function(extra) 'sum by (%s) (rate(%s[%s]))' % [by(['instance', 'peer']), rounds(extra), c.windowShort],
     local peerUp = 'max by (%s) (%s)' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_up')],
     local placed = u.placed(c),
     local pairKeys = ['peer_host', 'peer_tor', 'rail', 'why'],
@@ -119,15 +118,13 @@ local u = import '../lib/util.libsonnet';
               source_peer:rdmad_mesh_pair_lossy:bool{why="cross-ToR"} * 0 + 1
               and on (%(p)s) (
                 max by (%(p)s) (max_over_time(%(up)s[%(r)s])) == 0
-                or (%(long)s) >= %(l)s
-                and on (%(p)s) (%(short)s) >= %(l)s
+                or source_peer:rdmad_mesh_rounds_failed:ratio >= %(l)s
+                and on (%(p)s) source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= %(l)s
                 and on (%(p)s) min by (%(p)s) (min_over_time(%(up)s[%(w)s])) == 1
               )
             )
           ||| % { k: by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail']), p: by(['instance', 'peer']),
-                  up: u.sel(c, 'rdmad_mesh_peer_up'), r: c.verdictRecent, w: c.windowShort, l: u.num(c.lossThreshold),
-                  long: '%s\n/\n%s' % [longRate('result!="ok"'), longRate('')],
-                  short: '%s\n/\n%s' % [pairRate('result!="ok"'), pairRate('')] },
+                  up: u.sel(c, 'rdmad_mesh_peer_up'), r: c.verdictRecent, w: c.windowShort, l: u.num(c.lossThreshold) },
         },
       ],
     }],
