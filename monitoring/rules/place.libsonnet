@@ -48,26 +48,39 @@ local u = import '../lib/util.libsonnet';
           record: 'source_peer:rdmad_mesh_rounds_failed:verdict_ratio',
           expr: '%s\n/\n%s' % [pairRate('result!="ok"'), pairRate('')],
         },
-        {
-          // 1: the pair is down now, or verdictShare of its rounds failed
-          record: 'source_peer:rdmad_mesh_pair_bad:bool',
-          expr: |||
-            (
-              clamp_max((source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(s)s) + on (%(p)s) (1 - %(up)s), 1)
-              or on (%(p)s) (1 - %(up)s)
-            )
-          ||| % { s: u.num(c.verdictShare), p: by(['instance', 'peer']), up: peerUp } + placed,
-        },
-        {
-          // 1: down, or at least lossThreshold of its rounds failed
-          record: 'source_peer:rdmad_mesh_pair_lossy:bool',
-          expr: |||
-            (
-              clamp_max((source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(l)s) + on (%(p)s) (1 - %(up)s), 1)
-              or on (%(p)s) (1 - %(up)s)
-            )
-          ||| % { l: u.num(c.lossThreshold), p: by(['instance', 'peer']), up: peerUp } + placed,
-        },
+      ] + (
+        // Bad (down, or verdictShare of its rounds failed) and lossy (down,
+        // or lossThreshold failed): the one of the higher threshold is
+        // taken from the pair's state and place, the other from it (a pair
+        // past the higher is past the lower), so that the pairs' state and
+        // places are joined once a cycle, not twice (tests/bench/prom-cost)
+        local bad = { name: 'source_peer:rdmad_mesh_pair_bad:bool', t: c.verdictShare },
+              lossy = { name: 'source_peer:rdmad_mesh_pair_lossy:bool', t: c.lossThreshold },
+              hi = if c.verdictShare >= c.lossThreshold then bad else lossy,
+              lo = if c.verdictShare >= c.lossThreshold then lossy else bad;
+        [
+          {
+            // 1: the pair is down now, or its failed share of the verdict
+            // window is at least the higher threshold
+            record: hi.name,
+            expr: |||
+              (
+                clamp_max((source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(t)s) + on (%(p)s) (1 - %(up)s), 1)
+                or on (%(p)s) (1 - %(up)s)
+              )
+            ||| % { t: u.num(hi.t), p: by(['instance', 'peer']), up: peerUp } + placed,
+          },
+          {
+            // 1: the pairs above, and those whose failed share is at
+            // least the lower threshold
+            record: lo.name,
+            expr: |||
+              clamp_max(%(hi)s + on (%(p)s) group_left () (source_peer:rdmad_mesh_rounds_failed:verdict_ratio >= bool %(t)s), 1)
+              or %(hi)s
+            ||| % { hi: hi.name, t: u.num(lo.t), p: by(['instance', 'peer']) },
+          },
+        ]
+      ) + [
         // ---- into a host's NIC on a rail, by why
         {
           record: 'peer_host_rail:rdmad_mesh_pairs:count',
