@@ -925,6 +925,21 @@ fab_rack_mesh_start() {
 	fab_mesh_hosts "$n" "$port" inv "$(cat "$T/inv")" "$@"
 }
 
+# fab_quiet_epoch N PORT M [SECS]: "mesh.epoch = Es" for fab_rack_mesh_start
+# (hosts 1..N, cross_tor M) such that no host's cross-ToR slot moves on
+# within SECS (default 1800) from now: a whole number of hours from 24 h
+# down, as select-oracle --quiet finds it.  A slot switches at its host's
+# phase, the same moments of every day with 24 h: a test run at such a
+# time of day lost a prober in the middle of a fault (CI, 18:41 UTC).
+fab_quiet_epoch() {
+	local e secs=${4:-1800}
+	fab_inventory "$1" "$2" >"$T/inv-quiet"
+	e=$("$RDMAD_BUILD_DIR/tests/select-oracle" --cross-tor "$3" --quiet "$(date +%s%3N)" "$secs" "$T/inv-quiet") ||
+		fab_fail "select-oracle --quiet found no epoch without a switch within ${secs}s (build it: ninja -C $RDMAD_BUILD_DIR)"
+	fab_log "epoch ${e}s: no cross-ToR slot moves on within ${secs}s"
+	echo "mesh.epoch = ${e}s"
+}
+
 # fab_peer_rows I JSON: host I's /peers into the file JSON, and a row a
 # peer on stdout: PEER|WHY|SLOT|EPOCH|UP|OK|FAILED|P99_MS (SLOT and EPOCH
 # "-" when not cross-ToR; UP 1 or 0; rounds ok and failed and the window's

@@ -6,6 +6,7 @@
  * rdmad's /peers against.
  *
  *   select-oracle [--cross-tor M] INVENTORY HOST EPOCH
+ *   select-oracle [--cross-tor M] --quiet FROM_MS FOR_S INVENTORY
  *
  * One line a peer, sorted as the caller sorts: "PEER|WHY|SLOT|EPOCH"
  * (PEER as the metrics label it, HOST:PORT; WHY as /peers says it; SLOT
@@ -13,9 +14,17 @@
  * at EPOCH.  --cross-tor as [mesh] cross_tor (default: its default); the
  * other parameters change no peer.  Exits 1 when the inventory or the
  * selection is refused, 2 on a usage error.
+ *
+ * --quiet: an `epoch` (seconds, a whole number of hours from 24 h down)
+ * in which no slot of any address switches between FROM_MS (ms since the
+ * Unix epoch) and FOR_S seconds later, for a test that wants its peers
+ * to stay put: a slot's switches fall at the same moments of every day
+ * with `epoch = 24h` (its host's phase), so a test at that time of day
+ * would meet one.  Exits 1 when no such epoch exists.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +37,57 @@
 static int oracle_usage(void)
 {
 	fprintf(stderr, "usage: select-oracle [--cross-tor M] INVENTORY HOST "
-		"EPOCH\n");
+		"EPOCH\n       select-oracle [--cross-tor M] --quiet FROM_MS "
+		"FOR_S INVENTORY\n");
 	return 2;
+}
+
+/* Whether some slot of some address of S switches within [FROM, TO). */
+static bool oracle_switches(const struct mesh_select *s,
+			    const struct mesh_inventory *inv, unsigned int m,
+			    uint64_t from, uint64_t to)
+{
+	uint32_t a;
+	unsigned int j;
+
+	for (a = 0; a < inv->n_addr; a++)
+		for (j = 0; j < m; j++)
+			if (mesh_select_epoch_at(s, a, j, from) !=
+			    mesh_select_epoch_at(s, a, j, to))
+				return true;
+	return false;
+}
+
+/* --quiet: print the first epoch from 24 h down with no switch in the
+ * span; 0 printed, 1 none, 2 refused. */
+static int oracle_quiet(struct mesh_select_params *p,
+			const struct mesh_inventory *inv, uint64_t from,
+			uint64_t for_s)
+{
+	struct mesh_select s;
+	char err[256];
+	unsigned int h;
+	bool busy;
+
+	for (h = 24; h >= 1; h--) {
+		p->epoch_s = h * 3600;
+		if (for_s >= p->epoch_s)
+			break;
+		if (mesh_select_init(&s, inv, p, err, sizeof(err))) {
+			fprintf(stderr, "select-oracle: %s\n", err);
+			return 2;
+		}
+		busy = oracle_switches(&s, inv, p->cross_tor, from,
+				       from + for_s * 1000);
+		mesh_select_fini(&s);
+		if (!busy) {
+			printf("%u\n", p->epoch_s);
+			return 0;
+		}
+	}
+	fprintf(stderr, "select-oracle: every epoch of 1-24 h has a switch "
+		"within %" PRIu64 " s\n", for_s);
+	return 1;
 }
 
 static void oracle_print(const struct mesh_inventory *inv,
@@ -50,22 +108,34 @@ int main(int argc, char **argv)
 	struct mesh_select_params p;
 	struct mesh_select s;
 	unsigned long long epoch;
+	uint64_t from = 0, for_s = 0;
+	bool quiet = false;
 	char err[256], *end;
 	uint32_t host;
 	int i = 1, n, k, rc = 1;
 	FILE *f;
 
 	mesh_select_params_default(&p);
-	if (argc == 6 && !strcmp(argv[1], "--cross-tor")) {
+	if (argc > 3 && !strcmp(argv[1], "--cross-tor")) {
 		p.cross_tor = (unsigned int)strtoul(argv[2], &end, 10);
 		if (*end || !*argv[2])
 			return oracle_usage();
 		i = 3;
 	}
-	if (argc - i != 3)
+	if (argc - i == 4 && !strcmp(argv[i], "--quiet")) {
+		from = strtoull(argv[i + 1], &end, 10);
+		if (*end || !*argv[i + 1])
+			return oracle_usage();
+		for_s = strtoull(argv[i + 2], &end, 10);
+		if (*end || !*argv[i + 2] || !for_s)
+			return oracle_usage();
+		i += 3;
+		quiet = true;
+	} else if (argc - i != 3) {
 		return oracle_usage();
-	epoch = strtoull(argv[i + 2], &end, 10);
-	if (*end || !*argv[i + 2])
+	}
+	epoch = quiet ? 0 : strtoull(argv[i + 2], &end, 10);
+	if (!quiet && (*end || !*argv[i + 2]))
 		return oracle_usage();
 	if (mesh_select_params_check(&p, err, sizeof(err))) {
 		fprintf(stderr, "select-oracle: %s\n", err);
@@ -84,6 +154,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
+	if (quiet) {
+		rc = oracle_quiet(&p, &inv, from, for_s);
+		goto out_inv;
+	}
 	host = mesh_inventory_find(&inv, argv[i + 1]);
 	if (host == MESH_INV_NONE) {
 		fprintf(stderr, "select-oracle: no host '%s' in %s\n",

@@ -54,8 +54,9 @@ for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
 S0=127.0.0.1:9090 S1=127.0.0.1:9091 GLOBAL=127.0.0.1:9092 AM=127.0.0.1:9093
 # what fab_am_expect, fab_am_scenario and fab_prom_timeline ask
 FAB_AM=$AM FAB_VERDICT_PROM=$GLOBAL
+EPOCH=$(fab_quiet_epoch 4 7471 1) || exit 1
 fab_rack_mesh_start 4 7471 "mesh.interval = 1s" "mesh.sizes = 64 4k" \
-	"mesh.cross_tor = 1" "mesh.epoch = 24h" "mesh.round_timeout = 800ms" \
+	"mesh.cross_tor = 1" "$EPOCH" "mesh.round_timeout = 800ms" \
 	"mesh.connect_timeout = 800ms" "mesh.backoff_min = 500ms" "mesh.backoff_max = 2s" \
 	"mesh.paths = 4" "http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_at_once "1 2 3 4" fab_rack_wait_up 60 1
