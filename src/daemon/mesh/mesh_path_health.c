@@ -49,11 +49,12 @@ static bool mesh_path_health_set(const struct mesh_path_health *h,
 	case MESH_HWHY_LOSS:
 		if (n->shared)
 			snprintf(shared, sizeof(shared), "; %llu more late at "
-				 "once with another: a stall, not judged",
+				 "once with another: stalls, not judged",
 				 (unsigned long long)n->shared);
 		log_warn("mesh: %s: lossy: too many of its recent rounds were "
 			 "late (over %.0f ms above its usual %.1f ms: a "
-			 "retransmission) or failed (%llu of %llu judged%s); "
+			 "retransmission) or failed (%llu of %llu judged since "
+			 "it started%s); "
 			 "RC hides light loss: look at the links and ports on "
 			 "its path (rdmad_port_events_total)", who,
 			 (double)c->retrans_ns / 1e6, n->base_ns / 1e6,
