@@ -42,16 +42,16 @@ static int oracle_usage(void)
 	return 2;
 }
 
-/* Whether some slot of some address of S switches within [FROM, TO). */
-static bool oracle_switches(const struct mesh_select *s,
-			    const struct mesh_inventory *inv, unsigned int m,
-			    uint64_t from, uint64_t to)
+/* Whether some cross-ToR slot of some address of S (the M of its rail)
+ * switches within [FROM, TO). */
+static bool oracle_switches(const struct mesh_select *s, uint64_t from,
+			    uint64_t to)
 {
 	uint32_t a;
 	unsigned int j;
 
-	for (a = 0; a < inv->n_addr; a++)
-		for (j = 0; j < m; j++)
+	for (a = 0; a < s->inv->n_addr; a++)
+		for (j = 0; j < s->rail[s->inv->addr[a].rail].m; j++)
 			if (mesh_select_epoch_at(s, a, j, from) !=
 			    mesh_select_epoch_at(s, a, j, to))
 				return true;
@@ -77,8 +77,7 @@ static int oracle_quiet(struct mesh_select_params *p,
 			fprintf(stderr, "select-oracle: %s\n", err);
 			return 2;
 		}
-		busy = oracle_switches(&s, inv, p->cross_tor, from,
-				       from + for_s * 1000);
+		busy = oracle_switches(&s, from, from + for_s * 1000);
 		mesh_select_fini(&s);
 		if (!busy) {
 			printf("%u\n", p->epoch_s);
