@@ -25,7 +25,7 @@ local u = import '../lib/util.libsonnet';
     local slowOrLossy = function(f) '(\n  %s\n  or\n  %s\n)' % [f('slow'), f('lossy')],
     local alert = function(name, expr, summary, description) {
       alert: name,
-      expr: expr,
+      expr: u.sourceCopy(name, expr),
       'for': c.decidedFor,
       labels: { severity: 'warning' },
       annotations: {

@@ -4,8 +4,8 @@
 // waited for their evidence).  Each alert carries the pair's place when the
 // inventory has one (peer_host, peer_tor, rail, why), so that the
 // Alertmanager's inhibition rules (monitoring/generated/rdmad-inhibit.yaml)
-// silence it while a verdict that explains it fires; a pair out of a NIC
-// that a verdict names is left out here (ownNic below).
+// silence it while a verdict that explains it fires (the pairs into the
+// part and those out of it: alerts/inhibit.libsonnet).
 local u = import '../lib/util.libsonnet';
 
 {
@@ -14,30 +14,11 @@ local u = import '../lib/util.libsonnet';
     local by = function(l) u.by(c, l),
     local health = 'max by (%s) (%s)' % [by(['instance', 'peer']), u.sel(c, 'rdmad_mesh_peer_health')],
     // the prober's address as source, the pair's place where there is one
-    local labelled = function(e) |||
-      (
-        (%(e)s) * on (%(i)s) group_left (source) instance:rdmad_mesh_source:info
-      ) * on (%(p)s) group_left (peer_host, peer_tor, rail, why) source_peer:rdmad_mesh_place:info
-      or on (%(p)s)
-      (%(e)s) * on (%(i)s) group_left (source) instance:rdmad_mesh_source:info
-    ||| % { e: e, i: by(['instance']), p: by(['instance', 'peer']) },
-    // the prober's own NIC on the pair's rail named by a verdict (down,
-    // or a gray one): its pairs out are explained as much as those into
-    // it, which the Alertmanager inhibits; these it cannot (its rules match
-    // a label against the same label, never peer_host against the
-    // prober's host), so they are left out here
-    local ownNic = |||
-      max by (%(ir)s) (
-        instance:rdmad_mesh_place:info
-        * on (%(h)s) group_right (instance)
-        label_replace(max by (%(hr)s) (%(nics)s), "source_host", "$1", "peer_host", "(.*)")
-      )
-    ||| % { ir: by(['instance', 'rail']), h: by(['source_host']),
-            hr: by(['peer_host', 'rail']),
-            nics: std.join(' or ', ['peer_host_rail:rdmad_verdict_nic_%s:bool' % st for st in ['down', 'slow', 'lossy', 'flapping']]) },
+    local labelled = function(e) u.withPlaces(c, '(%s) * on (%s) group_left (source) instance:rdmad_mesh_source:info'
+                                                 % [e, by(['instance'])]),
     local alert = function(name, expr, summary, description) {
       alert: name,
-      expr: '(\n%s)\nunless on (%s)\n%s' % [labelled(expr), by(['instance', 'rail']), ownNic],
+      expr: labelled(expr),
       'for': c.decidedFor,
       labels: { severity: 'warning' },
       annotations: {

@@ -33,8 +33,8 @@ local u = import '../lib/util.libsonnet';
       rules: [
         {
           alert: 'RdmadPairLoss',
-          expr: 'source_peer:rdmad_mesh_rounds_failed:ratio > %s\n' % u.num(c.lossThreshold) + pairDown + troubled,
-          'for': c.forShort,
+          expr: u.withPlaces(c, 'source_peer:rdmad_mesh_rounds_failed:ratio > %s\n' % u.num(c.lossThreshold) + pairDown + troubled),
+          'for': c.pairFor,
           labels: { severity: 'warning' },
           annotations: {
             summary: 'The mesh rounds of a pair fail.',

@@ -36,13 +36,13 @@ local u = import '../lib/util.libsonnet';
         },
         {
           alert: 'RdmadPairUnreachable',
-          expr: |||
+          expr: u.withPlaces(c, |||
             source_peer:rdmad_mesh_peer_up:max == 0
             unless on (%s) %s
             unless on (%s) %s
             unless on (%s) %s
-          ||| % [by(['peer']), hostDown, by(['instance']), isolated, by(['instance', 'peer']), explained(['instance', 'peer'])],
-          'for': c.forShort,
+          ||| % [by(['peer']), hostDown, by(['instance']), isolated, by(['instance', 'peer']), explained(['instance', 'peer'])]),
+          'for': c.pairFor,
           labels: { severity: 'warning' },
           annotations: {
             summary: 'A prober cannot reach a peer over RDMA, though others can.',

@@ -1,7 +1,10 @@
 // The verdicts (rules/verdict.libsonnet): one alert per kind of broken
-// part, named by its labels (peer_tor, peer_host, rail, source_host).  The
+// part, named by its labels (peer_tor, peer_host, rail, source_host; a
+// host's, a NIC's or a ToR's part is named as a prober's end too, its
+// source_host or source_tor, for the inhibition rules: u.sourceCopy).  The
 // pairs a verdict explains raise no pair or host alert
-// (source_peer:rdmad_mesh_pair_explained:bool).  They need an inventory
+// (source_peer:rdmad_mesh_pair_explained:bool), and the Alertmanager holds
+// back those that fire before it (alerts/inhibit.libsonnet).  They need an inventory
 // with topology (docs/fleet.md): without one, none of them can fire.
 local u = import '../lib/util.libsonnet';
 
@@ -12,7 +15,7 @@ local u = import '../lib/util.libsonnet';
     local vw = c.verdictWindow,
     local alert = function(name, severity, expr, summary, description) {
       alert: name,
-      expr: expr,
+      expr: u.sourceCopy(name, expr),
       'for': if name == 'RdmadFabricLinkLoss' then c.linkVerdictFor else c.verdictFor,
       labels: { severity: severity },
       annotations: {

@@ -9,10 +9,13 @@
   // healing, when the pairs' rates and the verdicts that explain them
   // are a step apart, made false link verdicts at 0 s
   verdictFor: '5s',
-  // the pair and host alerts: the verdict that explains a pair comes
-  // back to its shard 10-15 s after the fault (a federation scrape each
-  // way); 30 s outwaits it
+  // the host alert: the verdict that explains it comes back to its
+  // shard 10-15 s after the fault (a federation scrape each way); 30 s
+  // outwaits it
   forShort: '30s',
+  // the pair alerts: the Alertmanager holds them back under a verdict
+  // (rdmad-inhibit.yaml); four evaluations, a noisy down seldom lasts two
+  pairFor: '15s',
   // below forShort (config.libsonnet)
   downWindow: '20s',
   // two evaluations

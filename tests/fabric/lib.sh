@@ -1272,7 +1272,11 @@ import json, sys
 out = []
 for a in json.load(open(sys.argv[1])):
     m = a["labels"]
-    keys = [k for k in ("peer_tor", "peer_host", "rail", "source_host", "instance", "peer") if m.get(k)]
+    # source_host where no peer_host names the part (RdmadProberFailing):
+    # a pair alert's prober is its instance, a verdict's source_host its
+    # own part again (for the inhibition rules: alerts/inhibit.libsonnet)
+    keys = [k for k in ("peer_tor", "peer_host", "rail", "source_host", "instance", "peer")
+            if m.get(k) and not (k == "source_host" and m.get("peer_host"))]
     out.append(" ".join([m["alertname"]] + ["%s=%s" % (k, m[k]) for k in keys]))
 print("\n".join(sorted(set(out))))
 PY
@@ -1296,11 +1300,12 @@ fab_require_alerting() {
 # minutes (fab_mixin_build's OVERRIDE): the short windows
 # (monitoring/tests/short) and, for the verdicts, a 30 s window held 12 s;
 # the pair and host alerts wait 30 s, longer than a verdict takes to come
-# back from a global Prometheus (two scrapes and two evaluations of 2 s),
-# as forShort (2 m) is longer than verdictFor (30 s) in the defaults;
-# EXTRA (a jsonnet object's fields) on top.
+# back from a global Prometheus (two scrapes and two evaluations of 2 s):
+# the Alertmanager holds a pair alert back under its verdict, but
+# fab_am_expect reads what it holds active at once, before a notification's
+# group_wait; EXTRA (a jsonnet object's fields) on top.
 fab_verdict_override() {
-	echo "(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s'${1:+, $1} }"
+	echo "(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s', pairFor: '30s'${1:+, $1} }"
 }
 
 # fab_am_expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT

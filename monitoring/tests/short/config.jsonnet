@@ -15,6 +15,7 @@
   windowShort: '30s',
   downWindow: '10s',
   forShort: '15s',
+  pairFor: '15s',
   forLong: '20s',
   latencySLOSeconds: 5,
   bandwidthMinShare: 0.00001,
