@@ -101,6 +101,32 @@ decisions() {
 	return 0
 }
 trap 'decisions "at the end"; fab_leave' EXIT
+# late WHAT: each host's late rounds since the last call, by what its loss
+# tests made of them (rdmad_mesh_prober_late_rounds_total: judged, set
+# aside as a stall's, set aside under local pressure), and its rounds
+# under pressure of all its rounds: how much evidence the load set aside
+# (the note's figures; under CI's load the lossy verdicts took 6-7 times
+# as long as on a quiet machine).
+declare -A LATE=()
+late() {
+	local i k v line=""
+	for i in 1 2 3 4; do
+		fab_scrape "$i" "$T/late-$i.prom"
+		line+=" h$i"
+		for k in judged stall pressured all-pressured all; do
+			case $k in
+			all-pressured) v=$(prom_sum "$T/late-$i.prom" rdmad_mesh_prober_rounds_pressured_total) ;;
+			all) v=$(prom_sum "$T/late-$i.prom" rdmad_mesh_rounds_total) ;;
+			*) v=$(prom_sum "$T/late-$i.prom" rdmad_mesh_prober_late_rounds_total "fate=\"$k\"") ;;
+			esac
+			v=${v%%.*}
+			line+=" $k $((v - ${LATE[$i$k]:-0}))"
+			LATE[$i$k]=$v
+		done
+		line+=";"
+	done
+	fab_log "$1: late rounds (judged, stall, pressured) and rounds (pressured, all) since the last:$line"
+}
 
 # Every path past learning (the loss test judges from 16 good rounds).
 for ((k = 0; k < 120; k++)); do
@@ -110,6 +136,7 @@ for ((k = 0; k < 120; k++)); do
 done
 [ "$k" -lt 120 ] || fab_fail "paths still learning after 120 s: $h"
 fab_log "every path decided: $h"
+late "learning"
 
 # 0. Healthy: nothing, for 30 s.
 fab_am_hold "healthy fabric" "" 30
@@ -166,6 +193,7 @@ fab_am_scenario "host 4 flapping" "RdmadNicFlapping peer_tor=r2 peer_host=h4 rai
 RdmadPortFlapping instance=${M[4]}:9470" "flap 3" ":" 0 \
 	"host 4's pairs decided flapping" 'peer_host_rail:rdmad_mesh_pairs_decided_flapping:count{peer_host="h4"}' 150 240
 fab_log "after the flaps: $(health)"
+late "healthy and the flaps"
 
 # 2. Host 4's link losing 2 % each way (0.5 % makes only 0.3-0.5 % of
 # rounds late on rxe, below the drift of the test's CUSUM: its verdict
@@ -176,6 +204,7 @@ fab_am_scenario "host 4 losing 2 %" "RdmadNicRetransmitting peer_tor=r2 peer_hos
 	"host 4's pairs decided lossy" 'peer_host_rail:rdmad_mesh_pairs_decided_lossy:count{peer_host="h4"}' 420 420
 fab_log "after the loss: $(health)"
 decisions "host 4's loss"
+late "host 4's loss and its way back"
 
 # 3. The uplink losing 1 % each way (at 0.5 % the four cross-ToR pairs,
 # all of which the verdict wants lossy at once with two hosts a rack, were
@@ -184,6 +213,7 @@ ALSO_OK=$(pairs RdmadPairRetransmitting "1 3" "1 4" "2 3" "2 4" "3 1" "3 2" "4 1
 fab_am_scenario "uplink losing 1 %" "RdmadTorUplinkRetransmitting peer_tor=r1
 RdmadTorUplinkRetransmitting peer_tor=r2" "fab_uplink_netem 1 'loss 1%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR pairs decided lossy by ToR" 'source_tor:rdmad_mesh_pairs_decided_lossy:count' 420 420
+late "the uplink's loss and its way back"
 fab_log "the Prometheus ran $(fab_since "$t_prom") s"
 fab_mon_clean
 exit 0

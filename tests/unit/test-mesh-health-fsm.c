@@ -45,6 +45,15 @@ static void round_ok(uint64_t rtt)
 	feed(&o);
 }
 
+static void round_pressured(uint64_t rtt)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .rtt_ns = rtt,
+				     .pressured = true };
+
+	now += S;
+	feed(&o);
+}
+
 static void round_failed(void)
 {
 	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .failed = true };
@@ -160,7 +169,7 @@ static void check_loss(void)
 	unsigned int n_bad = (unsigned int)ceil(cfg.h_loss / lb);
 	unsigned int n_good = (unsigned int)ceil(cfg.h_loss / -lg);
 	unsigned int i;
-	uint64_t judged;
+	uint64_t judged, pressured;
 
 	reset();
 	for (i = 0; i + 1 < cfg.learn_rounds; i++)
@@ -213,6 +222,18 @@ static void check_loss(void)
 	}
 	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.judged == judged,
 	       "100 failed rounds under local pressure: healthy, none judged");
+	/* a late one under pressure: counted apart, never judged */
+	pressured = h.late_pressured;
+	for (i = 0; i < 3; i++)
+		round_pressured(10 * MS + cfg.retrans_ns + MS);
+	round_pressured(10 * MS + cfg.retrans_ns);	/* at the mark */
+	round_ok(10 * MS);
+	tap_ok(h.judged == judged + 1 && h.late_pressured == pressured + 3 &&
+	       h.late_judged == 0,
+	       "3 late rounds under pressure and 1 at the mark: 3 counted "
+	       "(%llu), none judged", (unsigned long long)(h.late_pressured -
+							 pressured));
+	judged = h.judged;
 	event(MESH_HOBS_DOWN);
 	tap_ok(h.state == MESH_HEALTH_DOWN && last.why == MESH_HWHY_DOWN,
 	       "down");
@@ -583,7 +604,7 @@ static void check_stall(void)
 	round_end(t + 1 * MS, 10 * MS);		/* started before its end */
 	tap_ok(h.bad == 0, "a round in flight when it ended: still held");
 	round_end(t + late, late);		/* started at its end */
-	tap_ok(h.bad == 1 && h.shared == 2 * n_bad + 2,
+	tap_ok(h.bad == 1 && h.late_judged == 1 && h.shared == 2 * n_bad + 2,
 	       "one starting at its end: the first judged bad (alone), the "
 	       "second held");
 
@@ -631,7 +652,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(68);
+	tap_plan(69);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

@@ -876,6 +876,9 @@ static void make_mesh(void)
 	mst[0].pressured = 2;
 	mview.lag = &mlag;
 	mview.pressured = 2;
+	mview.late_judged = 7;
+	mview.late_stall = 4;
+	mview.late_pressured = 1;
 	mview.load_delay_ns = 1500000;
 	mview.load_psi_us = 2500;
 	mview.psi = true;
@@ -969,6 +972,9 @@ static void test_mesh_samples(const char *buf, const char *what)
 		"rdmad_mesh_loop_lag_seconds_sum 0.03105",
 		"rdmad_mesh_round_run_delay_seconds_total 0.0015",
 		"rdmad_mesh_prober_rounds_pressured_total 2",
+		"rdmad_mesh_prober_late_rounds_total{fate=\"judged\"} 7",
+		"rdmad_mesh_prober_late_rounds_total{fate=\"stall\"} 4",
+		"rdmad_mesh_prober_late_rounds_total{fate=\"pressured\"} 1",
 		"rdmad_mesh_round_cpu_pressure_seconds_total 0.0025",
 	};
 	/* A: 30us, 30us, 2ms, 1s */

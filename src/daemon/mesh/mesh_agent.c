@@ -556,6 +556,9 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 	v->reloads = a->reloads;
 	v->lag = &a->x.lag_hist;
 	v->pressured = a->x.pressured;
+	v->late_judged = a->x.late_judged;
+	v->late_stall = a->x.late_stall;
+	v->late_pressured = a->x.late_pressured;
 	v->load_delay_ns = a->x.load_delay_ns;
 	v->load_psi_us = a->x.load_psi_us;
 	v->psi = a->x.psi;

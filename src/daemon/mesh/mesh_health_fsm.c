@@ -160,7 +160,10 @@ static enum mesh_health_why late_resolve(struct mesh_health *h,
 	if (!h->late_held || start < h->late_to)
 		return MESH_HWHY_NONE;
 	h->late_held = false;
-	return h->late_n > 1 ? MESH_HWHY_NONE : loss_judge(h, cfg, true);
+	if (h->late_n > 1)
+		return MESH_HWHY_NONE;
+	h->late_judged++;
+	return loss_judge(h, cfg, true);
 }
 
 /* The late round from START to NOW: into the span it was in flight in,
@@ -190,10 +193,17 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 	enum mesh_health_why held = late_resolve(h, cfg, start), why;
 	bool late;
 
-	if (o->pressured || h->down || (o->failed && o->downs))
+	if (h->down || (o->failed && o->downs))
 		return held;
 	late = !o->failed && h->n_base &&
 	       rtt > h->base_ns + (double)cfg->retrans_ns;
+	/* the host's own delay is no evidence about the path: a late round
+	 * under pressure is counted, not judged (nor learnt from) */
+	if (o->pressured) {
+		h->late_pressured += late && !h->settle &&
+				     h->n_base >= cfg->learn_rounds;
+		return held;
+	}
 	/* the base learns from good rounds only: a late one is the fault,
 	 * not the path */
 	if (!o->failed && !late)

@@ -116,6 +116,10 @@ struct mesh_health {
 	unsigned int late_n;	/* late rounds in it */
 	bool late_held;		/* its first awaits judgement (alone: bad) */
 	uint64_t shared;	/* late rounds of stalls: not judged */
+	/* late rounds judged bad (each alone), and late rounds under local
+	 * pressure (not judged): with shared, what became of the late
+	 * rounds, for rdmad_mesh_prober_late_rounds_total */
+	uint64_t late_judged, late_pressured;
 };
 
 enum mesh_health_obs_kind {

@@ -372,8 +372,14 @@ static void mesh_path_health(struct mesh_path *p,
 	const struct mesh_path_health_who who = {
 		.name = mesh_path_health_name_of, .arg = p, .peer = p->peer,
 	};
+	const struct mesh_health *own = &p->health.own;
+	uint64_t judged = own->late_judged, stall = own->shared,
+		 pressured = own->late_pressured;
 
 	mesh_path_health_feed(&p->health, &who, &p->x->pol.health, o, now);
+	p->x->late_judged += own->late_judged - judged;
+	p->x->late_stall += own->shared - stall;
+	p->x->late_pressured += own->late_pressured - pressured;
 }
 
 /* ---- the one writer of the path's figures ----------------------------- */

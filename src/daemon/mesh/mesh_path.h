@@ -79,6 +79,9 @@ struct mesh_ctx {
 	struct mesh_lag_ring lag;
 	struct mesh_hist lag_hist;	/* the samples' lag, all */
 	uint64_t pressured;		/* rounds under local pressure */
+	/* what became of the late rounds (each path's own machine): judged
+	 * bad, set aside as a stall's, set aside under local pressure */
+	uint64_t late_judged, late_stall, late_pressured;
 	uint64_t load_delay_ns;		/* rdmad's run-queue wait in rounds */
 	uint64_t load_psi_us;		/* the host's PSI "some" in rounds */
 	bool psi;			/* the host has PSI */

@@ -285,6 +285,8 @@ struct mesh_view {
 	 * run-queue wait and the host's PSI "some" time in rounds */
 	const struct mesh_hist *lag;
 	uint64_t pressured;
+	/* the late rounds: judged bad, of stalls, under local pressure */
+	uint64_t late_judged, late_stall, late_pressured;
 	uint64_t load_delay_ns;
 	uint64_t load_psi_us;
 	bool psi;			/* the host has PSI */

@@ -336,6 +336,18 @@ static void render_mesh_load(struct mw *w, char (*le)[24],
 		  "rdmad_mesh_rounds_pressured_total, full series).");
 	mw_u64(w, "rdmad_mesh_prober_rounds_pressured", "_total", NULL, NULL,
 	       NULL, NULL, m->pressured);
+	mw_family(w, "rdmad_mesh_prober_late_rounds", FT_COUNTER, NULL,
+		  "Rounds that verified late ([mesh] slow_round above their "
+		  "path's usual latency), all peers, by what the agent's loss "
+		  "test made of them: judged (bad, alone: a retransmission), "
+		  "stall (late at once with another: not judged), pressured "
+		  "(under local pressure: not judged).");
+	mw_u64(w, "rdmad_mesh_prober_late_rounds", "_total", ONE("fate",
+	       "judged"), m->late_judged);
+	mw_u64(w, "rdmad_mesh_prober_late_rounds", "_total", ONE("fate",
+	       "stall"), m->late_stall);
+	mw_u64(w, "rdmad_mesh_prober_late_rounds", "_total", ONE("fate",
+	       "pressured"), m->late_pressured);
 	if (m->psi) {
 		mw_family(w, "rdmad_mesh_round_cpu_pressure_seconds",
 			  FT_COUNTER, "seconds", "Time some task of this host "
