@@ -19,11 +19,12 @@
     downWindow: '1m',
     // `for` of the alerts about reachability, loss, daemons and ports.
     forShort: '2m',
-    // `for` of the pair alerts (RdmadPairUnreachable, RdmadPairLoss): they
-    // no longer wait for the verdict that would explain their pair; the
-    // Alertmanager's inhibition rules (rdmad-inhibit.yaml) hold them back
-    // while it fires.  Three evaluations at 15 s: a path a lost round took
-    // down (down_after 1) is down at one scrape, seldom at three in a row.
+    // `for` of RdmadPairUnreachable: it no longer waits for the verdict
+    // that would explain its pair; the Alertmanager's inhibition rules
+    // (rdmad-inhibit.yaml) hold it back while that fires.  Three
+    // evaluations at 15 s: a path a lost round took down (down_after 1) is
+    // down at one scrape, seldom at three in a row.  (RdmadPairLoss keeps
+    // forShort: its rate window sets its pace.)
     pairFor: '30s',
     // `for` of the slow-moving ones: latency, mesh configuration.
     forLong: '10m',

@@ -2,9 +2,9 @@
 // to paste under a config's inhibit_rules): while a verdict that names a
 // part fires, the pair alerts that part explains are held back, at once,
 // instead of each pair alert waiting for the verdicts (RdmadPairUnreachable
-// and RdmadPairLoss wait pairFor, not until a verdict could have come back
-// from the global Prometheus; with decidedAlerts, the alerts on what the
-// agents decided, alerts/health.libsonnet, wait nothing).  Every pair alert
+// waits pairFor, not until a verdict could have come back from the global
+// Prometheus; with decidedAlerts, the alerts on what the agents decided,
+// alerts/health.libsonnet, wait nothing).  Every pair alert
 // carries the places of both ends (u.withPlaces), every verdict its part
 // under the prober's name too (u.sourceCopy): a rule holds back the pairs
 // into the part (peer_host, peer_tor) and those out of it (source_host,

@@ -13,7 +13,7 @@
   // shard 10-15 s after the fault (a federation scrape each way); 30 s
   // outwaits it
   forShort: '30s',
-  // the pair alerts: the Alertmanager holds them back under a verdict
+  // RdmadPairUnreachable: the Alertmanager holds it back under a verdict
   // (rdmad-inhibit.yaml); four evaluations, a noisy down seldom lasts two
   pairFor: '15s',
   // below forShort (config.libsonnet)

@@ -60,7 +60,9 @@
 #                          "rate 100mbit") on host I's NIC: DIR "in" (the
 #                          packets it receives), "out" (those it sends)
 #                          or "both"
-#   fab_netem_clear I      remove both
+#   fab_tbf I DIR SPEC     tc tbf SPEC ("rate 8mbit burst 16kb latency
+#                          400ms"): a rate limit, the same way
+#   fab_netem_clear I      remove both (either kind)
 #   fab_link I down|up [RAIL]  QEMU's set_link on host I's NIC of RAIL
 #                          (default 0): the cable, seen from outside
 #   fab_crash I            kill host I's QEMU (a crash: no goodbye)
@@ -325,20 +327,25 @@ fab_link() {
 	fi
 }
 
-fab_netem() {
+fab_netem() { fab_qdisc "$1" "$2" "netem $3"; }
+fab_tbf() { fab_qdisc "$1" "$2" "tbf $3"; }
+
+# fab_qdisc I DIR QDISC: the root qdisc QDISC ("netem loss 2%", "tbf rate
+# 8mbit burst 16kb latency 400ms") on host I's link, DIR in, out or both.
+fab_qdisc() {
 	local i=$1 dir=$2 spec=$3 cmd=""
 	# Packets to the host pass its eth0's ingress, redirected through ifb0
-	# (set up by the agent) where netem can hold them: this machine's own
+	# (set up by the agent) where a qdisc can hold them: this machine's own
 	# kernel may have no netem for the tap side (CI's has none).
 	case $dir in
-	in) cmd="tc qdisc replace dev ifb0 root netem $spec" ;;
-	out) cmd="tc qdisc replace dev eth0 root netem $spec" ;;
-	both) cmd="tc qdisc replace dev eth0 root netem $spec && tc qdisc replace dev ifb0 root netem $spec" ;;
-	*) fab_fail "fab_netem: direction in, out or both, not '$dir'" ;;
+	in) cmd="tc qdisc replace dev ifb0 root $spec" ;;
+	out) cmd="tc qdisc replace dev eth0 root $spec" ;;
+	both) cmd="tc qdisc replace dev eth0 root $spec && tc qdisc replace dev ifb0 root $spec" ;;
+	*) fab_fail "fab_qdisc: direction in, out or both, not '$dir'" ;;
 	esac
 	: >"$(fab_dir "$i")/netem"	# fab_clean removes it (fab_netem_clear)
-	fab_sh "$i" -t 30 "$cmd" || fab_fail "tc netem $spec ($dir) on host $i failed"
-	fab_log "host $i: netem $spec ($dir)"
+	fab_sh "$i" -t 30 "$cmd" || fab_fail "tc qdisc $spec ($dir) on host $i failed"
+	fab_log "host $i: $spec ($dir)"
 }
 
 fab_netem_clear() {
