@@ -1315,6 +1315,42 @@ fab_verdict_override() {
 	echo "(import '$FAB_MIXIN_SHORT') + { verdictWindow: '30s', verdictFor: '12s', forShort: '30s', pairFor: '30s'${1:+, $1} }"
 }
 
+# ---- the gray verdicts' tests (t-100, t-101) -------------------------------
+# fab_decided_mixin [EXTRA]: render, in the background, the mixin with the
+# alerts on what the agents decided (decidedAlerts) and t-99's windows
+# (fab_verdict_override, EXTRA on top) into $T/mixin.
+fab_decided_mixin() {
+	fab_mixin_build "$T/mixin" "$(fab_verdict_override "decidedAlerts: true${1:+, $1}")" &
+	FAB_MIXIN_JOB=$!
+}
+
+# fab_decided_monitor N: once that render is done, an Alertmanager at
+# $FAB_AM with its inhibition rules and the Prometheus of
+# fab_prom_mixin_start ($FAB_VERDICT_PROM) on hosts 1..N's rdmads.
+fab_decided_monitor() {
+	local i p pids=() targets=()
+	wait "$FAB_MIXIN_JOB" || exit 1
+	grep -q RdmadNicSlow "$T/mixin/rdmad-alerts.yaml" ||
+		fab_fail "the render with decidedAlerts has no gray verdicts (RdmadNicSlow)"
+	for ((i = 1; i <= $1; i++)); do targets+=("$(fab_mgmt_addr "$i"):9470"); done
+	fab_am_start "$FAB_AM" "$T/mixin/rdmad-inhibit.yaml" &
+	pids+=($!)
+	fab_prom_mixin_start "$T/mixin" "${targets[@]}" &
+	pids+=($!)
+	for p in "${pids[@]}"; do wait "$p" || exit 1; done
+}
+
+# fab_pair_alerts NAME "S D"...: NAME's alert of each pair, prober S to
+# peer D (host numbers) on rail 0, as fab_am_alerts prints it (ALSO_OK).
+fab_pair_alerts() {
+	local name=$1 a s d
+	shift
+	for a in "$@"; do
+		read -r s d <<<"$a"
+		echo "$name peer_tor=r$(fab_rack "$d") peer_host=h$d rail=0 instance=$(fab_mgmt_addr "$s"):9470 peer=$(fab_peer "$d")"
+	done
+}
+
 # fab_am_expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
 # (sorted lines; empty: nothing), failing at once on an alert that is not
 # in WANT (nor in $ALSO_OK: alerts of the fault's end that may still be

@@ -53,12 +53,10 @@ fab_require_racks 2
 fab_require 4
 fab_require_alerting
 
-# t-99's windows (fab_verdict_override), the alerts on what the agents
-# decided, and a port's flaps counted over the agents' flap window (120 s,
-# not 15 min)
-OVERRIDE=$(fab_verdict_override "decidedAlerts: true, portFlapWindow: '2m'")
-fab_mixin_build "$T/mixin" "$OVERRIDE" &
-mixin_job=$!
+# t-99's windows and the alerts on what the agents decided
+# (fab_decided_mixin), and a port's flaps counted over the agents' flap
+# window (120 s, not 15 min)
+fab_decided_mixin "portFlapWindow: '2m'"
 
 M=()
 for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
@@ -70,16 +68,8 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 500ms" "mesh.sizes = 64 4k" "mesh.pa
 	"mesh.flap_window = 120s" "mesh.lossy_bad = 2%" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_at_once "1 2 3 4" fab_rack_wait_up 60 2
-wait "$mixin_job" || exit 1
-grep -q RdmadNicRetransmitting "$T/mixin/rdmad-alerts.yaml" ||
-	fab_fail "the render with decidedAlerts has no gray verdicts (RdmadNicRetransmitting)"
 fab_log "mesh up: 8 pairs verified, each host probing its rack neighbour and one host of the other rack"
-
-fab_am_start "$FAB_AM" "$T/mixin/rdmad-inhibit.yaml" &
-p_am=$!
-fab_prom_mixin_start "$T/mixin" "${M[1]}:9470" "${M[2]}:9470" "${M[3]}:9470" "${M[4]}:9470" &
-p_prom=$!
-for p in $p_am $p_prom; do wait "$p" || exit 1; done
+fab_decided_monitor 4
 t_prom=$(fab_now)
 
 # health: each host's paths' decided states, one line ("h1: P health ...")
@@ -172,23 +162,13 @@ flap() {
 }
 fab_mesh_wait_up_peer() { fab_mesh_wait_up "$1" "$3" "$2"; }
 
-# pairs NAME LINE...: NAME's alert of each pair given as "PROBER PEER"
-# (host numbers), as fab_am_alerts prints it.  A pair alert is the agent's
-# own decision, at once; the verdict that explains it (and has the
-# Alertmanager inhibit it) waits for a second prober's: until then it may
-# be active.  Every pair that may carry the fault is named (which of
-# hosts 1, 2 probes host 4 is the epoch's).
-pairs() {
-	local name=$1 a s d
-	shift
-	for a in "$@"; do
-		read -r s d <<<"$a"
-		echo "$name peer_tor=r$(fab_rack "$d") peer_host=h$d rail=0 instance=${M[s]}:9470 peer=$(fab_peer "$d")"
-	done
-}
-
+# The pair alerts each fault may raise (ALSO_OK, fab_pair_alerts): a pair
+# alert is the agent's own decision, at once; the verdict that explains it
+# (and has the Alertmanager inhibit it) waits for a second prober's: until
+# then it may be active.  Every pair that may carry the fault is named
+# (which of hosts 1, 2 probes host 4 is the epoch's).
 # 1. Host 4's cable flapping.
-ALSO_OK=$(pairs RdmadPairFlapping "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
+ALSO_OK=$(fab_pair_alerts RdmadPairFlapping "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 flapping" "RdmadNicFlapping peer_tor=r2 peer_host=h4 rail=0
 RdmadPortFlapping instance=${M[4]}:9470" "flap 3" ":" 0 \
 	"host 4's pairs decided flapping" 'peer_host_rail:rdmad_mesh_pairs_decided_flapping:count{peer_host="h4"}' 150 240
@@ -198,7 +178,7 @@ late "healthy and the flaps"
 # 2. Host 4's link losing 2 % each way (0.5 % makes only 0.3-0.5 % of
 # rounds late on rxe, below the drift of the test's CUSUM: its verdict
 # came by luck or not within 420 s; docs/faults.md).
-ALSO_OK=$(pairs RdmadPairRetransmitting "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
+ALSO_OK=$(fab_pair_alerts RdmadPairRetransmitting "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 losing 2 %" "RdmadNicRetransmitting peer_tor=r2 peer_host=h4 rail=0" \
 	"fab_netem 4 both 'loss 2%'" "fab_netem_clear 4" 0 \
 	"host 4's pairs decided lossy" 'peer_host_rail:rdmad_mesh_pairs_decided_lossy:count{peer_host="h4"}' 420 420
@@ -209,7 +189,7 @@ late "host 4's loss and its way back"
 # 3. The uplink losing 1 % each way (at 0.5 % the four cross-ToR pairs,
 # all of which the verdict wants lossy at once with two hosts a rack, were
 # not within 277-420 s in three runs: the slowest of four decides).
-ALSO_OK=$(pairs RdmadPairRetransmitting "1 3" "1 4" "2 3" "2 4" "3 1" "3 2" "4 1" "4 2") \
+ALSO_OK=$(fab_pair_alerts RdmadPairRetransmitting "1 3" "1 4" "2 3" "2 4" "3 1" "3 2" "4 1" "4 2") \
 fab_am_scenario "uplink losing 1 %" "RdmadTorUplinkRetransmitting peer_tor=r1
 RdmadTorUplinkRetransmitting peer_tor=r2" "fab_uplink_netem 1 'loss 1%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR pairs decided lossy by ToR" 'source_tor:rdmad_mesh_pairs_decided_lossy:count' 420 420

@@ -29,12 +29,7 @@ fab_require_racks 2
 fab_require 4
 fab_require_alerting
 
-OVERRIDE=$(fab_verdict_override "decidedAlerts: true")
-fab_mixin_build "$T/mixin" "$OVERRIDE" &
-mixin_job=$!
-
-M=()
-for i in 1 2 3 4; do M[i]=$(fab_mgmt_addr "$i"); done
+fab_decided_mixin
 FAB_AM=127.0.0.1:9093 FAB_VERDICT_PROM=127.0.0.1:9090
 EPOCH=$(fab_quiet_epoch 4 7471 1) || exit 1
 fab_rack_mesh_start 4 7471 "mesh.interval = 500ms" "mesh.sizes = 64" "mesh.paths = 2" \
@@ -44,16 +39,8 @@ fab_rack_mesh_start 4 7471 "mesh.interval = 500ms" "mesh.sizes = 64" "mesh.paths
 	"mesh.bandwidth_share = 25%" \
 	"http.listen = 0.0.0.0:9470" "http.allow = 127.0.0.0/8" "http.allow = 10.99.0.0/24"
 fab_at_once "1 2 3 4" fab_rack_wait_up 60 2
-wait "$mixin_job" || exit 1
-grep -q RdmadNicSlow "$T/mixin/rdmad-alerts.yaml" ||
-	fab_fail "the render with decidedAlerts has no gray verdicts (RdmadNicSlow)"
 fab_log "mesh up: 8 pairs verified, each host probing its rack neighbour and one host of the other rack"
-
-fab_am_start "$FAB_AM" "$T/mixin/rdmad-inhibit.yaml" &
-p_am=$!
-fab_prom_mixin_start "$T/mixin" "${M[1]}:9470" "${M[2]}:9470" "${M[3]}:9470" "${M[4]}:9470" &
-p_prom=$!
-for p in $p_am $p_prom; do wait "$p" || exit 1; done
+fab_decided_monitor 4
 
 # rates WHAT: each host's last sample of each peer, MB/s, one line.
 rates() {
@@ -81,15 +68,6 @@ for i in 1 2 3; do rates "learnt ($i)"; sleep 3; done
 fab_am_hold "healthy fabric" "" 30
 fab_log "healthy: the Alertmanager held no alert for 30 s"
 
-# pairs NAME LINE...: NAME's alert of each pair given as "PROBER PEER".
-pairs() {
-	local name=$1 a s d
-	shift
-	for a in "$@"; do
-		read -r s d <<<"$a"
-		echo "$name peer_tor=r$(fab_rack "$d") peer_host=h$d rail=0 instance=${M[s]}:9470 peer=$(fab_peer "$d")"
-	done
-}
 limit() {
 	fab_tbf 4 both "rate 8mbit burst 16kb latency 400ms"
 	sleep 5
@@ -97,7 +75,7 @@ limit() {
 }
 
 # 1. Host 4's link limited to 8 Mbit/s.
-ALSO_OK=$(pairs RdmadPairSlow "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
+ALSO_OK=$(fab_pair_alerts RdmadPairSlow "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 limited to 8 Mbit/s" "RdmadNicSlow peer_tor=r2 peer_host=h4 rail=0" \
 	"limit" "fab_netem_clear 4" 0 \
 	"host 4's pairs decided slow" 'peer_host_rail:rdmad_mesh_pairs_decided_slow:count{peer_host="h4"}' 240 420
