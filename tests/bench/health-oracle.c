@@ -25,7 +25,9 @@
  *             round then fails, the path goes down, and its reconnects
  *             fail until the link is back (the agent's flap: an outage a
  *             connect met)
- *   busy      the prober under local pressure: its rounds are no evidence
+ *   busy      the prober under local pressure: each round takes up to
+ *             ORACLE_BUSY_NS more, which the host measured (local_ns: the
+ *             agent takes it off), and a failed one is no evidence
  *   restart   the prober restarts at FROM: the path learns again
  * and always: each round fails with chance NOISE (an isolated timeout;
  * --down-after such failures in a row, default 1 as [mesh] down_after,
@@ -48,6 +50,9 @@
 #define ORACLE_NS		1000000000ull
 /* a path's usual: 20 us a round, 1 GB/s a sample */
 #define ORACLE_RTT_NS		20000ull
+/* a busy prober's own delay of a round, at most (above slow_round: were
+ * it not taken off, a sixth of its rounds would look late) */
+#define ORACLE_BUSY_NS		300000000ull
 #define ORACLE_LATE_NS		600000000ull
 #define ORACLE_BW		1e9
 /* a down path reconnects this long after its failure (backoff_min 1 s
@@ -299,6 +304,11 @@ static void oracle_run(const struct oracle_opts *op,
 		};
 		if (!failed && oracle_uniform(&rng) < ev.late)
 			o.rtt_ns += ORACLE_LATE_NS;
+		if (ev.busy) {
+			o.local_ns = ORACLE_BUSY_NS;
+			o.rtt_ns += (uint64_t)(oracle_uniform(&rng) *
+					       ORACLE_BUSY_NS);
+		}
 		if (failed)
 			o.rtt_ns = 0;
 		oracle_feed(l, cfg, &h, &o, now, t);

@@ -45,10 +45,10 @@ static void round_ok(uint64_t rtt)
 	feed(&o);
 }
 
-static void round_pressured(uint64_t rtt)
+static void round_pressured(uint64_t rtt, uint64_t local)
 {
 	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND, .rtt_ns = rtt,
-				     .pressured = true };
+				     .pressured = true, .local_ns = local };
 
 	now += S;
 	feed(&o);
@@ -222,17 +222,30 @@ static void check_loss(void)
 	}
 	tap_ok(h.state == MESH_HEALTH_HEALTHY && h.judged == judged,
 	       "100 failed rounds under local pressure: healthy, none judged");
-	/* a late one under pressure: counted apart, never judged */
+	/* under pressure, what a round took beyond the host's delay is the
+	 * path's: late by less than that delay, counted apart, not judged */
 	pressured = h.late_pressured;
 	for (i = 0; i < 3; i++)
-		round_pressured(10 * MS + cfg.retrans_ns + MS);
-	round_pressured(10 * MS + cfg.retrans_ns);	/* at the mark */
+		round_pressured(10 * MS + cfg.retrans_ns + MS, 2 * MS);
 	round_ok(10 * MS);
 	tap_ok(h.judged == judged + 1 && h.late_pressured == pressured + 3 &&
 	       h.late_judged == 0,
-	       "3 late rounds under pressure and 1 at the mark: 3 counted "
-	       "(%llu), none judged", (unsigned long long)(h.late_pressured -
-							 pressured));
+	       "3 rounds 1 ms late under pressure, 2 ms of it the host's: "
+	       "counted (%llu), none judged",
+	       (unsigned long long)(h.late_pressured - pressured));
+	/* late by more than that: judged (bad, alone), as any late round */
+	round_pressured(10 * MS + cfg.retrans_ns + 3 * MS, 2 * MS);
+	round_ok(10 * MS);
+	tap_ok(h.judged == judged + 3 && h.late_judged == 1 && h.bad == 1 &&
+	       h.late_pressured == pressured + 3,
+	       "one 3 ms late under pressure, 2 ms of it the host's: "
+	       "judged bad");
+	/* a good one under pressure: judged good, not learnt */
+	round_pressured(20 * MS, 5 * MS);
+	tap_ok(h.judged == judged + 4 && h.bad == 1 &&
+	       fabs(h.base_ns - 10 * MS) < 1,
+	       "a good round under pressure: judged good, the base left "
+	       "alone (%.0f ns)", h.base_ns);
 	judged = h.judged;
 	event(MESH_HOBS_DOWN);
 	tap_ok(h.state == MESH_HEALTH_DOWN && last.why == MESH_HWHY_DOWN,
@@ -652,7 +665,7 @@ static void check_peer(void)
 
 int main(void)
 {
-	tap_plan(69);
+	tap_plan(71);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();

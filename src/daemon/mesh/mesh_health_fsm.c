@@ -191,22 +191,24 @@ static enum mesh_health_why feed_round(struct mesh_health *h,
 	double rtt = (double)o->rtt_ns;
 	uint64_t start = now > o->rtt_ns ? now - o->rtt_ns : 0;
 	enum mesh_health_why held = late_resolve(h, cfg, start), why;
+	double mark = h->base_ns + (double)cfg->retrans_ns;
 	bool late;
 
-	if (h->down || (o->failed && o->downs))
+	/* under local pressure a failed round is no evidence (the host may
+	 * have run out its time), nor is the host's own delay: what the
+	 * round took beyond the delay measured over it is the path's */
+	if (h->down || (o->failed && (o->downs || o->pressured)))
 		return held;
-	late = !o->failed && h->n_base &&
-	       rtt > h->base_ns + (double)cfg->retrans_ns;
-	/* the host's own delay is no evidence about the path: a late round
-	 * under pressure is counted, not judged (nor learnt from) */
-	if (o->pressured) {
-		h->late_pressured += late && !h->settle &&
+	late = !o->failed && h->n_base && rtt > mark;
+	if (late && o->pressured && rtt - (double)o->local_ns <= mark) {
+		/* the host's delay explains it: counted, not judged */
+		h->late_pressured += !h->settle &&
 				     h->n_base >= cfg->learn_rounds;
 		return held;
 	}
-	/* the base learns from good rounds only: a late one is the fault,
-	 * not the path */
-	if (!o->failed && !late)
+	/* the base learns from good rounds only (a late one is the fault,
+	 * not the path), and from none under pressure */
+	if (!o->failed && !late && !o->pressured)
 		base_learn(h, rtt);
 	/* the first rounds after an up are no evidence: a session just
 	 * made (and a link just back) runs late a while */

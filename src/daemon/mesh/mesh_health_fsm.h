@@ -44,8 +44,12 @@
  * pools too: the step says lost_round), and what was learnt stays (at
  * down_after 1, 1 % of rounds timing out at random made three downs in
  * five minutes as likely as not, and most pairs of a healthy fleet
- * flapping).  A round under local pressure (mesh_load_check)
- * is no evidence: skipped.  So are rounds while the path is down (its
+ * flapping).  A round under local pressure (mesh_load_check) is judged
+ * on what it took beyond the host's delay measured over it (local_ns):
+ * late only if that is still late (in t-100 a quarter of the rounds
+ * retransmissions made late were under pressure, three times the share
+ * of all rounds, and were all set aside); failed, it is no evidence, and
+ * the base never learns from it.  So are rounds while the path is down (its
  * failed connects are the schedule's business), and a failed round that
  * took the path down: the down is its evidence (a flap), not the loss
  * test's, in the path's pools too (they never see the down; a flapping
@@ -117,8 +121,9 @@ struct mesh_health {
 	bool late_held;		/* its first awaits judgement (alone: bad) */
 	uint64_t shared;	/* late rounds of stalls: not judged */
 	/* late rounds judged bad (each alone), and late rounds under local
-	 * pressure (not judged): with shared, what became of the late
-	 * rounds, for rdmad_mesh_prober_late_rounds_total */
+	 * pressure that the host's delay explains (not judged): with shared,
+	 * what became of the late rounds, for
+	 * rdmad_mesh_prober_late_rounds_total */
 	uint64_t late_judged, late_pressured;
 };
 
@@ -135,6 +140,9 @@ struct mesh_health_obs {
 	enum mesh_health_obs_kind kind;
 	bool failed;		/* ROUND: it did not verify */
 	bool pressured;		/* ROUND: under local pressure */
+	uint64_t local_ns;	/* ROUND, pressured: the host's own delay
+				   measured over it (loop lag, run-queue
+				   wait, PSI), taken off its latency */
 	bool downs;		/* ROUND: failed, it took the path down (the
 				   schedule's down_after): a down's evidence,
 				   not loss's */

@@ -276,11 +276,13 @@ static void mesh_path_load_log(struct mesh_path *p,
 }
 
 /*
- * The round P measured ended at NOW: what this host added to it, and
- * whether it was taken under local pressure (mesh_load_check decides).
+ * The round P measured ended at NOW: what this host added to it (into
+ * *LOCAL_NS, at most), and whether it was taken under local pressure
+ * (mesh_load_check decides).
  */
 static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
-			       uint64_t rtt_ns, uint64_t now)
+			       uint64_t rtt_ns, uint64_t now,
+			       uint64_t *local_ns)
 {
 	struct mesh_ctx *x = p->x;
 	struct mesh_load_round lr;
@@ -305,6 +307,9 @@ static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
 	x->load_psi_us += lr.psi_us;
 	x->psi = lr.psi_known;
 	why = mesh_load_check(&x->pol.load, &lr);
+	/* what the host may have added to the round, at most: the loop's
+	 * lag, its run-queue wait and the host's CPU pressure, together */
+	*local_ns = lr.loop_lag_ns + lr.run_delay_ns + lr.psi_us * 1000;
 	if (!why)
 		return false;
 	x->pressured++;
@@ -408,8 +413,10 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 			mesh_path_health(p, &hobs, now);
 		}
 	} else if (round) {
+		uint64_t local = 0;
 		bool pressured = p->load.on &&
-				 mesh_path_load_end(p, r->result, rtt, now);
+				 mesh_path_load_end(p, r->result, rtt, now,
+						    &local);
 
 		(pressured ? mesh_stats_round_pressured : mesh_stats_round)
 			(&p->st, r->sized ? r->slot : CONFIG_MESH_SIZES_MAX,
@@ -418,7 +425,8 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 		hobs = (struct mesh_health_obs){
 			.kind = MESH_HOBS_ROUND,
 			.failed = r->result != MESH_RES_OK,
-			.pressured = pressured, .downs = downs, .rtt_ns = rtt };
+			.pressured = pressured, .local_ns = local,
+			.downs = downs, .rtt_ns = rtt };
 		/* a failed connect is no round of the path's health: a peer
 		 * nobody answers is down, not lossy */
 		if (p->s.state == MESH_ST_WAIT || p->s.state == MESH_ST_ROUND)

@@ -341,7 +341,8 @@ static void render_mesh_load(struct mw *w, char (*le)[24],
 		  "path's usual latency), all peers, by what the agent's loss "
 		  "test made of them: judged (bad, alone: a retransmission), "
 		  "stall (late at once with another: not judged), pressured "
-		  "(under local pressure: not judged).");
+		  "(under local pressure, and not late beyond the host's "
+		  "own delay over it: not judged).");
 	mw_u64(w, "rdmad_mesh_prober_late_rounds", "_total", ONE("fate",
 	       "judged"), m->late_judged);
 	mw_u64(w, "rdmad_mesh_prober_late_rounds", "_total", ONE("fate",
