@@ -1,8 +1,9 @@
 // What each rdmad decided of its peers (docs/mesh.md, "Decided in the
 // agent"): rdmad_mesh_peer_health, rdmad_mesh_peer_flaps, read as they are
 // scraped, without a rate window (the agent's sequential tests already
-// waited for their evidence).  Each alert carries the pair's place when the
-// inventory has one (peer_host, peer_tor, rail, why), so that the
+// waited for their evidence).  Each alert carries both ends' places when
+// the inventory has them (peer_host, peer_tor, rail, why, source_host,
+// source_tor: u.withPlaces), so that the
 // Alertmanager's inhibition rules (monitoring/generated/rdmad-inhibit.yaml)
 // silence it while a verdict that explains it fires (the pairs into the
 // part and those out of it: alerts/inhibit.libsonnet).
