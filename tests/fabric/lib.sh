@@ -1340,6 +1340,17 @@ fab_decided_monitor() {
 	for p in "${pids[@]}"; do wait "$p" || exit 1; done
 }
 
+# fab_peers_eval N EXPR: for each of hosts 1..N, "hI: " and the python
+# EXPR evaluated on its /peers (as d), a line each; a host whose /peers
+# cannot be read is left out (logged figures, not a check).
+fab_peers_eval() {
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		fab_sh "$i" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/peers" >"$T/peers-eval-$i.json" || continue
+		echo "h$i: $(json_get "$T/peers-eval-$i.json" "$2")"
+	done
+}
+
 # fab_pair_alerts NAME "S D"...: NAME's alert of each pair, prober S to
 # peer D (host numbers) on rail 0, as fab_am_alerts prints it (ALSO_OK).
 fab_pair_alerts() {

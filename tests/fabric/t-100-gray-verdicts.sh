@@ -74,11 +74,7 @@ t_prom=$(fab_now)
 
 # health: each host's paths' decided states, one line ("h1: P health ...")
 health() {
-	local i
-	for i in 1 2 3 4; do
-		fab_sh "$i" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/peers" >"$T/health-$i.json" || continue
-		echo "h$i: $(json_get "$T/health-$i.json" '", ".join("%s %s" % (p["peer"], p.get("health", "?")) for p in d["peers"])')"
-	done
+	fab_peers_eval 4 '", ".join("%s %s" % (p["peer"], p.get("health", "?")) for p in d["peers"])'
 }
 # decisions WHAT: each host's log lines of a path decided lossy or back
 # (how many rounds of how many judged were bad), for the note's figures.

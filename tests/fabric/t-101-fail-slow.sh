@@ -48,12 +48,7 @@ fab_decided_monitor 4
 # rates WHAT: each host's last sample of each path, MB/s, one line
 # (/peers: compact series have no peer's bandwidth).
 rates() {
-	local i line=""
-	for i in 1 2 3 4; do
-		fab_sh "$i" -t 30 "$FAB_HTTP_CURL $FAB_HTTP_URL/peers" >"$T/rates-$i.json" || continue
-		line+=" h$i: $(json_get "$T/rates-$i.json" '" ".join("%s/%d %s" % (p["host"], q["path"], "-" if q.get("bandwidth_bytes_per_second") is None else "%.2f" % (q["bandwidth_bytes_per_second"] / 1e6)) for p in d["peers"] for q in p["paths"])');"
-	done
-	fab_log "$1: last samples (MB/s):$line"
+	fab_log "$1: last samples (MB/s): $(fab_peers_eval 4 '" ".join("%s/%d %s" % (p["host"], q["path"], "-" if q.get("bandwidth_bytes_per_second") is None else "%.2f" % (q["bandwidth_bytes_per_second"] / 1e6)) for p in d["peers"] for q in p["paths"])' | paste -sd';' - | sed 's/;/; /g')"
 }
 # Every peer past the slow test's learning: SAMPLES samples of each host
 # (its 2 peers' pools each learn from both paths' samples; a spread of
