@@ -79,10 +79,12 @@ wait_secs() { local f=${RDMAD_WAIT_FLOOR:-0}; echo $(($1 > f ? $1 : f)); }
 
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# rdma_cm listeners show up in `rdma resource show cm_id`.
+# cm_listening PORT [SECS [PID]]: true once an rdma_cm listener on PORT
+# (of process PID when given) shows up in `rdma resource show cm_id`.
 cm_listening() {
-	local port=$1 secs=${2:-20} i
-	local re="state LISTEN .*src-addr [^ ]*:$port( |\$)" line
+	local port=$1 secs=${2:-20} i who=""
+	[ -n "${3:-}" ] && who="pid $3 .*"
+	local re="state LISTEN .*${who}src-addr [^ ]*:$port( |\$)" line
 	for ((i = 0; i < secs * 10; i++)); do
 		while read -r line; do
 			[[ $line =~ $re ]] && return 0

@@ -508,7 +508,28 @@ fab_clean() {
 	fab_cables_in "$i" || return 1
 	[ "$(fab_rails)" = 2 ] && rxe1='{ nic_up eth2 || ip link set eth2 up; } && active rxe1'
 	[ -e "$mark" ] && tc='printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null'
-	up=$(fab_sh "$i" -t 30 'pkill -KILL -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_.*"
+	up=$(fab_sh "$i" -t 60 'pids=$(pgrep -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_(write|read|send|atomic)_(bw|lat)" 2>/dev/null)
+		[ -z "$pids" ] || kill -KILL $pids
+		# A killed process is gone once the kernel has torn down its
+		# QPs and cm_ids.  One stuck there (state D) keeps its listener
+		# and can wedge the port'"'"'s CM for every later process: the host
+		# is unhealthy (seen in CI: a stale LISTEN on rdmad'"'"'s port made
+		# every later rdmad on that host look started).
+		left() {
+			local p s
+			for p in $pids; do
+				read -r _ _ s _ </proc/$p/stat 2>/dev/null && [ "$s" != Z ] && return 0
+			done
+			return 1
+		}
+		while left && ((SECONDS < 30)); do sleep 0.1; done
+		if left; then
+			echo "processes killed 30 s ago still there:"
+			ps -o pid,stat,etime,wchan:32,args -p "$(echo $pids)"
+			for p in $pids; do echo "$p:"; cat /proc/$p/stack 2>/dev/null; done
+			echo "kernel log, last lines:"; dmesg | tail -25
+			exit 1
+		fi
 		'"$tc"'
 		nic_up() {
 			local m o
@@ -525,7 +546,10 @@ fab_clean() {
 			done
 			return 1
 		}
-		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || return 1
+		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || {
+		fab_log "host $i: not clean: ${up:-no answer}"
+		return 1
+	}
 	rm -f "$mark"
 	fab_clock_sane "$i" "$up"
 }
@@ -617,7 +641,7 @@ EOF
 setsid \$RDMAD -c \$T/rdmad.ini >\$T/rdmad.log 2>&1 </dev/null &
 p=\$!
 while ((SECONDS < 30)); do
-	cm_listening $port 1 && exit 0
+	cm_listening $port 1 \$p && exit 0
 	kill -0 \$p || { echo 'rdmad did not start:'; cat \$T/rdmad.log; exit 1; }
 done
 echo 'rdmad does not listen on port $port after 30 s:'; tail -5 \$T/rdmad.log; exit 1" ||
