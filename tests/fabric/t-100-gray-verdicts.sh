@@ -114,6 +114,32 @@ late() {
 	fab_log "$1: late rounds (judged, stall, pressured) and rounds (pressured, all) since the last:$line"
 }
 
+# pools_mark; pools WHAT: what each host's place pools (its rail's peers
+# under its ToR, and under others: rdmad_mesh_rail_place_health, which no
+# verdict reads yet) decided since the mark, each change with the seconds
+# since the mark on the host's own clock (the next step's figures: how
+# soon a pool that outlives the epoch names a fault, and whether it
+# speaks on a healthy fabric).
+pools_mark() {
+	local i
+	for i in 1 2 3 4; do
+		fab_sh "$i" -t 30 'date +%s.%N >$T/pools-mark; wc -l <$T/rdmad.log >$T/pools-line' >/dev/null ||
+			fab_fail "host $i: cannot mark its log"
+	done
+}
+pools() {
+	local i out line=""
+	for i in 1 2 3 4; do
+		out=$(fab_sh "$i" -t 30 'read -r t0 <$T/pools-mark; read -r n <$T/pools-line
+tail -n +$((n + 1)) $T/rdmad.log | grep "its peers under" | while read -r ts _ _ rest; do
+	t=$(date -d "${ts/T/ }" +%s.%N)
+	awk -v t="$t" -v t0="$t0" -v r="${rest%%: too many*}" '"'"'BEGIN { printf "%+.1fs %s; ", t - t0, r }'"'"'
+done') || out="(cannot read its log)"
+		line+=" h$i: ${out:-none};"
+	done
+	fab_log "$1: the place pools' changes since the mark:$line"
+}
+
 # Every path past learning (the loss test judges from 16 good rounds).
 for ((k = 0; k < 120; k++)); do
 	h=$(health)
@@ -123,6 +149,7 @@ done
 [ "$k" -lt 120 ] || fab_fail "paths still learning after 120 s: $h"
 fab_log "every path decided: $h"
 late "learning"
+pools_mark
 
 # 0. Healthy: nothing, for 30 s.
 fab_am_hold "healthy fabric" "" 30
@@ -170,6 +197,8 @@ RdmadPortFlapping instance=${M[4]}:9470" "flap 3" ":" 0 \
 	"host 4's pairs decided flapping" 'peer_host_rail:rdmad_mesh_pairs_decided_flapping:count{peer_host="h4"}' 150 240
 fab_log "after the flaps: $(health)"
 late "healthy and the flaps"
+pools "healthy and the flaps"
+pools_mark
 
 # 2. Host 4's link losing 2 % each way (0.5 % makes only 0.3-0.5 % of
 # rounds late on rxe, below the drift of the test's CUSUM: its verdict
@@ -181,6 +210,8 @@ fab_am_scenario "host 4 losing 2 %" "RdmadNicRetransmitting peer_tor=r2 peer_hos
 fab_log "after the loss: $(health)"
 decisions "host 4's loss"
 late "host 4's loss and its way back"
+pools "host 4's loss and its way back"
+pools_mark
 
 # 3. The uplink losing 1 % each way (at 0.5 % the four cross-ToR pairs,
 # all of which the verdict wants lossy at once with two hosts a rack, were
@@ -190,6 +221,7 @@ fab_am_scenario "uplink losing 1 %" "RdmadTorUplinkRetransmitting peer_tor=r1
 RdmadTorUplinkRetransmitting peer_tor=r2" "fab_uplink_netem 1 'loss 1%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR pairs decided lossy by ToR" 'source_tor:rdmad_mesh_pairs_decided_lossy:count' 420 420
 late "the uplink's loss and its way back"
+pools "the uplink's loss and its way back"
 fab_log "the Prometheus ran $(fab_since "$t_prom") s"
 fab_mon_clean
 exit 0

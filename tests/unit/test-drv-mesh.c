@@ -135,7 +135,7 @@ int main(void)
 	char ini[PATH_MAX + 1024], targets[PATH_MAX];
 	double ok2, conn2, gone_b;
 
-	tap_plan(27);
+	tap_plan(28);
 	/* B and E serve; nobody is on 7473; D listens but never answers */
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
@@ -166,6 +166,18 @@ int main(void)
 	tap_ok(wait_health(&a, "10.0.0.2:7472", "healthy", 3),
 	       "B and its two paths healthy once their bases are learnt "
 	       "(/peers)");
+	{
+		static struct drv_reply r;
+		const char *p;
+
+		p = drv_get(&a, "/peers", &r) == 200 ?
+		    strstr(r.body, "\"peer\":\"10.0.0.2:7472\"") : NULL;
+		p = p ? strstr(p, "\"health\":") : NULL;
+		tap_ok(p && !strncmp(p, "\"health\":\"healthy\","
+				     "\"bandwidth_learnt\":false,", 44),
+		       "B healthy, its slow test still learning (a few of "
+		       "the 32 samples it wants)");
+	}
 	tap_ok(peer_metric(&a, P2, "rdmad_mesh_peer_health", NULL) < 0 &&
 	       peer_metric(&a, P2, "rdmad_mesh_peer_flaps", NULL) < 0,
 	       "healthy, never down: no health or flaps series of B");

@@ -663,9 +663,38 @@ static void check_peer(void)
 	       "no path: learning");
 }
 
+/*
+ * When the slow test has learnt (mesh_health_bw_learnt, /peers'
+ * bandwidth_learnt): a quiet path at its base's memory (32 samples, more
+ * than learn_samples), not one sample sooner; a path spread 30 % at its
+ * longer memory (8/k^2 samples), not at 32; the rounds' base alone never.
+ */
+static void check_bw_learnt(void)
+{
+	unsigned int i, n;
+
+	learnt();
+	tap_ok(!mesh_health_bw_learnt(&h, &cfg) &&
+	       h.state == MESH_HEALTH_HEALTHY,
+	       "bw learnt: rounds learnt, no sample: healthy, not learnt");
+	for (i = 0; i < 31; i++)
+		sample(1e9);
+	tap_ok(!mesh_health_bw_learnt(&h, &cfg), "bw learnt: quiet, 31 "
+	       "samples: not yet");
+	sample(1e9);
+	tap_ok(mesh_health_bw_learnt(&h, &cfg), "bw learnt: quiet, 32: learnt");
+
+	learnt();
+	for (n = 0; n < 600 && !mesh_health_bw_learnt(&h, &cfg); n++)
+		sample(1e9 * exp(0.3 * gauss()));
+	tap_ok(n > 32 && n <= 256 && h.n_bw == n,
+	       "bw learnt: spread 30 %%: after %u samples (over 32, at most "
+	       "256), as its learning ended", n);
+}
+
 int main(void)
 {
-	tap_plan(71);
+	tap_plan(75);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();
@@ -676,6 +705,7 @@ int main(void)
 	check_flaps();
 	check_stall();
 	check_peer();
+	check_bw_learnt();
 	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
 	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");
 	return tap_done();

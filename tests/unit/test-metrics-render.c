@@ -1167,8 +1167,10 @@ static void test_mesh_place(void)
 
 static struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
 static enum mesh_health_state rail_health[MESH_INV_RAILS_MAX];
+static enum mesh_health_state place_health[MESH_INV_RAILS_MAX][MESH_PLACES];
 
-/* The 3-peer view, compact, with its place; rail 0 and 1 seen. */
+/* The 3-peer view, compact, with its place; rail 0 and 1 seen, rail 0
+ * with peers under this ToR and others, rail 1 under others only. */
 static void make_compact(void)
 {
 	make_mesh();
@@ -1184,9 +1186,20 @@ static void make_compact(void)
 	rail_health[0] = MESH_HEALTH_HEALTHY;
 	rail_health[1] = MESH_HEALTH_SLOW;
 	rail_health[2] = MESH_HEALTH_LOSSY;	/* not seen: not shown */
+	rails[0].place_seen[MESH_PLACE_SAME_TOR] = true;
+	rails[0].place_seen[MESH_PLACE_CROSS_TOR] = true;
+	rails[1].place_seen[MESH_PLACE_CROSS_TOR] = true;
+	memset(place_health, 0, sizeof(place_health));
+	place_health[0][MESH_PLACE_SAME_TOR] = MESH_HEALTH_HEALTHY;
+	place_health[0][MESH_PLACE_CROSS_TOR] = MESH_HEALTH_LOSSY;
+	place_health[1][MESH_PLACE_SAME_TOR] = MESH_HEALTH_SLOW; /* unseen */
+	place_health[1][MESH_PLACE_CROSS_TOR] = MESH_HEALTH_FLAPPING;
+	place_health[2][MESH_PLACE_CROSS_TOR] = MESH_HEALTH_LOSSY;
 	mview.compact = true;
 	mview.rails = rails;
 	mview.rail_health = rail_health;
+	mview.place_health = (const enum mesh_health_state (*)[MESH_PLACES])
+			     place_health;
 	mview.n_rails = MESH_INV_RAILS_MAX;
 }
 
@@ -1222,6 +1235,10 @@ static void test_compact_samples(const char *buf, const char *what)
 		"rdmad_mesh_rail_round_duration_seconds_count{rail=\"1\"} 0",
 		"rdmad_mesh_rail_health{rail=\"0\"} 1",
 		"rdmad_mesh_rail_health{rail=\"1\"} 2",
+		"rdmad_mesh_rail_place_health{rail=\"0\",why=\"same ToR\"} 1",
+		"rdmad_mesh_rail_place_health{rail=\"0\",why=\"cross-ToR\"} 3",
+		"rdmad_mesh_rail_place_health{rail=\"1\",why=\"cross-ToR\"} 5",
+		"# TYPE rdmad_mesh_rail_place_health gauge",
 		"rdmad_mesh_peer_health{peer=\"10.0.0.2:7471\"} 3",
 		"rdmad_mesh_peer_flaps{peer=\"10.0.0.2:7471\"} 2",
 		"rdmad_mesh_place_info{host=\"h1\",tor=\"t1\"} 1",
@@ -1240,6 +1257,7 @@ static void test_compact_samples(const char *buf, const char *what)
 		"rdmad_mesh_peer_info",
 		"rdmad_mesh_rounds_total{peer=\"10.0.0.2:7471\","
 		"result=\"timeout\"}",
+		"rdmad_mesh_rail_place_health{rail=\"1\",why=\"same ToR\"}",
 	};
 	unsigned int i, n_gone = 0;
 
@@ -1263,16 +1281,19 @@ static void test_compact_samples(const char *buf, const char *what)
 	       "slow or worse, +1 flapping (%d, %d)", what,
 	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));
-	/* 25 a rail: 9 classes, 12 bounds + Inf, count, sum, health */
-	tap_ok(count_with(buf, "rail=\"0\"") - 2 == 25 &&
-	       count_with(buf, "rail=\"1\"") - 1 == 25 &&
+	/* 25 a rail: 9 classes, 12 bounds + Inf, count, sum, health; and
+	 * its places' health */
+	tap_ok(count_with(buf, "rail=\"0\"") - 2 == 25 + 2 &&
+	       count_with(buf, "rail=\"1\"") - 1 == 25 + 1 &&
 	       count_prefix(buf, "rdmad_mesh_rail_rounds_total{") ==
 	       2 * MESH_RES_N && !strstr(buf, "rail=\"2\""),
-	       "%s: compact: 25 series a rail seen, none for the others",
+	       "%s: compact: 25 series a rail seen and 1 a place seen on it, "
+	       "none for the others",
 	       what);
 }
 
-/* BUF without its rdmad_mesh_rail_health samples, in place. */
+/* BUF without its rdmad_mesh_rail_health and _place_health samples, in
+ * place. */
 static char *strip_rail_health(char *buf)
 {
 	char *r = buf, *w = buf, *nl;
@@ -1280,7 +1301,8 @@ static char *strip_rail_health(char *buf)
 	while (*r) {
 		nl = strchr(r, '\n');
 		nl = nl ? nl + 1 : r + strlen(r);
-		if (strncmp(r, "rdmad_mesh_rail_health{", 23)) {
+		if (strncmp(r, "rdmad_mesh_rail_health{", 23) &&
+		    strncmp(r, "rdmad_mesh_rail_place_health{", 29)) {
 			memmove(w, r, nl - r);
 			w += nl - r;
 		}
@@ -1308,10 +1330,14 @@ static void test_compact(void)
 		full = render(&view, METRICS_PROMETHEUS, &ret);
 		mview.rails = NULL;
 		mview.rail_health = NULL;
+		mview.place_health = NULL;
 		mview.n_rails = 0;
 		was = render(&view, METRICS_PROMETHEUS, &ret);
-		/* full shows a rail's health, no other rail family */
+		/* full shows a rail's health and its places', no other
+		 * rail family */
 		tap_ok(has_line(full, "rdmad_mesh_rail_health{rail=\"1\"} 2") &&
+		       has_line(full, "rdmad_mesh_rail_place_health{rail="
+				"\"1\",why=\"cross-ToR\"} 5") &&
 		       !strcmp(strip_rail_health(full), was) &&
 		       !strstr(full, "rdmad_mesh_rail_rounds") &&
 		       !strstr(full, "rdmad_mesh_rail_round_duration") &&
@@ -1320,7 +1346,7 @@ static void test_compact(void)
 		       has_line(full, "rdmad_mesh_peer_up{peer=\"10.0.0.2:"
 				"7471\"} 1"),
 		       "full: rails counted or not, the series of before "
-		       "but the rails' health");
+		       "but the rails' and places' health");
 		free(full);
 		free(was);
 	}

@@ -67,6 +67,7 @@ struct mesh_agent {
 	struct mesh_view_peer *view;	/* mesh_agent_view's */
 	unsigned int view_n;
 	enum mesh_health_state view_rails[MESH_INV_RAILS_MAX];
+	enum mesh_health_state view_places[MESH_INV_RAILS_MAX][MESH_PLACES];
 };
 
 /* ---- peers ------------------------------------------------------------ */
@@ -139,22 +140,34 @@ static void mesh_peer_stop(struct mesh_peer *peer, unsigned int from)
 }
 
 /*
- * PEER's paths count their rounds in its rail's too (a kept peer's rail
- * may change with a reload: what it counted stays where it was).
+ * PEER's paths count their rounds in its rail's too, and with topology in
+ * its rail's pool of its place (a kept peer's rail and place may change
+ * with a reload: what it counted stays where it was).
  */
 static void mesh_peer_rail(struct mesh_peer *peer, struct mesh_ctx *x)
 {
 	unsigned int r = peer->rail < MESH_INV_RAILS_MAX ? peer->rail : 0;
 	struct mesh_rail_stats *rail = &x->rails[r];
+	struct mesh_health *place = NULL;
+	enum mesh_place k = MESH_PLACE_SAME_TOR;
 	unsigned int i;
 
 	rail->seen = true;
+	if (peer->why == MESH_SELECT_SAME_TOR ||
+	    peer->why == MESH_SELECT_CROSS_TOR) {
+		k = peer->why == MESH_SELECT_SAME_TOR ? MESH_PLACE_SAME_TOR :
+							MESH_PLACE_CROSS_TOR;
+		place = &x->place_health[r][k];
+		rail->place_seen[k] = true;
+	}
 	for (i = 0; i < CONFIG_MESH_PATHS_MAX; i++) {
 		if (!peer->path[i])
 			continue;
 		peer->path[i]->st.rail = rail;
 		peer->path[i]->health.rail = &x->rail_health[r];
 		peer->path[i]->health.rail_no = r;
+		peer->path[i]->health.place = place;
+		peer->path[i]->health.place_no = k;
 	}
 }
 
@@ -612,14 +625,25 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		}
 		vp->health = mesh_health_peer(peer->n_paths > 1 ? &peer->health :
 					      NULL, hs, peer->n_paths);
+		if (peer->n_paths > 1)
+			vp->bw_learnt = mesh_health_bw_learnt(
+				&peer->health, &a->x.pol.health);
+		else if (peer->n_paths == 1)
+			vp->bw_learnt = mesh_health_bw_learnt(
+				&peer->path[0]->health.own, &a->x.pol.health);
 	}
 	if (v->topology)
 		mesh_view_order(a->view, a->n_peers);
 	v->compact = config_mesh_compact(&a->x.cfg, v->topology);
 	v->rails = a->x.rails;
-	for (i = 0; i < MESH_INV_RAILS_MAX; i++)
+	for (i = 0; i < MESH_INV_RAILS_MAX; i++) {
 		a->view_rails[i] = a->x.rail_health[i].state;
+		for (j = 0; j < MESH_PLACES; j++)
+			a->view_places[i][j] = a->x.place_health[i][j].state;
+	}
 	v->rail_health = a->view_rails;
+	v->place_health = (const enum mesh_health_state (*)[MESH_PLACES])
+			  a->view_places;
 	v->n_rails = MESH_INV_RAILS_MAX;
 	v->rail_keys = a->x.cfg.n_rails > 0;
 	v->peers = a->view;

@@ -280,6 +280,18 @@ static double bw_memory(double k)
 	return fmax(BW_SHIFT, fmin(8 / (k * k), BW_LEARN_MAX));
 }
 
+static bool bw_learnt(const struct mesh_health *h,
+		      const struct mesh_health_cfg *cfg, double k)
+{
+	return h->n_bw >= cfg->learn_samples && h->n_bw >= bw_memory(k);
+}
+
+bool mesh_health_bw_learnt(const struct mesh_health *h,
+			   const struct mesh_health_cfg *cfg)
+{
+	return bw_learnt(h, cfg, slow_k(h, cfg));
+}
+
 /* The excursion's samples join the base as n steps of its average would
  * (weight 1/memory each), and the excursion starts anew. */
 static void pend_commit(struct mesh_health *h, double memory)
@@ -310,7 +322,7 @@ static enum mesh_health_why feed_sample(struct mesh_health *h,
 	k = slow_k(h, cfg);
 	/* learning: the mean and spread of the first learn_samples, and on
 	 * a noisy path as many as its base's memory */
-	if (h->n_bw < cfg->learn_samples || h->n_bw < bw_memory(k)) {
+	if (!bw_learnt(h, cfg, k)) {
 		if (!h->n_bw) {
 			h->bw_mean = y;
 		} else {

@@ -56,9 +56,11 @@
  * link's timed-out rounds made its peer lossy after the flapping ended).
  *
  * One state is shown, the worst: flapping, down, lossy, slow, healthy;
- * "learning" until the bases hold learn_rounds rounds (lossy needs
- * them; a failed round counts before) and learn_samples samples (slow
- * needs them, and more on a noisy path).
+ * "learning" until the base holds learn_rounds rounds (lossy needs them;
+ * a failed round counts before).  The slow test judges once its base
+ * holds learn_samples samples, and more on a noisy path
+ * (mesh_health_bw_learnt): a path without samples is never slow, and
+ * healthy all the same.
  */
 #ifndef RDMAD_MESH_HEALTH_FSM_H
 #define RDMAD_MESH_HEALTH_FSM_H
@@ -203,6 +205,10 @@ void mesh_health_arl(const struct mesh_health_cfg *cfg, uint32_t p_ppm,
  * (-1 past ~1e8 cell updates), the check of the other. */
 void mesh_health_arl_sweeps(const struct mesh_health_cfg *cfg,
 			    uint32_t p_ppm, double *arl);
+
+/* Whether H's slow test has learnt its usual bandwidth (and judges). */
+bool mesh_health_bw_learnt(const struct mesh_health *h,
+			   const struct mesh_health_cfg *cfg);
 
 /*
  * A peer's health from its paths' (PATHS, N of them) and the pool of

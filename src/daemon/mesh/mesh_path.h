@@ -69,8 +69,11 @@ struct mesh_ctx {
 	/* each rail's rounds, all peers on it, since start (a path's
 	 * mesh_stats points at its peer's: mesh_stats_round counts both) */
 	struct mesh_rail_stats rails[MESH_INV_RAILS_MAX];
-	/* and each rail's health, its peers' rounds together */
+	/* and each rail's health, its peers' rounds together, and by
+	 * place (enum mesh_place): kept across cross-ToR epochs, whichever
+	 * peers the slots hold */
 	struct mesh_health rail_health[MESH_INV_RAILS_MAX];
+	struct mesh_health place_health[MESH_INV_RAILS_MAX][MESH_PLACES];
 	/* the prober's share (mesh_load_check.h): the loop-lag sampler, the
 	 * scheduler's files, what the rounds under pressure added up to */
 	struct cpu_wait sched;

@@ -9,8 +9,9 @@
 #include "core/log.h"
 #include "mesh/mesh_path_health.h"
 
-/* Which machine of a path's: its own, its peer's pool, its rail's. */
-enum mesh_path_health_pool { POOL_PATH, POOL_PEER, POOL_RAIL };
+/* Which machine of a path's: its own, its peer's pool, its rail's, its
+ * rail's place's. */
+enum mesh_path_health_pool { POOL_PATH, POOL_PEER, POOL_RAIL, POOL_PLACE };
 
 /* The name of POOL's machine into BUF, for a change's log line. */
 static void mesh_path_health_name(const struct mesh_path_health *h,
@@ -22,8 +23,12 @@ static void mesh_path_health_name(const struct mesh_path_health *h,
 		w->name(w->arg, buf, len);
 	else if (pool == POOL_PEER)
 		snprintf(buf, len, "%s (its paths together)", w->peer);
-	else
+	else if (pool == POOL_RAIL)
 		snprintf(buf, len, "rail %u (its peers together)", h->rail_no);
+	else
+		snprintf(buf, len, "rail %u (its peers %s together)",
+			 h->rail_no, h->place_no == MESH_PLACE_SAME_TOR ?
+			 "under this host's ToR" : "under other ToRs");
 }
 
 /* The one setter: O at NOW into POOL's machine M of H (named in the log
@@ -99,6 +104,10 @@ void mesh_path_health_feed(struct mesh_path_health *h,
 		return;		/* downs, ups, connects: each path's own */
 	if (h->peer)
 		mesh_path_health_set(h, h->peer, who, POOL_PEER, c, o, now);
-	if (h->rail && o->kind == MESH_HOBS_ROUND)
+	if (o->kind != MESH_HOBS_ROUND)
+		return;
+	if (h->rail)
 		mesh_path_health_set(h, h->rail, who, POOL_RAIL, c, o, now);
+	if (h->place)
+		mesh_path_health_set(h, h->place, who, POOL_PLACE, c, o, now);
 }

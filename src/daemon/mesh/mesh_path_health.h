@@ -3,8 +3,12 @@
  * mesh_path_health.h - the driver of a path's health (mesh_health_fsm.h):
  * each round, sample, down and up of a path to its own machine, and its
  * rounds (and samples) to the pools it counts in: its peer's paths
- * together (a peer's verdict comes sooner from all its paths' rounds)
- * and its rail's peers together (a local NIC's or port's).  A pool
+ * together (a peer's verdict comes sooner from all its paths' rounds),
+ * its rail's peers together (a local NIC's or port's), and with
+ * topology its rail's peers of its place together: those under this
+ * host's ToR, or those under other ToRs (this ToR's uplinks: a pool
+ * that outlives the cross-ToR slots' epochs, whatever peers they hold,
+ * where one pair's test starts anew each epoch).  A pool
  * judges loss (and a peer's pool slowness); down and flapping are each
  * path's own.  Every change is logged here, the one setter, with the
  * figures that decided it.  mesh_path.c feeds it; it knows no path.
@@ -15,13 +19,16 @@
 #include <stdint.h>
 
 #include "mesh/mesh_health_fsm.h"
+#include "mesh/mesh_stats.h"
 
 struct mesh_path_health {
 	struct mesh_health own;		/* the path's */
 	/* the pools (the agent points them; NULL: none): its peer's paths
-	 * together (only when it has several), its rail's peers together */
-	struct mesh_health *peer, *rail;
+	 * together (only when it has several), its rail's peers together,
+	 * its rail's peers of its place together (with topology) */
+	struct mesh_health *peer, *rail, *place;
 	unsigned int rail_no;		/* with rail, for the log */
+	enum mesh_place place_no;	/* with place, for the log */
 };
 
 /* Who a change is logged for, named only when one is (every round feeds

@@ -58,6 +58,12 @@ struct mesh_size_window {
 };
 
 /*
+ * Where a peer is, for the pools that outlive a cross-ToR epoch: under
+ * this host's ToR, or under another (an inventory with topology).
+ */
+enum mesh_place { MESH_PLACE_SAME_TOR, MESH_PLACE_CROSS_TOR, MESH_PLACES };
+
+/*
  * One rail's rounds, every peer on it together ([mesh] peer_series =
  * compact: rdmad_mesh_rail_*).  Counted as each round is recorded, never
  * summed from the peers there now: a peer that leaves (a cross-ToR slot's
@@ -67,6 +73,8 @@ struct mesh_rail_stats {
 	uint64_t rounds[MESH_RES_N];
 	struct mesh_hist rtt;		/* the ok rounds */
 	bool seen;			/* a peer was on it: its series exist */
+	/* with topology, a peer of that place was on it (MESH_PLACE_*) */
+	bool place_seen[MESH_PLACES];
 };
 
 struct mesh_path_stats {
@@ -189,6 +197,9 @@ struct mesh_view_peer {
 	 * (one path: that path's), down when every path is, flapping when
 	 * one is */
 	enum mesh_health_state health;
+	/* its slow test (the same machine's) has learnt its usual bandwidth
+	 * and judges its samples */
+	bool bw_learnt;
 	/* downs of its most flapping path within [mesh] flap_window */
 	unsigned int flaps;
 	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
@@ -277,6 +288,9 @@ struct mesh_view {
 	const struct mesh_rail_stats *rails;
 	/* each rail's health, its peers' rounds judged together */
 	const enum mesh_health_state *rail_health;
+	/* and with topology by place: its peers under this host's ToR, and
+	 * under others (shown where rails[r].place_seen) */
+	const enum mesh_health_state (*place_health)[MESH_PLACES];
 	unsigned int n_rails;
 	uint64_t switches;
 	uint64_t next_switch_ms;	/* from now; 0: none */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh/mesh_select_sched.h"
 #include "mesh/view/metrics_mesh_render.h"
 
 /* One peer's paths added up. */
@@ -51,14 +52,15 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
  * is the state's place in MESH_HEALTH_LIST.  A peer's series are there
  * only while something is wrong with it (its health slow or worse, its
  * flaps above 0): a healthy fleet pays nothing for them, and a compact
- * host stays within its bound.  A rail's is always there (a few a host).
+ * host stays within its bound.  A rail's is always there (a few a host),
+ * and with topology its places' (two a rail).
  */
 #define HEALTH_HELP "0 learning, 1 healthy, 2 slow, 3 lossy, 4 down, " \
 	"5 flapping (docs/mesh.md, \"Decided in the agent\")."
 
 static void render_mesh_health(struct mw *w, const struct mesh_view *m)
 {
-	unsigned int i, r;
+	unsigned int i, r, k;
 	char label[12];
 
 	mw_family(w, "rdmad_mesh_peer_health", FT_GAUGE, NULL,
@@ -88,6 +90,25 @@ static void render_mesh_health(struct mw *w, const struct mesh_view *m)
 		snprintf(label, sizeof(label), "%u", r);
 		mw_u64(w, "rdmad_mesh_rail_health", "", ONE("rail", label),
 		       m->rail_health[r]);
+	}
+	mw_family(w, "rdmad_mesh_rail_place_health", FT_GAUGE, NULL,
+		  "With an inventory that has topology: what the agent "
+		  "decided of the rail's peers under this host's ToR (why="
+		  "\"same ToR\") and under others (\"cross-ToR\": this "
+		  "ToR's uplinks), each place's rounds together across "
+		  "epochs: " HEALTH_HELP);
+	for (r = 0; r < m->n_rails && m->place_health; r++) {
+		for (k = 0; k < MESH_PLACES; k++) {
+			if (!m->rails[r].place_seen[k])
+				continue;
+			snprintf(label, sizeof(label), "%u", r);
+			mw_u64(w, "rdmad_mesh_rail_place_health", "", "rail",
+			       label, "why", mesh_select_why_name(
+				       k == MESH_PLACE_SAME_TOR ?
+				       MESH_SELECT_SAME_TOR :
+				       MESH_SELECT_CROSS_TOR),
+			       m->place_health[r][k]);
+		}
 	}
 }
 

@@ -146,8 +146,9 @@ int peers_render_json(FILE *f, const struct mesh_view *m)
 		json_peer_place(f, m, p);
 		fputs(",\"health\":", f);
 		json_str(f, mesh_health_name(p->health));
-		fprintf(f, ",\"up\":%s,\"paths\":[", mesh_stats_paths_up(p) ?
-			"true" : "false");
+		fprintf(f, ",\"bandwidth_learnt\":%s,\"up\":%s,\"paths\":[",
+			p->bw_learnt ? "true" : "false",
+			mesh_stats_paths_up(p) ? "true" : "false");
 		for (j = 0; j < p->n_paths; j++) {
 			fputs(j ? "," : "", f);
 			json_mesh_path(f, j, &p->path[j]);
