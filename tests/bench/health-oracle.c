@@ -29,6 +29,15 @@
  *             ORACLE_BUSY_NS more, which the host measured (local_ns: the
  *             agent takes it off), and a failed one is no evidence
  *   restart   the prober restarts at FROM: the path learns again
+ *   pool      the line is a pool of SEVERITY members (1 to
+ *             ORACLE_POOL_MAX), not a path: a prober's rail's peers of
+ *             a place together (docs/mesh.md, the place pools), fed
+ *             SEVERITY rounds a second, spread evenly, every one of them
+ *             (FROM and TO unused); a failed round (NOISE) is a lost one,
+ *             the pool's evidence (its member's path is back at its first
+ *             reconnect), and no sample nor down ever comes (a pool judges
+ *             loss only); the lossy share is the pool's: the members'
+ *             shares averaged
  * and always: each round fails with chance NOISE (an isolated timeout;
  * --down-after such failures in a row, default 1 as [mesh] down_after,
  * take the path down, and it is back at its first connect: a lost round,
@@ -64,13 +73,16 @@
 
 /* events on one path, at most */
 #define ORACLE_EVENTS_MAX	16
+/* members of a pool, at most */
+#define ORACLE_POOL_MAX		1000
 
 #define ORACLE_KIND_LIST(X)	\
 	X(LOSSY, "lossy")	\
 	X(SLOW, "slow")		\
 	X(FLAPPING, "flapping")	\
 	X(BUSY, "busy")		\
-	X(RESTART, "restart")
+	X(RESTART, "restart")	\
+	X(POOL, "pool")
 
 #define X_KIND(n, s)	ORACLE_##n,
 enum oracle_kind { ORACLE_KIND_LIST(X_KIND) ORACLE__COUNT };
@@ -161,6 +173,9 @@ static int oracle_event_parse(const char *s, struct oracle_event *e, int *used)
 		/* up again between flaps, for a reconnect to meet it */
 		return e->severity >= ORACLE_FLAP_DOWN_S + ORACLE_RECONNECT_S ?
 		       0 : -EINVAL;
+	case ORACLE_POOL:
+		return e->severity >= 1 && e->severity <= ORACLE_POOL_MAX &&
+		       e->severity == floor(e->severity) ? 0 : -EINVAL;
 	default:
 		return 0;
 	}
@@ -220,6 +235,7 @@ static void oracle_events(const struct oracle_line *l, long t,
 		case ORACLE_RESTART:
 			n->restart |= t == e->from;
 			break;
+		case ORACLE_POOL:
 		case ORACLE__COUNT:
 			break;
 		}
@@ -240,6 +256,64 @@ static void oracle_feed(const struct oracle_line *l,
 		printf("%s %ld %s\n", l->id, t, mesh_health_name(h->state));
 }
 
+/* The pool's members, 0: the line is a path. */
+static unsigned int oracle_pool(const struct oracle_line *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n_ev; i++)
+		if (l->ev[i].kind == ORACLE_POOL)
+			return (unsigned int)l->ev[i].severity;
+	return 0;
+}
+
+/* A pool of K members: K rounds a second, each a member's. */
+static void oracle_run_pool(const struct oracle_opts *op,
+			    const struct mesh_health_cfg *cfg,
+			    const struct oracle_line *l, unsigned int k)
+{
+	uint64_t rng = l->seed * 0x2545f4914f6cdd1dull + 1, now;
+	struct mesh_health h;
+	struct mesh_health_obs o;
+	struct oracle_now ev;
+	unsigned int j;
+	long t;
+
+	mesh_health_init(&h, 0);
+	for (t = -op->learn; t < l->horizon; t++) {
+		if (t == 0)
+			printf("%s 0 %s\n", l->id, mesh_health_name(h.state));
+		oracle_events(l, t, &ev);
+		if (ev.restart) {
+			mesh_health_init(&h, (uint64_t)(t + op->learn + 1) *
+					 ORACLE_NS);
+			if (t >= 0)
+				printf("%s %ld %s\n", l->id, t,
+				       mesh_health_name(h.state));
+		}
+		for (j = 0; j < k; j++) {
+			now = (uint64_t)(t + op->learn + 1) * ORACLE_NS +
+			      j * ORACLE_NS / k;
+			o = (struct mesh_health_obs){
+				.kind = MESH_HOBS_ROUND,
+				.failed = oracle_uniform(&rng) < l->noise,
+				.pressured = ev.busy,
+				.rtt_ns = ORACLE_RTT_NS + oracle_next(&rng) % 2000,
+			};
+			if (!o.failed && oracle_uniform(&rng) < ev.late)
+				o.rtt_ns += ORACLE_LATE_NS;
+			if (ev.busy) {
+				o.local_ns = ORACLE_BUSY_NS;
+				o.rtt_ns += (uint64_t)(oracle_uniform(&rng) *
+						       ORACLE_BUSY_NS);
+			}
+			if (o.failed)
+				o.rtt_ns = 0;
+			oracle_feed(l, cfg, &h, &o, now, t);
+		}
+	}
+}
+
 static void oracle_run(const struct oracle_opts *op,
 		       const struct mesh_health_cfg *cfg,
 		       const struct oracle_line *l)
@@ -253,6 +327,10 @@ static void oracle_run(const struct oracle_opts *op,
 	bool down = false, failed;
 	double y;
 
+	if (oracle_pool(l)) {
+		oracle_run_pool(op, cfg, l, oracle_pool(l));
+		return;
+	}
 	mesh_health_init(&h, 0);
 	for (t = -op->learn; t < l->horizon; t++) {
 		now = (uint64_t)(t + op->learn + 1) * ORACLE_NS;
@@ -369,8 +447,8 @@ int main(int argc, char **argv)
 		if (oracle_parse(buf, &l)) {
 			fprintf(stderr, "health-oracle: line %ld: want 'ID "
 				"SEED NOISE SPREAD HORIZON [KIND SEVERITY FROM "
-				"TO]...' (KIND lossy, slow, flapping, busy or "
-				"restart; at most %u): %s", lineno,
+				"TO]...' (KIND lossy, slow, flapping, busy, "
+				"restart or pool; at most %u): %s", lineno,
 				ORACLE_EVENTS_MAX, buf);
 			return 1;
 		}
