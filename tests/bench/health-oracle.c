@@ -37,7 +37,9 @@
  *             the pool's evidence (its member's path is back at its first
  *             reconnect), and no sample nor down ever comes (a pool judges
  *             loss only); the lossy share is the pool's: the members'
- *             shares averaged
+ *             shares averaged; the pool learns its usual share of bad
+ *             rounds as the daemon's place pools do
+ *             (MESH_HEALTH_POOL_MEMORY rounds)
  * and always: each round fails with chance NOISE (an isolated timeout;
  * --down-after such failures in a row, default 1 as [mesh] down_after,
  * take the path down, and it is back at its first connect: a lost round,
@@ -279,14 +281,14 @@ static void oracle_run_pool(const struct oracle_opts *op,
 	unsigned int j;
 	long t;
 
-	mesh_health_init(&h, 0);
+	mesh_health_init_pool(&h, 0, MESH_HEALTH_POOL_MEMORY);
 	for (t = -op->learn; t < l->horizon; t++) {
 		if (t == 0)
 			printf("%s 0 %s\n", l->id, mesh_health_name(h.state));
 		oracle_events(l, t, &ev);
 		if (ev.restart) {
-			mesh_health_init(&h, (uint64_t)(t + op->learn + 1) *
-					 ORACLE_NS);
+			mesh_health_init_pool(&h, (uint64_t)(t + op->learn + 1) *
+					      ORACLE_NS, MESH_HEALTH_POOL_MEMORY);
 			if (t >= 0)
 				printf("%s %ld %s\n", l->id, t,
 				       mesh_health_name(h.state));

@@ -692,9 +692,75 @@ static void check_bw_learnt(void)
 	       "256), as its learning ended", n);
 }
 
+/* N rounds into the machine, a share P of them failed (at random). */
+static unsigned long rounds_at(double p, unsigned long n, unsigned long *lossy)
+{
+	unsigned long i, in_lossy = 0;
+
+	for (i = 0; i < n; i++) {
+		if (uniform() < p)
+			round_failed();
+		else
+			round_ok(10 * MS);
+		in_lossy += h.lossy;
+	}
+	if (lossy)
+		*lossy = in_lossy;
+	return in_lossy;
+}
+
+/*
+ * A place pool's usual share of bad rounds (mesh_health_init_pool):
+ * learning for its first MESH_HEALTH_POOL_MEMORY judged rounds (one
+ * fewer: learning, that many: healthy), then judged against it: 1 % of
+ * its rounds failing at random, which a machine without one calls lossy
+ * (1 % is lossy_bad), is its usual and never lossy in 100,000 rounds; a
+ * fault of 3 % more on top of it is lossy within 3,000 rounds; while
+ * lossy the usual stands still.
+ */
+static void check_usual(void)
+{
+	unsigned long lossy, n;
+	double u;
+
+	now = 1;
+	mesh_health_init_pool(&h, now, MESH_HEALTH_POOL_MEMORY);
+	while (h.judged < MESH_HEALTH_POOL_MEMORY - 1)	/* base, then usual */
+		round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_LEARNING && h.n_base >= cfg.learn_rounds,
+	       "usual: %u judged rounds: learning",
+	       MESH_HEALTH_POOL_MEMORY - 1);
+	round_ok(10 * MS);
+	tap_ok(h.state == MESH_HEALTH_HEALTHY,
+	       "usual: %u: healthy", MESH_HEALTH_POOL_MEMORY);
+
+	now = 1;
+	mesh_health_init_pool(&h, now, MESH_HEALTH_POOL_MEMORY);
+	rounds_at(0.01, 100000, &lossy);
+	tap_ok(!lossy && h.usual_bad > 0.007 && h.usual_bad < 0.013,
+	       "usual: 1 %% failing at random, 100,000 rounds: never lossy "
+	       "(usual %.4f)", h.usual_bad);
+	reset();
+	rounds_at(0.01, 100000, &lossy);
+	tap_ok(lossy > 10000, "usual: the same without one: lossy %lu of "
+	       "100,000 rounds", lossy);
+
+	now = 1;
+	mesh_health_init_pool(&h, now, MESH_HEALTH_POOL_MEMORY);
+	rounds_at(0.01, 20000, NULL);
+	for (n = 1; n <= 3000 && !h.lossy; n++)
+		rounds_at(0.04, 1, NULL);
+	tap_ok(h.lossy, "usual: 3 %% more on top of it: lossy after %lu "
+	       "rounds", n - 1);
+	u = h.usual_bad;
+	rounds_at(0.04, 5000, &lossy);
+	tap_ok(h.usual_bad == u && lossy == 5000,
+	       "usual: while lossy it stands still (%.4f)", h.usual_bad);
+}
+
 int main(void)
 {
-	tap_plan(75);
+	tap_plan(81);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();
@@ -706,6 +772,7 @@ int main(void)
 	check_stall();
 	check_peer();
 	check_bw_learnt();
+	check_usual();
 	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
 	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");
 	return tap_done();

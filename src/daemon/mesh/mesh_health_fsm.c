@@ -90,14 +90,56 @@ void mesh_health_init(struct mesh_health *h, uint64_t now)
 	h->since = now;
 }
 
-/* The log-likelihood ratios of a bad and of a good round. */
-static void loss_llr(const struct mesh_health_cfg *cfg, double *bad,
+void mesh_health_init_pool(struct mesh_health *h, uint64_t now,
+			   unsigned int memory)
+{
+	mesh_health_init(h, now);
+	h->usual_memory = memory;
+}
+
+/* The log-likelihood ratios of a bad and of a good round (a pool that
+ * knows its usual share of bad rounds weighs against that). */
+static void loss_llr(const struct mesh_health *h,
+		     const struct mesh_health_cfg *cfg, double *bad,
 		     double *good)
 {
-	double p0 = cfg->p0_ppm / 1e6, p1 = cfg->p1_ppm / 1e6;
+	double p0 = cfg->p0_ppm / 1e6, p1 = cfg->p1_ppm / 1e6, u;
 
+	if (h->usual_memory && h->usual_bad > p0) {
+		u = fmin(h->usual_bad, 0.4);
+		p1 = fmax(u + (p1 - p0), 2 * u);
+		p0 = u;
+	}
 	*bad = log(p1 / p0);
 	*good = log((1 - p1) / (1 - p0));
+}
+
+/* Whether a pool is still learning its usual share of bad rounds. */
+static bool usual_learning(const struct mesh_health *h)
+{
+	return h->usual_memory && h->n_usual < h->usual_memory;
+}
+
+/* A judged round into a pool's usual: each of the first usual_memory
+ * alone (true: it learnt, the test does not judge it), then every one
+ * while the pool is not lossy, with that memory (a fault's rounds join
+ * it only until the test calls it lossy, a few hundred of a memory of
+ * thousands; a false alarm's rounds are left out, so briefly that the
+ * usual barely sinks). */
+static bool usual_learn(struct mesh_health *h, bool bad)
+{
+	double x = bad ? 1.0 : 0.0;
+
+	if (!h->usual_memory)
+		return false;
+	if (usual_learning(h)) {
+		h->n_usual++;
+		h->usual_bad += (x - h->usual_bad) / h->n_usual;
+		return true;
+	}
+	if (!h->lossy)
+		h->usual_bad += (x - h->usual_bad) / h->usual_memory;
+	return false;
 }
 
 /* A round judged bad or good, into the loss CUSUM of H. */
@@ -107,10 +149,12 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 {
 	double lb, lg, x;
 
-	loss_llr(cfg, &lb, &lg);
-	x = bad ? lb : lg;
 	h->judged++;
 	h->bad += bad;
+	if (usual_learn(h, bad))
+		return MESH_HWHY_NONE;
+	loss_llr(h, cfg, &lb, &lg);
+	x = bad ? lb : lg;
 	if (!h->lossy) {
 		h->s_loss = fmax(0, h->s_loss + x);
 		if (h->s_loss < cfg->h_loss)
@@ -389,7 +433,7 @@ static enum mesh_health_state worst(const struct mesh_health *h,
 		return MESH_HEALTH_LOSSY;
 	if (h->slow)
 		return MESH_HEALTH_SLOW;
-	if (h->n_base < cfg->learn_rounds)
+	if (h->n_base < cfg->learn_rounds || usual_learning(h))
 		return MESH_HEALTH_LEARNING;
 	return MESH_HEALTH_HEALTHY;
 }
@@ -530,9 +574,10 @@ static double arl_iterate(double p, long n_a, long n_h, double *l)
  * threshold's cell; false when there is none. */
 static bool arl_grid(const struct mesh_health_cfg *cfg, long *n_a, long *n_h)
 {
+	static const struct mesh_health fixed;	/* no usual: healthy_bad */
 	double lb, lg;
 
-	loss_llr(cfg, &lb, &lg);
+	loss_llr(&fixed, cfg, &lb, &lg);
 	if (lg >= 0 || lb <= 0)
 		return false;
 	*n_a = lround(lb / -lg);

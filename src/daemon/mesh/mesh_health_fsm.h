@@ -80,6 +80,11 @@
 enum mesh_health_state { MESH_HEALTH_LIST(X_HEALTH) MESH_HEALTH__COUNT };
 #undef X_HEALTH
 
+/* A place pool's memory of its usual share of bad rounds, in judged
+ * rounds: at 0.5 % bad its estimate's own noise is a tenth of it
+ * (sqrt(p / 2m) / p); at 8 rounds a second, 4 minutes to learn. */
+#define MESH_HEALTH_POOL_MEMORY	2000
+
 /* Downs remembered for the flapping test (flap_downs at most). */
 #define MESH_HEALTH_FLAPS_MAX	16
 
@@ -127,6 +132,17 @@ struct mesh_health {
 	 * what became of the late rounds, for
 	 * rdmad_mesh_prober_late_rounds_total */
 	uint64_t late_judged, late_pressured;
+	/* A pool's usual share of bad rounds (mesh_health_init_pool; 0
+	 * memory: none, the loss test against healthy_bad alone).  Learnt
+	 * from its first usual_memory judged rounds (learning meanwhile),
+	 * then followed with that memory by every judged round while it is
+	 * not lossy.  The test then weighs healthy as the higher of
+	 * healthy_bad and the usual, lossy as the higher of that plus the
+	 * gap between lossy_bad and healthy_bad and twice the usual: noise
+	 * that every round of a pool meets alike (isolated failures all over
+	 * a fleet) is its usual, and a fault on top of it still stands out. */
+	unsigned int usual_memory, n_usual;
+	double usual_bad;
 };
 
 enum mesh_health_obs_kind {
@@ -185,6 +201,10 @@ const char *mesh_health_cfg_check(const struct mesh_health_cfg *cfg);
 void mesh_health_cfg_default(struct mesh_health_cfg *cfg);
 
 void mesh_health_init(struct mesh_health *h, uint64_t now);
+/* The same for a pool that learns its usual share of bad rounds over
+ * MEMORY judged rounds (MESH_HEALTH_POOL_MEMORY). */
+void mesh_health_init_pool(struct mesh_health *h, uint64_t now,
+			   unsigned int memory);
 /* The machine's step: CUR and OBS at NOW under CFG into OUT. */
 void mesh_health_feed(const struct mesh_health *cur,
 		      const struct mesh_health_cfg *cfg,

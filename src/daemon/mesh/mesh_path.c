@@ -726,10 +726,10 @@ int mesh_ctx_init(struct mesh_ctx *x, struct event_base *base,
 	TAILQ_INIT(&x->waiting);
 	for (i = 0; i < MESH_INV_RAILS_MAX; i++) {
 		mesh_health_init(&x->rail_health[i], clock_now_ns());
-		mesh_health_init(&x->place_health[i][MESH_PLACE_SAME_TOR],
-				 clock_now_ns());
-		mesh_health_init(&x->place_health[i][MESH_PLACE_CROSS_TOR],
-				 clock_now_ns());
+		mesh_health_init_pool(&x->place_health[i][MESH_PLACE_SAME_TOR],
+				      clock_now_ns(), MESH_HEALTH_POOL_MEMORY);
+		mesh_health_init_pool(&x->place_health[i][MESH_PLACE_CROSS_TOR],
+				      clock_now_ns(), MESH_HEALTH_POOL_MEMORY);
 	}
 	x->admit = event_new(base, -1, 0, mesh_admit_cb, x);
 	x->lag_ev = evtimer_new(base, mesh_lag_cb, x);
