@@ -503,12 +503,12 @@ fab_uplink_netem_clear() {
 # its qdiscs); ip only when a NIC is not up at MTU 1500, read from sysfs;
 # the port's state and the uptime read by bash).
 fab_clean() {
-	local i=$1 up rxe1=: tc=: mark
+	local i=$1 out up rxe1=: tc=: mark
 	mark=$(fab_dir "$i")/netem
 	fab_cables_in "$i" || return 1
 	[ "$(fab_rails)" = 2 ] && rxe1='{ nic_up eth2 || ip link set eth2 up; } && active rxe1'
 	[ -e "$mark" ] && tc='printf "qdisc del dev eth0 root\nqdisc del dev ifb0 root\n" | tc -force -batch - 2>/dev/null'
-	up=$(fab_sh "$i" -t 60 'pids=$(pgrep -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_(write|read|send|atomic)_(bw|lat)" 2>/dev/null)
+	out=$(fab_sh "$i" -t 60 'pids=$(pgrep -x "rdmad|rdma-probe|rdmad-hostile|rping|tcpdump|prometheus|ib_(write|read|send|atomic)_(bw|lat)" 2>/dev/null)
 		[ -z "$pids" ] || kill -KILL $pids
 		# A killed process is gone once the kernel has torn down its
 		# QPs and cm_ids.  One stuck there (state D) keeps its listener
@@ -518,7 +518,9 @@ fab_clean() {
 		left() {
 			local p s
 			for p in $pids; do
-				read -r _ _ s _ </proc/$p/stat 2>/dev/null && [ "$s" != Z ] && return 0
+				# (2>/dev/null first: a process gone meanwhile is
+				# no message)
+				read -r _ _ s _ 2>/dev/null </proc/$p/stat && [ "$s" != Z ] && return 0
 			done
 			return 1
 		}
@@ -547,9 +549,14 @@ fab_clean() {
 			return 1
 		}
 		active rxe0 && '"$rxe1"' && read -r up _ </proc/uptime && echo "$up"') || {
-		fab_log "host $i: not clean: ${up:-no answer}"
+		fab_log "host $i: not clean: ${out:-no answer}"
 		return 1
 	}
+	# the uptime is the last line; anything before it is said, not
+	# taken for the uptime (CI-D: a message there made four hosts'
+	# clocks look off and had them rebooted)
+	up=${out##*$'\n'}
+	[ "$out" = "$up" ] || fab_log "host $i: its clean said: ${out%$'\n'*}"
 	rm -f "$mark"
 	fab_clock_sane "$i" "$up"
 }
