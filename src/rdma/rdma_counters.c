@@ -190,6 +190,12 @@ static int rdma_counters_read(struct rdma_counters *rc, struct port_counter *c)
 	len = read(fd, buf, sizeof(buf) - 1);
 	err = len < 0 ? -errno : 0;
 	close(fd);
+	/* sysfs (kernfs) says ENODEV for a file opened before its node was
+	 * removed: the device is going away (seen in CI: read 0.7 s before
+	 * the device's directory was gone, a warning the device's removal
+	 * should not give) */
+	if (err == -ENODEV)
+		return -ENODEV;
 	if (err)
 		goto fail;
 	buf[len] = '\0';

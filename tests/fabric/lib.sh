@@ -1393,6 +1393,23 @@ fab_pair_alerts() {
 	done
 }
 
+# fab_am_got FILE: what the Alertmanager holds active (fab_am_alerts) into
+# FILE, but for the alerts in $HOLD_OK (lines as fab_am_alerts prints
+# them): a test's noise that may come and go in any phase, each logged
+# once when first seen (fab_am_expect and fab_am_hold read this).
+declare -A FAB_HELD_SEEN=()
+fab_am_got() {
+	local a
+	fab_am_alerts "$FAB_AM" >"$1"	# not in $(): its failure must end the test
+	[ -n "${HOLD_OK:-}" ] || return 0
+	while read -r a; do
+		[ -n "$a" ] && [ -z "${FAB_HELD_SEEN[$a]:-}" ] && grep -qxF "$a" "$1" &&
+			FAB_HELD_SEEN[$a]=1 && fab_log "active, allowed (HOLD_OK): $a"
+	done <<<"$HOLD_OK"
+	grep -vxF -f <(echo "$HOLD_OK") "$1" >"$1.kept"
+	mv "$1.kept" "$1"
+}
+
 # fab_am_expect WHAT WANT TIMEOUT: until the Alertmanager holds exactly WANT
 # (sorted lines; empty: nothing), failing at once on an alert that is not
 # in WANT (nor in $ALSO_OK: alerts of the fault's end that may still be
@@ -1404,7 +1421,7 @@ fab_am_expect() {
 	t=$(fab_now)
 	end=$(($(date +%s) + secs))
 	while :; do
-		fab_am_alerts "$FAB_AM" >"$T/got"	# not in $(): its failure must end the test
+		fab_am_got "$T/got"
 		got=$(cat "$T/got")
 		while read -r a; do
 			[ -n "$a" ] && [ -z "${first[$a]:-}" ] && first[$a]=$(fab_since "$t")
@@ -1426,7 +1443,7 @@ fab_am_expect() {
 fab_am_hold() {
 	local end=$(($(date +%s) + $3)) got
 	while [ "$(date +%s)" -lt "$end" ]; do
-		fab_am_alerts "$FAB_AM" >"$T/got"
+		fab_am_got "$T/got"
 		got=$(cat "$T/got")
 		[ "$got" = "$2" ] || fab_fail "$1: active '${got//$'\n'/, }', want '${2//$'\n'/, }'"
 		sleep 2

@@ -20,8 +20,10 @@
 #      limit was about the samples' own median on a busy build host:
 #      healthy samples ran 0.3-4.4 MB/s there, 1.7-12 MB/s on a quiet one):
 #      exactly RdmadNicSlow of host 4 (its two probers' pairs into it
-#      slow; the pair alerts it explains inhibited); the limit lifted:
-#      nothing, once the agents' tests came back.
+#      slow); the limit lifted: nothing, once the agents' tests came back.
+#      The pair alerts on decided states (off by default) are left out
+#      of what the test wants in every phase (HOLD_OK, below); t-100 and
+#      verdict-sim check their inhibition.
 # The samples' rates before and during the fault and the times from the
 # limit to the verdict and from the lift to resolved are logged (the
 # closing note's figures).  Needs --racks 2; alone:
@@ -72,9 +74,17 @@ done
 fab_log "every peer learnt after $(fab_since "$t_learn") s, its host's samples by then:$samples"
 for i in 1 2 3; do rates "learnt ($i)"; sleep 3; done
 
-# 0. Healthy: nothing, for 30 s.
+# A pair alert on what an agent decided (RdmadPairSlow, off by default:
+# docs/mesh.md) may come and go in any phase (fab_am_got): under CI's load
+# one healthy pair was decided slow right after its learning (CI-D,
+# 2026-12-01: the guests' bandwidth moves with the build host's load),
+# while the verdicts, which want most of a NIC's pairs, named nothing.
+# What this test claims is the verdicts'.
+HOLD_OK=$(fab_pair_alerts RdmadPairSlow "1 2" "1 3" "1 4" "2 1" "2 3" "2 4" "3 1" "3 2" "3 4" "4 1" "4 2" "4 3")
+
+# 0. Healthy: no alert but those, for 30 s.
 fab_am_hold "healthy fabric" "" 30
-fab_log "healthy: the Alertmanager held no alert for 30 s"
+fab_log "healthy: the Alertmanager held no verdict for 30 s"
 
 # limit: the rate limit, and the samples it leaves (logged 5 s later, in
 # the background: the verdict's time runs from the limit)
@@ -85,7 +95,6 @@ limit() {
 }
 
 # 1. Host 4's link limited to 2 Mbit/s.
-ALSO_OK=$(fab_pair_alerts RdmadPairSlow "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 limited to 2 Mbit/s" "RdmadNicSlow peer_tor=r2 peer_host=h4 rail=0" \
 	"limit" "fab_netem_clear 4" 0 \
 	"host 4's pairs decided slow" 'peer_host_rail:rdmad_mesh_pairs_decided_slow:count{peer_host="h4"}' 240 420
