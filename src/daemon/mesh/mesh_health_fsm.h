@@ -57,7 +57,8 @@
  *
  * One state is shown, the worst: flapping, down, lossy, slow, healthy;
  * "learning" until the base holds learn_rounds rounds (lossy needs them;
- * a failed round counts before).  The slow test judges once its base
+ * a failed round counts before), and a place pool until it has learnt
+ * its usual share of bad rounds (mesh_health_init_pool).  The slow test judges once its base
  * holds learn_samples samples, and more on a noisy path
  * (mesh_health_bw_learnt): a path without samples is never slow, and
  * healthy all the same.
