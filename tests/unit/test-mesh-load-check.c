@@ -36,12 +36,54 @@ static unsigned int judge(uint64_t lag_max, unsigned int pct,
 			 UINT64_MAX, false);
 }
 
+/*
+ * A round's figures from its start and end (mesh_load_check_start/_end):
+ * its timer's lateness (none when it had no due time, or ran before it),
+ * the ring's worst lag from one sampler period before it was due, the
+ * host's run-queue wait and PSI as differences (0 when one went back or
+ * is unknown at either end), and their sum as what the host may have
+ * added.
+ */
+static void check_run(struct mesh_lag_ring *ring)
+{
+	const uint64_t period = MESH_LAG_PERIOD_MS * MS;
+	struct cpu_wait_now at = { .run_delay_ns = 1000, .psi_us = 10,
+				   .run_delay_known = true, .psi_known = true };
+	struct cpu_wait_now end = { .run_delay_ns = 4000, .psi_us = 13,
+				    .run_delay_known = true, .psi_known = true };
+	struct mesh_load_run r;
+	struct mesh_load_round lr;
+	uint64_t local;
+
+	memset(ring, 0, sizeof(*ring));
+	mesh_lag_add(ring, 10 * period - period - 1, 900);	/* too early */
+	mesh_lag_add(ring, 10 * period - period, 70);
+	mesh_load_check_start(&r, 10 * period, 10 * period + 5, &at);
+	mesh_load_check_end(&r, 10 * period + 105, &end, ring, &lr, &local);
+	tap_ok(!r.on && lr.timer_lag_ns == 5 && lr.took_ns == 100 &&
+	       lr.loop_lag_ns == 70 && lr.run_delay_ns == 3000 &&
+	       lr.psi_us == 3 && lr.psi_known && local == 70 + 3000 + 3000,
+	       "a round's figures: timer lag 5, took 100, the lag from a "
+	       "period before due (70, not 900), waits 3000 ns and 3 us "
+	       "(local %llu)", (unsigned long long)local);
+	mesh_load_check_start(&r, 0, 500, &at);
+	tap_ok(r.on && r.due == 500, "no due time: due at its run");
+	mesh_load_check_start(&r, 600, 500, &at);
+	tap_ok(r.due == 500, "due after its run: due at its run");
+	end.run_delay_ns = 999;
+	end.psi_known = false;
+	mesh_load_check_end(&r, 400, &end, ring, &lr, &local);
+	tap_ok(lr.run_delay_ns == 0 && lr.psi_us == 0 && !lr.psi_known &&
+	       lr.took_ns == 0, "a wait that went back, PSI unknown, an "
+	       "end before the run: 0 each");
+}
+
 int main(void)
 {
 	struct mesh_lag_ring ring;
 	unsigned int i;
 
-	tap_plan(27);
+	tap_plan(31);
 	/* lag: the timer's and the sampler's, each at the boundary */
 	tap_ok(judge(20 * MS, 0, 20 * MS - 1, 0, 0, MS) == 0,
 	       "timer lag 1 ns under lag_max: clean");
@@ -107,5 +149,6 @@ int main(void)
 		mesh_lag_add(&ring, 1000 + i, 1);
 	tap_ok(mesh_lag_max_since(&ring, 0) == 1 && ring.n == MESH_LAG_RING,
 	       "a full ring forgets the oldest");
+	check_run(&ring);
 	return tap_done();
 }

@@ -4,6 +4,7 @@
  * loop-lag samples (see mesh_load_check.h), pure.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "mesh/mesh_load_check.h"
 
@@ -53,4 +54,35 @@ uint64_t mesh_lag_max_since(const struct mesh_lag_ring *ring, uint64_t from)
 		if (ring->at[i] >= from && ring->lag[i] > max)
 			max = ring->lag[i];
 	return max;
+}
+
+void mesh_load_check_start(struct mesh_load_run *r, uint64_t due,
+			   uint64_t now, const struct cpu_wait_now *at)
+{
+	r->on = true;
+	r->due = due && due < now ? due : now;
+	r->run = now;
+	r->at = *at;
+}
+
+void mesh_load_check_end(struct mesh_load_run *r, uint64_t now,
+			 const struct cpu_wait_now *end,
+			 const struct mesh_lag_ring *lag,
+			 struct mesh_load_round *lr, uint64_t *local_ns)
+{
+	uint64_t period = MESH_LAG_PERIOD_MS * 1000000ull;
+
+	r->on = false;
+	memset(lr, 0, sizeof(*lr));
+	lr->timer_lag_ns = r->run - r->due;
+	lr->loop_lag_ns = mesh_lag_max_since(lag, r->due > period ?
+					     r->due - period : 0);
+	lr->took_ns = now > r->run ? now - r->run : 0;
+	if (end->run_delay_known && r->at.run_delay_known &&
+	    end->run_delay_ns > r->at.run_delay_ns)
+		lr->run_delay_ns = end->run_delay_ns - r->at.run_delay_ns;
+	lr->psi_known = end->psi_known && r->at.psi_known;
+	if (lr->psi_known && end->psi_us > r->at.psi_us)
+		lr->psi_us = end->psi_us - r->at.psi_us;
+	*local_ns = lr->loop_lag_ns + lr->run_delay_ns + lr->psi_us * 1000;
 }

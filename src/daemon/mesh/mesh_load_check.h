@@ -3,7 +3,8 @@
  * mesh_load_check.h - the prober's share of a mesh round (docs/mesh.md, "The
  * prober's share"): what this host added to a round, and whether the
  * round was taken under local pressure.  Pure: the agent (mesh_path.c)
- * measures, this file decides; times are arguments.
+ * reads the host's figures at a round's start and end, this file adds
+ * them up and decides; times are arguments.
  *
  * What a round carries: the lateness of its own timer (when it was due
  * vs when the loop ran it), the worst lateness of the loop-lag sampler
@@ -19,6 +20,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "core/cpu_wait.h"
 
 /* The loop-lag sampler's period, and the samples a round can look at. */
 #define MESH_LAG_PERIOD_MS	50
@@ -38,6 +41,14 @@ struct mesh_load_round {
 	uint64_t took_ns;		/* from its timer's run to its end */
 	uint64_t psi_us;		/* the host's PSI "some", over it */
 	bool psi_known;			/* the host has PSI */
+};
+
+/* A path's round under way: its timer's due and run, and the host's
+ * figures (cpu_wait_read's) at its run. */
+struct mesh_load_run {
+	bool on;
+	uint64_t due, run;
+	struct cpu_wait_now at;
 };
 
 /* Why a round was under local pressure (a mask; 0: it was not). */
@@ -69,5 +80,22 @@ struct mesh_lag_ring {
 void mesh_lag_add(struct mesh_lag_ring *ring, uint64_t at, uint64_t lag);
 /* The worst lag of the samples in RING that ran at FROM or later. */
 uint64_t mesh_lag_max_since(const struct mesh_lag_ring *ring, uint64_t from);
+
+/* The round R starts at NOW, its timer due at DUE (0: none), the host's
+ * figures AT. */
+void mesh_load_check_start(struct mesh_load_run *r, uint64_t due,
+			   uint64_t now, const struct cpu_wait_now *at);
+
+/*
+ * The round R ended at NOW, the host's figures END: its figures into *LR
+ * (the loop's lag from LAG, over one sampler period before it was due to
+ * its end), and what the host may have added to it into *LOCAL_NS (at
+ * most: the loop's lag, rdmad's run-queue wait and the host's CPU
+ * pressure, together).  mesh_load_check decides on *LR.
+ */
+void mesh_load_check_end(struct mesh_load_run *r, uint64_t now,
+			 const struct cpu_wait_now *end,
+			 const struct mesh_lag_ring *lag,
+			 struct mesh_load_round *lr, uint64_t *local_ns);
 
 #endif /* RDMAD_MESH_LOAD_CHECK_H */

@@ -212,10 +212,10 @@ static int mesh_path_connect(struct mesh_path *p)
 static void mesh_path_load_start(struct mesh_path *p, uint64_t due,
 				 uint64_t now)
 {
-	p->load.on = true;
-	p->load.due = due && due < now ? due : now;
-	p->load.run = now;
-	cpu_wait_read(&p->x->sched, &p->load.at);
+	struct cpu_wait_now at;
+
+	cpu_wait_read(&p->x->sched, &at);
+	mesh_load_check_start(&p->load, due, now, &at);
 }
 
 /*
@@ -240,10 +240,10 @@ static bool mesh_log_take(struct log_limit *l, uint64_t now,
 
 /* A round under pressure, for the operator: at most load_log's lines, the
  * next one says how many were not logged. */
-static void mesh_path_load_log(struct mesh_path *p,
-			       const struct mesh_load_round *lr,
-			       unsigned int why, enum mesh_result res,
-			       uint64_t rtt_ns, uint64_t now)
+static void mesh_path_pressure_log(struct mesh_path *p,
+				   const struct mesh_load_round *lr,
+				   unsigned int why, enum mesh_result res,
+				   uint64_t rtt_ns, uint64_t now)
 {
 	struct mesh_ctx *x = p->x;
 	char name[MESH_NAME_LEN + 16], psi[64] = "", more[64], whys[16];
@@ -278,42 +278,28 @@ static void mesh_path_load_log(struct mesh_path *p,
 /*
  * The round P measured ended at NOW: what this host added to it (into
  * *LOCAL_NS, at most), and whether it was taken under local pressure
- * (mesh_load_check decides).
+ * (mesh_load_check_end adds it up, mesh_load_check decides); such a round
+ * is counted and logged.
  */
-static bool mesh_path_load_end(struct mesh_path *p, enum mesh_result res,
-			       uint64_t rtt_ns, uint64_t now,
-			       uint64_t *local_ns)
+static bool mesh_path_pressured(struct mesh_path *p, enum mesh_result res,
+				uint64_t rtt_ns, uint64_t now,
+				uint64_t *local_ns)
 {
 	struct mesh_ctx *x = p->x;
 	struct mesh_load_round lr;
 	struct cpu_wait_now end;
-	uint64_t period = MESH_LAG_PERIOD_MS * 1000000ull;
 	unsigned int why;
 
-	p->load.on = false;
 	cpu_wait_read(&x->sched, &end);
-	memset(&lr, 0, sizeof(lr));
-	lr.timer_lag_ns = p->load.run - p->load.due;
-	lr.loop_lag_ns = mesh_lag_max_since(&x->lag, p->load.due > period ?
-					    p->load.due - period : 0);
-	lr.took_ns = now > p->load.run ? now - p->load.run : 0;
-	if (end.run_delay_known && p->load.at.run_delay_known &&
-	    end.run_delay_ns > p->load.at.run_delay_ns)
-		lr.run_delay_ns = end.run_delay_ns - p->load.at.run_delay_ns;
-	lr.psi_known = end.psi_known && p->load.at.psi_known;
-	if (lr.psi_known && end.psi_us > p->load.at.psi_us)
-		lr.psi_us = end.psi_us - p->load.at.psi_us;
+	mesh_load_check_end(&p->load, now, &end, &x->lag, &lr, local_ns);
+	why = mesh_load_check(&x->pol.load, &lr);
 	x->load_delay_ns += lr.run_delay_ns;
 	x->load_psi_us += lr.psi_us;
 	x->psi = lr.psi_known;
-	why = mesh_load_check(&x->pol.load, &lr);
-	/* what the host may have added to the round, at most: the loop's
-	 * lag, its run-queue wait and the host's CPU pressure, together */
-	*local_ns = lr.loop_lag_ns + lr.run_delay_ns + lr.psi_us * 1000;
 	if (!why)
 		return false;
 	x->pressured++;
-	mesh_path_load_log(p, &lr, why, res, rtt_ns, now);
+	mesh_path_pressure_log(p, &lr, why, res, rtt_ns, now);
 	return true;
 }
 
@@ -415,7 +401,7 @@ static void mesh_path_record(struct mesh_path *p, const struct mesh_record *r,
 	} else if (round) {
 		uint64_t local = 0;
 		bool pressured = p->load.on &&
-				 mesh_path_load_end(p, r->result, rtt, now,
+				 mesh_path_pressured(p, r->result, rtt, now,
 						    &local);
 
 		(pressured ? mesh_stats_round_pressured : mesh_stats_round)

@@ -110,11 +110,7 @@ struct mesh_path {
 	char error[200];		/* the last failure, for the table */
 	uint64_t connect_at;		/* when the connect was asked for */
 	bool queued;			/* waiting for a connect slot */
-	struct {			/* the round under way, measured */
-		bool on;
-		uint64_t due, run;	/* its timer: due, run */
-		struct cpu_wait_now at;	/* at its run */
-	} load;
+	struct mesh_load_run load;	/* the round under way, measured */
 	TAILQ_ENTRY(mesh_path) wait;
 };
 
