@@ -8,9 +8,16 @@ local u = import '../lib/util.libsonnet';
   prometheusAlerts+:: {
     local c = $._config,
     local by = function(l) u.by(c, l),
+    // the share of the part's pairs decided so, 0 while none is: a lossy
+    // part's verdict can come from its probers' place pools first
+    // (rules/gray.libsonnet)
     local share = function(st, keys, sel) |||
-      sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs_decided_%(st)s:count%(sel)s)
-      / sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs:count%(sel)s)
+      (
+        sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs_decided_%(st)s:count%(sel)s)
+        / sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs:count%(sel)s)
+      or
+        sum by (%(k)s) (peer_host_rail:rdmad_mesh_pairs:count%(sel)s) * 0
+      )
     ||| % { k: by(keys), st: st, sel: if sel == '' then '' else '{' + sel + '}' },
     local nic = function(st) '%s and on (%s) peer_host_rail:rdmad_verdict_nic_%s:bool'
                              % [share(st, ['peer_host', 'peer_tor', 'rail'], ''), by(['peer_host', 'rail']), st],
@@ -47,7 +54,7 @@ local u = import '../lib/util.libsonnet';
         alert('RdmadNicRetransmitting', unlessNic(nic('lossy')),
               'The port of a host on a rail loses packets: the pairs into it retransmit.',
               |||
-                {{ $value | humanizePercentage }} of the pairs into {{ $labels.peer_host }} on rail {{ $labels.rail }} are lossy, %(d)s, from at least %(m)s probers, those under its own ToR too: their rounds verify late (an RC retransmission) or fail more often than [mesh] healthy_bad. Light loss at that end, which RC hides from the applications as latency: its cable or optic, the NIC, or the ToR's port toward it. Check `rdmad_port_events_total` there (retransmission and sequence-error counters), the switch port's error counters, then reseat or swap the cable.
+                {{ $value | humanizePercentage }} of the pairs into {{ $labels.peer_host }} on rail {{ $labels.rail }} are lossy, %(d)s, from at least %(m)s probers, those under its own ToR too; or, often sooner (the value still below 50 %%), its own agent decided lossy every place pool of its own on that rail (`rdmad_mesh_rail_place_health`: all its peers there, under its ToR and beyond, their rounds together). Their rounds verify late (an RC retransmission) or fail more often than [mesh] healthy_bad, or than the pool's usual. Light loss at that end, which RC hides from the applications as latency: its cable or optic, the NIC, or the ToR's port toward it. Check `rdmad_port_events_total` there (retransmission and sequence-error counters), the switch port's error counters, then reseat or swap the cable.
               ||| % { d: decidedBy, m: u.num(c.minProbers) }),
         alert('RdmadNicCongested', '%s\nand on (%s) %s' % [slowOrLossy(nic), by(['peer_host']), nicCongested],
               'The pairs into a host on a rail are slow or lossy, and the host counts congestion: congestion, not a failing part.',
@@ -67,8 +74,8 @@ local u = import '../lib/util.libsonnet';
         alert('RdmadTorUplinkRetransmitting', unlessTor(uplink('lossy')),
               'The uplinks of a ToR switch lose packets: its cross-ToR pairs retransmit, those inside it not.',
               |||
-                {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} are lossy, and its own probers' pairs to other ToRs too, %(d)s, while the pairs inside it are clean: light loss on its uplinks, which RC hides as latency (RdmadTorUplinkLoss is the heavy kind, from failed rounds). Check the uplink ports' error and discard counters (CRC errors: a dirty optic or cable; discards: congestion), then the spine side.
-              ||| % { d: decidedBy }),
+                {{ $value | humanizePercentage }} of the cross-ToR pairs into {{ $labels.peer_tor }} are lossy, and its own probers' pairs to other ToRs too, %(d)s, while the pairs inside it are clean; or, often sooner (the value still below 50 %%), more than half of its own probers' cross-ToR place pools are lossy (`rdmad_mesh_rail_place_health`, from %(m)s hosts at least) while their same-ToR pools are not. Light loss on its uplinks, which RC hides as latency (RdmadTorUplinkLoss is the heavy kind, from failed rounds). Check the uplink ports' error and discard counters (CRC errors: a dirty optic or cable; discards: congestion), then the spine side.
+              ||| % { d: decidedBy, m: u.num(c.minProbers) }),
         alert('RdmadTorUplinkCongested', '%s\nand on (%s) %s' % [slowOrLossy(uplink), by(['peer_tor']), torCongested],
               'The cross-ToR pairs of a ToR switch are slow or lossy, and its hosts count congestion: its uplinks are congested, not failing.',
               |||

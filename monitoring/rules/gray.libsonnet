@@ -69,6 +69,49 @@ local u = import '../lib/util.libsonnet';
     local same = 'why="same ToR"',
     local cross = 'why="cross-ToR"',
     local torHard = '(tor:rdmad_verdict_down:bool or tor:rdmad_verdict_uplink_down:bool or tor:rdmad_verdict_unreachable:bool)',
+    // The place pools (lossy only): a verdict from the probers' own agents,
+    // which pool each place's rounds and so decide sooner than the pairs
+    // one by one (docs/mesh.md, "Decided in the agent")
+    local pools = 'source_host_rail:rdmad_mesh_pools:count',
+    local poolsLossy = 'source_host_rail:rdmad_mesh_pools_decided_lossy:count',
+    local poolKeys = ['source_host', 'source_tor', 'rail', 'why'],
+    local placedSource = '* on (%s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info' % by(['instance']),
+    local asPeer = function(e) 'label_replace(label_replace(%s, "peer_host", "$1", "source_host", "(.*)"), "peer_tor", "$1", "source_tor", "(.*)")' % e,
+    local hostRail = ['source_host', 'source_tor', 'rail'],
+    local poolShare = function(keys, sel='') '(%s\n/\n%s)' % [sumBy(poolsLossy, keys, sel), sumBy(pools, keys, sel)],
+    local poolShare0 = function(keys, sel='') '(%s\nor %s * 0)' % [poolShare(keys, sel), sumBy(pools, keys, sel)],
+    // a host's NIC on a rail: every place pool of its own there lossy (both
+    // places: all its peers on the rail, under its ToR and beyond), more
+    // than grayOutlierFactor times the share of the other hosts' pools
+    // lossy (noise everywhere names no host)
+    local nicPools = |||
+      max by (%(hk)s) (%(asPeer)s)
+    ||| % { hk: by(hostKeys), asPeer: asPeer(|||
+      (
+        %(lossy)s == %(all)s
+        and %(all)s >= 2
+        and %(share)s > (%(f)s * ((%(lossyAll)s - on (%(e)s) group_right () %(lossy)s)
+                                 / (%(allAll)s - on (%(e)s) group_right () %(all)s)))
+      )
+    ||| % { lossy: sumBy(poolsLossy, hostRail), all: sumBy(pools, hostRail), share: poolShare(hostRail),
+            f: u.num(c.grayOutlierFactor), e: by([]), lossyAll: sumBy(poolsLossy, []), allAll: sumBy(pools, [])}) },
+    // a ToR's uplinks: more than verdictShare of its probers' cross-ToR
+    // pools lossy (minProbers hosts at least), at most verdictShare of
+    // their same-ToR ones, and the cross share more than grayOutlierFactor
+    // times the same-ToR one
+    local uplinkPools = |||
+      max by (%(pt)s) (label_replace(
+      (
+        %(cross)s > %(s)s
+        and count by (%(t)s) (sum by (%(ht)s) (%(crossLossy)s)) >= %(m)s
+        and %(cross)s > on (%(t)s) (%(f)s * %(same0)s)
+      )
+      unless on (%(t)s) (%(same)s > %(s)s),
+      "peer_tor", "$1", "source_tor", "(.*)"))
+    ||| % { pt: by(['peer_tor']), cross: poolShare(['source_tor'], cross), same: poolShare(['source_tor'], same),
+            same0: poolShare0(['source_tor'], same), crossLossy: '%s{%s}' % [poolsLossy, cross],
+            ht: by(['source_host', 'source_tor']), t: by(['source_tor']), s: s, m: m,
+            f: u.num(c.grayOutlierFactor) },
 
     groups+: if !c.decidedAlerts then [] else [{
       name: 'rdmad-gray-place.rules',
@@ -92,6 +135,19 @@ local u = import '../lib/util.libsonnet';
         for st in std.objectFields(states)
       ] + [
         {
+          // each prober's place pools (rdmad_mesh_rail_place_health: its
+          // rail's peers under its own ToR, and under the others, each
+          // place's rounds together, across epochs), those that have learnt
+          // (healthy or worse), by its host, rail and place: 1 each
+          record: pools,
+          expr: 'count by (%s) ((%s >= 1)\n%s)' % [by(poolKeys), u.sel(c, 'rdmad_mesh_rail_place_health'), placedSource],
+        },
+        {
+          // those its agent decided lossy: sparse
+          record: poolsLossy,
+          expr: 'count by (%s) ((%s == %d)\n%s)' % [by(poolKeys), u.sel(c, 'rdmad_mesh_rail_place_health'), states.lossy, placedSource],
+        },
+        {
           // congestion events a second (portCongestionCounters) on all the
           // ports of a host, named as its probers name it, with its ToR:
           // none on NICs that export no such counter (rxe)
@@ -113,11 +169,13 @@ local u = import '../lib/util.libsonnet';
           record: 'peer_host_rail:rdmad_verdict_nic_%s:bool' % st,
           expr: |||
             (
-              %(share)s > %(s)s
-              and %(n)s >= %(m)s
-              and %(outlier)s
+              (
+                %(share)s > %(s)s
+                and %(n)s >= %(m)s
+                and %(outlier)s
+              )
+              unless on (%(hr)s) (%(sameShare)s <= %(s)s)%(pools)s
             ) * 0 + 1
-            unless on (%(hr)s) (%(sameShare)s <= %(s)s)
             unless on (%(h)s) peer_host:rdmad_verdict_down:bool
             unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_down:bool
             unless on (%(t)s) %(torHard)s
@@ -126,7 +184,8 @@ local u = import '../lib/util.libsonnet';
                   sameShare: '(%s\n/\n%s\nor %s * 0)' % [sumBy(decided(st), hostKeys, same),
                                                         sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same),
                                                         sumBy('peer_host_rail:rdmad_mesh_pairs:count', hostKeys, same)],
-                  hr: by(['peer_host', 'rail']), h: by(['peer_host']), t: by(['peer_tor']), torHard: torHard },
+                  hr: by(['peer_host', 'rail']), h: by(['peer_host']), t: by(['peer_tor']), torHard: torHard,
+                  pools: if st == 'lossy' then '\nor on (%s)\n%s' % [by(['peer_host', 'rail']), nicPools] else '' },
         }
         for st in std.objectFields(states)
       ] + [
@@ -134,13 +193,15 @@ local u = import '../lib/util.libsonnet';
           record: 'tor:rdmad_verdict_uplink_%s:bool' % st,
           expr: |||
             (
-              %(into)s > %(s)s
-              and %(nInto)s >= %(m)s
-              and %(outlier)s
-              and on (%(t)s) %(out)s > %(s)s
-              and on (%(t)s) %(nOut)s >= %(m)s
+              (
+                %(into)s > %(s)s
+                and %(nInto)s >= %(m)s
+                and %(outlier)s
+                and on (%(t)s) %(out)s > %(s)s
+                and on (%(t)s) %(nOut)s >= %(m)s
+              )
+              unless on (%(t)s) (%(inside)s > %(s)s)%(pools)s
             ) * 0 + 1
-            unless on (%(t)s) (%(inside)s > %(s)s)
             unless on (%(t)s) %(torHard)s
           ||| % { into: share(st, ['peer_tor'], cross), nInto: sumBy(decided(st), ['peer_tor'], cross),
                   outlier: '(%s > on (%s) (%s * %s)\nor %s unless on (%s) %s)' % [
@@ -151,7 +212,8 @@ local u = import '../lib/util.libsonnet';
                                       asSource(sumBy('source_tor:rdmad_mesh_pairs:count', ['source_tor'], cross), 'source_tor', 'peer_tor')],
                   nOut: asSource(sumBy(srcDecided(st), ['source_tor'], cross), 'source_tor', 'peer_tor'),
                   inside: share(st, ['peer_tor'], same),
-                  s: s, m: m, t: by(['peer_tor']), torHard: torHard },
+                  s: s, m: m, t: by(['peer_tor']), torHard: torHard,
+                  pools: if st == 'lossy' then '\nor on (%s)\n%s' % [by(['peer_tor']), uplinkPools] else '' },
         }
         for st in std.objectFields(states)
       ] + [
