@@ -9,6 +9,11 @@
 //   each state, by part; sparse: a healthy fleet has none of them
 //     peer_host_rail: pairs into a host's NIC on a rail, split by why
 //     source_tor:     pairs of a ToR's probers, by why
+//   and the agents' place pools (rdmad_mesh_rail_place_health)
+//     source_host_rail:     each prober's pools that learnt, and those
+//                           decided lossy, by rail and why
+//     source_tor_peer_host: the peers in a ToR's probers' lossy cross-ToR
+//                           pools
 //   second group (global), for each state (slow, lossy, flapping):
 //     peer_host_rail:rdmad_verdict_nic_STATE:bool  more than verdictShare
 //       of the pairs into a host's NIC on a rail, from minProbers probers
@@ -18,6 +23,11 @@
 //       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
+//   lossy also from the place pools, often sooner: a NIC when its host's
+//   own pools on the rail are all lossy (both places); a ToR's uplinks
+//   when more than verdictShare of its probers' cross-ToR pools are, from
+//   minProbers hosts, holding two peers at least, while at most
+//   verdictShare of their same-ToR ones are
 //   and congestion (the first group: each host's congestion counters,
 //   portCongestionCounters, a second; the second: a host, a ToR
 //   congested), which turns a slow or lossy part's alert into
@@ -75,6 +85,7 @@ local u = import '../lib/util.libsonnet';
     local pools = 'source_host_rail:rdmad_mesh_pools:count',
     local poolsLossy = 'source_host_rail:rdmad_mesh_pools_decided_lossy:count',
     local poolKeys = ['source_host', 'source_tor', 'rail', 'why'],
+    local poolMembers = 'source_tor_peer_host:rdmad_mesh_pools_decided_lossy:count',
     local placedSource = '* on (%s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info' % by(['instance']),
     local asPeer = function(e) 'label_replace(label_replace(%s, "peer_host", "$1", "source_host", "(.*)"), "peer_tor", "$1", "source_tor", "(.*)")' % e,
     local hostRail = ['source_host', 'source_tor', 'rail'],
@@ -98,12 +109,15 @@ local u = import '../lib/util.libsonnet';
     // a ToR's uplinks: more than verdictShare of its probers' cross-ToR
     // pools lossy (minProbers hosts at least), at most verdictShare of
     // their same-ToR ones, and the cross share more than grayOutlierFactor
-    // times the same-ToR one
+    // times the same-ToR one; those lossy pools holding two peers at least
+    // (where its probers each hold one and the same peer across ToRs, that
+    // peer's own port makes them lossy: its NIC verdict, not the uplinks)
     local uplinkPools = |||
       max by (%(pt)s) (label_replace(
       (
         %(cross)s > %(s)s
         and count by (%(t)s) (sum by (%(ht)s) (%(crossLossy)s)) >= %(m)s
+        and count by (%(t)s) (sum by (%(tp)s) (%(members)s)) >= 2
         and %(cross)s > on (%(t)s) (%(f)s * %(same0)s)
       )
       unless on (%(t)s) (%(same)s > %(s)s),
@@ -111,6 +125,7 @@ local u = import '../lib/util.libsonnet';
     ||| % { pt: by(['peer_tor']), cross: poolShare(['source_tor'], cross), same: poolShare(['source_tor'], same),
             same0: poolShare0(['source_tor'], same), crossLossy: '%s{%s}' % [poolsLossy, cross],
             ht: by(['source_host', 'source_tor']), t: by(['source_tor']), s: s, m: m,
+            tp: by(['source_tor', 'peer_host']), members: poolMembers,
             f: u.num(c.grayOutlierFactor) },
 
     groups+: if !c.decidedAlerts then [] else [{
@@ -146,6 +161,21 @@ local u = import '../lib/util.libsonnet';
           // those its agent decided lossy: sparse
           record: poolsLossy,
           expr: 'count by (%s) ((%s == %d)\n%s)' % [by(poolKeys), u.sel(c, 'rdmad_mesh_rail_place_health'), states.lossy, placedSource],
+        },
+        {
+          // the peers in each ToR's probers' lossy cross-ToR pools, by
+          // rail: how many of those pools hold each (sparse)
+          record: poolMembers,
+          expr: |||
+            count by (%(k)s) (
+              (
+                source_peer:rdmad_mesh_place:info{%(cross)s}
+                and on (%(ir)s) (%(health)s == %(lossy)d)
+              )
+            %(src)s)
+          ||| % { k: by(['source_tor', 'peer_host', 'rail']), cross: cross, ir: by(['instance', 'rail']),
+                  health: u.sel(c, 'rdmad_mesh_rail_place_health', cross), lossy: states.lossy,
+                  src: placedSource },
         },
         {
           // congestion events a second (portCongestionCounters) on all the

@@ -33,12 +33,14 @@
 #      inhibited) and host 4's own account, RdmadPortFlapping; after a
 #      flap window without a down, nothing;
 #   2. host 4's link losing 2 % each way: exactly RdmadNicRetransmitting
-#      of host 4 (its probers' pairs into it decided lossy; the pair out of
-#      it is one of each of its peers' two: no verdict there); cleared:
+#      of host 4 (its probers' pairs into it decided lossy, or its own
+#      place pools, both; the pair out of it is one of each of its peers'
+#      two: no verdict there); cleared:
 #      nothing, once the agents' tests came back;
 #   3. the uplink between the racks losing 1 % each way: exactly
 #      RdmadTorUplinkRetransmitting of r1 and r2 (every cross-ToR pair
-#      lossy, none inside a rack); cleared: nothing.
+#      lossy, or more than half of each rack's cross-ToR place pools, none
+#      inside a rack); cleared: nothing.
 # The times from each fault to its verdict and from each heal to resolved
 # are logged (the closing note's figures).  Needs --racks 2; its three
 # faults and heals take about 400 s alone, 540-670 s beside other work
@@ -115,8 +117,8 @@ late() {
 }
 
 # pools_mark; pools WHAT: what each host's place pools (its rail's peers
-# under its ToR, and under others: rdmad_mesh_rail_place_health, which no
-# verdict reads yet) decided since the mark, each change with the seconds
+# under its ToR, and under others: rdmad_mesh_rail_place_health, which the
+# lossy verdicts read too) decided since the mark, each change with the seconds
 # since the mark on the host's own clock (the next step's figures: how
 # soon a pool that outlives the epoch names a fault, and whether it
 # speaks on a healthy fabric).
