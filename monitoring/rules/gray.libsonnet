@@ -87,7 +87,7 @@ local u = import '../lib/util.libsonnet';
     local poolKeys = ['source_host', 'source_tor', 'rail', 'why'],
     local poolMembers = 'source_tor_peer_host:rdmad_mesh_pools_decided_lossy:count',
     local placedSource = '* on (%s) group_left (source_host, source_tor) instance:rdmad_mesh_place:info' % by(['instance']),
-    local asPeer = function(e) 'label_replace(label_replace(%s, "peer_host", "$1", "source_host", "(.*)"), "peer_tor", "$1", "source_tor", "(.*)")' % e,
+    local asPeer = function(e) asSource(asSource(e, 'source_host', 'peer_host'), 'source_tor', 'peer_tor'),
     local hostRail = ['source_host', 'source_tor', 'rail'],
     local poolShare = function(keys, sel='') '(%s\n/\n%s)' % [sumBy(poolsLossy, keys, sel), sumBy(pools, keys, sel)],
     local poolShare0 = function(keys, sel='') '(%s\nor %s * 0)' % [poolShare(keys, sel), sumBy(pools, keys, sel)],
@@ -112,21 +112,19 @@ local u = import '../lib/util.libsonnet';
     // times the same-ToR one; those lossy pools holding two peers at least
     // (where its probers each hold one and the same peer across ToRs, that
     // peer's own port makes them lossy: its NIC verdict, not the uplinks)
-    local uplinkPools = |||
-      max by (%(pt)s) (label_replace(
+    local uplinkPools = 'max by (%s) (%s)' % [by(['peer_tor']), asSource(|||
       (
         %(cross)s > %(s)s
         and count by (%(t)s) (sum by (%(ht)s) (%(crossLossy)s)) >= %(m)s
         and count by (%(t)s) (sum by (%(tp)s) (%(members)s)) >= 2
         and %(cross)s > on (%(t)s) (%(f)s * %(same0)s)
       )
-      unless on (%(t)s) (%(same)s > %(s)s),
-      "peer_tor", "$1", "source_tor", "(.*)"))
-    ||| % { pt: by(['peer_tor']), cross: poolShare(['source_tor'], cross), same: poolShare(['source_tor'], same),
+      unless on (%(t)s) (%(same)s > %(s)s)
+    ||| % { cross: poolShare(['source_tor'], cross), same: poolShare(['source_tor'], same),
             same0: poolShare0(['source_tor'], same), crossLossy: '%s{%s}' % [poolsLossy, cross],
             ht: by(['source_host', 'source_tor']), t: by(['source_tor']), s: s, m: m,
             tp: by(['source_tor', 'peer_host']), members: poolMembers,
-            f: u.num(c.grayOutlierFactor) },
+            f: u.num(c.grayOutlierFactor) }, 'source_tor', 'peer_tor')],
 
     groups+: if !c.decidedAlerts then [] else [{
       name: 'rdmad-gray-place.rules',
