@@ -123,6 +123,19 @@ static bool wait_health(struct drv *d, const char *peer, const char *state,
 	return drv_wait(d->base, health_holds, &c);
 }
 
+struct two_sessions {
+	struct cond *up;	/* A's paths to the peer */
+	struct drv *peer;
+};
+
+/* Both of A's paths to the peer up and the peer holding two sessions. */
+static bool two_sessions_hold(void *arg)
+{
+	struct two_sessions *t = arg;
+
+	return metric_holds(t->up) && conn_set_count(&t->peer->conns) == 2;
+}
+
 #define P2 "peer=\"10.0.0.2:7472\""
 #define P3 "peer=\"10.0.0.3:7473\""
 #define P4 "peer=\"10.0.0.4:7474\""
@@ -135,7 +148,7 @@ int main(void)
 	char ini[PATH_MAX + 1024], targets[PATH_MAX];
 	double ok2, conn2, gone_b;
 
-	tap_plan(28);
+	tap_plan(29);
 	/* B and E serve; nobody is on 7473; D listens but never answers */
 	if (!tap_ok(!drv_start(&b, base, "[server]\nlisten = 10.0.0.2:7472\n") &&
 		    !drv_start(&d, base, "[server]\nlisten = 10.0.0.4:7474\n") &&
@@ -285,7 +298,20 @@ int main(void)
 	       conn_set_empty(&b.conns), "B drains: its two mesh sessions end "
 	       "at once, A sees B down");
 
-	/* 8. A stops: its sessions to E end cleanly on E's side */
+	/* 8. A stops: its sessions to E end cleanly on E's side. A round
+	 * of a loaded machine may time out just before (round_timeout
+	 * 300 ms) and its path be reconnecting: wait until both of A's
+	 * paths to E are up and E holds their two sessions; no event runs
+	 * between that wait and the stop. */
+	{
+		struct cond up = { &a, P5, "rdmad_mesh_peer_paths_up", NULL,
+				   2, 2 };
+		struct two_sessions t = { &up, &e };
+
+		tap_ok(drv_wait(base, two_sessions_hold, &t),
+		       "before A stops: both its paths to E up, E holds "
+		       "their two sessions");
+	}
 	conn2 = peer_metric(&e, "proto=\"native\"", "rdmad_sessions_total",
 			    "result=\"ok\"");
 	gone_b = e.gone;
