@@ -23,7 +23,9 @@
 # near the test's indifference and the uplink's four pairs were not all
 # lossy at once within 7 minutes.  What fires is what the Alertmanager
 # holds active (not resolved, silenced or inhibited):
-#   0. healthy, rounds learnt: nothing, for 30 s;
+#   0. healthy, rounds learnt: nothing, for 30 s (from then on a pair
+#      decided lossy, RdmadPairRetransmitting, may come and go on any
+#      pair: HOLD_OK, below);
 #   1. host 4's cable pulled three times, each until its probers count
 #      one flap more (a round timed out, a reconnect failed): exactly RdmadNicFlapping
 #      of host 4 (its two probers each decided flapping, each pull a flap
@@ -153,9 +155,20 @@ fab_log "every path decided: $h"
 late "learning"
 pools_mark
 
-# 0. Healthy: nothing, for 30 s.
+# 0. Healthy: nothing, for 30 s, not even a pair alert.
 fab_am_hold "healthy fabric" "" 30
 fab_log "healthy: the Alertmanager held no alert for 30 s"
+
+# From here on a pair decided lossy may come and go in any phase on any
+# pair, each logged once when first seen (HOLD_OK, fab_am_got): a pair's
+# loss test is noisy on a loaded host (docs/mesh.md: under CI's load, in
+# CI-G of 2026-12-01, host 2 decided its healthy pair to host 3 lossy
+# during the flaps, 6 of 831 rounds judged late, a stall of one round in
+# flight it could not tell from a retransmission), while the verdicts,
+# which want a part to stand out, named nothing else.  What this test
+# claims is the verdicts' (exactly these, none other) and the pair alerts'
+# inhibition of phase 1 (RdmadPairFlapping).
+HOLD_OK=$(fab_pair_alerts RdmadPairRetransmitting "1 2" "1 3" "1 4" "2 1" "2 3" "2 4" "3 1" "3 2" "3 4" "4 1" "4 2" "4 3")
 
 # probers_of_4: the hosts that probe host 4 now (host 3, its rack
 # neighbour, and the one of hosts 1, 2 whose cross-ToR slot holds it; no
@@ -187,11 +200,12 @@ flap() {
 }
 fab_mesh_wait_up_peer() { fab_mesh_wait_up "$1" "$3" "$2"; }
 
-# The pair alerts each fault may raise (ALSO_OK, fab_pair_alerts): a pair
-# alert is the agent's own decision, at once; the verdict that explains it
-# (and has the Alertmanager inhibit it) waits for a second prober's: until
-# then it may be active.  Every pair that may carry the fault is named
-# (which of hosts 1, 2 probes host 4 is the epoch's).
+# The pair alerts each fault may raise (ALSO_OK, fab_pair_alerts; the
+# lossy pairs' are in HOLD_OK above): a pair alert is the agent's own
+# decision, at once; the verdict that explains it (and has the
+# Alertmanager inhibit it) waits for a second prober's: until then it may
+# be active.  Every pair that may carry the fault is named (which of
+# hosts 1, 2 probes host 4 is the epoch's).
 # 1. Host 4's cable flapping.
 ALSO_OK=$(fab_pair_alerts RdmadPairFlapping "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 flapping" "RdmadNicFlapping peer_tor=r2 peer_host=h4 rail=0
@@ -205,7 +219,6 @@ pools_mark
 # 2. Host 4's link losing 2 % each way (0.5 % makes only 0.3-0.5 % of
 # rounds late on rxe, below the drift of the test's CUSUM: its verdict
 # came by luck or not within 420 s; docs/faults.md).
-ALSO_OK=$(fab_pair_alerts RdmadPairRetransmitting "1 4" "2 4" "3 4" "4 1" "4 2" "4 3") \
 fab_am_scenario "host 4 losing 2 %" "RdmadNicRetransmitting peer_tor=r2 peer_host=h4 rail=0" \
 	"fab_netem 4 both 'loss 2%'" "fab_netem_clear 4" 0 \
 	"host 4's pairs decided lossy" 'peer_host_rail:rdmad_mesh_pairs_decided_lossy:count{peer_host="h4"}' 420 420
@@ -218,7 +231,6 @@ pools_mark
 # 3. The uplink losing 1 % each way (at 0.5 % the four cross-ToR pairs,
 # all of which the verdict wants lossy at once with two hosts a rack, were
 # not within 277-420 s in three runs: the slowest of four decides).
-ALSO_OK=$(fab_pair_alerts RdmadPairRetransmitting "1 3" "1 4" "2 3" "2 4" "3 1" "3 2" "4 1" "4 2") \
 fab_am_scenario "uplink losing 1 %" "RdmadTorUplinkRetransmitting peer_tor=r1
 RdmadTorUplinkRetransmitting peer_tor=r2" "fab_uplink_netem 1 'loss 1%'" "fab_uplink_netem_clear 1" 0 \
 	"cross-ToR pairs decided lossy by ToR" 'source_tor:rdmad_mesh_pairs_decided_lossy:count' 420 420
