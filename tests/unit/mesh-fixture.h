@@ -68,6 +68,7 @@ static inline void mesh_fixture_make(void)
 	mpeers[0].name = "10.0.0.2:7471";
 	mpeers[0].health = MESH_HEALTH_LOSSY;
 	mpeers[0].flaps = 2;
+	mpeers[0].paths_split = 1;
 	mpeers[0].n_paths = 2;
 	mpeers[0].path[0] = (struct mesh_view_path){ .state = MESH_ST_WAIT,
 		.reach = MESH_REACH_UP, .st = &mst[0],

@@ -70,6 +70,16 @@ static void event(enum mesh_health_obs_kind k)
 	feed(&o);
 }
 
+/* K on path P (a DOWN of a path that was up) */
+static void event_on(struct mesh_health *p, enum mesh_health_obs_kind k)
+{
+	struct mesh_health_obs o = { .kind = k, .was_up = true };
+	struct mesh_health_step st;
+
+	mesh_health_feed(p, &cfg, &o, now, &st);
+	*p = st.next;
+}
+
 static void sample(double bytes_per_s)
 {
 	struct mesh_health_obs o = { .kind = MESH_HOBS_SAMPLE,
@@ -663,6 +673,169 @@ static void check_peer(void)
 	       "no path: learning");
 }
 
+
+/* Path I of PS fed one round 1 ms later, bad (failed) or good (10 ms). */
+static void path_round(struct mesh_health *ps, unsigned int i, bool bad)
+{
+	struct mesh_health_obs o = { .kind = MESH_HOBS_ROUND,
+				     .failed = bad, .rtt_ns = 10 * MS };
+	struct mesh_health_step st;
+
+	now += MS;
+	mesh_health_feed(&ps[i], &cfg, &o, now, &st);
+	ps[i] = st.next;
+}
+
+/* N paths learnt, 1,000 good rounds each (no bad one in them). */
+static void paths_fresh(struct mesh_health *ps, unsigned int n)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < n; i++) {
+		mesh_health_init(&ps[i], now);
+		for (k = 0; k < 1000; k++)
+			path_round(ps, i, false);
+	}
+}
+
+/* Rounds to path I, a bad one each EVERY, until it is lossy. */
+static void path_lossy(struct mesh_health *ps, unsigned int i,
+		       unsigned int every)
+{
+	unsigned int k;
+
+	for (k = 1; k < 100000 && !ps[i].lossy; k++)
+		path_round(ps, i, k % every == 0);
+}
+
+/* Path I's judged rounds since its lossy excursion began, and since its
+ * last bad round. */
+static uint64_t span(const struct mesh_health *p)
+{
+	return p->judged - p->lossy_from + 1;
+}
+
+static uint64_t run(const struct mesh_health *p)
+{
+	return p->judged - p->run_from;
+}
+
+/*
+ * Rounds to each of 4 paths in turn, a share P bad on the first
+ * BAD_PATHS of them, MAX rounds a path at most (until all four are
+ * lossy): whether the peer was split meanwhile (mesh_health_split).
+ */
+static bool ever_split(double p, unsigned int bad_paths, unsigned int max)
+{
+	struct mesh_health ps[4];
+	const struct mesh_health *pp[4] = { &ps[0], &ps[1], &ps[2], &ps[3] };
+	unsigned int i, k, lossy;
+	bool split = false;
+
+	paths_fresh(ps, 4);
+	for (k = 0; k < max; k++) {
+		for (i = 0, lossy = 0; i < 4; i++) {
+			path_round(ps, i, i < bad_paths && uniform() < p);
+			lossy += ps[i].lossy;
+		}
+		split |= mesh_health_split(pp, 4, &cfg) > 0;
+		if (lossy == 4)
+			break;
+	}
+	return split;
+}
+
+/*
+ * Which paths see it.  A lossy path splits its peer once it has been
+ * lossy for LEAST = log 0.01 / log(1 - p1) rounds (from its excursion's
+ * start), not one sooner, while a healthy sibling has had no bad round
+ * over LEAST rounds, not one fewer, nor over the lossy one's window.
+ * Measured: 2 % of rounds bad on every path (a port, an uplink, twice
+ * lossy_bad) never split a peer on its way to lossy; on one path of four
+ * (an ECMP link) always.
+ */
+static void check_split(void)
+{
+	struct mesh_health ps[3];
+	const struct mesh_health *pp[3] = { &ps[0], &ps[1], &ps[2] };
+	uint64_t least = (uint64_t)ceil(log(0.01) / log(1 - cfg.p1_ppm / 1e6));
+	unsigned int i, k, n_uni = 0, n_one = 0, trials = 200;
+
+	now = 1;
+	paths_fresh(ps, 3);
+	tap_ok(mesh_health_split(pp, 3, &cfg) == 0, "split: none lossy: 0");
+	path_lossy(ps, 0, 10);
+	for (k = 1; span(&ps[0]) < least - 1; k++)
+		path_round(ps, 0, k % 10 == 0);
+	tap_ok(ps[0].lossy && mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: lossy for %llu rounds (least %llu - 1): 0",
+	       (unsigned long long)span(&ps[0]), (unsigned long long)least);
+	path_round(ps, 0, k % 10 == 0);
+	tap_ok(span(&ps[0]) == least && mesh_health_split(pp, 3, &cfg) == 1,
+	       "split: lossy for least rounds, two siblings without a bad "
+	       "round for %llu: 1", (unsigned long long)run(&ps[1]));
+
+	path_round(ps, 1, true);
+	path_round(ps, 2, true);
+	tap_ok(ps[1].state == MESH_HEALTH_HEALTHY && run(&ps[1]) == 0 &&
+	       mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: a bad round on each sibling (healthy still): 0");
+	while (run(&ps[1]) < least - 1)
+		path_round(ps, 1, false);
+	tap_ok(mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: a sibling %llu rounds without a bad one: 0",
+	       (unsigned long long)run(&ps[1]));
+	path_round(ps, 1, false);
+	tap_ok(mesh_health_split(pp, 3, &cfg) == 1,
+	       "split: ... and least: 1");
+	path_lossy(ps, 1, 10);
+	for (k = 1; span(&ps[1]) < least; k++)
+		path_round(ps, 1, k % 10 == 0);
+	tap_ok(mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: the sibling lossy too, the third not clean long: 0");
+	while (run(&ps[2]) < least)
+		path_round(ps, 2, false);
+	tap_ok(mesh_health_split(pp, 3, &cfg) == 2,
+	       "split: two lossy, the third clean: 2");
+	tap_ok(mesh_health_split(pp, 2, &cfg) == 0,
+	       "split: two paths, both lossy: 0");
+
+	/* a lossy path whose last bad rounds lie far apart: its window is
+	 * longer than least, and a sibling must cover it */
+	paths_fresh(ps, 3);
+	path_lossy(ps, 0, 10);
+	for (k = 1; k <= 4 * 300; k++)
+		path_round(ps, 0, k % 300 == 0);
+	path_round(ps, 1, true);
+	for (k = 0; k < least + 10; k++)
+		path_round(ps, 1, false);
+	tap_ok(ps[0].lossy && mesh_health_split(pp, 2, &cfg) == 0 &&
+	       mesh_health_split(pp, 3, &cfg) == 1,
+	       "split: a lossy path's window of %llu rounds: a sibling "
+	       "clean for %llu does not split it, one clean for %llu does",
+	       (unsigned long long)(ps[0].judged - ps[0].bad_at[(ps[0].bad_pos +
+		MESH_HEALTH_SPLIT_BADS - 4) % MESH_HEALTH_SPLIT_BADS] + 1),
+	       (unsigned long long)run(&ps[1]),
+	       (unsigned long long)run(&ps[2]));
+	event_on(&ps[2], MESH_HOBS_DOWN);
+	tap_ok(ps[2].state == MESH_HEALTH_DOWN &&
+	       mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: the clean sibling down: 0");
+	event_on(&ps[2], MESH_HOBS_CONNECT_FAILED);
+	event_on(&ps[2], MESH_HOBS_UP);
+	tap_ok(run(&ps[2]) == 0 && mesh_health_split(pp, 3, &cfg) == 0,
+	       "split: back up after an outage, its run starts again: 0");
+
+	for (i = 0; i < trials; i++) {
+		n_uni += ever_split(0.02, 4, 20000);
+		n_one += ever_split(0.02, 1, 2000);
+	}
+	tap_ok(n_uni == 0 && n_one == trials,
+	       "split: 2 %% of rounds bad on all four paths: split on the "
+	       "way in %u of %u trials; on one path of four: split in %u "
+	       "within 2,000 rounds a path", n_uni, trials, n_one);
+}
+
 /*
  * When the slow test has learnt (mesh_health_bw_learnt, /peers'
  * bandwidth_learnt): a quiet path at its base's memory (32 samples, more
@@ -760,7 +933,7 @@ static void check_usual(void)
 
 int main(void)
 {
-	tap_plan(81);
+	tap_plan(94);
 	mesh_health_cfg_default(&cfg);
 	check_cfg();
 	check_loss();
@@ -773,6 +946,7 @@ int main(void)
 	check_peer();
 	check_bw_learnt();
 	check_usual();
+	check_split();
 	tap_ok(!strcmp(mesh_health_name(MESH_HEALTH_FLAPPING), "flapping") &&
 	       !strcmp(mesh_health_name(MESH_HEALTH__COUNT), "?"), "names");
 	return tap_done();

@@ -955,6 +955,7 @@ static void test_mesh_samples(const char *buf, const char *what)
 		"rdmad_mesh_peer_health{peer=\"10.0.0.2:7471\"} 3",
 		"rdmad_mesh_peer_health{peer=\"[fe80::2]:7471\"} 4",
 		"rdmad_mesh_peer_flaps{peer=\"10.0.0.2:7471\"} 2",
+		"rdmad_mesh_peer_paths_split{peer=\"10.0.0.2:7471\"} 1",
 		"rdmad_mesh_bandwidth_samples_total 2",
 		"rdmad_mesh_bandwidth_seconds_total 2.0",
 		"rdmad_mesh_targets_reloads_total 4",
@@ -998,14 +999,16 @@ static void test_mesh_samples(const char *buf, const char *what)
 	       "%s: mesh: every result class per peer, a series per path "
 	       "and per size, bandwidth only once sampled", what);
 	/* the documented rule: 29 + paths + sizes, +1 with a sample, +1
-	 * slow or worse, +1 with flaps */
-	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 32 + 2 + 3 &&
+	 * slow or worse, +1 with flaps, +1 split */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 33 + 2 + 3 &&
 	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 30 + 2 + 3 &&
 	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 29 + 1 + 3 &&
 	       !strstr(buf, "rdmad_mesh_peer_health{peer=\"q") &&
-	       !strstr(buf, "rdmad_mesh_peer_flaps{peer=\"[fe80"),
+	       !strstr(buf, "rdmad_mesh_peer_flaps{peer=\"[fe80") &&
+	       !strstr(buf, "rdmad_mesh_peer_paths_split{peer=\"[fe80"),
 	       "%s: mesh: series per peer = 29 + paths + sizes (+1 "
-	       "bandwidth, +1 health slow or worse, +1 flaps) (%d, %d)", what,
+	       "bandwidth, +1 health slow or worse, +1 flaps, +1 split) "
+	       "(%d, %d)", what,
 	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));
 	tap_ok(check_hist_le(buf, "rdmad_mesh_round_duration_seconds",
@@ -1272,13 +1275,13 @@ static void test_compact_samples(const char *buf, const char *what)
 	tap_ok(!n_gone, "%s: compact: no per-peer path, size, histogram, "
 	       "connect, down, bandwidth or info series", what);
 	/* 5 a peer (the p99 absent while no verified round), +1 slow or
-	 * worse, +1 with flaps */
-	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 5 + 2 &&
+	 * worse, +1 with flaps, +1 split */
+	tap_ok(count_with(buf, "peer=\"10.0.0.2:7471\"") == 5 + 3 &&
 	       count_with(buf, "peer=\"[fe80::2]:7471\"") == 4 + 1 &&
 	       count_with(buf, "peer=\"q\\\"\\\\:1\"") == 5 &&
 	       count_prefix(buf, "rdmad_mesh_rounds_total{") == 3 * 3,
 	       "%s: compact: 5 series a peer, 4 before a good round, +1 "
-	       "slow or worse, +1 flapping (%d, %d)", what,
+	       "slow or worse, +1 flapping, +1 split (%d, %d)", what,
 	       count_with(buf, "peer=\"10.0.0.2:7471\""),
 	       count_with(buf, "peer=\"[fe80::2]:7471\""));
 	/* 25 a rail: 9 classes, 12 bounds + Inf, count, sum, health; and

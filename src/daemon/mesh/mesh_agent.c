@@ -556,6 +556,7 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 {
 	uint64_t now = clock_now_ns(), max_age;
 	enum mesh_health_state hs[CONFIG_MESH_PATHS_MAX];
+	const struct mesh_health *own[CONFIG_MESH_PATHS_MAX];
 	unsigned int i, j, n = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -625,6 +626,10 @@ void mesh_agent_view(struct mesh_agent *a, struct mesh_view *v)
 		}
 		vp->health = mesh_health_peer(peer->n_paths > 1 ? &peer->health :
 					      NULL, hs, peer->n_paths);
+		for (j = 0; j < peer->n_paths; j++)
+			own[j] = &peer->path[j]->health.own;
+		vp->paths_split = mesh_health_split(own, peer->n_paths,
+						    &a->x.pol.health);
 		if (peer->n_paths > 1)
 			vp->bw_learnt = mesh_health_bw_learnt(
 				&peer->health, &a->x.pol.health);

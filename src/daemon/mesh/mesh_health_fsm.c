@@ -151,15 +151,23 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 
 	h->judged++;
 	h->bad += bad;
+	if (bad) {
+		h->bad_at[h->bad_pos] = h->judged;
+		h->bad_pos = (h->bad_pos + 1) % MESH_HEALTH_SPLIT_BADS;
+		h->run_from = h->judged;
+	}
 	if (usual_learn(h, bad))
 		return MESH_HWHY_NONE;
 	loss_llr(h, cfg, &lb, &lg);
 	x = bad ? lb : lg;
 	if (!h->lossy) {
+		if (h->s_loss == 0)
+			h->exc_from = h->judged;
 		h->s_loss = fmax(0, h->s_loss + x);
 		if (h->s_loss < cfg->h_loss)
 			return MESH_HWHY_NONE;
 		h->lossy = true;
+		h->lossy_from = h->exc_from;
 		h->s_loss = 0;
 		return MESH_HWHY_LOSS;
 	}
@@ -492,6 +500,7 @@ void mesh_health_feed(const struct mesh_health *cur,
 		}
 		/* what was learnt before the outage may not hold after it */
 		h->s_loss = 0;
+		h->run_from = h->judged;
 		h->s_slow = 0;
 		h->late_held = false;
 		break;
@@ -512,6 +521,48 @@ void mesh_health_feed(const struct mesh_health *cur,
 	else if (why == MESH_HWHY_NONE)
 		why = MESH_HWHY_LEARNT;
 	out->why = why;
+}
+
+/* Judged rounds of the window of lossy path H: back to its last bad
+ * rounds, as many as the loss test needs to reach h_loss from 0. */
+static uint64_t split_window(const struct mesh_health *h,
+			     const struct mesh_health_cfg *cfg)
+{
+	double need = ceil(cfg->h_loss / log((double)cfg->p1_ppm / cfg->p0_ppm));
+	unsigned int k = need < MESH_HEALTH_SPLIT_BADS ? (unsigned int)need :
+			 MESH_HEALTH_SPLIT_BADS;
+
+	if (k < 1)
+		k = 1;
+	if (h->bad < k)
+		return h->judged;
+	return h->judged - h->bad_at[(h->bad_pos + MESH_HEALTH_SPLIT_BADS - k) %
+				     MESH_HEALTH_SPLIT_BADS] + 1;
+}
+
+unsigned int mesh_health_split(const struct mesh_health *const *paths,
+			       unsigned int n,
+			       const struct mesh_health_cfg *cfg)
+{
+	uint64_t least = (uint64_t)ceil(log(0.01) /
+					log(1 - cfg->p1_ppm / 1e6));
+	unsigned int i, j, split = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t need = split_window(paths[i], cfg);
+
+		if (paths[i]->state != MESH_HEALTH_LOSSY ||
+		    paths[i]->judged - paths[i]->lossy_from + 1 < least)
+			continue;
+		if (need < least)
+			need = least;
+		for (j = 0; j < n; j++)
+			if (paths[j]->state == MESH_HEALTH_HEALTHY &&
+			    paths[j]->judged - paths[j]->run_from >= need)
+				break;
+		split += j < n;
+	}
+	return split;
 }
 
 enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,

@@ -86,6 +86,10 @@ enum mesh_health_state { MESH_HEALTH_LIST(X_HEALTH) MESH_HEALTH__COUNT };
  * (sqrt(p / 2m) / p); at 8 rounds a second, 4 minutes to learn. */
 #define MESH_HEALTH_POOL_MEMORY	2000
 
+/* Bad rounds a path remembers for mesh_health_split (the last few: the
+ * loss test's window, ceil(h_loss / log(p1/p0)) of them at most). */
+#define MESH_HEALTH_SPLIT_BADS	8
+
 /* Downs remembered for the flapping test (flap_downs at most). */
 #define MESH_HEALTH_FLAPS_MAX	16
 
@@ -124,6 +128,14 @@ struct mesh_health {
 				   0: none */
 	uint64_t since;		/* when state was entered */
 	uint64_t bad, judged;	/* rounds judged, and of them bad */
+	/* for mesh_health_split, in judged rounds: where its last bad
+	 * rounds were (a ring), and where its run without one began (its
+	 * last bad round, or an up after an outage) */
+	uint64_t bad_at[MESH_HEALTH_SPLIT_BADS];
+	unsigned int bad_pos;
+	uint64_t run_from;
+	uint64_t exc_from;	/* the loss test's excursion from 0 began */
+	uint64_t lossy_from;	/* ... the one that made it lossy */
 	uint64_t late_to;	/* the last late rounds' span ends; 0: none */
 	unsigned int late_n;	/* late rounds in it */
 	bool late_held;		/* its first awaits judgement (alone: bad) */
@@ -239,6 +251,22 @@ bool mesh_health_bw_learnt(const struct mesh_health *h,
 enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,
 					const enum mesh_health_state *paths,
 					unsigned int n);
+
+/*
+ * A peer's paths split (docs/mesh.md, "Which paths see it"): of its N
+ * paths (PATHS, each its own machine, judged at one pace), how many are
+ * lossy, for at least the rounds in which a path at lossy_bad meets a
+ * bad one with 99 % (log 0.01 / log(1 - p1), counted from where its
+ * loss test's excursion began), while another is healthy and has had no
+ * bad round over as many rounds, nor over the lossy one's window (back
+ * to its last ceil(h_loss / log(p1/p0)) bad rounds); 0 when none is.  A
+ * lossy port or uplink meets every path of the peer alike; one of
+ * several ECMP links only the paths whose source port hashes onto it,
+ * and the others stay clean.
+ */
+unsigned int mesh_health_split(const struct mesh_health *const *paths,
+			       unsigned int n,
+			       const struct mesh_health_cfg *cfg);
 
 const char *mesh_health_name(enum mesh_health_state s);
 /* H's downs within CFG's flapping window ending at NOW. */

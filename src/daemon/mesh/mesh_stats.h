@@ -202,6 +202,9 @@ struct mesh_view_peer {
 	bool bw_learnt;
 	/* downs of its most flapping path within [mesh] flap_window */
 	unsigned int flaps;
+	/* its paths lossy while a sibling stays clean (mesh_health_split:
+	 * one of several ECMP links, not its port) */
+	unsigned int paths_split;
 	unsigned int n_paths;		/* configured: path[0 .. n_paths-1] */
 	/* path[n_paths .. n_figures-1]: dropped by a smaller [mesh] paths,
 	 * stopped; their figures stay in the peer's counters (which never

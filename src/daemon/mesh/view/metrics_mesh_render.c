@@ -58,29 +58,55 @@ static void peer_sum(const struct mesh_view_peer *p, struct peer_sum *o)
 #define HEALTH_HELP "0 learning, 1 healthy, 2 slow, 3 lossy, 4 down, " \
 	"5 flapping (docs/mesh.md, \"Decided in the agent\")."
 
+/* A peer's sparse series NAME: there only while GET says more than 0. */
+static void render_peer_sparse(struct mw *w, const struct mesh_view *m,
+			       const char *name, const char *help,
+			       unsigned int (*get)(const struct mesh_view_peer *))
+{
+	unsigned int i;
+
+	mw_family(w, name, FT_GAUGE, NULL, help);
+	for (i = 0; i < m->n_peers; i++)
+		if (get(&m->peers[i]))
+			mw_u64(w, name, "", ONE("peer", m->peers[i].name),
+			       get(&m->peers[i]));
+}
+
+static unsigned int peer_health_bad(const struct mesh_view_peer *p)
+{
+	return p->health >= MESH_HEALTH_SLOW ? p->health : 0;
+}
+
+static unsigned int peer_flaps(const struct mesh_view_peer *p)
+{
+	return p->flaps;
+}
+
+static unsigned int peer_split(const struct mesh_view_peer *p)
+{
+	return p->paths_split;
+}
+
 static void render_mesh_health(struct mw *w, const struct mesh_view *m)
 {
-	unsigned int i, r, k;
+	unsigned int r, k;
 	char label[12];
 
-	mw_family(w, "rdmad_mesh_peer_health", FT_GAUGE, NULL,
-		  "What the agent decided of the peer from its paths' rounds "
-		  "and samples, while it is slow or worse (absent: learning "
-		  "or healthy): " HEALTH_HELP);
-	for (i = 0; i < m->n_peers; i++)
-		if (m->peers[i].health >= MESH_HEALTH_SLOW)
-			mw_u64(w, "rdmad_mesh_peer_health", "",
-			       ONE("peer", m->peers[i].name),
-			       m->peers[i].health);
-	mw_family(w, "rdmad_mesh_peer_flaps", FT_GAUGE, NULL,
-		  "Downs of the peer's most flapping path within [mesh] "
-		  "flap_window (absent: none; flapping from [mesh] flap_downs "
-		  "on).");
-	for (i = 0; i < m->n_peers; i++)
-		if (m->peers[i].flaps)
-			mw_u64(w, "rdmad_mesh_peer_flaps", "",
-			       ONE("peer", m->peers[i].name),
-			       m->peers[i].flaps);
+	render_peer_sparse(w, m, "rdmad_mesh_peer_health",
+			   "What the agent decided of the peer from its paths' "
+			   "rounds and samples, while it is slow or worse "
+			   "(absent: learning or healthy): " HEALTH_HELP,
+			   peer_health_bad);
+	render_peer_sparse(w, m, "rdmad_mesh_peer_flaps",
+			   "Downs of the peer's most flapping path within "
+			   "[mesh] flap_window (absent: none; flapping from "
+			   "[mesh] flap_downs on).", peer_flaps);
+	render_peer_sparse(w, m, "rdmad_mesh_peer_paths_split",
+			   "The peer's paths decided lossy while another of "
+			   "its paths has stayed clean (absent: none): loss on "
+			   "the paths whose source port hashes onto one ECMP "
+			   "link, not on the port (docs/mesh.md, \"Which "
+			   "paths see it\").", peer_split);
 	mw_family(w, "rdmad_mesh_rail_health", FT_GAUGE, NULL,
 		  "What the agent decided of the rail from its peers' rounds "
 		  "together: " HEALTH_HELP);
