@@ -76,7 +76,7 @@
     // from it those that match federateToShards (the verdicts).
     globalRuleGroups: ['rdmad-verdict.rules', 'rdmad-gray.rules'],
     globalAlertGroups: ['rdmad-verdicts', 'rdmad-gray', 'rdmad-mesh-coverage'],
-    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|(peer_host_rail|source_tor):rdmad_mesh_pairs_decided_(slow|lossy|flapping):count|source_host_rail:rdmad_mesh_pools(_decided_lossy)?:count|source_tor_peer_host:rdmad_mesh_pools_decided_lossy:count|peer_host:rdmad_port_congestion_events:rate|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
+    federateToGlobal: '{__name__=~"peer_host_rail:rdmad_mesh_pairs(_bad|_lossy)?:(count|sum)|source_rail:rdmad_mesh_pairs(_bad)?:(count|sum)|source_tor:rdmad_mesh_pairs:count|tor_pair_host:rdmad_mesh_pairs_(lossy|link):sum|tor_pair_host:rdmad_mesh_pairs_split:count|(peer_host_rail|source_tor):rdmad_mesh_pairs_decided_(slow|lossy|flapping):count|source_host_rail:rdmad_mesh_pools(_decided_lossy)?:count|source_tor_peer_host:rdmad_mesh_pools_decided_lossy:count|peer_host:rdmad_port_congestion_events:rate|peer:rdmad_mesh_unplaced_probers:count|instance:rdmad_mesh_unplaced_self:info"}',
     federateToShards: '{__name__=~"[a-z_]+:rdmad_verdict_[a-z_]+:(bool|count)"}',
     // The alerts on what each rdmad decided of its pairs
     // (alerts/health.libsonnet: RdmadPairRetransmitting, RdmadPairSlow,

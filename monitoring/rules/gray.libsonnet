@@ -14,6 +14,9 @@
 //                           decided lossy, by rail and why
 //     source_tor_peer_host: the peers in a ToR's probers' lossy cross-ToR
 //                           pools
+//   and the pairs whose paths the agents found split (some lossy, a
+//   sibling clean: rdmad_mesh_peer_paths_split), with both ends' places
+//     tor_pair_host:  by prober, peer and why (sparse)
 //   second group (global), for each state (slow, lossy, flapping):
 //     peer_host_rail:rdmad_verdict_nic_STATE:bool  more than verdictShare
 //       of the pairs into a host's NIC on a rail, from minProbers probers
@@ -23,6 +26,16 @@
 //       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
+//     tor_pair:rdmad_verdict_link_lossy:bool  cross-ToR pairs from
+//       minProbers probers of a ToR to another split, their ToR's share of
+//       split cross-ToR pairs more than grayOutlierFactor times the fleet's
+//       share of split same-ToR pairs (which cross no ECMP link; add-one,
+//       (split + 1) / (pairs + 1): a small fleet's few same-ToR pairs are
+//       no proof that they never split), no
+//       uplink verdict on either ToR (now or verdictRecent ago), the pairs
+//       into or out of a NIC with a lossy verdict left out: one of the
+//       ECMP links between the two ToRs, only the paths hashed onto it
+//       lossy
 //   lossy also from the place pools, often sooner: a NIC when its host's
 //   own pools on the rail are all lossy (both places); a ToR's uplinks
 //   when more than verdictShare of its probers' cross-ToR pools are, from
@@ -126,6 +139,19 @@ local u = import '../lib/util.libsonnet';
             tp: by(['source_tor', 'peer_host']), members: poolMembers,
             f: u.num(c.grayOutlierFactor) }, 'source_tor', 'peer_tor')],
 
+    // the pairs split (some of their paths lossy, a sibling clean), but
+    // those into or out of a NIC named lossy: its port, not a link
+    local split = 'tor_pair_host:rdmad_mesh_pairs_split:count',
+    local splitUnexplained = function(sel) |||
+      (
+        %(split)s{%(sel)s}
+        unless on (%(hr)s) peer_host_rail:rdmad_verdict_nic_lossy:bool
+        unless on (%(sr)s) %(srcNic)s
+      )
+    ||| % { split: split, sel: sel, hr: by(['peer_host', 'rail']), sr: by(['source_host', 'rail']),
+            srcNic: asSource('peer_host_rail:rdmad_verdict_nic_lossy:bool', 'peer_host', 'source_host') },
+    local uplinkRecent = 'max_over_time(tor:rdmad_verdict_uplink_lossy:bool[%s])' % c.verdictRecent,
+
     groups+: if !c.decidedAlerts then [] else [{
       name: 'rdmad-gray-place.rules',
       rules: [
@@ -174,6 +200,15 @@ local u = import '../lib/util.libsonnet';
           ||| % { k: by(['source_tor', 'peer_host', 'rail']), cross: cross, ir: by(['instance', 'rail']),
                   health: u.sel(c, 'rdmad_mesh_rail_place_health', cross), lossy: states.lossy,
                   src: placedSource },
+        },
+        {
+          // the pairs whose paths its prober's agent found split: some
+          // lossy while a sibling stays clean (docs/mesh.md, "Which paths
+          // see it"), with both ends' places (sparse)
+          record: split,
+          expr: 'count by (%s) ((%s > 0)\n%s)' % [
+            by(['source_host', 'source_tor', 'peer_host', 'peer_tor', 'rail', 'why']),
+            u.sel(c, 'rdmad_mesh_peer_paths_split'), u.placed(c)],
         },
         {
           // congestion events a second (portCongestionCounters) on all the
@@ -245,6 +280,38 @@ local u = import '../lib/util.libsonnet';
         }
         for st in std.objectFields(states)
       ] + [
+        {
+          // one of the ECMP links between two ToRs (rules header)
+          record: 'tor_pair:rdmad_verdict_link_lossy:bool',
+          expr: |||
+            (
+              count by (%(tt)s) (count by (%(tts)s) %(unexplained)s)
+              >= %(m)s
+              and on (%(st)s)
+              (
+                sum by (%(st)s) (%(split)s{%(cross)s})
+                / sum by (%(st)s) (source_tor:rdmad_mesh_pairs:count{%(cross)s})
+              )
+              > on (%(e)s) group_left ()
+              (
+                %(f)s * (
+                  (sum by (%(e)s) (%(split)s{%(same)s}) or %(zero)s) + 1
+                )
+                / ((sum by (%(e)s) (source_tor:rdmad_mesh_pairs:count{%(same)s}) or %(zero)s) + 1)
+              )
+            ) * 0 + 1
+            unless on (%(t)s) %(recent)s
+            unless on (%(st)s) %(srcRecent)s
+            unless on (%(t)s) %(torHard)s
+            unless on (%(st)s) %(srcHard)s
+          ||| % { tt: by(['source_tor', 'peer_tor']), tts: by(['source_tor', 'peer_tor', 'source_host']),
+                  unexplained: std.rstripChars(splitUnexplained(cross), '\n'), cross: cross, same: same, m: m,
+                  st: by(['source_tor']), t: by(['peer_tor']), e: by([]), split: split,
+                  f: u.num(c.grayOutlierFactor), recent: uplinkRecent,
+                  zero: 'sum by (%s) (source_tor:rdmad_mesh_pairs:count) * 0' % by([]),
+                  srcRecent: asSource(uplinkRecent, 'peer_tor', 'source_tor'),
+                  torHard: torHard, srcHard: asSource(torHard, 'peer_tor', 'source_tor') },
+        },
         {
           // 1: the host counts more than congestionRate congestion events a
           // second: what is slow or lossy into it is congestion
