@@ -99,7 +99,7 @@ declare -A moved
 nmoved=0
 while [ "$nmoved" -lt 4 ]; do
 	[ "$(now_ms)" -lt "$end" ] ||
-		fab_fail "not every host's slot moved on within ${wait_s}s + 30 s: moved: ${!moved[*]:-none}; $(for i in 1 2 3 4; do echo "host $i: $(tr '\n' ' ' <"$T/rows-$i")"; done)"
+		fab_fail "not every host's slot moved on within ${wait_s}s + 30 s: moved: $( ((${#moved[@]})) && echo "${!moved[*]}" || echo none); $(for i in 1 2 3 4; do echo "host $i: $(tr '\n' ' ' <"$T/rows-$i")"; done)"
 	for i in 1 2 3 4; do
 		[ -n "${moved[$i]:-}" ] && continue
 		fab_peer_rows "$i" "$T/peers-$i.json" >"$T/rows-$i"
