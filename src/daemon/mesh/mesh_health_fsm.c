@@ -176,6 +176,10 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 		return MESH_HWHY_NONE;
 	h->lossy = false;
 	h->s_loss = 0;
+	/* its clean run, for mesh_health_split, starts now: when a loss
+	 * on every path ends, the paths clear one by one, and the first
+	 * to clear must not split the peer from those still lossy */
+	h->run_from = h->judged;
 	return MESH_HWHY_LOSS_GONE;
 }
 

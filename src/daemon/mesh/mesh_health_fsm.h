@@ -130,7 +130,7 @@ struct mesh_health {
 	uint64_t bad, judged;	/* rounds judged, and of them bad */
 	/* for mesh_health_split, in judged rounds: where its last bad
 	 * rounds were (a ring), and where its run without one began (its
-	 * last bad round, or an up after an outage) */
+	 * last bad round, an up after an outage, or its leaving lossy) */
 	uint64_t bad_at[MESH_HEALTH_SPLIT_BADS];
 	unsigned int bad_pos;
 	uint64_t run_from;
