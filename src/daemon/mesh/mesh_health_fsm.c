@@ -154,20 +154,22 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 	if (bad) {
 		h->bad_at[h->bad_pos] = h->judged;
 		h->bad_pos = (h->bad_pos + 1) % MESH_HEALTH_SPLIT_BADS;
-		h->run_from = h->judged;
 	}
 	if (usual_learn(h, bad))
 		return MESH_HWHY_NONE;
 	loss_llr(h, cfg, &lb, &lg);
 	x = bad ? lb : lg;
 	if (!h->lossy) {
-		if (h->s_loss == 0)
+		if (h->s_loss == 0) {
 			h->exc_from = h->judged;
+			h->exc_bad = h->bad - bad;
+		}
 		h->s_loss = fmax(0, h->s_loss + x);
 		if (h->s_loss < cfg->h_loss)
 			return MESH_HWHY_NONE;
 		h->lossy = true;
 		h->lossy_from = h->exc_from;
+		h->lossy_bad = h->exc_bad;
 		h->s_loss = 0;
 		return MESH_HWHY_LOSS;
 	}
@@ -176,10 +178,11 @@ static enum mesh_health_why loss_judge(struct mesh_health *h,
 		return MESH_HWHY_NONE;
 	h->lossy = false;
 	h->s_loss = 0;
-	/* its clean run, for mesh_health_split, starts now: when a loss
-	 * on every path ends, the paths clear one by one, and the first
-	 * to clear must not split the peer from those still lossy */
-	h->run_from = h->judged;
+	/* what it meets counts as a sibling's, for mesh_health_split,
+	 * from now: when a loss on every path ends, the paths clear one by
+	 * one, and the first to clear must not split the peer from those
+	 * still lossy */
+	h->fresh_from = h->judged;
 	return MESH_HWHY_LOSS_GONE;
 }
 
@@ -504,7 +507,7 @@ void mesh_health_feed(const struct mesh_health *cur,
 		}
 		/* what was learnt before the outage may not hold after it */
 		h->s_loss = 0;
-		h->run_from = h->judged;
+		h->fresh_from = h->judged;
 		h->s_slow = 0;
 		h->late_held = false;
 		break;
@@ -527,21 +530,56 @@ void mesh_health_feed(const struct mesh_health *cur,
 	out->why = why;
 }
 
-/* Judged rounds of the window of lossy path H: back to its last bad
- * rounds, as many as the loss test needs to reach h_loss from 0. */
-static uint64_t split_window(const struct mesh_health *h,
-			     const struct mesh_health_cfg *cfg)
+/* Where H's K-th last bad round was (K >= 1, K <= its bad rounds and
+ * MESH_HEALTH_SPLIT_BADS), in its judged rounds. */
+static uint64_t bad_back(const struct mesh_health *h, unsigned int k)
 {
-	double need = ceil(cfg->h_loss / log((double)cfg->p1_ppm / cfg->p0_ppm));
-	unsigned int k = need < MESH_HEALTH_SPLIT_BADS ? (unsigned int)need :
-			 MESH_HEALTH_SPLIT_BADS;
+	return h->bad_at[(h->bad_pos + MESH_HEALTH_SPLIT_BADS - k) %
+			 MESH_HEALTH_SPLIT_BADS];
+}
 
-	if (k < 1)
-		k = 1;
-	if (h->bad < k)
-		return h->judged;
-	return h->judged - h->bad_at[(h->bad_pos + MESH_HEALTH_SPLIT_BADS - k) %
-				     MESH_HEALTH_SPLIT_BADS] + 1;
+/* H's bad rounds among its last W judged ones; MESH_HEALTH_SPLIT_BADS:
+ * as many or more. */
+static unsigned int bads_within(const struct mesh_health *h, uint64_t w)
+{
+	unsigned int k, n = h->bad < MESH_HEALTH_SPLIT_BADS ?
+			    (unsigned int)h->bad : MESH_HEALTH_SPLIT_BADS;
+
+	for (k = 1; k <= n; k++)
+		if (bad_back(h, k) + w <= h->judged)
+			return k - 1;
+	return n;
+}
+
+/* P(X >= K), X binomial over N rounds at one half. */
+static double sign_tail(unsigned int k, unsigned int n)
+{
+	double c = 1, sum = 0;
+	unsigned int i;
+
+	for (i = 0; i <= n; i++) {
+		if (i >= k)
+			sum += c;
+		c = c * (n - i) / (i + 1);
+	}
+	return sum / pow(2, n);
+}
+
+/* Whether a lossy path, its last K bad rounds over its last W judged
+ * ones, splits from sibling S: S counting for W and LEAST before it (a
+ * path just started or back compares its first rounds with nothing),
+ * and few bad rounds in W. */
+static bool split_from(const struct mesh_health *s, unsigned int k,
+		       uint64_t w, uint64_t least)
+{
+	unsigned int b;
+
+	if (s->state != MESH_HEALTH_HEALTHY ||
+	    s->judged - s->fresh_from < w + least)
+		return false;
+	b = bads_within(s, w);
+	return b < MESH_HEALTH_SPLIT_BADS &&
+	       sign_tail(k, k + b) <= MESH_HEALTH_SPLIT_ALPHA;
 }
 
 unsigned int mesh_health_split(const struct mesh_health *const *paths,
@@ -550,19 +588,24 @@ unsigned int mesh_health_split(const struct mesh_health *const *paths,
 {
 	uint64_t least = (uint64_t)ceil(log(0.01) /
 					log(1 - cfg->p1_ppm / 1e6));
-	unsigned int i, j, split = 0;
+	unsigned int i, j, k, split = 0;
 
 	for (i = 0; i < n; i++) {
-		uint64_t need = split_window(paths[i], cfg);
+		const struct mesh_health *l = paths[i];
+		uint64_t w;
 
-		if (paths[i]->state != MESH_HEALTH_LOSSY ||
-		    paths[i]->judged - paths[i]->lossy_from + 1 < least)
+		if (l->state != MESH_HEALTH_LOSSY ||
+		    l->judged - l->lossy_from + 1 < least ||
+		    l->bad == l->lossy_bad)
 			continue;
-		if (need < least)
-			need = least;
+		k = l->bad - l->lossy_bad < MESH_HEALTH_SPLIT_BADS ?
+		    (unsigned int)(l->bad - l->lossy_bad) :
+		    MESH_HEALTH_SPLIT_BADS;
+		w = l->judged - bad_back(l, k) + 1;
+		if (w < 2 * least)
+			w = 2 * least;
 		for (j = 0; j < n; j++)
-			if (paths[j]->state == MESH_HEALTH_HEALTHY &&
-			    paths[j]->judged - paths[j]->run_from >= need)
+			if (j != i && split_from(paths[j], k, w, least))
 				break;
 		split += j < n;
 	}

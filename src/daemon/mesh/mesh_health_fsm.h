@@ -86,9 +86,16 @@ enum mesh_health_state { MESH_HEALTH_LIST(X_HEALTH) MESH_HEALTH__COUNT };
  * (sqrt(p / 2m) / p); at 8 rounds a second, 4 minutes to learn. */
 #define MESH_HEALTH_POOL_MEMORY	2000
 
-/* Bad rounds a path remembers for mesh_health_split (the last few: the
- * loss test's window, ceil(h_loss / log(p1/p0)) of them at most). */
-#define MESH_HEALTH_SPLIT_BADS	8
+/* Bad rounds a path remembers for mesh_health_split: a lossy path's last
+ * ones weighed against its siblings' in the same rounds, and its
+ * siblings' there. */
+#define MESH_HEALTH_SPLIT_BADS	16
+
+/* mesh_health_split's false-alarm chance per judgement: that the lossy
+ * path's share of the bad rounds it and a sibling met over its window is
+ * as large as it is, were both as bad (a one-sided sign test).  10 bad
+ * rounds against none pass it (2^-10), 9 do not. */
+#define MESH_HEALTH_SPLIT_ALPHA	0.001
 
 /* Downs remembered for the flapping test (flap_downs at most). */
 #define MESH_HEALTH_FLAPS_MAX	16
@@ -129,13 +136,16 @@ struct mesh_health {
 	uint64_t since;		/* when state was entered */
 	uint64_t bad, judged;	/* rounds judged, and of them bad */
 	/* for mesh_health_split, in judged rounds: where its last bad
-	 * rounds were (a ring), and where its run without one began (its
-	 * last bad round, an up after an outage, or its leaving lossy) */
+	 * rounds were (a ring), and where what it met began to count as
+	 * a sibling's (its start, an up after an outage, its leaving
+	 * lossy: before, it met the fault too or nothing) */
 	uint64_t bad_at[MESH_HEALTH_SPLIT_BADS];
 	unsigned int bad_pos;
-	uint64_t run_from;
+	uint64_t fresh_from;
 	uint64_t exc_from;	/* the loss test's excursion from 0 began */
+	uint64_t exc_bad;	/* ... with this many bad rounds before it */
 	uint64_t lossy_from;	/* ... the one that made it lossy */
+	uint64_t lossy_bad;	/* ... and its exc_bad */
 	uint64_t late_to;	/* the last late rounds' span ends; 0: none */
 	unsigned int late_n;	/* late rounds in it */
 	bool late_held;		/* its first awaits judgement (alone: bad) */
@@ -255,14 +265,16 @@ enum mesh_health_state mesh_health_peer(const struct mesh_health *pool,
 /*
  * A peer's paths split (docs/mesh.md, "Which paths see it"): of its N
  * paths (PATHS, each its own machine, judged at one pace), how many are
- * lossy, for at least the rounds in which a path at lossy_bad meets a
- * bad one with 99 % (log 0.01 / log(1 - p1), counted from where its
- * loss test's excursion began), while another is healthy and has had no
- * bad round over as many rounds, nor over the lossy one's window (back
- * to its last ceil(h_loss / log(p1/p0)) bad rounds); 0 when none is.  A
- * lossy port or uplink meets every path of the peer alike; one of
- * several ECMP links only the paths whose source port hashes onto it,
- * and the others stay clean.
+ * lossy, for at least LEAST rounds (log 0.01 / log(1 - p1): a path at
+ * lossy_bad meets a bad one in them with 99 %; counted from where its
+ * loss test's excursion began), while a healthy sibling, counting for
+ * that window and LEAST rounds before it, met so few bad rounds in the
+ * lossy one's window (back to its last K bad rounds since that
+ * excursion, K at most MESH_HEALTH_SPLIT_BADS; 2 LEAST rounds at least)
+ * that a sign test calls the lossy one's K more than chance
+ * (MESH_HEALTH_SPLIT_ALPHA); 0 when none is.  A lossy port or uplink
+ * meets every path of the peer alike; one of several ECMP links only the
+ * paths whose source port hashes onto it, and the others stay clean.
  */
 unsigned int mesh_health_split(const struct mesh_health *const *paths,
 			       unsigned int n,
