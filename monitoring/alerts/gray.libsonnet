@@ -88,12 +88,15 @@ local u = import '../lib/util.libsonnet';
               ||| % { d: decidedBy }),
         alert('RdmadFabricLinkRetransmitting',
               unlessTor(|||
-                sum by (%(tt)s) (tor_pair_host:rdmad_mesh_pairs_split:count{why="cross-ToR"})
-                and on (%(tt)s) tor_pair:rdmad_verdict_link_lossy:bool
-              ||| % { tt: by(['source_tor', 'peer_tor']) }),
-              'One of the ECMP links between two ToR switches loses packets: only the paths hashed onto it retransmit.',
+                sum by (%(t)s) (
+                  tor_pair_host:rdmad_mesh_pairs_split:count{why="cross-ToR"}
+                  or label_replace(tor_pair_host:rdmad_mesh_pairs_split:count{why="cross-ToR"}, "peer_tor", "$1", "source_tor", "(.*)")
+                )
+                and on (%(t)s) tor:rdmad_verdict_link_lossy:bool
+              ||| % { t: by(['peer_tor']) }),
+              'One of the ECMP links of a ToR switch loses packets: only the paths hashed onto it retransmit.',
               |||
-                {{ $value }} cross-ToR pairs from {{ $labels.source_tor }} to {{ $labels.peer_tor }}, from at least %(m)s probers, are split: some of their paths (each its own QP, so its own UDP source port and ECMP hash) decided lossy while a sibling path of the same pair stays clean (`rdmad_mesh_peer_paths_split`, docs/mesh.md "Which paths see it"), more than %(f)s times as often as the fleet's pairs inside a ToR, and no uplink or NIC verdict explains it. Light loss on one link of the fabric between the two, which RC hides as latency: not the hosts' ports, not all of a ToR's uplinks. `tor_pair_host:rdmad_mesh_pairs_split:count` lists the pairs; `rdmad_mesh_path_rounds_failed_total{path}` and `/peers` on a prober show which paths. Check the error and discard counters of the ToRs' uplink ports and the spine ports toward them (a link up but dropping, a dirty optic).
+                {{ $value }} cross-ToR pairs into or out of {{ $labels.peer_tor }}, from at least %(m)s probers and with other ToRs, are split: some of their paths (each its own QP, so its own UDP source port and ECMP hash) decided lossy while a sibling path of the same pair stays clean (`rdmad_mesh_peer_paths_split`, docs/mesh.md "Which paths see it"), more than %(f)s times as often as the fleet's pairs inside a ToR, and no uplink or NIC verdict explains it. Light loss on one of the links between {{ $labels.peer_tor }} and the spines (or on the way), which RC hides as latency: not the hosts' ports, not all of its uplinks. `tor_pair_host:rdmad_mesh_pairs_split:count` lists the pairs; `/peers` on a prober shows which paths. Check the error and discard counters of the ToR's uplink ports and of the spine ports toward it (a link up but dropping, a dirty optic).
               ||| % { m: u.num(c.minProbers), f: u.num(c.grayOutlierFactor) }),
       ],
     }],

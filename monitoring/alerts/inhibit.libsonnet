@@ -31,10 +31,8 @@
       // every pair into or out of a ToR that is down, cut off, or loses on
       // its uplinks (or one of its ECMP links)
       + both('RdmadTorDown|RdmadTorUplinkDown|RdmadTorUplinkLoss|RdmadFabricLinkLoss'
-             + gray('RdmadTorUplink(Slow|Retransmitting|Flapping|Congested)'), ['peer_tor'], ['source_tor'])
-      // every pair from one ToR to another whose ECMP link between them is
-      // lossy (its paths split)
-      + (if c.decidedAlerts then [rule('RdmadFabricLinkRetransmitting', ['source_tor', 'peer_tor'])] else [])
+             + gray('RdmadTorUplink(Slow|Retransmitting|Flapping|Congested)|RdmadFabricLinkRetransmitting'),
+             ['peer_tor'], ['source_tor'])
       // every pair into a ToR no other ToR reaches (one way: its pairs
       // out are not explained)
       + [rule('RdmadTorUnreachable', ['peer_tor'])]

@@ -27,14 +27,14 @@
     (%(e)s)
   ||| % { e: e, placed: std.strReplace(placed, '\n', '\n  '), p: by(c, ['instance', 'peer']) },
   // a verdict's expression with its part named as a prober's end too: a
-  // ToR's (RdmadTor*, RdmadFabricLinkLoss) peer_tor as source_tor, a host's
+  // ToR's (RdmadTor*, RdmadFabricLink*) peer_tor as source_tor, a host's
   // or a NIC's (RdmadHost*, RdmadNic*) peer_host as source_host.  An
   // inhibition rule matches a label with the same label only, so this is
   // how a verdict holds back the pair alerts out of its part as well as
   // those into it (alerts/inhibit.libsonnet)
   sourceCopy(name, e)::
     local copy = function(to, from) 'label_replace(\n  %s,\n  "%s", "$1", "%s", "(.+)"\n)' % [std.rstripChars(e, '\n'), to, from];
-    if std.startsWith(name, 'RdmadTor') || name == 'RdmadFabricLinkLoss' then copy('source_tor', 'peer_tor')
+    if std.startsWith(name, 'RdmadTor') || std.startsWith(name, 'RdmadFabricLink') then copy('source_tor', 'peer_tor')
     else if std.startsWith(name, 'RdmadHost') || std.startsWith(name, 'RdmadNic') then copy('source_host', 'peer_host')
     else e,
 }

@@ -26,16 +26,17 @@
 //       cross-ToR pairs into a ToR and of its probers' cross-ToR pairs,
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
-//     tor_pair:rdmad_verdict_link_lossy:bool  cross-ToR pairs from
-//       minProbers probers of a ToR to another split, their ToR's share of
-//       split cross-ToR pairs more than grayOutlierFactor times the fleet's
-//       share of split same-ToR pairs (which cross no ECMP link; add-one,
-//       (split + 1) / (pairs + 1): a small fleet's few same-ToR pairs are
-//       no proof that they never split), no
-//       uplink verdict on either ToR (now or verdictRecent ago), the pairs
-//       into or out of a NIC with a lossy verdict left out: one of the
-//       ECMP links between the two ToRs, only the paths hashed onto it
-//       lossy
+//     tor:rdmad_verdict_link_lossy:bool  cross-ToR pairs into or out
+//       of a ToR split, from minProbers probers at least, with two other
+//       ToRs at least (one in a fleet of two ToRs: a ToR whose partner's
+//       link it is sees its split pairs with that one ToR alone), its
+//       share of split cross-ToR pairs more than grayOutlierFactor times
+//       the fleet's share of split same-ToR pairs (which cross no ECMP
+//       link; add-one, (split + 1) / (pairs + 1): a small fleet's few
+//       same-ToR pairs are no proof that they never split), no uplink
+//       verdict on it (now or verdictRecent ago), the pairs into or out of
+//       a NIC with a lossy verdict left out: one of its ECMP links, only
+//       the paths hashed onto it lossy
 //   lossy also from the place pools, often sooner: a NIC when its host's
 //   own pools on the rail are all lossy (both places); a ToR's uplinks
 //   when more than verdictShare of its probers' cross-ToR pools are, from
@@ -150,6 +151,15 @@ local u = import '../lib/util.libsonnet';
       )
     ||| % { split: split, sel: sel, hr: by(['peer_host', 'rail']), sr: by(['source_host', 'rail']),
             srcNic: asSource('peer_host_rail:rdmad_verdict_nic_lossy:bool', 'peer_host', 'source_host') },
+    // the same, each pair once under each of its ends' ToRs: "tor" the
+    // end's, "other_tor" the other end's
+    local splitEnds = |||
+      (
+        label_replace(label_replace(%(x)s, "tor", "$1", "peer_tor", "(.*)"), "other_tor", "$1", "source_tor", "(.*)")
+        or
+        label_replace(label_replace(%(x)s, "tor", "$1", "source_tor", "(.*)"), "other_tor", "$1", "peer_tor", "(.*)")
+      )
+    ||| % { x: std.rstripChars(splitUnexplained(cross), '\n') },
     local uplinkRecent = 'max_over_time(tor:rdmad_verdict_uplink_lossy:bool[%s])' % c.verdictRecent,
 
     groups+: if !c.decidedAlerts then [] else [{
@@ -281,36 +291,40 @@ local u = import '../lib/util.libsonnet';
         for st in std.objectFields(states)
       ] + [
         {
-          // one of the ECMP links between two ToRs (rules header)
-          record: 'tor_pair:rdmad_verdict_link_lossy:bool',
+          // one of a ToR's ECMP links (rules header)
+          record: 'tor:rdmad_verdict_link_lossy:bool',
           expr: |||
-            (
-              count by (%(tt)s) (count by (%(tts)s) %(unexplained)s)
-              >= %(m)s
-              and on (%(st)s)
+            label_replace(
               (
-                sum by (%(st)s) (%(split)s{%(cross)s})
-                / sum by (%(st)s) (source_tor:rdmad_mesh_pairs:count{%(cross)s})
-              )
-              > on (%(e)s) group_left ()
-              (
-                %(f)s * (
-                  (sum by (%(e)s) (%(split)s{%(same)s}) or %(zero)s) + 1
+                count by (%(et)s) (count by (%(ets)s) (%(ends)s)) >= %(m)s
+                and on (%(et)s)
+                count by (%(et)s) (count by (%(eto)s) (%(ends)s))
+                >= on (%(e)s) group_left () clamp_max(count by (%(e)s) (sum by (%(est)s) (source_tor:rdmad_mesh_pairs:count)) - 1, 2)
+                and on (%(et)s)
+                (
+                  sum by (%(et)s) (%(ends)s)
+                  / on (%(et)s)
+                  (
+                    sum by (%(et)s) (label_replace(source_tor:rdmad_mesh_pairs:count{%(cross)s}, "tor", "$1", "source_tor", "(.*)"))
+                    + on (%(et)s)
+                    sum by (%(et)s) (label_replace(peer_host_rail:rdmad_mesh_pairs:count{%(cross)s}, "tor", "$1", "peer_tor", "(.*)"))
+                  )
                 )
-                / ((sum by (%(e)s) (source_tor:rdmad_mesh_pairs:count{%(same)s}) or %(zero)s) + 1)
-              )
-            ) * 0 + 1
+                > on (%(e)s) group_left ()
+                (
+                  %(f)s * (
+                    (sum by (%(e)s) (%(split)s{%(same)s}) or %(zero)s) + 1
+                  )
+                  / ((sum by (%(e)s) (source_tor:rdmad_mesh_pairs:count{%(same)s}) or %(zero)s) + 1)
+                )
+              ) * 0 + 1,
+              "peer_tor", "$1", "tor", "(.*)")
             unless on (%(t)s) %(recent)s
-            unless on (%(st)s) %(srcRecent)s
             unless on (%(t)s) %(torHard)s
-            unless on (%(st)s) %(srcHard)s
-          ||| % { tt: by(['source_tor', 'peer_tor']), tts: by(['source_tor', 'peer_tor', 'source_host']),
-                  unexplained: std.rstripChars(splitUnexplained(cross), '\n'), cross: cross, same: same, m: m,
-                  st: by(['source_tor']), t: by(['peer_tor']), e: by([]), split: split,
-                  f: u.num(c.grayOutlierFactor), recent: uplinkRecent,
-                  zero: 'sum by (%s) (source_tor:rdmad_mesh_pairs:count) * 0' % by([]),
-                  srcRecent: asSource(uplinkRecent, 'peer_tor', 'source_tor'),
-                  torHard: torHard, srcHard: asSource(torHard, 'peer_tor', 'source_tor') },
+          ||| % { et: by(['tor']), ets: by(['tor', 'source_host']), eto: by(['tor', 'other_tor']),
+                  est: by(['source_tor']), ends: std.rstripChars(splitEnds, '\n'), cross: cross, same: same, m: m,
+                  t: by(['peer_tor']), e: by([]), split: split, f: u.num(c.grayOutlierFactor), recent: uplinkRecent,
+                  zero: 'sum by (%s) (source_tor:rdmad_mesh_pairs:count) * 0' % by([]), torHard: torHard },
         },
         {
           // 1: the host counts more than congestionRate congestion events a

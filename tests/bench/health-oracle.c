@@ -40,6 +40,17 @@
  *             shares averaged; the pool learns its usual share of bad
  *             rounds as the daemon's place pools do
  *             (MESH_HEALTH_POOL_MEMORY rounds)
+ *   paths     the line is a pair of SEVERITY paths (2 to
+ *             CONFIG_MESH_PATHS_MAX), each its own machine, a round a
+ *             second each (FROM and TO unused), a failed round a lost
+ *             one as in a pool; written instead of states: "ID T split:K"
+ *             at each change of how many paths split the pair
+ *             (mesh_health_split, docs/mesh.md "Which paths see it"),
+ *             "ID 0 split:0" first
+ *   ecmp      with paths: one path more (the first, then the second...)
+ *             has a share SEVERITY of its rounds late from FROM to TO, the
+ *             others not (one of several ECMP links carries it); lossy
+ *             events hit every path
  * and always: each round fails with chance NOISE (an isolated timeout;
  * --down-after such failures in a row, default 1 as [mesh] down_after,
  * take the path down, and it is back at its first connect: a lost round,
@@ -56,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/config.h"
 #include "mesh/mesh_health_fsm.h"
 
 #define ORACLE_NS		1000000000ull
@@ -84,7 +96,9 @@
 	X(FLAPPING, "flapping")	\
 	X(BUSY, "busy")		\
 	X(RESTART, "restart")	\
-	X(POOL, "pool")
+	X(POOL, "pool")		\
+	X(PATHS, "paths")	\
+	X(ECMP, "ecmp")
 
 #define X_KIND(n, s)	ORACLE_##n,
 enum oracle_kind { ORACLE_KIND_LIST(X_KIND) ORACLE__COUNT };
@@ -178,6 +192,11 @@ static int oracle_event_parse(const char *s, struct oracle_event *e, int *used)
 	case ORACLE_POOL:
 		return e->severity >= 1 && e->severity <= ORACLE_POOL_MAX &&
 		       e->severity == floor(e->severity) ? 0 : -EINVAL;
+	case ORACLE_PATHS:
+		return e->severity >= 2 && e->severity <= CONFIG_MESH_PATHS_MAX &&
+		       e->severity == floor(e->severity) ? 0 : -EINVAL;
+	case ORACLE_ECMP:
+		return e->severity >= 0 && e->severity <= 1 ? 0 : -EINVAL;
 	default:
 		return 0;
 	}
@@ -238,6 +257,8 @@ static void oracle_events(const struct oracle_line *l, long t,
 			n->restart |= t == e->from;
 			break;
 		case ORACLE_POOL:
+		case ORACLE_PATHS:
+		case ORACLE_ECMP:
 		case ORACLE__COUNT:
 			break;
 		}
@@ -258,15 +279,95 @@ static void oracle_feed(const struct oracle_line *l,
 		printf("%s %ld %s\n", l->id, t, mesh_health_name(h->state));
 }
 
-/* The pool's members, 0: the line is a path. */
-static unsigned int oracle_pool(const struct oracle_line *l)
+/* The SEVERITY of the line's first event of KIND, 0: none. */
+static unsigned int oracle_count(const struct oracle_line *l,
+				 enum oracle_kind kind)
 {
 	unsigned int i;
 
 	for (i = 0; i < l->n_ev; i++)
-		if (l->ev[i].kind == ORACLE_POOL)
+		if (l->ev[i].kind == kind)
 			return (unsigned int)l->ev[i].severity;
 	return 0;
+}
+
+/* One round of a pool or of a pair's path at NOW: failed with NOISE,
+ * late with LATE, a busy prober's delay. */
+static void oracle_round(const struct oracle_line *l,
+			 const struct oracle_now *ev, double late,
+			 uint64_t *rng, struct mesh_health_obs *o)
+{
+	*o = (struct mesh_health_obs){
+		.kind = MESH_HOBS_ROUND,
+		.failed = oracle_uniform(rng) < l->noise,
+		.pressured = ev->busy,
+		.rtt_ns = ORACLE_RTT_NS + oracle_next(rng) % 2000,
+	};
+	if (!o->failed && oracle_uniform(rng) < late)
+		o->rtt_ns += ORACLE_LATE_NS;
+	if (ev->busy) {
+		o->local_ns = ORACLE_BUSY_NS;
+		o->rtt_ns += (uint64_t)(oracle_uniform(rng) * ORACLE_BUSY_NS);
+	}
+	if (o->failed)
+		o->rtt_ns = 0;
+}
+
+/* The share late on path J at T: the pair's lossy events, and the J-th
+ * ecmp event's. */
+static double oracle_path_late(const struct oracle_line *l,
+			       const struct oracle_now *ev, unsigned int j,
+			       long t)
+{
+	double late = ev->late;
+	unsigned int i, k = 0;
+
+	for (i = 0; i < l->n_ev; i++) {
+		if (l->ev[i].kind != ORACLE_ECMP)
+			continue;
+		if (k++ == j && t >= l->ev[i].from && t < l->ev[i].to)
+			late = fmax(late, l->ev[i].severity);
+	}
+	return late;
+}
+
+/* A pair of N paths, a round a second each: how many split it. */
+static void oracle_run_paths(const struct oracle_opts *op,
+			     const struct mesh_health_cfg *cfg,
+			     const struct oracle_line *l, unsigned int n)
+{
+	uint64_t rng = l->seed * 0x2545f4914f6cdd1dull + 1, now;
+	struct mesh_health h[CONFIG_MESH_PATHS_MAX];
+	const struct mesh_health *hp[CONFIG_MESH_PATHS_MAX];
+	struct mesh_health_step st;
+	struct mesh_health_obs o;
+	struct oracle_now ev;
+	unsigned int j, split = 0, was = 0;
+	long t;
+
+	for (j = 0; j < n; j++) {
+		mesh_health_init(&h[j], 0);
+		hp[j] = &h[j];
+	}
+	for (t = -op->learn; t < l->horizon; t++) {
+		oracle_events(l, t, &ev);
+		for (j = 0; j < n; j++) {
+			now = (uint64_t)(t + op->learn + 1) * ORACLE_NS +
+			      j * ORACLE_NS / n;
+			if (ev.restart)
+				mesh_health_init(&h[j], now);
+			oracle_round(l, &ev, oracle_path_late(l, &ev, j, t),
+				     &rng, &o);
+			mesh_health_feed(&h[j], cfg, &o, now, &st);
+			h[j] = st.next;
+		}
+		split = mesh_health_split(hp, n, cfg);
+		if (t == 0)
+			printf("%s 0 split:%u\n", l->id, split);
+		else if (t > 0 && split != was)
+			printf("%s %ld split:%u\n", l->id, t, split);
+		was = split;
+	}
 }
 
 /* A pool of K members: K rounds a second, each a member's. */
@@ -296,21 +397,7 @@ static void oracle_run_pool(const struct oracle_opts *op,
 		for (j = 0; j < k; j++) {
 			now = (uint64_t)(t + op->learn + 1) * ORACLE_NS +
 			      j * ORACLE_NS / k;
-			o = (struct mesh_health_obs){
-				.kind = MESH_HOBS_ROUND,
-				.failed = oracle_uniform(&rng) < l->noise,
-				.pressured = ev.busy,
-				.rtt_ns = ORACLE_RTT_NS + oracle_next(&rng) % 2000,
-			};
-			if (!o.failed && oracle_uniform(&rng) < ev.late)
-				o.rtt_ns += ORACLE_LATE_NS;
-			if (ev.busy) {
-				o.local_ns = ORACLE_BUSY_NS;
-				o.rtt_ns += (uint64_t)(oracle_uniform(&rng) *
-						       ORACLE_BUSY_NS);
-			}
-			if (o.failed)
-				o.rtt_ns = 0;
+			oracle_round(l, &ev, ev.late, &rng, &o);
 			oracle_feed(l, cfg, &h, &o, now, t);
 		}
 	}
@@ -329,8 +416,12 @@ static void oracle_run(const struct oracle_opts *op,
 	bool down = false, failed;
 	double y;
 
-	if (oracle_pool(l)) {
-		oracle_run_pool(op, cfg, l, oracle_pool(l));
+	if (oracle_count(l, ORACLE_POOL)) {
+		oracle_run_pool(op, cfg, l, oracle_count(l, ORACLE_POOL));
+		return;
+	}
+	if (oracle_count(l, ORACLE_PATHS)) {
+		oracle_run_paths(op, cfg, l, oracle_count(l, ORACLE_PATHS));
 		return;
 	}
 	mesh_health_init(&h, 0);
@@ -450,7 +541,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "health-oracle: line %ld: want 'ID "
 				"SEED NOISE SPREAD HORIZON [KIND SEVERITY FROM "
 				"TO]...' (KIND lossy, slow, flapping, busy, "
-				"restart or pool; at most %u): %s", lineno,
+				"restart, pool, paths or ecmp; at most %u): %s", lineno,
 				ORACLE_EVENTS_MAX, buf);
 			return 1;
 		}
