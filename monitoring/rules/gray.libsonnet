@@ -27,7 +27,8 @@
 //       minProbers at least each way, and at most verdictShare of the
 //       pairs inside it: its uplinks
 //     tor:rdmad_verdict_link_lossy:bool  cross-ToR pairs into or out
-//       of a ToR split, from minProbers probers at least, with two other
+//       of a ToR split (each kept under the end whose ToR has more split
+//       pairs, both on a tie), from minProbers probers at least, with two other
 //       ToRs at least (one in a fleet of two ToRs: a ToR whose partner's
 //       link it is sees its split pairs with that one ToR alone), its
 //       share of split cross-ToR pairs more than grayOutlierFactor times
@@ -153,13 +154,29 @@ local u = import '../lib/util.libsonnet';
             srcNic: asSource('peer_host_rail:rdmad_verdict_nic_lossy:bool', 'peer_host', 'source_host') },
     // the same, each pair once under each of its ends' ToRs: "tor" the
     // end's, "other_tor" the other end's
-    local splitEnds = |||
+    local splitEndsAll = |||
       (
         label_replace(label_replace(%(x)s, "tor", "$1", "peer_tor", "(.*)"), "other_tor", "$1", "source_tor", "(.*)")
         or
         label_replace(label_replace(%(x)s, "tor", "$1", "source_tor", "(.*)"), "other_tor", "$1", "peer_tor", "(.*)")
       )
     ||| % { x: std.rstripChars(splitUnexplained(cross), '\n') },
+    // ... kept under the end whose ToR has more split pairs in all (both
+    // on a tie): a ToR with a lossy link splits pairs with many ToRs,
+    // each of which then holds a few split pairs with it alone, or with
+    // two such ToRs when two links are lossy at once
+    local splitTotal = 'sum by (%s) (%s)' % [by(['tor']), std.rstripChars(splitEndsAll, '\n')],
+    local splitEnds = |||
+      (
+        %(all)s
+        and
+        (
+          %(all)s * 0 + on (%(t)s) group_left () %(tot)s
+          >= on (%(o)s) group_left ()
+          label_replace(%(tot)s, "other_tor", "$1", "tor", "(.*)")
+        )
+      )
+    ||| % { all: std.rstripChars(splitEndsAll, '\n'), tot: splitTotal, t: by(['tor']), o: by(['other_tor']) },
     local uplinkRecent = 'max_over_time(tor:rdmad_verdict_uplink_lossy:bool[%s])' % c.verdictRecent,
 
     groups+: if !c.decidedAlerts then [] else [{
