@@ -541,9 +541,19 @@ static void mesh_path_log(struct mesh_path *p, const struct mesh_step *st,
 			 "%.1f s (attempt %u)%s", name,
 			 p->error[0] ? p->error : "no answer",
 			 (double)st->wait_ns / 1e9, st->next.fails, moved);
+	/* A session made again lost before its first round: the path
+	 * was down already. */
+	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
+	    p->s.state != MESH_ST_CONNECTING &&
+	    p->s.reach != MESH_REACH_UP)
+		log_info("mesh: %s: connected again, lost before its first "
+			 "round (%s); reconnecting in %.1f s", name,
+			 p->error[0] ? p->error : "no answer",
+			 (double)st->wait_ns / 1e9);
 	/* A session of a path still up failed: not yet down_after. */
 	if (st->next.state == MESH_ST_BACKOFF && !(st->act & MESH_ACT_DOWN) &&
-	    p->s.state != MESH_ST_CONNECTING)
+	    p->s.state != MESH_ST_CONNECTING &&
+	    p->s.reach == MESH_REACH_UP)
 		log_info("mesh: %s: failed (%s), %u of [mesh] down_after %u "
 			 "before down; reconnecting in %.1f s", name,
 			 p->error[0] ? p->error : "no answer", st->next.fails,
